@@ -1,0 +1,298 @@
+//! The shuffle algorithms under audit, fair and classic-biased, selectable by
+//! name with `NAME:key=value` parameters.
+//!
+//! Every algorithm permutes a `&mut [u32]` in place and draws all its
+//! randomness through [`RandomSource`], generically (no dispatch per draw).
+
+mod moves;
+mod sorts;
+mod swaps;
+
+pub use moves::{fisher_yates_original, insert_last, pick_until_unused, rotation, top_to_random};
+pub use sorts::{insertion_random_comparator, merge_random_comparator, sort_random_keys};
+pub use swaps::{
+    fisher_yates, fisher_yates_forward, inside_out, naive_swap, random_swap, sattolo,
+    shrinking_range,
+};
+
+use crate::error::{Error, Result};
+use crate::params::NamedParams;
+use crate::source::{RandAdapter, RandomSource};
+use std::fmt;
+
+/// Which sort `sort-random-comparator` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ComparatorSort {
+    /// Straight insertion sort.
+    Insertion,
+    /// Top-down merge sort.
+    Merge,
+}
+
+/// A shuffle algorithm with its parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Durstenfeld's Fisher–Yates (fair).
+    FisherYates,
+    /// Fisher–Yates run forwards (fair).
+    FisherYatesForward,
+    /// Inside-out Fisher–Yates (fair).
+    InsideOut,
+    /// Pencil-and-paper Fisher–Yates (fair).
+    FisherYatesOriginal,
+    /// Rejection picking of untaken elements (fair).
+    PickUntilUnused,
+    /// `rand::seq::SliceRandom::shuffle` (fair; the reference).
+    RandCrate,
+    /// Sort by random 64-bit keys (fair).
+    SortRandomKeys,
+    /// Swap every element with a uniform one (biased).
+    NaiveSwap,
+    /// `k` random transpositions; `None` means k = n (biased for small k).
+    RandomSwap {
+        /// Number of transpositions, or n when `None`.
+        k: Option<u32>,
+    },
+    /// The shrinking-range index bug (biased).
+    ShrinkingRange,
+    /// Sattolo's cyclic shuffle (biased: only n-cycles).
+    Sattolo,
+    /// Insert the last element at a uniform place, n times (biased).
+    InsertLast,
+    /// Insert the top element at a uniform place, n times (biased).
+    TopToRandom,
+    /// Sort with a coin-flip comparator (biased).
+    SortRandomComparator {
+        /// Which sort.
+        sort: ComparatorSort,
+    },
+    /// A uniform rotation (biased, though its marginals are uniform).
+    Rotation,
+}
+
+/// Reusable buffers for the algorithms that need working space, so that
+/// running millions of shuffles allocates nothing per shuffle.
+#[derive(Debug, Default, Clone)]
+pub struct Scratch {
+    words: Vec<u32>,
+    flags: Vec<bool>,
+    keyed: Vec<(u64, u32)>,
+}
+
+impl Algorithm {
+    /// Every algorithm with its default parameters, in the order `list` shows
+    /// them: the fair ones first.
+    pub const ALL: [Algorithm; 15] = [
+        Algorithm::FisherYates,
+        Algorithm::FisherYatesForward,
+        Algorithm::InsideOut,
+        Algorithm::FisherYatesOriginal,
+        Algorithm::PickUntilUnused,
+        Algorithm::RandCrate,
+        Algorithm::SortRandomKeys,
+        Algorithm::NaiveSwap,
+        Algorithm::RandomSwap { k: None },
+        Algorithm::ShrinkingRange,
+        Algorithm::Sattolo,
+        Algorithm::InsertLast,
+        Algorithm::TopToRandom,
+        Algorithm::SortRandomComparator {
+            sort: ComparatorSort::Insertion,
+        },
+        Algorithm::Rotation,
+    ];
+
+    /// The registry name, without parameters.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Algorithm::FisherYates => "fisher-yates",
+            Algorithm::FisherYatesForward => "fisher-yates-forward",
+            Algorithm::InsideOut => "inside-out",
+            Algorithm::FisherYatesOriginal => "fisher-yates-original",
+            Algorithm::PickUntilUnused => "pick-until-unused",
+            Algorithm::RandCrate => "rand-crate",
+            Algorithm::SortRandomKeys => "sort-random-keys",
+            Algorithm::NaiveSwap => "naive-swap",
+            Algorithm::RandomSwap { .. } => "random-swap",
+            Algorithm::ShrinkingRange => "shrinking-range",
+            Algorithm::Sattolo => "sattolo",
+            Algorithm::InsertLast => "insert-last",
+            Algorithm::TopToRandom => "top-to-random",
+            Algorithm::SortRandomComparator { .. } => "sort-random-comparator",
+            Algorithm::Rotation => "rotation",
+        }
+    }
+
+    /// One line saying what the algorithm does.
+    pub fn description(&self) -> &'static str {
+        match self {
+            Algorithm::FisherYates => "for i = n-1..1: swap(a[i], a[uniform[0,i]]) (Durstenfeld)",
+            Algorithm::FisherYatesForward => "for i = 0..n-2: swap(a[i], a[uniform[i,n-1]])",
+            Algorithm::InsideOut => "for i = 0..n-1: swap(a[i], a[uniform[0,i]])",
+            Algorithm::FisherYatesOriginal => {
+                "strike a uniform remaining element, append it to the output (O(n^2))"
+            }
+            Algorithm::PickUntilUnused => "draw uniform[0,n-1] until untaken, take it (rejection)",
+            Algorithm::RandCrate => {
+                "rand::seq::SliceRandom::shuffle (rand's own draws from the source's raw bits)"
+            }
+            Algorithm::SortRandomKeys => "sort by independent uniform 64-bit keys (ties redrawn)",
+            Algorithm::NaiveSwap => "for i = 0..n-1: swap(a[i], a[uniform[0,n-1]])",
+            Algorithm::RandomSwap { .. } => {
+                "k times swap two independent uniform cells (param k, default n)"
+            }
+            Algorithm::ShrinkingRange => "for i = 0..n-1: swap(a[i], a[uniform[0,n-1-i]])",
+            Algorithm::Sattolo => "for i = n-1..1: swap(a[i], a[uniform[0,i-1]]) (only n-cycles)",
+            Algorithm::InsertLast => "n times: move the last element to index uniform[0,n-1]",
+            Algorithm::TopToRandom => "n times: move a[0] to index uniform[0,n-1]",
+            Algorithm::SortRandomComparator { .. } => {
+                "sort with a coin-flip comparator (param sort=insertion|merge)"
+            }
+            Algorithm::Rotation => "rotate by uniform[0,n-1] (uniform marginals, n outcomes)",
+        }
+    }
+
+    /// Whether the algorithm produces every permutation with equal probability
+    /// under an ideal source; the audit should agree.
+    pub fn expected_fair(&self) -> bool {
+        match self {
+            Algorithm::FisherYates
+            | Algorithm::FisherYatesForward
+            | Algorithm::InsideOut
+            | Algorithm::FisherYatesOriginal
+            | Algorithm::PickUntilUnused
+            | Algorithm::RandCrate
+            | Algorithm::SortRandomKeys => true,
+            Algorithm::NaiveSwap
+            | Algorithm::RandomSwap { .. }
+            | Algorithm::ShrinkingRange
+            | Algorithm::Sattolo
+            | Algorithm::InsertLast
+            | Algorithm::TopToRandom
+            | Algorithm::SortRandomComparator { .. }
+            | Algorithm::Rotation => false,
+        }
+    }
+
+    /// Parses `NAME[:key=value,...]`, e.g. `random-swap:k=100`.
+    pub fn parse(text: &str) -> Result<Self> {
+        let p = NamedParams::parse(text)?;
+        let base = Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == p.name)
+            .ok_or_else(|| {
+                let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                Error::invalid(format!(
+                    "unknown algorithm '{}' (known: {})",
+                    p.name,
+                    names.join(", ")
+                ))
+            })?;
+        match base {
+            Algorithm::RandomSwap { .. } => {
+                p.only(&["k"])?;
+                Ok(Algorithm::RandomSwap { k: p.get("k")? })
+            }
+            Algorithm::SortRandomComparator { .. } => {
+                p.only(&["sort"])?;
+                let sort = match p.get::<String>("sort")?.as_deref() {
+                    None | Some("insertion") => ComparatorSort::Insertion,
+                    Some("merge") => ComparatorSort::Merge,
+                    Some(other) => {
+                        return Err(Error::invalid(format!(
+                            "bad value '{other}' for parameter 'sort' of '{}' (expected insertion or merge)",
+                            p.name
+                        )));
+                    }
+                };
+                Ok(Algorithm::SortRandomComparator { sort })
+            }
+            other => {
+                p.only(&[])?;
+                Ok(other)
+            }
+        }
+    }
+
+    /// A name safe to use as a folder name (`random-swap_k-100`).
+    pub fn slug(&self) -> String {
+        self.to_string()
+            .chars()
+            .map(|c| match c {
+                ':' | ',' => '_',
+                '=' => '-',
+                c => c,
+            })
+            .collect()
+    }
+
+    /// Shuffles `a` in place, allocating any working space it needs.
+    pub fn shuffle<R: RandomSource>(&self, a: &mut [u32], rng: &mut R) {
+        self.shuffle_with(a, rng, &mut Scratch::default());
+    }
+
+    /// Shuffles `a` in place, using `scratch` for working space.
+    #[inline]
+    pub fn shuffle_with<R: RandomSource>(&self, a: &mut [u32], rng: &mut R, scratch: &mut Scratch) {
+        match *self {
+            Algorithm::FisherYates => fisher_yates(a, rng),
+            Algorithm::FisherYatesForward => fisher_yates_forward(a, rng),
+            Algorithm::InsideOut => inside_out(a, rng),
+            Algorithm::FisherYatesOriginal => fisher_yates_original(a, rng),
+            Algorithm::PickUntilUnused => {
+                pick_until_unused(a, rng, &mut scratch.flags, &mut scratch.words)
+            }
+            Algorithm::RandCrate => {
+                use rand::seq::SliceRandom;
+                a.shuffle(&mut RandAdapter(rng));
+            }
+            Algorithm::SortRandomKeys => sort_random_keys(a, rng, &mut scratch.keyed),
+            Algorithm::NaiveSwap => naive_swap(a, rng),
+            Algorithm::RandomSwap { k } => random_swap(a, rng, k.unwrap_or(a.len() as u32)),
+            Algorithm::ShrinkingRange => shrinking_range(a, rng),
+            Algorithm::Sattolo => sattolo(a, rng),
+            Algorithm::InsertLast => insert_last(a, rng),
+            Algorithm::TopToRandom => top_to_random(a, rng),
+            Algorithm::SortRandomComparator {
+                sort: ComparatorSort::Insertion,
+            } => insertion_random_comparator(a, rng),
+            Algorithm::SortRandomComparator {
+                sort: ComparatorSort::Merge,
+            } => merge_random_comparator(a, rng, &mut scratch.words),
+            Algorithm::Rotation => rotation(a, rng),
+        }
+    }
+
+    /// Resets every `n`-long row of `batch` to the identity and shuffles it:
+    /// the engine's unit of work.
+    pub fn shuffle_batch<R: RandomSource>(
+        &self,
+        batch: &mut [u32],
+        n: usize,
+        rng: &mut R,
+        scratch: &mut Scratch,
+    ) {
+        for row in batch.chunks_exact_mut(n) {
+            for (i, slot) in row.iter_mut().enumerate() {
+                *slot = i as u32;
+            }
+            self.shuffle_with(row, rng, scratch);
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())?;
+        match self {
+            Algorithm::RandomSwap { k: Some(k) } => write!(f, ":k={k}"),
+            Algorithm::SortRandomComparator {
+                sort: ComparatorSort::Merge,
+            } => f.write_str(":sort=merge"),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

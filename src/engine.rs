@@ -1,0 +1,186 @@
+//! The Monte Carlo engine: runs many shuffles in parallel, deterministically.
+//!
+//! Trials are split into fixed-size chunks; chunk `c` draws from stream `c` of
+//! the run's seed, and chunk tallies merge by addition. So the counts depend
+//! only on (algorithm, n, trials, source, seed), never on the thread count or
+//! on which thread ran which chunk.
+
+use crate::algorithm::{Algorithm, Scratch};
+use crate::error::{Error, Result};
+use crate::source::{RandomSource, SourceSpec, SourceVisitor};
+use crate::tally::{ChunkTally, Tally};
+use rayon::prelude::*;
+
+/// Trials per chunk. Part of the reproducibility contract: changing it
+/// changes every count.
+pub const CHUNK_TRIALS: u64 = 1 << 16;
+
+/// Shuffles generated before they are counted. Shuffling a batch and then
+/// counting it keeps each loop tight (measured: about 1.9x faster at n = 52
+/// than counting after every shuffle).
+pub const BATCH: usize = 256;
+
+/// What to run: everything that determines the counts, plus the thread count
+/// (which does not).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSpec {
+    /// The algorithm under audit.
+    pub algorithm: Algorithm,
+    /// Number of elements shuffled.
+    pub n: usize,
+    /// Number of shuffles.
+    pub trials: u64,
+    /// The random source.
+    pub source: SourceSpec,
+    /// The run's seed.
+    pub seed: u64,
+    /// Worker threads; `None` uses the current rayon pool (all cores by default).
+    pub threads: Option<usize>,
+}
+
+/// Receives progress: the number of trials just completed (called once per
+/// chunk, from worker threads).
+pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// A progress sink that ignores everything.
+pub fn no_progress(_: u64) {}
+
+/// Runs the shuffles of `spec` and returns their tally.
+pub fn run(spec: &RunSpec, progress: Progress<'_>) -> Result<Tally> {
+    if spec.n < 2 || spec.n > u32::MAX as usize {
+        return Err(Error::invalid(format!("n = {} is out of range", spec.n)));
+    }
+    let job = Job { spec, progress };
+    match spec.threads {
+        None => Ok(spec.source.visit(spec.seed, job)),
+        Some(threads) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Error::invalid(format!("cannot start {threads} threads: {e}")))?;
+            Ok(pool.install(|| spec.source.visit(spec.seed, job)))
+        }
+    }
+}
+
+struct Job<'a> {
+    spec: &'a RunSpec,
+    progress: Progress<'a>,
+}
+
+impl SourceVisitor for Job<'_> {
+    type Output = Tally;
+
+    fn visit<S, F>(self, make: F) -> Tally
+    where
+        S: RandomSource,
+        F: Fn(u64) -> S + Sync,
+    {
+        let Job { spec, progress } = self;
+        let n = spec.n;
+        let chunks = spec.trials.div_ceil(CHUNK_TRIALS);
+        (0..chunks)
+            .into_par_iter()
+            .fold(
+                || Worker::new(n),
+                |mut worker, chunk| {
+                    let first = chunk * CHUNK_TRIALS;
+                    let trials = CHUNK_TRIALS.min(spec.trials - first);
+                    worker.run_chunk(&spec.algorithm, &mut make(chunk), trials);
+                    progress(trials);
+                    worker
+                },
+            )
+            .map(|worker| worker.tally)
+            .reduce(
+                || Tally::new(n),
+                |mut a, b| {
+                    a.merge(&b);
+                    a
+                },
+            )
+    }
+}
+
+/// One thread's state: its running tally and reusable buffers.
+struct Worker {
+    n: usize,
+    tally: Tally,
+    chunk: ChunkTally,
+    batch: Vec<u32>,
+    scratch: Scratch,
+}
+
+impl Worker {
+    fn new(n: usize) -> Self {
+        Self {
+            n,
+            tally: Tally::new(n),
+            chunk: ChunkTally::new(n),
+            batch: vec![0; BATCH * n],
+            scratch: Scratch::default(),
+        }
+    }
+
+    fn run_chunk<S: RandomSource>(&mut self, algorithm: &Algorithm, rng: &mut S, trials: u64) {
+        let mut left = trials as usize;
+        while left > 0 {
+            let rows = left.min(BATCH);
+            let batch = &mut self.batch[..rows * self.n];
+            algorithm.shuffle_batch(batch, self.n, rng, &mut self.scratch);
+            self.chunk.record_batch(batch);
+            left -= rows;
+        }
+        self.chunk.flush_into(&mut self.tally);
+    }
+}
+
+/// Bytes of memory a run of `n` needs on `threads` workers: one u64 tally, one
+/// u32 chunk tally and one batch buffer per worker, plus the merged result.
+pub fn memory_needed(n: usize, threads: usize) -> u128 {
+    let n = n as u128;
+    let per_worker = n * n * 8 + n * n * 4 + BATCH as u128 * n * 4;
+    per_worker * threads as u128 + n * n * 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceKind;
+
+    fn spec(threads: usize) -> RunSpec {
+        RunSpec {
+            algorithm: Algorithm::NaiveSwap,
+            n: 7,
+            // Not a multiple of the chunk or batch size, so the ragged ends are exercised.
+            trials: 5 * CHUNK_TRIALS + 12_345,
+            source: SourceKind::Chacha8.into(),
+            seed: 2026,
+            threads: Some(threads),
+        }
+    }
+
+    #[test]
+    fn counts_are_identical_on_1_2_and_3_threads() {
+        let one = run(&spec(1), &no_progress).unwrap();
+        let two = run(&spec(2), &no_progress).unwrap();
+        let three = run(&spec(3), &no_progress).unwrap();
+        assert_eq!(one.trials(), spec(1).trials);
+        assert_eq!(one, two);
+        assert_eq!(one, three);
+        let mut other_seed = spec(2);
+        other_seed.seed += 1;
+        assert_ne!(run(&other_seed, &no_progress).unwrap(), one, "the seed must matter");
+    }
+
+    #[test]
+    fn progress_reports_every_trial() {
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let report = |k: u64| {
+            done.fetch_add(k, std::sync::atomic::Ordering::Relaxed);
+        };
+        let s = spec(2);
+        run(&s, &report).unwrap();
+        assert_eq!(done.into_inner(), s.trials);
+    }
+}

@@ -1,0 +1,17 @@
+//! shuffle-audit: tells, with calibrated statistics, whether a shuffle or a
+//! random sampler is fair.
+//!
+//! Data flows one way: an [`audit::AuditSpec`] (algorithm × random source × n ×
+//! trials × seed) goes to the [`engine`], which returns a [`tally::Tally`] of
+//! where every value landed; [`stats`] turns tallies into calibrated tests and
+//! a verdict; [`output`] writes CSV, JSON and PNG files. The command-line tool
+//! is a thin shell over this library.
+
+pub mod algorithm;
+pub mod engine;
+pub mod error;
+pub mod params;
+pub mod source;
+pub mod tally;
+
+pub use error::{Error, Result};

@@ -1,0 +1,99 @@
+//! The `NAME:key=value[,key=value]` syntax shared by algorithms and sources.
+
+use crate::error::{Error, Result};
+use std::str::FromStr;
+
+/// A name with its parameters, as typed by the user (`random-swap:k=100`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedParams {
+    /// The part before the colon.
+    pub name: String,
+    /// `key=value` pairs in the order given.
+    pub params: Vec<(String, String)>,
+}
+
+impl NamedParams {
+    /// Splits `NAME[:key=value,...]`; rejects empty names, missing `=` and repeated keys.
+    pub fn parse(text: &str) -> Result<Self> {
+        let text = text.trim();
+        let (name, rest) = match text.split_once(':') {
+            Some((name, rest)) => (name.trim(), Some(rest)),
+            None => (text, None),
+        };
+        if name.is_empty() {
+            return Err(Error::invalid(format!("missing name in '{text}'")));
+        }
+        let mut params: Vec<(String, String)> = Vec::new();
+        for pair in rest.into_iter().flat_map(|r| r.split(',')) {
+            let Some((key, value)) = pair.split_once('=') else {
+                return Err(Error::invalid(format!(
+                    "parameter '{pair}' of '{name}' is not of the form key=value"
+                )));
+            };
+            let (key, value) = (key.trim(), value.trim());
+            if params.iter().any(|(k, _)| k == key) {
+                return Err(Error::invalid(format!("parameter '{key}' of '{name}' given twice")));
+            }
+            params.push((key.to_string(), value.to_string()));
+        }
+        Ok(Self {
+            name: name.to_string(),
+            params,
+        })
+    }
+
+    /// Fails if any parameter is not in `allowed`, naming it and the allowed ones.
+    pub fn only(&self, allowed: &[&str]) -> Result<()> {
+        match self.params.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
+            None => Ok(()),
+            Some((k, _)) if allowed.is_empty() => Err(Error::invalid(format!(
+                "'{}' takes no parameters (got '{k}')",
+                self.name
+            ))),
+            Some((k, _)) => Err(Error::invalid(format!(
+                "unknown parameter '{k}' for '{}' (expected: {})",
+                self.name,
+                allowed.join(", ")
+            ))),
+        }
+    }
+
+    /// The value of `key` parsed as `T`, if given.
+    pub fn get<T: FromStr>(&self, key: &str) -> Result<Option<T>> {
+        let Some((_, value)) = self.params.iter().find(|(k, _)| k == key) else {
+            return Ok(None);
+        };
+        value.parse().map(Some).map_err(|_| {
+            Error::invalid(format!(
+                "bad value '{value}' for parameter '{key}' of '{}'",
+                self.name
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_names_and_parameters() {
+        let p = NamedParams::parse("random-swap:k=100").unwrap();
+        assert_eq!(p.name, "random-swap");
+        assert_eq!(p.get::<u32>("k").unwrap(), Some(100));
+        assert_eq!(p.get::<u32>("x").unwrap(), None);
+        assert!(NamedParams::parse("fisher-yates").unwrap().params.is_empty());
+    }
+
+    #[test]
+    fn rejects_malformed_parameters() {
+        assert!(NamedParams::parse(":k=1").is_err());
+        assert!(NamedParams::parse("a:k").is_err());
+        assert!(NamedParams::parse("a:k=1,k=2").is_err());
+        let p = NamedParams::parse("a:k=x").unwrap();
+        let err = p.get::<u32>("k").unwrap_err().to_string();
+        assert!(err.contains("'x'"), "{err}");
+        let err = p.only(&["sort"]).unwrap_err().to_string();
+        assert!(err.contains("unknown parameter 'k'"), "{err}");
+    }
+}

@@ -1,0 +1,211 @@
+//! The registry of random sources, selectable by name (`--rng NAME`).
+
+use super::{
+    ChaCha8Source, ChaCha20Source, MsvcRandSource, Pcg64Source, RandomSource, Rand15ModSource,
+    ReseedPerDrawSource, StreamSource, Xoshiro256ppSource,
+};
+use crate::error::{Error, Result};
+use crate::params::NamedParams;
+use serde::Serialize;
+use std::fmt;
+
+/// Every random source the auditor knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceKind {
+    /// ChaCha8: the default.
+    Chacha8,
+    /// ChaCha20.
+    Chacha20,
+    /// Xoshiro256++.
+    Xoshiro256pp,
+    /// PCG64.
+    Pcg64,
+    /// Ideal 15-bit values mapped by `% bound`.
+    Rand15Mod,
+    /// The MSVC `rand()` LCG mapped by `% bound`.
+    MsvcRand,
+    /// `srand(time(NULL))` before every draw.
+    ReseedPerDraw,
+}
+
+impl SourceKind {
+    /// All sources, in the order `list` shows them.
+    pub const ALL: [SourceKind; 7] = [
+        SourceKind::Chacha8,
+        SourceKind::Chacha20,
+        SourceKind::Xoshiro256pp,
+        SourceKind::Pcg64,
+        SourceKind::Rand15Mod,
+        SourceKind::MsvcRand,
+        SourceKind::ReseedPerDraw,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceKind::Chacha8 => "chacha8",
+            SourceKind::Chacha20 => "chacha20",
+            SourceKind::Xoshiro256pp => "xoshiro256pp",
+            SourceKind::Pcg64 => "pcg64",
+            SourceKind::Rand15Mod => "rand15-mod",
+            SourceKind::MsvcRand => "msvc-rand",
+            SourceKind::ReseedPerDraw => "reseed-per-draw",
+        }
+    }
+
+    /// One line saying what the source is and why it is here.
+    pub fn description(self) -> &'static str {
+        match self {
+            SourceKind::Chacha8 => {
+                "ChaCha8 (default): passes the standard batteries, 2^64 disjoint streams per seed"
+            }
+            SourceKind::Chacha20 => "ChaCha20: the conservative cryptographic generator",
+            SourceKind::Xoshiro256pp => "xoshiro256++: the fastest good generator; hashed streams",
+            SourceKind::Pcg64 => "PCG64 (XSL-RR 128/64): a stream per increment",
+            SourceKind::Rand15Mod => {
+                "WEAK: ideal 15-bit rand() (RAND_MAX 32767) mapped by r % bound (modulo bias)"
+            }
+            SourceKind::MsvcRand => "WEAK: the real MSVC rand() LCG, mapped by % bound",
+            SourceKind::ReseedPerDraw => {
+                "WEAK: srand(time(NULL)) before every draw; the clock ticks every d draws (d=1000)"
+            }
+        }
+    }
+
+    /// Whether this source is deliberately flawed.
+    pub fn is_weak(self) -> bool {
+        matches!(
+            self,
+            SourceKind::Rand15Mod | SourceKind::MsvcRand | SourceKind::ReseedPerDraw
+        )
+    }
+}
+
+/// A fully specified random source: its kind and parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceSpec {
+    /// Which generator.
+    pub kind: SourceKind,
+    /// For `reseed-per-draw`: draws per clock tick.
+    pub draws_per_tick: u32,
+}
+
+/// Default draws per clock tick of `reseed-per-draw`.
+pub const DEFAULT_DRAWS_PER_TICK: u32 = 1000;
+
+impl Default for SourceSpec {
+    fn default() -> Self {
+        SourceKind::Chacha8.into()
+    }
+}
+
+impl From<SourceKind> for SourceSpec {
+    fn from(kind: SourceKind) -> Self {
+        Self {
+            kind,
+            draws_per_tick: DEFAULT_DRAWS_PER_TICK,
+        }
+    }
+}
+
+/// Something to run with a concrete source type; the source's factory maps a
+/// stream index to a fresh generator.
+///
+/// This is how a run-time choice of source becomes a compile-time type, so
+/// algorithms are monomorphised per source and pay no dispatch per draw.
+pub trait SourceVisitor {
+    /// What the visit produces.
+    type Output;
+    /// Runs with `make(stream)` building the generator of each stream.
+    fn visit<S, F>(self, make: F) -> Self::Output
+    where
+        S: RandomSource,
+        F: Fn(u64) -> S + Sync;
+}
+
+impl SourceSpec {
+    /// Parses `NAME[:key=value]`, e.g. `reseed-per-draw:d=50`.
+    pub fn parse(text: &str) -> Result<Self> {
+        let p = NamedParams::parse(text)?;
+        let kind = SourceKind::ALL
+            .into_iter()
+            .find(|k| k.name() == p.name)
+            .ok_or_else(|| {
+                let names: Vec<_> = SourceKind::ALL.iter().map(|k| k.name()).collect();
+                Error::invalid(format!(
+                    "unknown random source '{}' (known: {})",
+                    p.name,
+                    names.join(", ")
+                ))
+            })?;
+        let mut spec = SourceSpec::from(kind);
+        if kind == SourceKind::ReseedPerDraw {
+            p.only(&["d"])?;
+            if let Some(d) = p.get::<u32>("d")? {
+                if d == 0 {
+                    return Err(Error::invalid("parameter d of reseed-per-draw must be at least 1"));
+                }
+                spec.draws_per_tick = d;
+            }
+        } else {
+            p.only(&[])?;
+        }
+        Ok(spec)
+    }
+
+    /// Calls `visitor` with this source's concrete type and a factory for the
+    /// stream generators of `seed`.
+    pub fn visit<V: SourceVisitor>(&self, seed: u64, visitor: V) -> V::Output {
+        match self.kind {
+            SourceKind::Chacha8 => visitor.visit(move |s| ChaCha8Source::for_stream(seed, s)),
+            SourceKind::Chacha20 => visitor.visit(move |s| ChaCha20Source::for_stream(seed, s)),
+            SourceKind::Xoshiro256pp => {
+                visitor.visit(move |s| Xoshiro256ppSource::for_stream(seed, s))
+            }
+            SourceKind::Pcg64 => visitor.visit(move |s| Pcg64Source::for_stream(seed, s)),
+            SourceKind::Rand15Mod => visitor.visit(move |s| Rand15ModSource::for_stream(seed, s)),
+            SourceKind::MsvcRand => visitor.visit(move |s| MsvcRandSource::for_stream(seed, s)),
+            SourceKind::ReseedPerDraw => {
+                let d = self.draws_per_tick;
+                visitor.visit(move |s| ReseedPerDrawSource::new(seed, s, d))
+            }
+        }
+    }
+}
+
+impl fmt::Display for SourceSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.name())?;
+        if self.kind == SourceKind::ReseedPerDraw && self.draws_per_tick != DEFAULT_DRAWS_PER_TICK
+        {
+            write!(f, ":d={}", self.draws_per_tick)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_round_trips() {
+        for kind in SourceKind::ALL {
+            let spec = SourceSpec::parse(kind.name()).unwrap();
+            assert_eq!(spec.kind, kind);
+            assert_eq!(spec.to_string(), kind.name());
+        }
+        let spec = SourceSpec::parse("reseed-per-draw:d=7").unwrap();
+        assert_eq!(spec.draws_per_tick, 7);
+        assert_eq!(spec.to_string(), "reseed-per-draw:d=7");
+    }
+
+    #[test]
+    fn bad_sources_are_named_in_the_error() {
+        let err = SourceSpec::parse("mt19937").unwrap_err().to_string();
+        assert!(err.contains("'mt19937'"), "{err}");
+        assert!(SourceSpec::parse("chacha8:d=3").is_err());
+        assert!(SourceSpec::parse("reseed-per-draw:d=0").is_err());
+    }
+}

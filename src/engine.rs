@@ -143,6 +143,40 @@ pub fn memory_needed(n: usize, threads: usize) -> u128 {
     per_worker * threads as u128 + n * n * 8
 }
 
+/// Fails, saying how much memory would be needed, if a run of `n` on
+/// `threads` workers would not fit in the memory this machine has available.
+pub fn check_memory(n: usize, threads: usize) -> Result<()> {
+    let needed = memory_needed(n, threads);
+    let available = available_memory().unwrap_or(u128::from(u64::MAX));
+    if needed > available {
+        return Err(Error::invalid(format!(
+            "n = {n} needs about {} of memory for {threads} worker(s), but only {} is available",
+            human_bytes(needed),
+            human_bytes(available)
+        )));
+    }
+    Ok(())
+}
+
+/// Memory the operating system says is available, where it says (Linux).
+fn available_memory() -> Option<u128> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn human_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,7 +204,18 @@ mod tests {
         assert_eq!(one, three);
         let mut other_seed = spec(2);
         other_seed.seed += 1;
-        assert_ne!(run(&other_seed, &no_progress).unwrap(), one, "the seed must matter");
+        assert_ne!(
+            run(&other_seed, &no_progress).unwrap(),
+            one,
+            "the seed must matter"
+        );
+    }
+
+    #[test]
+    fn impossible_sizes_are_refused_with_the_memory_they_need() {
+        let err = check_memory(1_000_000, 2).unwrap_err().to_string();
+        assert!(err.contains("n = 1000000 needs about 29.1 TiB"), "{err}");
+        assert!(check_memory(52, 2).is_ok());
     }
 
     #[test]

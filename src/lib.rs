@@ -8,10 +8,14 @@
 //! is a thin shell over this library.
 
 pub mod algorithm;
+pub mod audit;
+pub mod bench;
 pub mod engine;
 pub mod error;
+pub mod output;
 pub mod params;
 pub mod source;
+pub mod stats;
 pub mod tally;
 
 pub use error::{Error, Result};

@@ -32,7 +32,9 @@ impl NamedParams {
             };
             let (key, value) = (key.trim(), value.trim());
             if params.iter().any(|(k, _)| k == key) {
-                return Err(Error::invalid(format!("parameter '{key}' of '{name}' given twice")));
+                return Err(Error::invalid(format!(
+                    "parameter '{key}' of '{name}' given twice"
+                )));
             }
             params.push((key.to_string(), value.to_string()));
         }
@@ -44,7 +46,11 @@ impl NamedParams {
 
     /// Fails if any parameter is not in `allowed`, naming it and the allowed ones.
     pub fn only(&self, allowed: &[&str]) -> Result<()> {
-        match self.params.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
+        match self
+            .params
+            .iter()
+            .find(|(k, _)| !allowed.contains(&k.as_str()))
+        {
             None => Ok(()),
             Some((k, _)) if allowed.is_empty() => Err(Error::invalid(format!(
                 "'{}' takes no parameters (got '{k}')",
@@ -72,9 +78,69 @@ impl NamedParams {
     }
 }
 
+/// Parses a count the way people write them: `1000000`, `1_000_000`, `1e6`,
+/// `2.5e6`, `10M`, `500k`, `1G`. The result must be a whole number.
+pub fn parse_count(text: &str) -> Result<u64> {
+    let bad = |why: &str| Error::invalid(format!("bad count '{text}': {why}"));
+    let cleaned: String = text
+        .trim()
+        .chars()
+        .filter(|&c| c != '_' && c != ',')
+        .collect();
+    let (number, scale) = match cleaned.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&cleaned[..i], 1e3),
+        Some((i, 'M')) => (&cleaned[..i], 1e6),
+        Some((i, 'G' | 'B')) => (&cleaned[..i], 1e9),
+        _ => (cleaned.as_str(), 1.0),
+    };
+    if number.is_empty() {
+        return Err(bad("no number"));
+    }
+    if let Ok(whole) = number.parse::<u64>() {
+        return whole
+            .checked_mul(scale as u64)
+            .ok_or_else(|| bad("too large"));
+    }
+    let value: f64 = number
+        .parse()
+        .map_err(|_| bad("expected a number like 1000000, 1_000_000, 1e6 or 10M"))?;
+    let value = value * scale;
+    if !value.is_finite() || value < 0.0 {
+        return Err(bad("must be a non-negative number"));
+    }
+    if value.fract() != 0.0 {
+        return Err(bad("must be a whole number"));
+    }
+    if value >= u64::MAX as f64 {
+        return Err(bad("too large"));
+    }
+    Ok(value as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_parse_in_every_common_spelling() {
+        for (text, want) in [
+            ("1000000", 1_000_000),
+            ("1_000_000", 1_000_000),
+            ("1,000,000", 1_000_000),
+            ("1e6", 1_000_000),
+            ("2.5e6", 2_500_000),
+            ("10M", 10_000_000),
+            ("500k", 500_000),
+            ("1.5k", 1_500),
+            ("0", 0),
+        ] {
+            assert_eq!(parse_count(text).unwrap(), want, "{text}");
+        }
+        for text in ["", "ten", "1.5", "-3", "1e400", "M", "1e-3"] {
+            let err = parse_count(text).unwrap_err().to_string();
+            assert!(err.contains(&format!("'{text}'")), "{text}: {err}");
+        }
+    }
 
     #[test]
     fn parses_names_and_parameters() {
@@ -82,7 +148,12 @@ mod tests {
         assert_eq!(p.name, "random-swap");
         assert_eq!(p.get::<u32>("k").unwrap(), Some(100));
         assert_eq!(p.get::<u32>("x").unwrap(), None);
-        assert!(NamedParams::parse("fisher-yates").unwrap().params.is_empty());
+        assert!(
+            NamedParams::parse("fisher-yates")
+                .unwrap()
+                .params
+                .is_empty()
+        );
     }
 
     #[test]

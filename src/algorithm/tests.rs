@@ -60,9 +60,13 @@ fn names_round_trip_through_parse() {
 fn bad_algorithm_specs_name_the_problem() {
     let err = Algorithm::parse("bogo-sort").unwrap_err().to_string();
     assert!(err.contains("'bogo-sort'"), "{err}");
-    let err = Algorithm::parse("random-swap:k=-1").unwrap_err().to_string();
+    let err = Algorithm::parse("random-swap:k=-1")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("'-1'"), "{err}");
-    let err = Algorithm::parse("sort-random-comparator:sort=heap").unwrap_err().to_string();
+    let err = Algorithm::parse("sort-random-comparator:sort=heap")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("'heap'"), "{err}");
     assert!(Algorithm::parse("fisher-yates:k=3").is_err());
 }
@@ -95,14 +99,26 @@ fn algorithms_follow_their_definitions_on_scripted_draws() {
     // fisher-yates: i=3 j=0, i=2 j=2, i=1 j=0.
     assert_eq!(run(Algorithm::FisherYates, 4, &[0, 2, 0]), vec![1, 3, 2, 0]);
     // forward: i=0 offset 3 -> j=3, i=1 offset 0 -> j=1, i=2 offset 1 -> j=3.
-    assert_eq!(run(Algorithm::FisherYatesForward, 4, &[3, 0, 1]), vec![3, 1, 0, 2]);
+    assert_eq!(
+        run(Algorithm::FisherYatesForward, 4, &[3, 0, 1]),
+        vec![3, 1, 0, 2]
+    );
     assert_eq!(run(Algorithm::InsideOut, 3, &[0, 0, 1]), vec![1, 2, 0]);
     // original: strike index 2 of [0,1,2,3] -> 2; then index 0 of [0,1,3] -> 0; ...
-    assert_eq!(run(Algorithm::FisherYatesOriginal, 4, &[2, 0, 1, 0]), vec![2, 0, 3, 1]);
+    assert_eq!(
+        run(Algorithm::FisherYatesOriginal, 4, &[2, 0, 1, 0]),
+        vec![2, 0, 3, 1]
+    );
     // pick-until-unused: 1, 1 (taken, redraw), 0, 2.
-    assert_eq!(run(Algorithm::PickUntilUnused, 3, &[1, 1, 0, 2]), vec![1, 0, 2]);
+    assert_eq!(
+        run(Algorithm::PickUntilUnused, 3, &[1, 1, 0, 2]),
+        vec![1, 0, 2]
+    );
     assert_eq!(run(Algorithm::NaiveSwap, 3, &[2, 2, 0]), vec![1, 0, 2]);
-    assert_eq!(run(Algorithm::RandomSwap { k: Some(2) }, 3, &[0, 1, 2, 2]), vec![1, 0, 2]);
+    assert_eq!(
+        run(Algorithm::RandomSwap { k: Some(2) }, 3, &[0, 1, 2, 2]),
+        vec![1, 0, 2]
+    );
     // shrinking-range: i=0 k<3 -> 2; i=1 k<2 -> 0; i=2 k<1 -> 0.
     assert_eq!(run(Algorithm::ShrinkingRange, 3, &[2, 0, 0]), vec![0, 2, 1]);
     assert_eq!(run(Algorithm::Sattolo, 3, &[0, 0]), vec![1, 2, 0]);

@@ -147,6 +147,9 @@ mod tests {
         let mut words = [0u32, 5].into_iter();
         let v = lemire_below(3, || words.next().unwrap());
         assert_eq!(v, 0);
-        assert!(words.next().is_none(), "the first word must have been rejected");
+        assert!(
+            words.next().is_none(),
+            "the first word must have been rejected"
+        );
     }
 }

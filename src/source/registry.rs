@@ -1,7 +1,7 @@
 //! The registry of random sources, selectable by name (`--rng NAME`).
 
 use super::{
-    ChaCha8Source, ChaCha20Source, MsvcRandSource, Pcg64Source, RandomSource, Rand15ModSource,
+    ChaCha8Source, ChaCha20Source, MsvcRandSource, Pcg64Source, Rand15ModSource, RandomSource,
     ReseedPerDrawSource, StreamSource, Xoshiro256ppSource,
 };
 use crate::error::{Error, Result};
@@ -144,7 +144,9 @@ impl SourceSpec {
             p.only(&["d"])?;
             if let Some(d) = p.get::<u32>("d")? {
                 if d == 0 {
-                    return Err(Error::invalid("parameter d of reseed-per-draw must be at least 1"));
+                    return Err(Error::invalid(
+                        "parameter d of reseed-per-draw must be at least 1",
+                    ));
                 }
                 spec.draws_per_tick = d;
             }
@@ -177,8 +179,7 @@ impl SourceSpec {
 impl fmt::Display for SourceSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind.name())?;
-        if self.kind == SourceKind::ReseedPerDraw && self.draws_per_tick != DEFAULT_DRAWS_PER_TICK
-        {
+        if self.kind == SourceKind::ReseedPerDraw && self.draws_per_tick != DEFAULT_DRAWS_PER_TICK {
             write!(f, ":d={}", self.draws_per_tick)?;
         }
         Ok(())

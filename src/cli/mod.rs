@@ -1,0 +1,35 @@
+//! Command-line parsing and dispatch. Exit codes: 0 ran (and, with
+//! `--fail-on-bias`, nothing was biased); 1 `--fail-on-bias` found bias;
+//! 2 bad input or a failure to write.
+
+mod args;
+mod audit;
+mod bench;
+mod list;
+mod progress;
+mod table;
+
+use args::{Cli, Command};
+use clap::Parser;
+
+/// Exit code: a `--fail-on-bias` run found bias.
+pub const EXIT_BIASED: i32 = 1;
+/// Exit code: bad input or an error.
+pub const EXIT_ERROR: i32 = 2;
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List(args) => list::run(&args),
+        Command::Audit(args) => audit::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err}");
+            EXIT_ERROR
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! Writers: everything an audit run leaves on disk (CSV, JSON, PNG).
+
+pub mod files;
+pub mod heatmap;
+pub mod summary;
+
+use crate::audit::Audit;
+use crate::error::{Error, Result};
+use heatmap::HeatmapPanel;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use summary::{Summary, counts_csv};
+
+/// The colour scale never spans less than this many standard errors of O/E,
+/// so that the noise of a fair shuffle shows as pale, not as a pattern.
+const MIN_SCALE_STANDARD_ERRORS: f64 = 4.0;
+
+/// The colour scale never spans more than O/E in [0, 2]: beyond that colours
+/// saturate, so one extreme algorithm cannot wash out the subtle ones.
+const MAX_SCALE_HALF_WIDTH: f64 = 1.0;
+
+/// The folder name of each audit's files: the algorithm's slug, made unique
+/// with n and the source where a run audits the same algorithm twice.
+pub fn audit_folders(audits: &[Audit]) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for a in audits {
+        *seen.entry(a.spec.algorithm.slug()).or_default() += 1;
+    }
+    audits
+        .iter()
+        .map(|a| {
+            let slug = a.spec.algorithm.slug();
+            if seen[&slug] > 1 {
+                format!("{slug}_n{}_{}", a.spec.n, a.spec.source.kind.name())
+            } else {
+                slug
+            }
+        })
+        .collect()
+}
+
+/// The O/E half-width that shows this audit's deviations without magnifying
+/// its noise.
+pub fn scale_half_width(audit: &Audit) -> f64 {
+    let n = audit.spec.n as f64;
+    let standard_error = ((n - 1.0) / audit.spec.trials as f64).sqrt();
+    audit
+        .position_value
+        .max_rel_dev
+        .max(MIN_SCALE_STANDARD_ERRORS * standard_error)
+        .min(MAX_SCALE_HALF_WIDTH)
+}
+
+/// The heatmap panel of an audit: O/E per cell, titled with what was run and
+/// what the test found.
+pub fn panel(audit: &Audit) -> HeatmapPanel {
+    let n = audit.spec.n;
+    let expected = audit.spec.trials as f64 / n as f64;
+    let t = &audit.position_value;
+    HeatmapPanel {
+        n,
+        ratios: audit
+            .tally
+            .counts()
+            .iter()
+            .map(|&c| c as f64 / expected)
+            .collect(),
+        title: vec![
+            format!(
+                "{}  n={}  T={}  {}",
+                audit.spec.algorithm,
+                n,
+                thousands(audit.spec.trials),
+                audit.spec.source
+            ),
+            format!(
+                "Q = {:.1} (df {}), p = {}: {}",
+                t.statistic,
+                t.df,
+                format_p(t.log10_p),
+                audit.verdict
+            ),
+        ],
+    }
+}
+
+/// Writes the run's files into `dir` and returns the paths written.
+///
+/// Every file is written atomically; the folder should have been checked with
+/// [`files::prepare_dir`] before the run started.
+pub fn write_run(dir: &Path, audits: &[Audit], alpha: f64) -> Result<Vec<PathBuf>> {
+    let summary = Summary::of(audits, alpha);
+    let mut written = Vec::new();
+    let put = |path: PathBuf, bytes: &[u8]| -> Result<PathBuf> {
+        files::write_atomic(&path, bytes)?;
+        Ok(path)
+    };
+    written.push(put(dir.join("summary.json"), summary.to_json().as_bytes())?);
+    written.push(put(dir.join("summary.csv"), summary.to_csv().as_bytes())?);
+    let mut panels = Vec::new();
+    let mut shared_half_width: f64 = 0.0;
+    for (audit, folder) in audits.iter().zip(audit_folders(audits)) {
+        let sub = dir.join(&folder);
+        written.push(put(
+            sub.join("counts.csv"),
+            counts_csv(&audit.tally.rows()).as_bytes(),
+        )?);
+        let panel = panel(audit);
+        let half_width = scale_half_width(audit);
+        let png = sub.join("heatmap.png");
+        draw(&png, |tmp| heatmap::draw_heatmap(tmp, &panel, half_width))?;
+        written.push(png);
+        shared_half_width = shared_half_width.max(half_width);
+        panels.push(panel);
+    }
+    if !panels.is_empty() {
+        let png = dir.join("comparison.png");
+        draw(&png, |tmp| {
+            heatmap::draw_comparison(tmp, &panels, shared_half_width)
+        })?;
+        written.push(png);
+    }
+    Ok(written)
+}
+
+fn draw(path: &Path, render: impl FnOnce(&Path) -> Result<(), heatmap::PlotError>) -> Result<()> {
+    files::with_temp(path, |tmp| {
+        render(tmp).map_err(|e| Error::Output {
+            path: path.to_path_buf(),
+            message: e.0,
+        })
+    })
+}
+
+/// A p-value from its log10, readable at any size: `0.42`, `3.1e-7`,
+/// `1e-4523`.
+pub fn format_p(log10_p: f64) -> String {
+    if log10_p >= -3.0 {
+        format!("{:.3}", 10f64.powf(log10_p))
+    } else if log10_p >= -300.0 {
+        format!("{:.1e}", 10f64.powf(log10_p))
+    } else {
+        let exponent = log10_p.floor();
+        let mantissa = 10f64.powf(log10_p - exponent);
+        format!("{mantissa:.1}e{exponent}")
+    }
+}
+
+/// An integer with thousands separators: `1,000,000`.
+pub fn thousands(x: u64) -> String {
+    let digits = x.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p_values_read_well_at_every_size() {
+        assert_eq!(format_p(0.42f64.log10()), "0.420");
+        assert_eq!(format_p(3.1e-7f64.log10()), "3.1e-7");
+        assert_eq!(format_p(-4522.7), "2.0e-4523");
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+}

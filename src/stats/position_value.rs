@@ -1,0 +1,214 @@
+//! The position-by-value test: does every value land at every position equally
+//! often?
+//!
+//! # Calibration
+//!
+//! Each trial adds a whole permutation matrix X to the counts (every row and
+//! every column gets exactly one count), so the n² cells are not independent
+//! multinomial counts. Under a uniform shuffle E[X_pv] = 1/n and
+//!
+//! ```text
+//! Cov(X_pv, X_p'v') = (1/(n-1)) · (δ_pp' - 1/n) · (δ_vv' - 1/n),
+//! ```
+//!
+//! i.e. `Cov(vec X) = (1/(n-1)) · P ⊗ P` with `P = I - J/n` the centring
+//! projection of rank n-1 (check: the diagonal gives (1/n)(1-1/n), the same
+//! row (1/n²)·(-1), another row and column 1/(n²(n-1))). Over T independent
+//! trials the deviations `D = O - T/n` therefore have covariance
+//! `(T/(n-1)) · P ⊗ P`, a multiple of a projection of rank (n-1)², and by the
+//! central limit theorem `‖D‖² · (n-1)/T → χ²((n-1)²)`. The textbook Pearson
+//! sum `X² = Σ (O-E)²/E = (n/T) ‖D‖²` is thus `n/(n-1)` times a χ²((n-1)²)
+//! variable: used as is, it over-rejects (at n = 3 its mean is 6 where 4 is
+//! expected). The calibrated statistic is
+//!
+//! ```text
+//! Q = ((n-1)/n) · Σ (O-E)²/E  ~  χ²((n-1)²)   under a uniform shuffle.
+//! ```
+//!
+//! The calibration test in `tests/calibration.rs` checks this over thousands of
+//! independent audits, and checks that the uncorrected sum fails it.
+
+use super::special::{chi2_sf, ln_chi2_sf};
+use crate::tally::Tally;
+use serde::Serialize;
+use std::f64::consts::{LN_10, PI};
+
+/// A cell of the position-by-value matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Cell {
+    /// Position in the shuffled array.
+    pub position: usize,
+    /// Value (original index) of the element.
+    pub value: usize,
+}
+
+/// The position-by-value test of one tally, with the descriptive figures a
+/// reader needs to judge the size of any bias.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PositionValueTest {
+    /// The calibrated statistic Q = ((n-1)/n) Σ (O-E)²/E.
+    pub statistic: f64,
+    /// The uncorrected Pearson sum Σ (O-E)²/E, for reference only.
+    pub pearson: f64,
+    /// Degrees of freedom, (n-1)².
+    pub df: f64,
+    /// P(χ²(df) > Q); may underflow to 0, see `log10_p`.
+    pub p_value: f64,
+    /// log10 of the p-value, finite even where `p_value` underflows.
+    pub log10_p: f64,
+    /// The largest |standardised residual| (O-E)/sqrt(T·(1/n)(1-1/n)).
+    pub max_abs_z: f64,
+    /// Where `max_abs_z` occurs.
+    pub max_abs_z_cell: Cell,
+    /// The largest relative deviation |O/E - 1|.
+    pub max_rel_dev: f64,
+    /// Where `max_rel_dev` occurs.
+    pub max_rel_dev_cell: Cell,
+    /// Signed O/E - 1 at `max_rel_dev_cell` (positive: too often).
+    pub rel_dev_at_max: f64,
+    /// Estimated total variation distance between the value distribution at a
+    /// position and uniform, the largest over positions.
+    pub tv_marginal: f64,
+    /// What `tv_marginal` would be on average for a perfectly fair shuffle at
+    /// this T (sampling noise alone): sqrt((n-1)/(2πT)).
+    pub tv_noise: f64,
+}
+
+impl PositionValueTest {
+    /// Runs the test on `tally`.
+    ///
+    /// # Panics
+    /// If the tally holds no trials.
+    pub fn run(tally: &Tally) -> Self {
+        let n = tally.n();
+        let t = tally.trials() as f64;
+        assert!(
+            t > 0.0,
+            "the position-by-value test needs at least one trial"
+        );
+        let nf = n as f64;
+        let expected = t / nf;
+        let sd = (t * (1.0 / nf) * (1.0 - 1.0 / nf)).sqrt();
+        let mut pearson = 0.0;
+        let mut best_z = (
+            0.0f64,
+            Cell {
+                position: 0,
+                value: 0,
+            },
+        );
+        let mut best_rel = (
+            0.0f64,
+            0.0f64,
+            Cell {
+                position: 0,
+                value: 0,
+            },
+        );
+        let mut tv_marginal = 0.0f64;
+        for position in 0..n {
+            let mut abs_dev_sum = 0.0;
+            for value in 0..n {
+                let dev = tally.count(position, value) as f64 - expected;
+                pearson += dev * dev / expected;
+                abs_dev_sum += dev.abs();
+                let cell = Cell { position, value };
+                if dev.abs() / sd > best_z.0 {
+                    best_z = (dev.abs() / sd, cell);
+                }
+                let rel = dev / expected;
+                if rel.abs() > best_rel.0 {
+                    best_rel = (rel.abs(), rel, cell);
+                }
+            }
+            tv_marginal = tv_marginal.max(0.5 * abs_dev_sum / t);
+        }
+        let df = (nf - 1.0) * (nf - 1.0);
+        let statistic = pearson * (nf - 1.0) / nf;
+        Self {
+            statistic,
+            pearson,
+            df,
+            p_value: chi2_sf(statistic, df),
+            log10_p: ln_chi2_sf(statistic, df) / LN_10,
+            max_abs_z: best_z.0,
+            max_abs_z_cell: best_z.1,
+            max_rel_dev: best_rel.0,
+            max_rel_dev_cell: best_rel.2,
+            rel_dev_at_max: best_rel.1,
+            tv_marginal,
+            tv_noise: ((nf - 1.0) / (2.0 * PI * t)).sqrt(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_perfectly_balanced_tally_scores_zero() {
+        // All 6 permutations of 3 once each: every cell is exactly T/n.
+        let mut tally = Tally::new(3);
+        for p in [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ] {
+            tally.record(&p);
+        }
+        let t = PositionValueTest::run(&tally);
+        assert_eq!(t.statistic, 0.0);
+        assert_eq!(t.df, 4.0);
+        assert_eq!(t.p_value, 1.0);
+        assert_eq!(t.max_rel_dev, 0.0);
+        assert_eq!(t.tv_marginal, 0.0);
+    }
+
+    #[test]
+    fn statistic_and_figures_match_a_hand_computation() {
+        // Identity 3 times, n = 2 swap once: T = 4, E = 2.
+        let mut tally = Tally::new(2);
+        for _ in 0..3 {
+            tally.record(&[0, 1]);
+        }
+        tally.record(&[1, 0]);
+        let t = PositionValueTest::run(&tally);
+        // Pearson: 4 cells each (±1)²/2 = 2; Q = 2 * 1/2 = 1; df = 1.
+        assert!((t.pearson - 2.0).abs() < 1e-12);
+        assert!((t.statistic - 1.0).abs() < 1e-12);
+        assert!((t.p_value - 0.317_310_507_862_914_2).abs() < 1e-12);
+        assert!((t.max_rel_dev - 0.5).abs() < 1e-12);
+        assert_eq!(t.rel_dev_at_max, 0.5);
+        assert_eq!(
+            t.max_rel_dev_cell,
+            Cell {
+                position: 0,
+                value: 0
+            }
+        );
+        // z = 1 / sqrt(4 * 1/4) = 1; TV at position 0 = 0.5 * (1 + 1) / 4 = 0.25.
+        assert!((t.max_abs_z - 1.0).abs() < 1e-12);
+        assert!((t.tv_marginal - 0.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn tiny_p_values_keep_a_finite_log() {
+        // The identity every time: hugely biased.
+        let mut tally = Tally::new(52);
+        let identity: Vec<u32> = (0..52).collect();
+        for _ in 0..100_000 {
+            tally.record(&identity);
+        }
+        let t = PositionValueTest::run(&tally);
+        assert_eq!(t.p_value, 0.0, "underflows as a plain number");
+        assert!(
+            t.log10_p.is_finite() && t.log10_p < -1000.0,
+            "{}",
+            t.log10_p
+        );
+    }
+}

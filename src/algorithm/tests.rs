@@ -73,9 +73,9 @@ fn bad_algorithm_specs_name_the_problem() {
 
 /// A scripted source: replays fixed draws, to pin down each algorithm's exact
 /// index arithmetic.
-struct Script(std::vec::IntoIter<u32>);
+struct Script<'a>(std::iter::Copied<std::slice::Iter<'a, u32>>);
 
-impl RandomSource for Script {
+impl RandomSource for Script<'_> {
     fn below(&mut self, bound: u32) -> u32 {
         let v = self.0.next().expect("script exhausted");
         assert!(v < bound, "scripted {v} not below {bound}");
@@ -88,7 +88,7 @@ impl RandomSource for Script {
 
 fn run(alg: Algorithm, n: u32, draws: &[u32]) -> Vec<u32> {
     let mut a: Vec<u32> = (0..n).collect();
-    let mut script = Script(draws.to_vec().into_iter());
+    let mut script = Script(draws.iter().copied());
     alg.shuffle(&mut a, &mut script);
     assert!(script.0.next().is_none(), "{alg} left draws unused");
     a

@@ -105,16 +105,16 @@ pub struct BenchArgs {
     #[arg(short = 'n', long = "n", default_values_t = [10usize, 52], num_args = 1..)]
     pub sizes: Vec<usize>,
 
-    /// Shuffles per measurement.
-    #[arg(short = 't', long, default_value = "4M", value_name = "TRIALS")]
-    pub trials: String,
+    /// Shuffles per measurement [default: 2e8 / n, about half a second each].
+    #[arg(short = 't', long, value_name = "TRIALS")]
+    pub trials: Option<String>,
 
     /// Random source used by all three measurements.
     #[arg(long = "rng", default_value = "chacha8", value_name = "NAME")]
     pub rng: String,
 
-    /// Measurements of each kind; the median is reported.
-    #[arg(long, default_value_t = 3)]
+    /// Measurements of each kind, interleaved; the median is reported.
+    #[arg(long, default_value_t = 5)]
     pub repeats: usize,
 
     /// Print the results as JSON.

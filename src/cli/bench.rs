@@ -7,14 +7,17 @@ use shuffle_audit::params::parse_count;
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::{Error, Result};
 
+/// Elements shuffled per measurement when no trial count is given.
+const AUTO_WORK: u64 = 200_000_000;
+
 /// Target for (b)/(a): the engine keeps at least this share of bare speed.
 const TARGET_ENGINE_VS_BARE: f64 = 0.75;
 /// Target for (c)/(b) on two cores.
 const TARGET_SPEEDUP_2_CORES: f64 = 1.8;
 
 pub fn run(args: &BenchArgs) -> Result<i32> {
-    let trials = parse_count(&args.trials)?;
-    if trials == 0 {
+    let trials = args.trials.as_deref().map(parse_count).transpose()?;
+    if trials == Some(0) {
         return Err(Error::invalid("trials must be at least 1 (got 0)"));
     }
     if let Some(&n) = args.sizes.iter().find(|&&n| n < 2) {
@@ -26,7 +29,10 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     let rows = args
         .sizes
         .iter()
-        .map(|&n| bench::measure(n, trials, source, args.repeats))
+        .map(|&n| {
+            let trials = trials.unwrap_or(AUTO_WORK / n as u64);
+            bench::measure(n, trials, source, args.repeats)
+        })
         .collect::<Result<Vec<_>>>()?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows).expect("JSON"));
@@ -34,6 +40,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     let mut table = Table::new(&[
         ("n", true),
+        ("shuffles", true),
         ("(a) bare M/s", true),
         ("(b) engine 1 thread M/s", true),
         ("(c) engine all M/s", true),
@@ -44,6 +51,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     for r in &rows {
         table.push(vec![
             r.n.to_string(),
+            r.trials.to_string(),
             format!("{:.2}", r.bare / 1e6),
             format!("{:.2}", r.engine_one / 1e6),
             format!("{:.2}", r.engine_all / 1e6),
@@ -53,7 +61,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         ]);
     }
     println!(
-        "Fisher-Yates, rng {source}, {trials} shuffles per measurement, median of {}:\n",
+        "Fisher-Yates, rng {source}, median of {} interleaved measurements:\n",
         args.repeats
     );
     print!("{}", table.render());

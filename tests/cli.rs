@@ -1,0 +1,181 @@
+//! The command line: outputs, exit codes, and clear refusals of bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+/// A fresh, empty temporary folder path (not created).
+fn temp_out(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sa-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts exit code 2, a one-line error naming `needle`, and no output files.
+fn assert_refused(args: &[&str], needle: &str) {
+    let out = temp_out(&format!("bad-{}", needle.replace(['/', ' ', '\''], "_")));
+    let mut full: Vec<&str> = args.to_vec();
+    let out_str = out.to_string_lossy().into_owned();
+    if !args.contains(&"--out") {
+        full.extend(["--out", &out_str]);
+    }
+    let o = run(&full);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: stderr does not name '{needle}': {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(!out.exists(), "{args:?}: output folder was created");
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_2_and_no_files() {
+    assert_refused(&["audit", "-n", "1"], "n = 1");
+    assert_refused(&["audit", "-n", "5000000"], "n = 5000000 needs about");
+    assert_refused(&["audit", "-t", "0"], "trials must be at least 1");
+    assert_refused(&["audit", "-t", "lots"], "'lots'");
+    assert_refused(&["audit", "-a", "bogo-sort"], "'bogo-sort'");
+    assert_refused(&["audit", "-a", "random-swap:q=3"], "'q'");
+    assert_refused(&["audit", "-a", "random-swap:k=x"], "'x'");
+    assert_refused(&["audit", "--rng", "mt19937"], "'mt19937'");
+    assert_refused(&["audit", "--alpha", "1.5"], "alpha = 1.5");
+    assert_refused(&["audit", "--threads", "0"], "threads must be at least 1");
+    assert_refused(
+        &["audit", "-a", "sattolo", "-a", "sattolo"],
+        "'sattolo' is given twice",
+    );
+}
+
+#[test]
+fn an_unwritable_output_folder_is_refused_before_any_work() {
+    let file = temp_out("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let inside_file = file.join("out");
+    let o = run(&["audit", "--out", &inside_file.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot create output folder"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["audit", "--out", &file.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a folder"), "{}", stderr(&o));
+    std::fs::remove_file(&file).unwrap();
+}
+
+fn audit_into(out: &Path, extra: &[&str]) -> Output {
+    let out_str = out.to_string_lossy().into_owned();
+    let mut args = vec![
+        "audit", "-n", "6", "-t", "20k", "--quiet", "--out", &out_str,
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn an_audit_writes_every_output_file() {
+    let out = temp_out("files");
+    let o = audit_into(&out, &["-a", "fisher-yates", "-a", "random-swap:k=2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        table.contains("random-swap:k=2") && table.contains("BIASED"),
+        "{table}"
+    );
+    for file in [
+        "summary.json",
+        "summary.csv",
+        "comparison.png",
+        "fisher-yates/counts.csv",
+        "fisher-yates/heatmap.png",
+        "random-swap_k-2/counts.csv",
+        "random-swap_k-2/heatmap.png",
+    ] {
+        assert!(out.join(file).is_file(), "missing {file}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let audits = summary["audits"].as_array().unwrap();
+    assert_eq!(audits.len(), 2);
+    assert_eq!(audits[0]["algorithm"], "fisher-yates");
+    assert_eq!(audits[0]["trials"], 20_000);
+    assert_eq!(audits[0]["counts"].as_array().unwrap().len(), 6);
+    assert_eq!(audits[1]["verdict"], "biased");
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(
+        csv.starts_with("algorithm,n,trials,rng,seed,threads,"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 3);
+    let counts = std::fs::read_to_string(out.join("fisher-yates/counts.csv")).unwrap();
+    assert!(
+        counts.starts_with("position,v0,v1,v2,v3,v4,v5\n"),
+        "{counts}"
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn json_mode_prints_only_json_and_fail_on_bias_sets_exit_1() {
+    let out = temp_out("json");
+    let o = audit_into(&out, &["-a", "naive-swap", "--json", "--fail-on-bias"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    assert_eq!(doc["audits"][0]["verdict"], "biased");
+    let o = audit_into(&out, &["-a", "fisher-yates", "--fail-on-bias"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn counts_do_not_depend_on_the_thread_count() {
+    let one = temp_out("t1");
+    let three = temp_out("t3");
+    assert!(
+        audit_into(&one, &["-a", "naive-swap", "--threads", "1"])
+            .status
+            .success()
+    );
+    assert!(
+        audit_into(&three, &["-a", "naive-swap", "--threads", "3"])
+            .status
+            .success()
+    );
+    let a = std::fs::read(one.join("naive-swap/counts.csv")).unwrap();
+    let b = std::fs::read(three.join("naive-swap/counts.csv")).unwrap();
+    assert_eq!(a, b);
+    std::fs::remove_dir_all(&one).unwrap();
+    std::fs::remove_dir_all(&three).unwrap();
+}
+
+#[test]
+fn list_shows_every_algorithm_and_source() {
+    let o = run(&["list", "--json"]);
+    assert!(o.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let names: Vec<&str> = doc["algorithms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"fisher-yates") && names.contains(&"rotation"),
+        "{names:?}"
+    );
+    assert_eq!(doc["sources"].as_array().unwrap().len(), 7);
+}

@@ -3,7 +3,8 @@
 
 use crate::engine::{self, Progress, RunSpec};
 use crate::error::{Error, Result};
-use crate::stats::{PositionValueTest, Verdict, holm_log10};
+use crate::spec::TestKind;
+use crate::stats::{PositionValueTest, TestResult, Verdict, battery, holm_log10};
 use crate::tally::Tally;
 use std::time::Instant;
 
@@ -25,15 +26,33 @@ pub struct Audit {
     pub seconds: f64,
     /// The counts.
     pub tally: Tally,
-    /// The position-by-value test.
+    /// The position-by-value test, with its descriptive figures.
     pub position_value: PositionValueTest,
-    /// log10 of the p-value after Holm correction across the run's audits.
+    /// Every selected test, with p-values Holm-corrected across them.
+    pub tests: Vec<TestResult>,
+    /// The audit's own p-value (log10): the smallest Holm-adjusted p-value of
+    /// its tests, i.e. the evidence of its most decisive test.
+    pub log10_p: f64,
+    /// `log10_p` after Holm correction across the run's audits.
     pub log10_p_holm: f64,
-    /// The verdict at the run's α, after correction.
+    /// The verdict at the run's α, after both corrections.
     pub verdict: Verdict,
 }
 
 impl Audit {
+    /// The test with the strongest evidence (smallest adjusted p-value).
+    pub fn decisive(&self) -> &TestResult {
+        self.tests
+            .iter()
+            .min_by(|a, b| a.log10_p_holm.total_cmp(&b.log10_p_holm))
+            .expect("an audit runs at least one test")
+    }
+
+    /// The result of test `kind`, if it was run.
+    pub fn test(&self, kind: TestKind) -> Option<&TestResult> {
+        self.tests.iter().find(|t| t.test == kind)
+    }
+
     /// Shuffles per second achieved.
     pub fn shuffles_per_sec(&self) -> f64 {
         self.spec.trials as f64 / self.seconds.max(1e-9)
@@ -62,13 +81,19 @@ pub fn run(spec: &RunSpec, alpha: f64, progress: Progress<'_>) -> Result<Audit> 
     let tally = engine::run(spec, progress)?;
     let seconds = start.elapsed().as_secs_f64();
     let position_value = PositionValueTest::run(&tally);
-    let log10_p = position_value.log10_p;
+    let tests = battery::run(&tally, &spec.tests, &position_value, spec.seed);
+    let log10_p = tests
+        .iter()
+        .map(|t| t.log10_p_holm)
+        .fold(f64::INFINITY, f64::min);
     Ok(Audit {
         spec: spec.clone(),
         threads: spec.threads.unwrap_or_else(rayon::current_num_threads),
         seconds,
         tally,
         position_value,
+        tests,
+        log10_p,
         log10_p_holm: log10_p,
         verdict: Verdict::at(log10_p, alpha),
     })
@@ -76,9 +101,11 @@ pub fn run(spec: &RunSpec, alpha: f64, progress: Progress<'_>) -> Result<Audit> 
 
 /// Applies the Holm correction across `audits` and sets their verdicts at
 /// `alpha`, so that the chance of calling any fair shuffle of the run biased
-/// is at most α.
+/// is at most α. (Each audit's p-value is already Holm-corrected across its
+/// own tests, so the two corrections together control the error over every
+/// test of the run.)
 pub fn judge(audits: &mut [Audit], alpha: f64) {
-    let raw: Vec<f64> = audits.iter().map(|a| a.position_value.log10_p).collect();
+    let raw: Vec<f64> = audits.iter().map(|a| a.log10_p).collect();
     for (audit, adjusted) in audits.iter_mut().zip(holm_log10(&raw)) {
         audit.log10_p_holm = adjusted;
         audit.verdict = Verdict::at(adjusted, alpha);

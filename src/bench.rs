@@ -5,6 +5,7 @@ use crate::algorithm::{Algorithm, fisher_yates};
 use crate::engine::{self, RunSpec, no_progress};
 use crate::error::Result;
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
+use crate::spec::TestSet;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -44,13 +45,12 @@ pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Res
     let mut bare = Vec::new();
     let mut one = Vec::new();
     let mut all = Vec::new();
+    // The engine counting the position-by-value matrix only: the cost every
+    // audit pays. (Structure tests add their own, reported by `audit`.)
     let spec = |threads| RunSpec {
-        algorithm: Algorithm::FisherYates,
-        n,
-        trials,
-        source,
-        seed: 1,
         threads: Some(threads),
+        tests: TestSet::position_value(),
+        ..RunSpec::new(Algorithm::FisherYates, n, trials, source, 1)
     };
     for _ in 0..repeats.max(1) {
         bare.push(source.visit(1, BareLoop { n, trials }));

@@ -8,7 +8,8 @@
 use crate::algorithm::{Algorithm, Scratch};
 use crate::error::{Error, Result};
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
-use crate::tally::{ChunkTally, Tally};
+use crate::spec::TestSet;
+use crate::tally::{ChunkTally, Collect, ObserveScratch, Tally};
 use rayon::prelude::*;
 
 /// Trials per chunk. Part of the reproducibility contract: changing it
@@ -34,8 +35,36 @@ pub struct RunSpec {
     pub source: SourceSpec,
     /// The run's seed.
     pub seed: u64,
-    /// Worker threads; `None` uses the current rayon pool (all cores by default).
+    /// Worker threads; `None` uses the current rayon pool (all cores by
+    /// default). `Some` builds a dedicated pool: don't use it for many runs
+    /// from inside a rayon task (a waiting task steals the next one, which
+    /// builds another pool, and the stack grows); use `None` there.
     pub threads: Option<usize>,
+    /// The tests the counts are for; decides what is counted.
+    pub tests: TestSet,
+}
+
+impl RunSpec {
+    /// A spec with the default tests for `n` and all cores.
+    pub fn new(algorithm: Algorithm, n: usize, trials: u64, source: SourceSpec, seed: u64) -> Self {
+        Self {
+            algorithm,
+            n,
+            trials,
+            source,
+            seed,
+            threads: None,
+            tests: TestSet::default_for(n),
+        }
+    }
+
+    /// What the tally must collect for these tests.
+    pub fn collect(&self) -> Collect {
+        Collect {
+            permutations: self.tests.needs_permutations(),
+            structure: self.tests.needs_structure(),
+        }
+    }
 }
 
 /// Receives progress: the number of trials just completed (called once per
@@ -50,6 +79,7 @@ pub fn run(spec: &RunSpec, progress: Progress<'_>) -> Result<Tally> {
     if spec.n < 2 || spec.n > u32::MAX as usize {
         return Err(Error::invalid(format!("n = {} is out of range", spec.n)));
     }
+    spec.tests.check(spec.n)?;
     let job = Job { spec, progress };
     match spec.threads {
         None => Ok(spec.source.visit(spec.seed, job)),
@@ -78,11 +108,12 @@ impl SourceVisitor for Job<'_> {
     {
         let Job { spec, progress } = self;
         let n = spec.n;
+        let collect = spec.collect();
         let chunks = spec.trials.div_ceil(CHUNK_TRIALS);
         (0..chunks)
             .into_par_iter()
             .fold(
-                || Worker::new(n),
+                || Worker::new(n, collect),
                 |mut worker, chunk| {
                     let first = chunk * CHUNK_TRIALS;
                     let trials = CHUNK_TRIALS.min(spec.trials - first);
@@ -93,7 +124,7 @@ impl SourceVisitor for Job<'_> {
             )
             .map(|worker| worker.tally)
             .reduce(
-                || Tally::new(n),
+                || Tally::collecting(n, collect),
                 |mut a, b| {
                     a.merge(&b);
                     a
@@ -105,20 +136,24 @@ impl SourceVisitor for Job<'_> {
 /// One thread's state: its running tally and reusable buffers.
 struct Worker {
     n: usize,
+    observe: bool,
     tally: Tally,
     chunk: ChunkTally,
     batch: Vec<u32>,
     scratch: Scratch,
+    observe_scratch: ObserveScratch,
 }
 
 impl Worker {
-    fn new(n: usize) -> Self {
+    fn new(n: usize, collect: Collect) -> Self {
         Self {
             n,
-            tally: Tally::new(n),
+            observe: collect != Collect::default(),
+            tally: Tally::collecting(n, collect),
             chunk: ChunkTally::new(n),
             batch: vec![0; BATCH * n],
             scratch: Scratch::default(),
+            observe_scratch: ObserveScratch::default(),
         }
     }
 
@@ -129,6 +164,11 @@ impl Worker {
             let batch = &mut self.batch[..rows * self.n];
             algorithm.shuffle_batch(batch, self.n, rng, &mut self.scratch);
             self.chunk.record_batch(batch);
+            if self.observe {
+                for perm in batch.chunks_exact(self.n) {
+                    self.tally.observe(perm, &mut self.observe_scratch);
+                }
+            }
             left -= rows;
         }
         self.chunk.flush_into(&mut self.tally);
@@ -136,17 +176,24 @@ impl Worker {
 }
 
 /// Bytes of memory a run of `n` needs on `threads` workers: one u64 tally, one
-/// u32 chunk tally and one batch buffer per worker, plus the merged result.
-pub fn memory_needed(n: usize, threads: usize) -> u128 {
-    let n = n as u128;
-    let per_worker = n * n * 8 + n * n * 4 + BATCH as u128 * n * 4;
-    per_worker * threads as u128 + n * n * 8
+/// u32 chunk tally and one batch buffer per worker, plus the merged result;
+/// with n! more counters per tally when whole permutations are counted.
+pub fn memory_needed(n: usize, threads: usize, collect: Collect) -> u128 {
+    let n128 = n as u128;
+    let permutations = if collect.permutations {
+        (1..=n as u128).product::<u128>() * 8
+    } else {
+        0
+    };
+    let tally = n128 * n128 * 8 + permutations;
+    let per_worker = tally + n128 * n128 * 4 + BATCH as u128 * n128 * 4;
+    per_worker * threads as u128 + tally
 }
 
 /// Fails, saying how much memory would be needed, if a run of `n` on
 /// `threads` workers would not fit in the memory this machine has available.
-pub fn check_memory(n: usize, threads: usize) -> Result<()> {
-    let needed = memory_needed(n, threads);
+pub fn check_memory(n: usize, threads: usize, collect: Collect) -> Result<()> {
+    let needed = memory_needed(n, threads, collect);
     let available = available_memory().unwrap_or(u128::from(u64::MAX));
     if needed > available {
         return Err(Error::invalid(format!(
@@ -183,14 +230,18 @@ mod tests {
     use crate::source::SourceKind;
 
     fn spec(threads: usize) -> RunSpec {
+        // Not a multiple of the chunk or batch size, so the ragged ends are
+        // exercised; n = 7 collects permutations and structure too.
+        let trials = 5 * CHUNK_TRIALS + 12_345;
         RunSpec {
-            algorithm: Algorithm::NaiveSwap,
-            n: 7,
-            // Not a multiple of the chunk or batch size, so the ragged ends are exercised.
-            trials: 5 * CHUNK_TRIALS + 12_345,
-            source: SourceKind::Chacha8.into(),
-            seed: 2026,
             threads: Some(threads),
+            ..RunSpec::new(
+                Algorithm::NaiveSwap,
+                7,
+                trials,
+                SourceKind::Chacha8.into(),
+                2026,
+            )
         }
     }
 
@@ -213,9 +264,11 @@ mod tests {
 
     #[test]
     fn impossible_sizes_are_refused_with_the_memory_they_need() {
-        let err = check_memory(1_000_000, 2).unwrap_err().to_string();
+        let err = check_memory(1_000_000, 2, Collect::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("n = 1000000 needs about 29.1 TiB"), "{err}");
-        assert!(check_memory(52, 2).is_ok());
+        assert!(check_memory(52, 2, Collect::default()).is_ok());
     }
 
     #[test]

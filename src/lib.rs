@@ -14,7 +14,9 @@ pub mod engine;
 pub mod error;
 pub mod output;
 pub mod params;
+pub mod permutation;
 pub mod source;
+pub mod spec;
 pub mod stats;
 pub mod tally;
 

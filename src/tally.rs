@@ -1,5 +1,6 @@
 //! What an audit counts: where every value lands, over all trials.
 
+use crate::permutation::{cycles, factorial, fixed_points, lehmer_digits, rank, rising_sequences};
 use serde::{Deserialize, Serialize};
 
 /// Position-by-value counts of many shuffles of `[0, 1, ..., n-1]`:
@@ -14,15 +15,137 @@ pub struct Tally {
     trials: u64,
     /// Row-major `[position][value]`.
     counts: Vec<u64>,
+    /// Count of each whole permutation, by [`rank`], when collected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    permutations: Option<Vec<u64>>,
+    /// Histograms of per-permutation statistics, when collected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    structure: Option<StructureCounts>,
+}
+
+/// What a tally collects beyond the position-by-value matrix (which it always
+/// has): each costs time per shuffle, so only what the tests need.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Collect {
+    /// Count whole permutations (n! counters; n ≤ 10).
+    pub permutations: bool,
+    /// Count fixed points, cycles, rising sequences and Lehmer digits.
+    pub structure: bool,
+}
+
+/// Histograms of statistics of each shuffled permutation, whose exact laws
+/// under a uniform shuffle are known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StructureCounts {
+    /// `fixed_points[k]`: trials with exactly k fixed points (k = 0..=n).
+    pub fixed_points: Vec<u64>,
+    /// `cycles[k]`: trials with exactly k cycles (k = 0..=n; 0 never occurs).
+    pub cycles: Vec<u64>,
+    /// `rising[r]`: trials with exactly r rising sequences (r = 0..=n).
+    pub rising: Vec<u64>,
+    /// `lehmer[i * n + d]`: trials whose Lehmer digit i equals d (d ≤ i).
+    pub lehmer: Vec<u64>,
+    /// Joint counts of neighbouring digits, for the pairs in [`lehmer_pairs`].
+    pub pairs: Vec<PairCounts>,
+}
+
+/// Joint counts of Lehmer digits `first` and `first + 1`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairCounts {
+    /// The first digit's index i (the pair is (i, i+1)).
+    pub first: usize,
+    /// `counts[a * (first + 2) + b]`: digit i = a and digit i+1 = b.
+    pub counts: Vec<u64>,
+}
+
+/// The disjoint neighbouring digit pairs (1,2), (3,4), (5,6), (7,8) that
+/// exist at `n`: a few pairs, with tables small enough to fill.
+pub fn lehmer_pairs(n: usize) -> Vec<usize> {
+    (1..=7).step_by(2).filter(|&i| i + 1 < n).collect()
+}
+
+impl StructureCounts {
+    fn new(n: usize) -> Self {
+        Self {
+            fixed_points: vec![0; n + 1],
+            cycles: vec![0; n + 1],
+            rising: vec![0; n + 1],
+            lehmer: vec![0; n * n],
+            pairs: lehmer_pairs(n)
+                .into_iter()
+                .map(|first| PairCounts {
+                    first,
+                    counts: vec![0; (first + 1) * (first + 2)],
+                })
+                .collect(),
+        }
+    }
+
+    fn merge(&mut self, other: &StructureCounts) {
+        add(&mut self.fixed_points, &other.fixed_points);
+        add(&mut self.cycles, &other.cycles);
+        add(&mut self.rising, &other.rising);
+        add(&mut self.lehmer, &other.lehmer);
+        for (a, b) in self.pairs.iter_mut().zip(&other.pairs) {
+            add(&mut a.counts, &b.counts);
+        }
+    }
+}
+
+fn add(a: &mut [u64], b: &[u64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+/// Reusable buffers for [`Tally::observe`].
+#[derive(Debug, Default)]
+pub struct ObserveScratch {
+    flags: Vec<bool>,
+    words: Vec<u32>,
 }
 
 impl Tally {
-    /// An empty tally for permutations of `n` elements.
+    /// An empty tally for permutations of `n` elements, collecting the
+    /// position-by-value matrix only.
     pub fn new(n: usize) -> Self {
+        Self::collecting(n, Collect::default())
+    }
+
+    /// An empty tally collecting what `collect` asks for as well.
+    ///
+    /// # Panics
+    /// If whole permutations are asked for with n > 20 (n! overflows).
+    pub fn collecting(n: usize, collect: Collect) -> Self {
         Self {
             n,
             trials: 0,
             counts: vec![0; n * n],
+            permutations: collect.permutations.then(|| vec![0; factorial(n)]),
+            structure: collect.structure.then(|| StructureCounts::new(n)),
+        }
+    }
+
+    /// Counts one permutation's whole-permutation and structure statistics
+    /// (not the matrix, nor the trial count: see [`record`](Self::record)).
+    #[inline]
+    pub fn observe(&mut self, perm: &[u32], scratch: &mut ObserveScratch) {
+        if let Some(perms) = &mut self.permutations {
+            perms[rank(perm)] += 1;
+        }
+        if let Some(s) = &mut self.structure {
+            let n = self.n;
+            s.fixed_points[fixed_points(perm)] += 1;
+            s.cycles[cycles(perm, &mut scratch.flags)] += 1;
+            s.rising[rising_sequences(perm, &mut scratch.words)] += 1;
+            lehmer_digits(perm, &mut scratch.words);
+            for (i, &d) in scratch.words.iter().enumerate() {
+                s.lehmer[i * n + d as usize] += 1;
+            }
+            for pair in &mut s.pairs {
+                let (a, b) = (scratch.words[pair.first], scratch.words[pair.first + 1]);
+                pair.counts[a as usize * (pair.first + 2) + b as usize] += 1;
+            }
         }
     }
 
@@ -37,23 +160,35 @@ impl Tally {
         }
         let rows_ok = counts.chunks(n).all(|r| r.iter().sum::<u64>() == trials);
         let cols_ok = (0..n).all(|v| (0..n).map(|p| counts[p * n + v]).sum::<u64>() == trials);
-        (rows_ok && cols_ok).then_some(Self { n, trials, counts })
+        (rows_ok && cols_ok).then_some(Self {
+            n,
+            trials,
+            counts,
+            permutations: None,
+            structure: None,
+        })
     }
 
-    /// Counts one permutation (`perm[p]` is the value at position `p`).
+    /// Counts one permutation (`perm[p]` is the value at position `p`) in
+    /// everything the tally collects.
     pub fn record(&mut self, perm: &[u32]) {
         debug_assert_eq!(perm.len(), self.n);
         for (p, &v) in perm.iter().enumerate() {
             self.counts[p * self.n + v as usize] += 1;
         }
+        self.observe(perm, &mut ObserveScratch::default());
         self.trials += 1;
     }
 
     /// Adds another tally of the same `n`.
     pub fn merge(&mut self, other: &Tally) {
         assert_eq!(self.n, other.n, "cannot merge tallies of different n");
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a += b;
+        add(&mut self.counts, &other.counts);
+        if let (Some(a), Some(b)) = (&mut self.permutations, &other.permutations) {
+            add(a, b);
+        }
+        if let (Some(a), Some(b)) = (&mut self.structure, &other.structure) {
+            a.merge(b);
         }
         self.trials += other.trials;
     }
@@ -76,6 +211,16 @@ impl Tally {
     /// The whole row-major `[position][value]` matrix.
     pub fn counts(&self) -> &[u64] {
         &self.counts
+    }
+
+    /// Counts of each permutation by rank, if collected.
+    pub fn permutations(&self) -> Option<&[u64]> {
+        self.permutations.as_deref()
+    }
+
+    /// Structure histograms, if collected.
+    pub fn structure(&self) -> Option<&StructureCounts> {
+        self.structure.as_ref()
     }
 
     /// The matrix as rows, one per position (for JSON output).
@@ -143,6 +288,31 @@ mod tests {
         assert_eq!(again, a);
         assert!(Tally::from_counts(3, 3, a.counts().to_vec()).is_none());
         assert!(Tally::from_counts(2, 2, a.counts().to_vec()).is_none());
+    }
+
+    #[test]
+    fn collects_permutations_and_structure() {
+        let collect = Collect {
+            permutations: true,
+            structure: true,
+        };
+        let mut a = Tally::collecting(3, collect);
+        a.record(&[0, 1, 2]);
+        let mut b = Tally::collecting(3, collect);
+        b.record(&[1, 2, 0]);
+        a.merge(&b);
+        let perms = a.permutations().unwrap();
+        assert_eq!(perms.iter().sum::<u64>(), 2);
+        assert_eq!(perms[0], 1, "the identity has rank 0");
+        let s = a.structure().unwrap();
+        assert_eq!(s.fixed_points, vec![1, 0, 0, 1]);
+        assert_eq!(s.cycles, vec![0, 1, 0, 1]);
+        assert_eq!(s.rising, vec![0, 1, 1, 0]);
+        // Digits of [0,1,2]: 0,0,0; of [1,2,0]: 0,0,2.
+        assert_eq!(s.lehmer, vec![2, 0, 0, 2, 0, 0, 1, 0, 1]);
+        assert_eq!(s.pairs.len(), 1);
+        assert_eq!(s.pairs[0].first, 1);
+        assert_eq!(s.pairs[0].counts, vec![1, 0, 1, 0, 0, 0]);
     }
 
     #[test]

@@ -4,8 +4,10 @@
 
 use rayon::prelude::*;
 use shuffle_audit::algorithm::Algorithm;
+use shuffle_audit::audit;
 use shuffle_audit::engine::{self, RunSpec, no_progress};
 use shuffle_audit::source::SourceKind;
+use shuffle_audit::spec::TestSet;
 use shuffle_audit::stats::PositionValueTest;
 use shuffle_audit::stats::special::{binomial_band, chi2_sf, ks_uniform};
 
@@ -20,13 +22,16 @@ fn audits(n: usize, trials: u64) -> Vec<PositionValueTest> {
     (0..AUDITS)
         .into_par_iter()
         .map(|seed| {
+            let seed = 1_000_000 * n as u64 + seed;
             let spec = RunSpec {
-                algorithm: Algorithm::FisherYates,
-                n,
-                trials,
-                source: SourceKind::Chacha8.into(),
-                seed: 1_000_000 * n as u64 + seed,
-                threads: None,
+                tests: TestSet::position_value(),
+                ..RunSpec::new(
+                    Algorithm::FisherYates,
+                    n,
+                    trials,
+                    SourceKind::Chacha8.into(),
+                    seed,
+                )
             };
             PositionValueTest::run(&engine::run(&spec, &no_progress).unwrap())
         })
@@ -92,4 +97,70 @@ fn calibrated_at_n_10() {
 #[test]
 fn calibrated_at_n_52() {
     check(52, 5_000);
+}
+
+/// Every other test is calibrated too: over 1,000 fair audits each test's
+/// p-values are uniform and reject at the stated rate. `n` and `trials` pick
+/// the regime: dense chi-square (n = 5, 8), pooled sparse categories
+/// (n = 52), and the sparse whole-permutation paths (collisions at n = 7,
+/// Monte Carlo at n = 4).
+fn check_tests(n: usize, trials: u64, tests: &str) {
+    let tests = TestSet::parse(tests, n).unwrap();
+    let audits: Vec<_> = (0..AUDITS)
+        .into_par_iter()
+        .map(|seed| {
+            let seed = 7_000_000 + 1_000 * n as u64 + seed;
+            let spec = RunSpec {
+                tests: tests.clone(),
+                ..RunSpec::new(
+                    Algorithm::FisherYates,
+                    n,
+                    trials,
+                    SourceKind::Chacha8.into(),
+                    seed,
+                )
+            };
+            audit::run(&spec, 0.01, &no_progress).unwrap()
+        })
+        .collect();
+    for kind in tests.iter() {
+        let p: Vec<f64> = audits
+            .iter()
+            .map(|a| 10f64.powf(a.test(kind).unwrap().log10_p))
+            .collect();
+        assert_calibrated(&format!("n = {n}, T = {trials}, {kind}"), &p);
+    }
+}
+
+#[test]
+fn structure_tests_are_calibrated_at_n_5() {
+    check_tests(5, 2_000, "all");
+}
+
+#[test]
+fn structure_tests_are_calibrated_at_n_8() {
+    check_tests(
+        8,
+        2_000,
+        "fixed-points,cycles,rising-sequences,lehmer,lehmer-pairs",
+    );
+}
+
+#[test]
+fn structure_tests_are_calibrated_at_n_52_with_pooling() {
+    check_tests(
+        52,
+        500,
+        "fixed-points,cycles,rising-sequences,lehmer,lehmer-pairs",
+    );
+}
+
+#[test]
+fn sparse_permutation_test_is_calibrated() {
+    // 5040 permutations, 5,000 trials: collisions (about 2,480 expected)
+    // against their Poisson law; fewer trials make the count so discrete that
+    // its p-values visibly step.
+    check_tests(7, 5_000, "permutation");
+    // 24 permutations, 60 trials: Monte Carlo p-values.
+    check_tests(4, 60, "permutation");
 }

@@ -104,6 +104,7 @@ fn an_audit_writes_every_output_file() {
         "fisher-yates/heatmap.png",
         "random-swap_k-2/counts.csv",
         "random-swap_k-2/heatmap.png",
+        "random-swap_k-2/permutations.csv",
     ] {
         assert!(out.join(file).is_file(), "missing {file}");
     }
@@ -115,6 +116,10 @@ fn an_audit_writes_every_output_file() {
     assert_eq!(audits[0]["trials"], 20_000);
     assert_eq!(audits[0]["counts"].as_array().unwrap().len(), 6);
     assert_eq!(audits[1]["verdict"], "biased");
+    let tests = audits[0]["test_results"].as_array().unwrap();
+    assert_eq!(tests.len(), 7, "n = 6 runs every test by default");
+    let perms = std::fs::read_to_string(out.join("fisher-yates/permutations.csv")).unwrap();
+    assert_eq!(perms.lines().count(), 1 + 720);
     let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(
         csv.starts_with("algorithm,n,trials,rng,seed,threads,"),

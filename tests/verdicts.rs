@@ -5,40 +5,101 @@ use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{self, DEFAULT_ALPHA, DEFAULT_SEED};
 use shuffle_audit::engine::{RunSpec, no_progress};
 use shuffle_audit::source::{ChaCha8Source, SourceKind, StreamSource};
+use shuffle_audit::spec::TestSet;
 use shuffle_audit::stats::Verdict;
 use std::collections::HashMap;
 
-/// Every algorithm at n = 10 with the CLI's default trials, seed and alpha
-/// (Holm across all of them): fair ones pass, biased ones are flagged, except
-/// `rotation`, whose marginals are exactly uniform, so this marginal test
-/// cannot see its bias (the whole-permutation tests can).
-#[test]
-fn default_audit_separates_fair_from_biased() {
-    let specs: Vec<RunSpec> = Algorithm::ALL
+/// Audits every algorithm in `algorithms` at `n` with `tests` (Holm across
+/// all of them, default seed and alpha) and checks each verdict against
+/// `want`.
+fn assert_verdicts(
+    algorithms: &[Algorithm],
+    n: usize,
+    trials: u64,
+    tests: TestSet,
+    want: impl Fn(Algorithm) -> Verdict,
+) {
+    let specs: Vec<RunSpec> = algorithms
         .iter()
         .map(|&algorithm| RunSpec {
-            algorithm,
-            n: 10,
-            trials: 1_000_000,
-            source: SourceKind::Chacha8.into(),
-            seed: DEFAULT_SEED,
-            threads: None,
+            tests: tests.clone(),
+            ..RunSpec::new(
+                algorithm,
+                n,
+                trials,
+                SourceKind::Chacha8.into(),
+                DEFAULT_SEED,
+            )
         })
         .collect();
     let audits = audit::run_all(&specs, DEFAULT_ALPHA, &no_progress).unwrap();
     for a in &audits {
         let alg = a.spec.algorithm;
-        let want = if alg.expected_fair() || alg == Algorithm::Rotation {
-            Verdict::Fair
-        } else {
-            Verdict::Biased
-        };
+        let want = want(alg);
         assert_eq!(
-            a.verdict, want,
-            "{alg}: log10 p = {:.2} (Holm {:.2})",
-            a.position_value.log10_p, a.log10_p_holm
+            a.verdict,
+            want,
+            "{alg} at n = {n}: decisive {} log10 p = {:.2} (Holm {:.2})",
+            a.decisive().test,
+            a.log10_p,
+            a.log10_p_holm
         );
     }
+}
+
+fn expected(alg: Algorithm) -> Verdict {
+    if alg.expected_fair() {
+        Verdict::Fair
+    } else {
+        Verdict::Biased
+    }
+}
+
+/// The position-by-value test alone, at n = 10 with the CLI's default trials:
+/// fair algorithms pass, biased ones are flagged, except `rotation`, whose
+/// marginals are exactly uniform, so this marginal test cannot see its bias.
+#[test]
+fn position_value_test_alone_separates_all_but_rotation() {
+    assert_verdicts(
+        &Algorithm::ALL,
+        10,
+        1_000_000,
+        TestSet::position_value(),
+        |alg| {
+            if alg == Algorithm::Rotation {
+                Verdict::Fair
+            } else {
+                expected(alg)
+            }
+        },
+    );
+}
+
+/// The default tests at n = 10 and 1M trials: every verdict is right,
+/// rotation included (the structure tests see it).
+#[test]
+fn default_tests_separate_fair_from_biased() {
+    assert_verdicts(
+        &Algorithm::ALL,
+        10,
+        1_000_000,
+        TestSet::default_for(10),
+        expected,
+    );
+}
+
+/// At n = 8 with 100,000 trials the whole-permutation and structure tests
+/// catch the two uniform-marginal biases, while every fair algorithm passes.
+#[test]
+fn uniform_marginal_biases_are_caught_at_n_8() {
+    let merge = Algorithm::parse("sort-random-comparator:sort=merge").unwrap();
+    let mut algorithms: Vec<Algorithm> = Algorithm::ALL
+        .iter()
+        .copied()
+        .filter(|a| a.expected_fair())
+        .collect();
+    algorithms.extend([Algorithm::Rotation, merge]);
+    assert_verdicts(&algorithms, 8, 100_000, TestSet::default_for(8), expected);
 }
 
 /// A weak source breaks a good algorithm: fisher-yates over `rand() % n`
@@ -47,12 +108,8 @@ fn default_audit_separates_fair_from_biased() {
 #[test]
 fn modulo_bias_of_a_weak_source_is_caught() {
     let spec = |kind: SourceKind| RunSpec {
-        algorithm: Algorithm::FisherYates,
-        n: 1000,
-        trials: 200_000,
-        source: kind.into(),
-        seed: 7,
-        threads: None,
+        tests: TestSet::position_value(),
+        ..RunSpec::new(Algorithm::FisherYates, 1000, 200_000, kind.into(), 7)
     };
     let weak = audit::run(&spec(SourceKind::Rand15Mod), DEFAULT_ALPHA, &no_progress).unwrap();
     assert_eq!(weak.verdict, Verdict::Biased, "{:?}", weak.position_value);

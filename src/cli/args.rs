@@ -31,12 +31,18 @@ const AUDIT_ABOUT: &str = "\
 Audit shuffle algorithms: run each one TRIALS times on [0, 1, ..., n-1], count \
 where every value lands, and test the counts.
 
-The test is a chi-square test on the n x n position-by-value counts, calibrated \
-for the fact that every shuffle adds a whole permutation matrix: \
-Q = ((n-1)/n) * sum (O-E)^2/E follows chi2((n-1)^2) under a fair shuffle. \
-Verdicts are at level --alpha after a Holm correction across the audited \
-algorithms. This test sees biased marginals only: an algorithm whose every \
-value is equally likely at every position (e.g. `rotation`) passes it.
+Tests (--tests): position-value, a chi-square test on the n x n counts, \
+calibrated for the fact that every shuffle adds a whole permutation matrix \
+(Q = ((n-1)/n) * sum (O-E)^2/E follows chi2((n-1)^2) under a fair shuffle); \
+permutation, a goodness-of-fit test over all n! permutations (n <= 10; on by \
+default up to n = 8); and structure tests whose exact laws are known: \
+fixed-points (rencontres), cycles (Stirling numbers), rising-sequences \
+(Eulerian numbers), lehmer (each Lehmer digit uniform) and lehmer-pairs \
+(neighbouring digits jointly uniform). The marginal test alone cannot see \
+`rotation` (uniform marginals, n outcomes); the others can.
+
+Each audit's tests are Holm-corrected together; the audits of a run are then \
+Holm-corrected across, and verdicts are at level --alpha.
 
 Counts accept 1000000, 1_000_000, 1e6 or 1M. The same --seed gives identical \
 counts on any number of threads.
@@ -73,6 +79,12 @@ pub struct AuditArgs {
     /// Random source (see `shuffle-audit list`).
     #[arg(long = "rng", default_value = "chacha8", value_name = "NAME")]
     pub rng: String,
+
+    /// Tests to run, comma-separated: position-value, permutation (n <= 10),
+    /// fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs; or `all`,
+    /// or `default` (all but permutation above n = 8).
+    #[arg(long, default_value = "default", value_name = "LIST")]
+    pub tests: String,
 
     /// Worker threads [default: all cores]. Does not change the counts.
     #[arg(long)]

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use heatmap::HeatmapPanel;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use summary::{Summary, counts_csv};
+use summary::{Summary, counts_csv, permutations_csv};
 
 /// The colour scale never spans less than this many standard errors of O/E,
 /// so that the noise of a fair shuffle shows as pale, not as a pattern.
@@ -105,6 +105,10 @@ pub fn write_run(dir: &Path, audits: &[Audit], alpha: f64) -> Result<Vec<PathBuf
             sub.join("counts.csv"),
             counts_csv(&audit.tally.rows()).as_bytes(),
         )?);
+        if let Some(perms) = audit.tally.permutations() {
+            let text = permutations_csv(audit.spec.n, perms);
+            written.push(put(sub.join("permutations.csv"), text.as_bytes())?);
+        }
         let panel = panel(audit);
         let half_width = scale_half_width(audit);
         let png = sub.join("heatmap.png");

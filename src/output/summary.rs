@@ -2,7 +2,9 @@
 //! JSON (the JSON also carries every audit's counts).
 
 use crate::audit::Audit;
-use crate::stats::Verdict;
+use crate::permutation::unrank;
+use crate::spec::TestKind;
+use crate::stats::{TestResult, Verdict};
 use serde::Serialize;
 
 /// One audit as a flat record: the columns of `summary.csv`.
@@ -24,15 +26,22 @@ pub struct SummaryRow {
     pub seconds: f64,
     /// Shuffles per second.
     pub shuffles_per_sec: f64,
+    /// The tests run, comma-separated.
+    pub tests: String,
+    /// The test with the strongest evidence.
+    pub decisive_test: TestKind,
+    /// log10 of the audit's p-value: its decisive test's, Holm-corrected
+    /// across the audit's tests.
+    pub log10_p_audit: f64,
     /// Calibrated position-by-value statistic Q.
     pub statistic: f64,
     /// Degrees of freedom of Q, (n-1)².
     pub df: f64,
     /// p-value of Q (0 where it underflows; see `log10_p`).
     pub p_value: f64,
-    /// log10 of the p-value.
+    /// log10 of Q's p-value.
     pub log10_p: f64,
-    /// log10 of the Holm-adjusted p-value.
+    /// log10 of the audit's p-value after Holm correction across the run.
     pub log10_p_holm: f64,
     /// Largest |standardised residual|.
     pub max_abs_z: f64,
@@ -67,6 +76,9 @@ impl SummaryRow {
             threads: audit.threads,
             seconds: audit.seconds,
             shuffles_per_sec: audit.shuffles_per_sec(),
+            tests: audit.spec.tests.to_string(),
+            decisive_test: audit.decisive().test,
+            log10_p_audit: audit.log10_p,
             statistic: t.statistic,
             df: t.df,
             p_value: t.p_value,
@@ -91,6 +103,8 @@ pub struct SummaryEntry {
     /// The flat record.
     #[serde(flatten)]
     pub row: SummaryRow,
+    /// Every test's result.
+    pub test_results: Vec<TestResult>,
     /// `counts[position][value]`.
     pub counts: Vec<Vec<u64>>,
 }
@@ -117,11 +131,12 @@ impl Summary {
             tool: format!("shuffle-audit {}", env!("CARGO_PKG_VERSION")),
             alpha,
             correction: "holm",
-            test: "position-by-value chi-square, Q = ((n-1)/n) sum (O-E)^2/E ~ chi2((n-1)^2)",
+            test: "per audit: the selected tests, Holm-corrected within the audit; verdicts after Holm across audits",
             audits: audits
                 .iter()
                 .map(|a| SummaryEntry {
                     row: SummaryRow::of(a),
+                    test_results: a.tests.clone(),
                     counts: a.tally.rows(),
                 })
                 .collect(),
@@ -156,9 +171,34 @@ pub fn counts_csv(counts: &[Vec<u64>]) -> String {
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
 }
 
+/// `permutations.csv` text: every permutation (values by position, space
+/// separated) with its count and the count a uniform shuffle would expect.
+pub fn permutations_csv(n: usize, counts: &[u64]) -> String {
+    let trials: u64 = counts.iter().sum();
+    let expected = trials as f64 / counts.len() as f64;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["permutation", "count", "expected"])
+        .expect("in-memory CSV");
+    for (rank, &count) in counts.iter().enumerate() {
+        let perm: Vec<String> = unrank(rank, n).iter().map(u32::to_string).collect();
+        w.write_record([perm.join(" "), count.to_string(), format!("{expected:.3}")])
+            .expect("in-memory CSV");
+    }
+    String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn permutations_csv_lists_every_permutation_in_rank_order() {
+        let text = permutations_csv(2, &[3, 1]);
+        assert_eq!(
+            text,
+            "permutation,count,expected\n0 1,3,2.000\n1 0,1,2.000\n"
+        );
+    }
 
     #[test]
     fn counts_csv_has_a_header_and_a_row_per_position() {

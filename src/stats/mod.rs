@@ -1,9 +1,13 @@
 //! Statistical tests on tallies, with calibrated null distributions, and the
 //! multiple-testing correction that turns p-values into verdicts.
 
+pub mod battery;
+pub mod gof;
+pub mod laws;
 pub mod multiple;
 pub mod position_value;
 pub mod special;
 
+pub use battery::TestResult;
 pub use multiple::{Verdict, holm_log10};
 pub use position_value::{Cell, PositionValueTest};

@@ -1,0 +1,224 @@
+//! Which statistical tests an audit runs: named here, upstream of the engine
+//! (which must know what to count) and of the statistics (which run them).
+
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::fmt;
+
+/// One statistical test of an audit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestKind {
+    /// Chi-square on the n×n position-by-value counts (calibrated).
+    PositionValue,
+    /// Chi-square goodness of fit of the n! permutation counts (n ≤ 10).
+    Permutation,
+    /// The number of fixed points against the rencontres law.
+    FixedPoints,
+    /// The number of cycles against the Stirling numbers of the first kind.
+    Cycles,
+    /// The number of rising sequences against the Eulerian numbers.
+    RisingSequences,
+    /// Each Lehmer-code digit against its uniform law (digit i on [0, i]).
+    Lehmer,
+    /// Joint law of neighbouring Lehmer digits (i, i+1) for disjoint pairs.
+    LehmerPairs,
+}
+
+/// The largest n for which whole permutations can be counted (10! counters
+/// per worker, 29 MB).
+pub const MAX_PERMUTATION_N: usize = 10;
+
+/// The largest n for which the permutation test is on by default.
+pub const DEFAULT_PERMUTATION_N: usize = 8;
+
+impl TestKind {
+    /// Every test, in report order.
+    pub const ALL: [TestKind; 7] = [
+        TestKind::PositionValue,
+        TestKind::Permutation,
+        TestKind::FixedPoints,
+        TestKind::Cycles,
+        TestKind::RisingSequences,
+        TestKind::Lehmer,
+        TestKind::LehmerPairs,
+    ];
+
+    /// The name used on the command line and in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            TestKind::PositionValue => "position-value",
+            TestKind::Permutation => "permutation",
+            TestKind::FixedPoints => "fixed-points",
+            TestKind::Cycles => "cycles",
+            TestKind::RisingSequences => "rising-sequences",
+            TestKind::Lehmer => "lehmer",
+            TestKind::LehmerPairs => "lehmer-pairs",
+        }
+    }
+
+    /// What the test catches that the others miss, in a sentence.
+    pub fn description(self) -> &'static str {
+        match self {
+            TestKind::PositionValue => {
+                "where each value lands: any bias in the marginals (naive swap, off-by-one, modulo bias)"
+            }
+            TestKind::Permutation => {
+                "the whole law for n <= 10: sees every bias, including uniform-marginal ones (rotation, merge-comparator)"
+            }
+            TestKind::FixedPoints => {
+                "how many values stay put: too few (sattolo has none) or too many (too few swaps)"
+            }
+            TestKind::Cycles => {
+                "cycle structure: sattolo's single n-cycle, rotation's equal cycles, parity-like defects"
+            }
+            TestKind::RisingSequences => {
+                "rising sequences: the signature of too few riffle shuffles and of insertion-like moves"
+            }
+            TestKind::Lehmer => {
+                "each Lehmer digit (how many larger values precede position i): order structure at any n"
+            }
+            TestKind::LehmerPairs => {
+                "pairs of neighbouring Lehmer digits: dependence between positions that marginals miss"
+            }
+        }
+    }
+}
+
+impl fmt::Display for TestKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of tests to run, in report order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TestSet(Vec<TestKind>);
+
+impl TestSet {
+    /// Every test that makes sense at `n`: the permutation test only up to
+    /// n = 8 (its cost grows as n!), the rest always.
+    pub fn default_for(n: usize) -> Self {
+        Self(
+            TestKind::ALL
+                .into_iter()
+                .filter(|&t| t != TestKind::Permutation || n <= DEFAULT_PERMUTATION_N)
+                .collect(),
+        )
+    }
+
+    /// Only the position-by-value test (the fastest audit).
+    pub fn position_value() -> Self {
+        Self(vec![TestKind::PositionValue])
+    }
+
+    /// Parses a comma-separated list of test names, or `all` / `default`,
+    /// checking that each test is possible at `n`.
+    pub fn parse(text: &str, n: usize) -> Result<Self> {
+        let text = text.trim();
+        if text == "default" {
+            return Ok(Self::default_for(n));
+        }
+        let mut tests = Vec::new();
+        for name in text.split(',').map(str::trim) {
+            let kinds: Vec<TestKind> = if name == "all" {
+                TestKind::ALL.to_vec()
+            } else {
+                let kind = TestKind::ALL
+                    .into_iter()
+                    .find(|k| k.name() == name)
+                    .ok_or_else(|| {
+                        let names: Vec<_> = TestKind::ALL.iter().map(|k| k.name()).collect();
+                        Error::invalid(format!(
+                            "unknown test '{name}' (known: {}, all, default)",
+                            names.join(", ")
+                        ))
+                    })?;
+                vec![kind]
+            };
+            tests.extend(kinds);
+        }
+        tests.sort();
+        tests.dedup();
+        let set = Self(tests);
+        set.check(n)?;
+        Ok(set)
+    }
+
+    /// Fails if a test in the set cannot run at `n`.
+    pub fn check(&self, n: usize) -> Result<()> {
+        if self.contains(TestKind::Permutation) && n > MAX_PERMUTATION_N {
+            return Err(Error::invalid(format!(
+                "the permutation test needs n <= {MAX_PERMUTATION_N} (it keeps n! counters per \
+                 thread; n = {n} would need {n}! of them): choose other --tests"
+            )));
+        }
+        if self.0.is_empty() {
+            return Err(Error::invalid("no test selected"));
+        }
+        Ok(())
+    }
+
+    /// Whether `kind` is in the set.
+    pub fn contains(&self, kind: TestKind) -> bool {
+        self.0.contains(&kind)
+    }
+
+    /// The tests, in report order.
+    pub fn iter(&self) -> impl Iterator<Item = TestKind> + '_ {
+        self.0.iter().copied()
+    }
+
+    /// Whether whole permutations must be counted.
+    pub fn needs_permutations(&self) -> bool {
+        self.contains(TestKind::Permutation)
+    }
+
+    /// Whether per-permutation statistics (fixed points, cycles, ...) must be counted.
+    pub fn needs_structure(&self) -> bool {
+        self.0.iter().any(|t| {
+            matches!(
+                t,
+                TestKind::FixedPoints
+                    | TestKind::Cycles
+                    | TestKind::RisingSequences
+                    | TestKind::Lehmer
+                    | TestKind::LehmerPairs
+            )
+        })
+    }
+}
+
+impl fmt::Display for TestSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = self.0.iter().map(|t| t.name()).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_depend_on_n() {
+        assert!(TestSet::default_for(8).contains(TestKind::Permutation));
+        assert!(!TestSet::default_for(9).contains(TestKind::Permutation));
+        assert!(TestSet::default_for(52).contains(TestKind::Cycles));
+    }
+
+    #[test]
+    fn parses_lists_and_refuses_impossible_ones() {
+        let set = TestSet::parse("cycles, position-value,cycles", 20).unwrap();
+        assert_eq!(set.to_string(), "position-value,cycles");
+        assert!(
+            TestSet::parse("all", 10)
+                .unwrap()
+                .contains(TestKind::Permutation)
+        );
+        let err = TestSet::parse("permutation", 11).unwrap_err().to_string();
+        assert!(err.contains("n <= 10"), "{err}");
+        let err = TestSet::parse("runs", 5).unwrap_err().to_string();
+        assert!(err.contains("'runs'"), "{err}");
+    }
+}

@@ -1,0 +1,169 @@
+//! Runs the selected tests on a tally and corrects them for multiplicity.
+
+use super::gof::{self, Gof, SparseMethod};
+use super::laws;
+use super::multiple::holm_log10;
+use super::position_value::PositionValueTest;
+use crate::spec::{TestKind, TestSet};
+use crate::tally::{StructureCounts, Tally};
+use serde::Serialize;
+
+/// The result of one test of an audit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TestResult {
+    /// Which test.
+    pub test: TestKind,
+    /// Its statistic (chi-square-type unless `method` says otherwise).
+    pub statistic: f64,
+    /// Degrees of freedom of the reference chi-square.
+    pub df: f64,
+    /// log10 of the p-value (finite even far below 1e-300).
+    pub log10_p: f64,
+    /// log10 of the p-value after Holm correction across this audit's tests.
+    pub log10_p_holm: f64,
+    /// How the p-value was obtained, including any pooling.
+    pub method: String,
+}
+
+/// Runs every test in `tests` on `tally` (which must have collected what they
+/// need) and fills in the Holm-adjusted p-values across them. `seed` drives
+/// the Monte Carlo p-values of sparse small tables.
+pub fn run(
+    tally: &Tally,
+    tests: &TestSet,
+    position_value: &PositionValueTest,
+    seed: u64,
+) -> Vec<TestResult> {
+    let mut results: Vec<TestResult> = tests
+        .iter()
+        .map(|kind| run_one(kind, tally, position_value, seed))
+        .collect();
+    let raw: Vec<f64> = results.iter().map(|r| r.log10_p).collect();
+    for (r, adjusted) in results.iter_mut().zip(holm_log10(&raw)) {
+        r.log10_p_holm = adjusted;
+    }
+    results
+}
+
+fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueTest, seed: u64) -> TestResult {
+    let structure = || {
+        tally
+            .structure()
+            .expect("the tally collected structure counts for these tests")
+    };
+    match kind {
+        TestKind::PositionValue => TestResult {
+            test: kind,
+            statistic: pv.statistic,
+            df: pv.df,
+            log10_p: pv.log10_p,
+            log10_p_holm: pv.log10_p,
+            method: "chi-square on Q = ((n-1)/n) sum (O-E)^2/E, df (n-1)^2".into(),
+        },
+        TestKind::Permutation => {
+            let counts = tally
+                .permutations()
+                .expect("the tally collected permutation counts");
+            permutation_test(kind, counts, seed)
+        }
+        TestKind::FixedPoints => from_gof(
+            kind,
+            gof::chi_square(&structure().fixed_points, &laws::fixed_points(tally.n())),
+            "rencontres law",
+        ),
+        TestKind::Cycles => from_gof(
+            kind,
+            gof::chi_square(&structure().cycles, &laws::cycles(tally.n())),
+            "Stirling numbers of the first kind",
+        ),
+        TestKind::RisingSequences => from_gof(
+            kind,
+            gof::chi_square(&structure().rising, &laws::rising_sequences(tally.n())),
+            "Eulerian numbers",
+        ),
+        TestKind::Lehmer => from_gof(
+            kind,
+            lehmer_digits(structure(), tally.n()),
+            "each digit i uniform on [0, i], digits independent (chi-squares summed)",
+        ),
+        TestKind::LehmerPairs => from_gof(
+            kind,
+            lehmer_pairs(structure()),
+            "digit pairs (i, i+1) uniform on their (i+1)(i+2) cells (chi-squares summed)",
+        ),
+    }
+}
+
+fn from_gof(test: TestKind, g: Gof, law: &str) -> TestResult {
+    let pooling = if g.pooled > 0 {
+        format!(
+            "; {} sparse categories pooled into neighbours (expected >= {})",
+            g.pooled,
+            gof::MIN_EXPECTED
+        )
+    } else {
+        String::new()
+    };
+    TestResult {
+        test,
+        statistic: g.statistic,
+        df: g.df,
+        log10_p: g.log10_p,
+        log10_p_holm: g.log10_p,
+        method: format!("chi-square against the {law}{pooling}"),
+    }
+}
+
+/// The digits' marginal tests, summed (independent under the null). Digit 0
+/// is always 0 and carries no information.
+fn lehmer_digits(s: &StructureCounts, n: usize) -> Gof {
+    let parts: Vec<Gof> = (1..n)
+        .map(|i| {
+            let counts = &s.lehmer[i * n..i * n + i + 1];
+            gof::chi_square(counts, &vec![1.0 / (i + 1) as f64; i + 1])
+        })
+        .collect();
+    gof::combine(&parts)
+}
+
+/// The neighbouring pairs' joint tests, summed (disjoint pairs of independent
+/// digits are independent under the null).
+fn lehmer_pairs(s: &StructureCounts) -> Gof {
+    let parts: Vec<Gof> = s
+        .pairs
+        .iter()
+        .map(|pair| {
+            let cells = pair.counts.len();
+            gof::chi_square(&pair.counts, &vec![1.0 / cells as f64; cells])
+        })
+        .collect();
+    gof::combine(&parts)
+}
+
+fn permutation_test(test: TestKind, counts: &[u64], seed: u64) -> TestResult {
+    let u = gof::uniform(counts, seed);
+    let k = counts.len();
+    let method = match u.method {
+        SparseMethod::ChiSquare => format!("chi-square goodness of fit over all {k} permutations"),
+        SparseMethod::Collisions => {
+            let (observed, expected) = u.collisions.expect("collision counts");
+            format!(
+                "sparse table (< {} per permutation): {observed} collisions vs {expected:.1} expected, Poisson tail",
+                gof::MIN_EXPECTED
+            )
+        }
+        SparseMethod::MonteCarlo => format!(
+            "sparse table (< {} per permutation): Monte Carlo multinomial p-value, {} replicates",
+            gof::MIN_EXPECTED,
+            gof::MONTE_CARLO_REPLICATES
+        ),
+    };
+    TestResult {
+        test,
+        statistic: u.statistic,
+        df: u.df,
+        log10_p: u.log10_p,
+        log10_p_holm: u.log10_p,
+        method,
+    }
+}

@@ -15,6 +15,7 @@ pub mod error;
 pub mod output;
 pub mod params;
 pub mod permutation;
+pub mod power;
 pub mod source;
 pub mod spec;
 pub mod stats;

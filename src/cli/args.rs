@@ -25,6 +25,9 @@ pub enum Command {
     Audit(AuditArgs),
     /// Measure speed: bare Fisher–Yates vs the engine on 1 and all threads.
     Bench(BenchArgs),
+    /// Plan an audit: how many trials are needed to detect an algorithm's bias.
+    #[command(long_about = POWER_ABOUT)]
+    Power(super::power::PowerArgs),
 }
 
 const AUDIT_ABOUT: &str = "\
@@ -49,6 +52,17 @@ counts on any number of threads.
 
 Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased); \
 1 --fail-on-bias and something was biased; 2 bad input.";
+
+const POWER_ABOUT: &str = "\
+Plan an audit: the number of trials the chosen test needs to detect this \
+algorithm's bias with the given power at level --alpha.
+
+Under a fixed bias the test statistic is approximately non-central chi-square \
+with non-centrality growing as T x delta. delta comes from the exact law or \
+exact marginals when `exact` can compute them, otherwise from a pilot Monte \
+Carlo run (statistic minus df, per trial). A warning is printed when the \
+planned run would have fewer than 5 expected counts per cell, where the \
+chi-square approximation is unreliable.";
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -109,6 +123,17 @@ pub struct AuditArgs {
     /// Exit with code 1 if any audit is judged biased.
     #[arg(long)]
     pub fail_on_bias: bool,
+
+    /// Keep doubling the trials (starting from --trials) until the verdict is
+    /// decisively biased or --max-trials is reached. The level is spent
+    /// across the looks (alpha-spending) and across the audits (Bonferroni),
+    /// so repeated looking does not inflate false alarms.
+    #[arg(long)]
+    pub until_decisive: bool,
+
+    /// Trial budget per audit for --until-decisive [default: 64 x --trials].
+    #[arg(long, value_name = "TRIALS", requires = "until_decisive")]
+    pub max_trials: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -19,16 +19,26 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     audit::check_alpha(args.alpha)?;
     files::prepare_dir(&args.out)?;
 
-    let total: u64 = specs.iter().map(|s| s.trials).sum();
+    let budget = max_trials(args, specs[0].trials)?;
+    let total: u64 = specs.iter().map(|s| budget.unwrap_or(s.trials)).sum();
     let progress = Progress::new(total, args.quiet);
     let report = |k| progress.add(k);
     let mut audits = Vec::with_capacity(specs.len());
     for spec in &specs {
         progress.set_message(spec.algorithm.to_string());
-        audits.push(audit::run(spec, args.alpha, &report)?);
+        audits.push(match budget {
+            // Bonferroni across the audits: each sequential audit at alpha / m.
+            Some(max) => {
+                let alpha = args.alpha / specs.len() as f64;
+                audit::run_until_decisive(spec, alpha, max, &report)?
+            }
+            None => audit::run(spec, args.alpha, &report)?,
+        });
     }
     progress.finish();
-    audit::judge(&mut audits, args.alpha);
+    if budget.is_none() {
+        audit::judge(&mut audits, args.alpha);
+    }
 
     output::write_run(&args.out, &audits, args.alpha)?;
     if args.json {
@@ -45,6 +55,23 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     } else {
         0
     })
+}
+
+/// The per-audit trial budget of `--until-decisive`, if set.
+fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
+    if !args.until_decisive {
+        return Ok(None);
+    }
+    let max = match &args.max_trials {
+        Some(text) => parse_count(text)?,
+        None => first.saturating_mul(64),
+    };
+    if max < first {
+        return Err(Error::invalid(format!(
+            "--max-trials ({max}) must be at least --trials ({first})"
+        )));
+    }
+    Ok(Some(max))
 }
 
 /// Turns the arguments into run specs, rejecting every bad value before any
@@ -151,6 +178,21 @@ fn render(audits: &[Audit], args: &AuditArgs) -> String {
         audits.len()
     );
     out.push_str(&table.render());
+    if args.until_decisive {
+        out.push_str(&format!(
+            "\nSequential: each audit doubled its trials until biased at its look's share of \
+             alpha / {} (alpha-spending over looks, Bonferroni over audits) or its budget ran out.\n",
+            audits.len()
+        ));
+        for a in audits {
+            let looks: Vec<String> = a.looks.iter().map(|l| thousands(l.trials)).collect();
+            out.push_str(&format!(
+                "  {}: looks at {}\n",
+                a.spec.algorithm,
+                looks.join(", ")
+            ));
+        }
+    }
     if !surprises.is_empty() {
         out.push_str(&format!(
             "\nNot the expected verdict: {}. A mild bias may need more trials (see `power`), \

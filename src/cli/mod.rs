@@ -6,6 +6,7 @@ mod args;
 mod audit;
 mod bench;
 mod list;
+mod power;
 mod progress;
 mod table;
 
@@ -24,6 +25,7 @@ pub fn main() -> i32 {
         Command::List(args) => list::run(&args),
         Command::Audit(args) => audit::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Power(args) => power::run(&args),
     };
     match result {
         Ok(code) => code,
@@ -32,4 +34,15 @@ pub fn main() -> i32 {
             EXIT_ERROR
         }
     }
+}
+
+/// The exact effect of `algorithm` on `test`, where the exact module can
+/// compute it; `None` means "use a pilot run".
+pub fn exact_effect(
+    _algorithm: shuffle_audit::algorithm::Algorithm,
+    _n: usize,
+    _source: shuffle_audit::source::SourceSpec,
+    _test: shuffle_audit::spec::TestKind,
+) -> shuffle_audit::Result<Option<shuffle_audit::power::Effect>> {
+    Ok(None)
 }

@@ -164,3 +164,28 @@ fn sparse_permutation_test_is_calibrated() {
     // 24 permutations, 60 trials: Monte Carlo p-values.
     check_tests(4, 60, "permutation");
 }
+
+/// Looking repeatedly does not inflate false alarms: sequential audits of a
+/// fair shuffle, each with up to 5 looks, call it biased at most at rate α.
+#[test]
+fn sequential_audits_keep_their_false_alarm_rate() {
+    const RUNS: u64 = 400;
+    const LEVEL: f64 = 0.05;
+    let alarms = (0..RUNS)
+        .into_par_iter()
+        .filter(|&seed| {
+            let spec = RunSpec::new(
+                Algorithm::FisherYates,
+                5,
+                500,
+                SourceKind::Chacha8.into(),
+                40_000 + seed,
+            );
+            let a = audit::run_until_decisive(&spec, LEVEL, 8_000, &no_progress).unwrap();
+            a.verdict == shuffle_audit::stats::Verdict::Biased
+        })
+        .count() as u64;
+    let (_, hi) = binomial_band(RUNS, LEVEL, 0.999);
+    println!("sequential false alarms: {alarms} of {RUNS} at alpha {LEVEL} (at most {hi})");
+    assert!(alarms <= hi, "{alarms} false alarms of {RUNS}");
+}

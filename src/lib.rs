@@ -16,6 +16,7 @@ pub mod output;
 pub mod params;
 pub mod permutation;
 pub mod power;
+pub mod selftest;
 pub mod source;
 pub mod spec;
 pub mod stats;

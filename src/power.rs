@@ -80,6 +80,10 @@ impl Effect {
     }
 }
 
+/// Below this many expected counts per cell the chi-square approximation,
+/// and so the plan, is unreliable.
+pub const MIN_EXPECTED_PER_CELL: f64 = 5.0;
+
 /// A trial-count plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plan {
@@ -97,6 +101,9 @@ pub struct Plan {
     pub trials: u64,
     /// Expected counts per cell at that T (below 5 the asymptotics are shaky).
     pub expected_per_cell: f64,
+    /// The trials to run: `trials`, raised where needed so that every cell
+    /// expects at least 5 counts and the chi-square form of the test applies.
+    pub recommended_trials: u64,
     /// A warning when the approximation is unreliable.
     pub warning: Option<String>,
 }
@@ -127,11 +134,12 @@ pub fn plan(effect: Effect, alpha: f64, power: f64) -> Result<Plan> {
     let lambda = noncentrality_for_power(critical_value, effect.df, power);
     let trials = (lambda / effect.delta).ceil().max(1.0) as u64;
     let expected_per_cell = trials as f64 / effect.cells;
-    let warning = (expected_per_cell < 5.0).then(|| {
+    let recommended_trials = trials.max((MIN_EXPECTED_PER_CELL * effect.cells).ceil() as u64);
+    let warning = (expected_per_cell < MIN_EXPECTED_PER_CELL).then(|| {
         format!(
             "only {expected_per_cell:.2} expected counts per cell at T = {trials}: the chi-square \
-             approximation is unreliable this sparse; treat the plan as a rough guide and check \
-             it by simulation"
+             approximation is unreliable this sparse, so the plan is a rough guide; run at least \
+             {recommended_trials} trials (5 per cell), where the test's chi-square form applies"
         )
     });
     Ok(Plan {
@@ -142,6 +150,7 @@ pub fn plan(effect: Effect, alpha: f64, power: f64) -> Result<Plan> {
         lambda,
         trials,
         expected_per_cell,
+        recommended_trials,
         warning,
     })
 }

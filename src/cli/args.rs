@@ -28,6 +28,8 @@ pub enum Command {
     /// Plan an audit: how many trials are needed to detect an algorithm's bias.
     #[command(long_about = POWER_ABOUT)]
     Power(super::power::PowerArgs),
+    /// Prove the harness: biased shuffles caught, fair ones calibrated, Monte Carlo = exact.
+    Selftest(super::selftest::SelftestArgs),
 }
 
 const AUDIT_ABOUT: &str = "\

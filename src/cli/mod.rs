@@ -8,6 +8,7 @@ mod bench;
 mod list;
 mod power;
 mod progress;
+mod selftest;
 mod table;
 
 use args::{Cli, Command};
@@ -26,6 +27,7 @@ pub fn main() -> i32 {
         Command::Audit(args) => audit::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Power(args) => power::run(&args),
+        Command::Selftest(args) => selftest::run(&args),
     };
     match result {
         Ok(code) => code,
@@ -41,8 +43,14 @@ pub fn main() -> i32 {
 pub fn exact_effect(
     _algorithm: shuffle_audit::algorithm::Algorithm,
     _n: usize,
-    _source: shuffle_audit::source::SourceSpec,
     _test: shuffle_audit::spec::TestKind,
 ) -> shuffle_audit::Result<Option<shuffle_audit::power::Effect>> {
     Ok(None)
+}
+
+/// Part (c) of the self-test.
+pub fn exact_agreement(
+    _settings: &shuffle_audit::selftest::Settings,
+) -> shuffle_audit::Result<Vec<shuffle_audit::selftest::Check>> {
+    Ok(Vec::new())
 }

@@ -74,7 +74,7 @@ pub fn run(args: &PowerArgs) -> Result<i32> {
     if pilot_trials == 0 {
         return Err(Error::invalid("pilot trials must be at least 1 (got 0)"));
     }
-    let effect = match super::exact_effect(algorithm, args.n, source, test)? {
+    let effect = match super::exact_effect(algorithm, args.n, test)? {
         Some(effect) => effect,
         None => pilot_effect(algorithm, args.n, source, tests, pilot_trials, args.seed)?,
     };
@@ -126,7 +126,7 @@ fn render(plan: &Plan, algorithm: Algorithm, args: &PowerArgs, test: TestKind) -
         "{algorithm} at n = {}, rng {}, {test} test (df {}):\n\
          \x20 effect: non-centrality {:.6} per trial, {origin}\n\
          \x20 at alpha = {}: reject when the statistic exceeds {:.2}; {:.0}% power needs non-centrality {:.2}\n\
-         \x20 trials needed: {}  ({:.1} expected per cell)\n",
+         \x20 trials needed: {}  ({:.1} expected per cell); recommended run: {}\n",
         args.n,
         args.rng,
         plan.effect.df,
@@ -137,6 +137,7 @@ fn render(plan: &Plan, algorithm: Algorithm, args: &PowerArgs, test: TestKind) -
         plan.lambda,
         thousands(plan.trials),
         plan.expected_per_cell,
+        thousands(plan.recommended_trials),
     );
     if let Some(w) = &plan.warning {
         out.push_str(&format!("  warning: {w}\n"));

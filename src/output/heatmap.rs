@@ -216,7 +216,7 @@ pub fn draw_comparison(
 ///
 /// Plotters' `ab_glyph` text backend has no fonts of its own; without this,
 /// every text draw fails with `FontUnavailable`.
-fn ensure_fonts() -> Result<(), PlotError> {
+pub(crate) fn ensure_fonts() -> Result<(), PlotError> {
     static REGISTERED: OnceLock<Result<(), String>> = OnceLock::new();
     REGISTERED
         .get_or_init(|| {
@@ -231,7 +231,7 @@ fn ensure_fonts() -> Result<(), PlotError> {
 }
 
 /// Converts any plotters error into a [`PlotError`].
-fn plot_err<E: fmt::Display>(e: E) -> PlotError {
+pub(crate) fn plot_err<E: fmt::Display>(e: E) -> PlotError {
     PlotError(e.to_string())
 }
 

@@ -69,7 +69,7 @@ TV a perfectly uniform shuffle would show with the same number of trials (the \
 plug-in estimate is biased upwards by about that much near uniform).
 
 --k takes 1..12 (inclusive), 0..50, 1,2,4,8 or a mix (1..5,10,20) \
-[default: 1..12 for riffle, 0..ceil(n ln n) for random-swap].
+[default: 1..12 for riffle, 0..ceil(n ln n) for random-swap, thinned to about 200 points].
 
 Writes mixing.csv (k, tv, stderr, method, noise_floor, statistic) and \
 mixing.png into --out.

@@ -12,6 +12,7 @@ pub mod audit;
 pub mod bench;
 pub mod engine;
 pub mod error;
+pub mod mixing;
 pub mod output;
 pub mod params;
 pub mod permutation;

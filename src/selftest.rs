@@ -97,13 +97,12 @@ fn detect_one(settings: &Settings, alg: Algorithm, exact: ExactEffect<'_>) -> Re
             Some(effect) => effect,
             None => pilot(settings, alg, test)?,
         };
-        if let Ok(plan) = power::plan(effect, settings.alpha, settings.power) {
-            if best
+        if let Ok(plan) = power::plan(effect, settings.alpha, settings.power)
+            && best
                 .as_ref()
                 .is_none_or(|(_, b)| plan.recommended_trials < b.recommended_trials)
-            {
-                best = Some((test, plan));
-            }
+        {
+            best = Some((test, plan));
         }
     }
     let Some((test, plan)) = best else {

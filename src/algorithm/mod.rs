@@ -5,10 +5,12 @@
 //! randomness through [`RandomSource`], generically (no dispatch per draw).
 
 mod moves;
+mod riffle;
 mod sorts;
 mod swaps;
 
 pub use moves::{fisher_yates_original, insert_last, pick_until_unused, rotation, top_to_random};
+pub use riffle::riffle;
 pub use sorts::{insertion_random_comparator, merge_random_comparator, sort_random_keys};
 pub use swaps::{
     fisher_yates, fisher_yates_forward, inside_out, naive_swap, random_swap, sattolo,
@@ -68,6 +70,11 @@ pub enum Algorithm {
     },
     /// A uniform rotation (biased, though its marginals are uniform).
     Rotation,
+    /// `k` Gilbert–Shannon–Reeds riffle shuffles (biased for small k).
+    Riffle {
+        /// Number of riffles (default 1).
+        k: u32,
+    },
 }
 
 /// Reusable buffers for the algorithms that need working space, so that
@@ -82,7 +89,7 @@ pub struct Scratch {
 impl Algorithm {
     /// Every algorithm with its default parameters, in the order `list` shows
     /// them: the fair ones first.
-    pub const ALL: [Algorithm; 15] = [
+    pub const ALL: [Algorithm; 16] = [
         Algorithm::FisherYates,
         Algorithm::FisherYatesForward,
         Algorithm::InsideOut,
@@ -100,6 +107,7 @@ impl Algorithm {
             sort: ComparatorSort::Insertion,
         },
         Algorithm::Rotation,
+        Algorithm::Riffle { k: 1 },
     ];
 
     /// The registry name, without parameters.
@@ -120,6 +128,7 @@ impl Algorithm {
             Algorithm::TopToRandom => "top-to-random",
             Algorithm::SortRandomComparator { .. } => "sort-random-comparator",
             Algorithm::Rotation => "rotation",
+            Algorithm::Riffle { .. } => "riffle",
         }
     }
 
@@ -149,6 +158,9 @@ impl Algorithm {
                 "sort with a coin-flip comparator (param sort=insertion|merge)"
             }
             Algorithm::Rotation => "rotate by uniform[0,n-1] (uniform marginals, n outcomes)",
+            Algorithm::Riffle { .. } => {
+                "k Gilbert-Shannon-Reeds riffles: binomial cut, uniform interleave (param k, default 1)"
+            }
         }
     }
 
@@ -170,7 +182,8 @@ impl Algorithm {
             | Algorithm::InsertLast
             | Algorithm::TopToRandom
             | Algorithm::SortRandomComparator { .. }
-            | Algorithm::Rotation => false,
+            | Algorithm::Rotation
+            | Algorithm::Riffle { .. } => false,
         }
     }
 
@@ -193,6 +206,12 @@ impl Algorithm {
                 p.only(&["k"])?;
                 Ok(Algorithm::RandomSwap { k: p.get("k")? })
             }
+            Algorithm::Riffle { .. } => {
+                p.only(&["k"])?;
+                Ok(Algorithm::Riffle {
+                    k: p.get("k")?.unwrap_or(1),
+                })
+            }
             Algorithm::SortRandomComparator { .. } => {
                 p.only(&["sort"])?;
                 let sort = match p.get::<String>("sort")?.as_deref() {
@@ -211,6 +230,20 @@ impl Algorithm {
                 p.only(&[])?;
                 Ok(other)
             }
+        }
+    }
+
+    /// The same algorithm made of `k` repetitions of its random step, for the
+    /// algorithms with a repetition count (`random-swap`: k transpositions,
+    /// `riffle`: k riffles); `None` for the others.
+    ///
+    /// Repetitions compose: running `with_k(a)` and then `with_k(b)` on the
+    /// result makes exactly the draws, and the arrangement, of `with_k(a + b)`.
+    pub fn with_k(&self, k: u32) -> Option<Algorithm> {
+        match self {
+            Algorithm::RandomSwap { .. } => Some(Algorithm::RandomSwap { k: Some(k) }),
+            Algorithm::Riffle { .. } => Some(Algorithm::Riffle { k }),
+            _ => None,
         }
     }
 
@@ -325,6 +358,9 @@ macro_rules! with_kernel {
             Algorithm::Rotation => {
                 run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| rotation(a, r))
             }
+            Algorithm::Riffle { k } => {
+                run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| { riffle(a, r, k, &mut s.words) })
+            }
         }
     }};
 }
@@ -335,6 +371,7 @@ impl fmt::Display for Algorithm {
         f.write_str(self.name())?;
         match self {
             Algorithm::RandomSwap { k: Some(k) } => write!(f, ":k={k}"),
+            Algorithm::Riffle { k } if *k != 1 => write!(f, ":k={k}"),
             Algorithm::SortRandomComparator {
                 sort: ComparatorSort::Merge,
             } => f.write_str(":sort=merge"),

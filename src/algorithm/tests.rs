@@ -23,6 +23,8 @@ impl SourceVisitor for AllArePermutations {
             sort: ComparatorSort::Merge,
         });
         algorithms.push(Algorithm::RandomSwap { k: Some(0) });
+        algorithms.push(Algorithm::Riffle { k: 0 });
+        algorithms.push(Algorithm::Riffle { k: 7 });
         for alg in algorithms {
             for n in 2..=60usize {
                 let mut batch = vec![0u32; 3 * n];
@@ -54,6 +56,26 @@ fn names_round_trip_through_parse() {
         Algorithm::parse("random-swap:k=100").unwrap(),
         Algorithm::RandomSwap { k: Some(100) }
     );
+    let riffle = Algorithm::parse("riffle:k=7").unwrap();
+    assert_eq!(riffle, Algorithm::Riffle { k: 7 });
+    assert_eq!(riffle.to_string(), "riffle:k=7");
+    assert_eq!(
+        Algorithm::parse("riffle").unwrap(),
+        Algorithm::Riffle { k: 1 }
+    );
+}
+
+#[test]
+fn only_repeated_step_algorithms_take_a_step_count() {
+    assert_eq!(
+        Algorithm::Riffle { k: 1 }.with_k(7),
+        Some(Algorithm::Riffle { k: 7 })
+    );
+    assert_eq!(
+        Algorithm::RandomSwap { k: None }.with_k(3),
+        Some(Algorithm::RandomSwap { k: Some(3) })
+    );
+    assert_eq!(Algorithm::FisherYates.with_k(3), None);
 }
 
 #[test]
@@ -64,6 +86,8 @@ fn bad_algorithm_specs_name_the_problem() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("'-1'"), "{err}");
+    let err = Algorithm::parse("riffle:k=many").unwrap_err().to_string();
+    assert!(err.contains("'many'"), "{err}");
     let err = Algorithm::parse("sort-random-comparator:sort=heap")
         .unwrap_err()
         .to_string();
@@ -138,4 +162,18 @@ fn algorithms_follow_their_definitions_on_scripted_draws() {
         sort: ComparatorSort::Merge,
     };
     assert_eq!(run(merge, 3, &[0, 1, 0]), vec![1, 0, 2]);
+    // riffle: coins 1,0,1,0 cut after 2 -> [0,1] | [2,3]; below(4)=3 is not < 2:
+    // right 2; below(3)=1 < 2: left 0; below(2)=1 not < 1: right 3; the right
+    // packet is empty, so 1 follows without a draw.
+    let one = [1, 0, 1, 0, 3, 1, 1];
+    assert_eq!(run(Algorithm::Riffle { k: 1 }, 4, &one), vec![2, 0, 3, 1]);
+    // A second riffle of [2,0,3,1]: coins 1,1,1,0 cut after 3 -> [2,0,3] | [1];
+    // below(4)=3 is not < 3: right 1; then the left packet follows.
+    let two = [&one[..], &[1, 1, 1, 0, 3]].concat();
+    assert_eq!(run(Algorithm::Riffle { k: 2 }, 4, &two), vec![1, 2, 0, 3]);
+    // A cut of 0 leaves one packet: nothing to interleave, nothing drawn.
+    assert_eq!(
+        run(Algorithm::Riffle { k: 1 }, 3, &[0, 0, 0]),
+        vec![0, 1, 2]
+    );
 }

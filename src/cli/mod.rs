@@ -6,6 +6,7 @@ mod args;
 mod audit;
 mod bench;
 mod list;
+mod mixing;
 mod power;
 mod progress;
 mod selftest;
@@ -28,6 +29,7 @@ pub fn main() -> i32 {
         Command::Bench(args) => bench::run(&args),
         Command::Power(args) => power::run(&args),
         Command::Selftest(args) => selftest::run(&args),
+        Command::Mixing(args) => mixing::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -212,6 +212,13 @@ pub fn draw_comparison(
     root.present().map_err(plot_err)
 }
 
+/// Registers the embedded DejaVu fonts with plotters (once per process), for
+/// other charts drawn with plotters' own text: without it every text draw
+/// fails with `FontUnavailable`.
+pub(crate) fn register_fonts() -> Result<(), PlotError> {
+    ensure_fonts().map(|_| ())
+}
+
 /// Registers the embedded DejaVu fonts with plotters exactly once per process
 /// and returns their glyph metrics, indexed by `bold as usize`.
 ///
@@ -372,7 +379,7 @@ impl GlyphMetrics {
 }
 
 /// Converts any plotters error into a [`PlotError`].
-fn plot_err<E: fmt::Display>(e: E) -> PlotError {
+pub(crate) fn plot_err<E: fmt::Display>(e: E) -> PlotError {
     PlotError(e.to_string())
 }
 

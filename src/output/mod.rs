@@ -2,6 +2,7 @@
 
 pub mod files;
 pub mod heatmap;
+pub mod mixing;
 pub mod summary;
 
 use crate::audit::Audit;

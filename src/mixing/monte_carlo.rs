@@ -1,0 +1,411 @@
+//! Monte Carlo distance to uniform: count what k steps of an algorithm
+//! produce, in parallel and reproducibly, and estimate the total variation
+//! distance with its noise floor and standard error.
+//!
+//! Runs follow the engine's design without sharing its tally: trials are split
+//! into fixed-size chunks, chunk `c` draws from stream `c` of the seed, and
+//! chunk counts merge by addition, so the counts depend only on the spec,
+//! never on the number of threads.
+
+use super::statistic::{Statistic, StatisticScratch};
+use crate::algorithm::{Algorithm, Scratch};
+use crate::error::{Error, Result};
+use crate::source::{RandomSource, SourceSpec, SourceVisitor};
+use rayon::prelude::*;
+use serde::Serialize;
+use statrs::function::factorial::ln_binomial;
+
+/// Trials per chunk. Part of the reproducibility contract: changing it
+/// changes every count.
+pub const CHUNK_TRIALS: u64 = 1 << 14;
+
+/// Most counters (k values × cells) one run may keep per worker: 2^22 u64
+/// counters are 32 MiB, and rayon may keep a few workers per thread.
+pub const MAX_COUNTERS: usize = 1 << 22;
+
+/// A Monte Carlo mixing run: everything that determines its counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MonteCarloSpec {
+    /// An algorithm with a step count (see [`Algorithm::with_k`]); its own k
+    /// is ignored.
+    pub algorithm: Algorithm,
+    /// Number of elements shuffled.
+    pub n: usize,
+    /// The step counts to observe, strictly ascending.
+    pub ks: Vec<u32>,
+    /// What is counted.
+    pub statistic: Statistic,
+    /// Trials (each one runs up to the largest k).
+    pub trials: u64,
+    /// The random source.
+    pub source: SourceSpec,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// The counts of a run: for each k of the spec, how many trials fell in each
+/// cell of the statistic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counts {
+    /// Trials counted (the same for every k).
+    pub trials: u64,
+    /// Cells per k.
+    pub cells: usize,
+    /// `counts[i * cells + cell]` for the i-th k.
+    pub counts: Vec<u64>,
+}
+
+impl Counts {
+    /// The counts of the i-th k of the spec.
+    pub fn row(&self, i: usize) -> &[u64] {
+        &self.counts[i * self.cells..(i + 1) * self.cells]
+    }
+}
+
+/// Runs `spec`, reporting each finished chunk's trials to `progress`.
+///
+/// Every trial starts from the identity and applies the algorithm's step
+/// ks[0] times, observes, then ks[1] - ks[0] more times, observes, and so on:
+/// because steps compose ([`Algorithm::with_k`]), the i-th observation has
+/// exactly the law of the algorithm with k = ks[i]. One trajectory per trial
+/// costs max(k) steps instead of Σ k; the observations at different k of one
+/// trial are dependent, but each k's estimate and error bar only involve its
+/// own, independent, trials.
+pub fn count(spec: &MonteCarloSpec, progress: &(dyn Fn(u64) + Sync)) -> Result<Counts> {
+    let steps = steps(spec)?;
+    let cells = spec.statistic.cells(spec.n);
+    let len = cells * spec.ks.len();
+    if len > MAX_COUNTERS {
+        return Err(Error::invalid(format!(
+            "{} k values x {cells} {} cells need {len} counters (at most {MAX_COUNTERS}): ask for fewer k values",
+            spec.ks.len(),
+            spec.statistic
+        )));
+    }
+    let job = Job {
+        spec,
+        steps,
+        cells,
+        progress,
+    };
+    Ok(Counts {
+        trials: spec.trials,
+        cells,
+        counts: spec.source.visit(spec.seed, job),
+    })
+}
+
+/// The algorithm to run before each observation: `with_k(ks[i] - ks[i-1])`,
+/// or `None` where nothing is to be run.
+fn steps(spec: &MonteCarloSpec) -> Result<Vec<Option<Algorithm>>> {
+    if spec.n < 2 || spec.n > u32::MAX as usize {
+        return Err(Error::invalid(format!("n = {} is out of range", spec.n)));
+    }
+    if !spec.statistic.fits(spec.n) {
+        return Err(Error::invalid(format!(
+            "cannot count whole permutations of n = {} (n! cells)",
+            spec.n
+        )));
+    }
+    super::check_ks(&spec.ks)?;
+    if spec.algorithm.with_k(1).is_none() {
+        return Err(Error::invalid(format!(
+            "algorithm '{}' has no step count k",
+            spec.algorithm
+        )));
+    }
+    let mut previous = 0;
+    Ok(spec
+        .ks
+        .iter()
+        .map(|&k| {
+            let delta = k - std::mem::replace(&mut previous, k);
+            (delta > 0).then(|| spec.algorithm.with_k(delta)).flatten()
+        })
+        .collect())
+}
+
+struct Job<'a> {
+    spec: &'a MonteCarloSpec,
+    steps: Vec<Option<Algorithm>>,
+    cells: usize,
+    progress: &'a (dyn Fn(u64) + Sync),
+}
+
+impl SourceVisitor for Job<'_> {
+    type Output = Vec<u64>;
+
+    fn visit<S, F>(self, make: F) -> Vec<u64>
+    where
+        S: RandomSource,
+        F: Fn(u64) -> S + Sync,
+    {
+        let Job {
+            spec,
+            steps,
+            cells,
+            progress,
+        } = self;
+        let len = cells * steps.len();
+        let chunks = spec.trials.div_ceil(CHUNK_TRIALS);
+        (0..chunks)
+            .into_par_iter()
+            .fold(
+                || Worker::new(spec.n, len),
+                |mut worker, chunk| {
+                    let first = chunk * CHUNK_TRIALS;
+                    let trials = CHUNK_TRIALS.min(spec.trials - first);
+                    let mut rng = make(chunk);
+                    for _ in 0..trials {
+                        worker.trial(&steps, spec.statistic, cells, &mut rng);
+                    }
+                    progress(trials);
+                    worker
+                },
+            )
+            .map(|worker| worker.counts)
+            .reduce(
+                || vec![0; len],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            )
+    }
+}
+
+/// One thread's state: its counts and reusable buffers.
+struct Worker {
+    counts: Vec<u64>,
+    deck: Vec<u32>,
+    scratch: Scratch,
+    statistic_scratch: StatisticScratch,
+}
+
+impl Worker {
+    fn new(n: usize, len: usize) -> Self {
+        Self {
+            counts: vec![0; len],
+            deck: vec![0; n],
+            scratch: Scratch::default(),
+            statistic_scratch: StatisticScratch::default(),
+        }
+    }
+
+    fn trial<S: RandomSource>(
+        &mut self,
+        steps: &[Option<Algorithm>],
+        statistic: Statistic,
+        cells: usize,
+        rng: &mut S,
+    ) {
+        for (i, slot) in self.deck.iter_mut().enumerate() {
+            *slot = i as u32;
+        }
+        for (i, step) in steps.iter().enumerate() {
+            if let Some(algorithm) = step {
+                algorithm.shuffle_with(&mut self.deck, rng, &mut self.scratch);
+            }
+            let cell = statistic.cell(&self.deck, &mut self.statistic_scratch);
+            self.counts[i * cells + cell] += 1;
+        }
+    }
+}
+
+/// A Monte Carlo estimate of a total variation distance.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The plug-in estimate (1/2) Σ |count/T - q|: biased upwards by noise.
+    pub tv: f64,
+    /// Its standard error (delta method, see [`TvEstimator::estimate`]).
+    pub stderr: f64,
+    /// The expected plug-in estimate for a sampler that follows the reference
+    /// law exactly: what noise alone shows with these T trials, and about the
+    /// largest upward bias of `tv` near uniform.
+    pub noise_floor: f64,
+}
+
+/// Estimates total variation distances to one reference law from counts of
+/// a fixed number of trials.
+#[derive(Debug, Clone)]
+pub struct TvEstimator {
+    reference: Vec<f64>,
+    trials: u64,
+    noise_floor: f64,
+}
+
+impl TvEstimator {
+    /// An estimator against `reference` (a probability law, cell by cell) for
+    /// counts of `trials` trials.
+    pub fn new(reference: Vec<f64>, trials: u64) -> Self {
+        let noise_floor = noise_floor(&reference, trials);
+        Self {
+            reference,
+            trials,
+            noise_floor,
+        }
+    }
+
+    /// The expected plug-in distance of an exact sampler (see [`noise_floor`]).
+    pub fn noise_floor(&self) -> f64 {
+        self.noise_floor
+    }
+
+    /// The estimate from one k's counts.
+    ///
+    /// The standard error is the delta method's: with s_i = sign(p̂_i - q_i),
+    /// the plug-in TV moves like (1/2) Σ s_i p̂_i, whose multinomial variance
+    /// is (Σ s_i² p_i - (Σ s_i p_i)²) / (4T). Far from uniform this is the
+    /// usual first-order error; in the noise-dominated regime it overstates
+    /// the spread (about 1/(4T) against (1 - 2/π)/(4T)), so it errs on the
+    /// safe side. Efron–Stein bounds the true variance by 1/(2T) in any case.
+    pub fn estimate(&self, counts: &[u64]) -> Estimate {
+        debug_assert_eq!(counts.len(), self.reference.len());
+        let t = self.trials as f64;
+        let (mut tv, mut signed, mut covered) = (0.0, 0.0, 0.0);
+        for (&c, &q) in counts.iter().zip(&self.reference) {
+            let p = c as f64 / t;
+            let d = p - q;
+            tv += d.abs();
+            if d != 0.0 {
+                signed += d.signum() * p;
+                covered += p;
+            }
+        }
+        let variance = (covered - signed * signed).max(0.0) / (4.0 * t);
+        Estimate {
+            tv: 0.5 * tv,
+            stderr: variance.sqrt(),
+            noise_floor: self.noise_floor,
+        }
+    }
+}
+
+/// The expected plug-in distance (1/2) Σ E|X_i/T - q_i|, X_i ~ Binomial(T, q_i):
+/// what an exact sampler of `reference` shows with `trials` trials.
+pub fn noise_floor(reference: &[f64], trials: u64) -> f64 {
+    let t = trials as f64;
+    0.5 * reference
+        .iter()
+        .map(|&q| binomial_mean_abs_dev(trials, q) / t)
+        .sum::<f64>()
+}
+
+/// E|X - Tp| for X ~ Binomial(T, p), exactly, by de Moivre's formula
+/// 2 T p (1-p) b(m; T-1, p) with m = ⌊Tp⌋ and b the binomial probability.
+pub fn binomial_mean_abs_dev(trials: u64, p: f64) -> f64 {
+    if trials == 0 || p <= 0.0 || p >= 1.0 {
+        return 0.0;
+    }
+    let t = trials as f64;
+    let m = ((t * p).floor() as u64).min(trials - 1);
+    let ln_b =
+        ln_binomial(trials - 1, m) + m as f64 * p.ln() + (trials - 1 - m) as f64 * (-p).ln_1p();
+    2.0 * t * p * (1.0 - p) * ln_b.exp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceKind;
+
+    #[test]
+    fn mean_absolute_deviation_matches_brute_force() {
+        for trials in [1u64, 2, 7, 30] {
+            for p in [0.01, 0.2, 0.5, 0.77, 0.999] {
+                let t = trials as f64;
+                let brute: f64 = (0..=trials)
+                    .map(|x| {
+                        let ln_b = ln_binomial(trials, x)
+                            + x as f64 * f64::ln(p)
+                            + (trials - x) as f64 * f64::ln(1.0 - p);
+                        ln_b.exp() * (x as f64 - t * p).abs()
+                    })
+                    .sum();
+                let got = binomial_mean_abs_dev(trials, p);
+                assert!(
+                    (got - brute).abs() < 1e-12,
+                    "T={trials} p={p}: {got} vs {brute}"
+                );
+            }
+        }
+        assert_eq!(binomial_mean_abs_dev(10, 0.0), 0.0);
+        assert_eq!(binomial_mean_abs_dev(10, 1.0), 0.0);
+        // Large T: close to the normal value sqrt(2 T p (1-p) / π).
+        let (t, p) = (1e8, 1.0 / 720.0);
+        let normal = (2.0 * t * p * (1.0 - p) / std::f64::consts::PI).sqrt();
+        let got = binomial_mean_abs_dev(t as u64, p);
+        assert!((got / normal - 1.0).abs() < 1e-3, "{got} vs {normal}");
+    }
+
+    #[test]
+    fn estimates_from_hand_made_counts() {
+        let reference = vec![0.25; 4];
+        let estimator = TvEstimator::new(reference, 100);
+        let e = estimator.estimate(&[100, 0, 0, 0]);
+        assert!((e.tv - 0.75).abs() < 1e-15);
+        assert_eq!(e.stderr, 0.0, "a point mass has no spread");
+        let e = estimator.estimate(&[25, 25, 25, 25]);
+        assert_eq!(e.tv, 0.0);
+        let e = estimator.estimate(&[40, 30, 20, 10]);
+        assert!((e.tv - 0.2).abs() < 1e-15);
+        // s = (+,+,-,-): Σ s p = 0.4, Σ s² p = 1: variance (1 - 0.16) / 400.
+        assert!((e.stderr - (0.84f64 / 400.0).sqrt()).abs() < 1e-15);
+        assert!(e.noise_floor > 0.0 && e.noise_floor < 0.1);
+    }
+
+    fn spec(trials: u64) -> MonteCarloSpec {
+        MonteCarloSpec {
+            algorithm: Algorithm::RandomSwap { k: None },
+            n: 4,
+            ks: vec![0, 1, 3],
+            statistic: Statistic::Permutation,
+            trials,
+            source: SourceKind::Chacha8.into(),
+            seed: 7,
+        }
+    }
+
+    #[test]
+    fn counts_are_reproducible_whatever_the_threads() {
+        let s = spec(3 * CHUNK_TRIALS + 999);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| count(&s, &|_| {}).unwrap());
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+            .install(|| count(&s, &|_| {}).unwrap());
+        assert_eq!(one, two);
+        for i in 0..3 {
+            assert_eq!(one.row(i).iter().sum::<u64>(), s.trials);
+        }
+        // k = 0 is the identity in every trial.
+        assert_eq!(one.row(0)[0], s.trials);
+        let mut other = s.clone();
+        other.seed += 1;
+        assert_ne!(count(&other, &|_| {}).unwrap(), one, "the seed must matter");
+    }
+
+    #[test]
+    fn bad_runs_are_refused() {
+        let mut s = spec(10);
+        s.algorithm = Algorithm::FisherYates;
+        let err = count(&s, &|_| {}).unwrap_err().to_string();
+        assert!(err.contains("'fisher-yates' has no step count"), "{err}");
+        let mut s = spec(10);
+        s.ks = vec![3, 1];
+        assert!(count(&s, &|_| {}).is_err());
+        let mut s = spec(10);
+        s.n = 9;
+        assert!(
+            count(&s, &|_| {})
+                .unwrap_err()
+                .to_string()
+                .contains("n = 9")
+        );
+    }
+}

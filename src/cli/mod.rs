@@ -5,6 +5,7 @@
 mod args;
 mod audit;
 mod bench;
+mod exact;
 mod list;
 mod progress;
 mod table;
@@ -24,6 +25,7 @@ pub fn main() -> i32 {
         Command::List(args) => list::run(&args),
         Command::Audit(args) => audit::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Exact(args) => exact::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -5,7 +5,7 @@ use super::args::ExactArgs;
 use super::table::Table;
 use num_rational::BigRational;
 use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::exact::{self, DrawLaw, EXACT_MAX_N, ExactLaw, ExactMarginals};
+use shuffle_audit::exact::{self, DrawLaw, EXACT_MAX_BITS, EXACT_MAX_N, ExactLaw, ExactMarginals};
 use shuffle_audit::output::exact::{ExactReport, permutation_text, write_exact};
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::params::parse_count;
@@ -21,8 +21,6 @@ const SHOW_EACH: usize = 10;
 const LEVELS_MAX: usize = 12;
 /// The marginal matrix is printed up to this n (files and JSON always have it).
 const MATRIX_MAX_N: usize = 12;
-/// An `f64` deviation above this is certainly real (rounding is ~1e-13).
-const F64_CERTAIN: f64 = 1e-9;
 
 /// What was computed.
 enum Outcome {
@@ -116,7 +114,11 @@ fn render(outcome: &Outcome, seconds: f64) -> String {
             let arithmetic = if m.is_exact() {
                 "exact fractions".to_string()
             } else {
-                format!("f64 arithmetic (n > {EXACT_MAX_N}), relative error about 1e-13")
+                format!(
+                    "f64 arithmetic (exact fractions only up to n = {EXACT_MAX_N} and \
+                     {EXACT_MAX_BITS}-bit denominators), relative error at most {:.1e}",
+                    m.rounding_bound()
+                )
             };
             out.push_str(&format!(
                 "Method: {}; {arithmetic}; {seconds:.3} s\n",
@@ -279,9 +281,8 @@ fn render_marginals(m: &ExactMarginals) -> String {
         cell.value
     ));
     let uniform = match m.exactly_uniform() {
-        Some(u) => yes_no(u).to_string(),
-        None if m.max_deviation() > F64_CERTAIN => "no".to_string(),
-        None => format!("to f64 precision (not proven: n > {EXACT_MAX_N} is computed in f64)"),
+        Some(u) => yes_no(u),
+        None => "to f64 precision (not proven exactly: computed in f64)",
     };
     out.push_str(&format!("Marginals exactly uniform: {uniform}\n"));
     out

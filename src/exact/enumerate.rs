@@ -303,7 +303,7 @@ pub(crate) fn leaves_needed(algorithm: Algorithm, n: usize, law: DrawLaw) -> Cou
                 let support = u128::from(law.support(step.bound));
                 c.times(support.pow(step.draws() as u32))
             }),
-            None => Count::of(u128::MAX).times(2),
+            None => unreachable!("{algorithm} draws raw bits and is refused before counting"),
         },
     }
 }

@@ -24,6 +24,7 @@ pub struct ExactMarginals {
     max_deviation_cell: Cell,
     uniform: Option<bool>,
     tv_lower_bound: f64,
+    rounding: f64,
 }
 
 impl ExactMarginals {
@@ -71,11 +72,13 @@ impl ExactMarginals {
             tv_lower_bound: to_f64(&tv_lower_bound),
             exact: Some(exact),
             origin,
+            rounding: 0.0,
         }
     }
 
-    /// The matrix from `f64` probabilities (row-major, position by value).
-    pub(crate) fn from_f64(origin: Origin, probabilities: Vec<f64>) -> Self {
+    /// The matrix from `f64` probabilities (row-major, position by value),
+    /// each with a relative error of at most `rounding`.
+    pub(crate) fn from_f64(origin: Origin, probabilities: Vec<f64>, rounding: f64) -> Self {
         let n = origin.n;
         debug_assert_eq!(probabilities.len(), n * n);
         let mut best = 0.0;
@@ -99,6 +102,9 @@ impl ExactMarginals {
             }
             widest_row = widest_row.max(row);
         }
+        // The computed n·P is within (1 + deviation)·rounding of the true
+        // one, so a deviation well above that is certainly real.
+        let certain = best > 2.0 * (1.0 + best) * rounding;
         Self {
             origin,
             probabilities,
@@ -106,8 +112,9 @@ impl ExactMarginals {
             max_deviation: best,
             max_deviation_exact: None,
             max_deviation_cell: best_cell,
-            uniform: None,
+            uniform: if certain { Some(false) } else { None },
             tv_lower_bound: widest_row / (2.0 * n as f64),
+            rounding,
         }
     }
 
@@ -184,10 +191,19 @@ impl ExactMarginals {
         self.max_deviation_cell
     }
 
-    /// Whether every entry is exactly 1/n; `None` where only `f64` values
-    /// were computed (then look at [`max_deviation`](Self::max_deviation)).
+    /// Whether every entry is exactly 1/n. Where only `f64` values were
+    /// computed, `Some(false)` if the largest deviation is well beyond
+    /// [`rounding_bound`](Self::rounding_bound) (so certainly real), and
+    /// `None` if the matrix is uniform as far as `f64` can tell.
     pub fn exactly_uniform(&self) -> Option<bool> {
         self.uniform
+    }
+
+    /// A bound on the relative error of each `f64` probability: 0 where the
+    /// matrix was computed exactly (the `f64` values are then the exact ones
+    /// correctly rounded).
+    pub fn rounding_bound(&self) -> f64 {
+        self.rounding
     }
 
     /// The largest total variation distance between a position's value

@@ -9,7 +9,7 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The exact output distribution of an algorithm on `[0, 1, ..., n-1]`:
 /// `perm[p]` is the value at position p, as the algorithms leave it.
@@ -39,18 +39,29 @@ impl ExactLaw {
         let n = origin.n;
         let factorial: BigUint = (2..=n as u64).map(BigUint::from).product();
         // One common denominator for everything: the lcm of the entries'
-        // denominators and n!, so that sums are integer sums.
-        let dens: HashSet<&BigInt> = entries.iter().map(|(_, p)| p.denom()).collect();
-        let common = dens
-            .into_iter()
-            .filter_map(|d| d.to_biguint())
-            .fold(factorial.clone(), |l, d| l.lcm(&d));
+        // denominators and n!, so that sums are integer sums. Denominators
+        // repeat a lot, so the last one seen short-cuts most of the work.
+        let mut common = factorial.clone();
+        let mut last: Option<&BigInt> = None;
+        for (_, p) in &entries {
+            if last != Some(p.denom()) {
+                let d = p.denom().to_biguint().expect("denominators are positive");
+                if !(&common % &d).is_zero() {
+                    common = common.lcm(&d);
+                }
+                last = Some(p.denom());
+            }
+        }
+        let mut scale: Option<(&BigInt, BigUint)> = None;
         let numerators: Vec<BigUint> = entries
             .iter()
             .map(|(_, p)| {
+                if scale.as_ref().is_none_or(|(d, _)| *d != p.denom()) {
+                    let d = p.denom().to_biguint().expect("denominators are positive");
+                    scale = Some((p.denom(), &common / d));
+                }
                 let num = p.numer().to_biguint().expect("probabilities are positive");
-                let den = p.denom().to_biguint().expect("denominators are positive");
-                num * (&common / den)
+                num * &scale.as_ref().expect("set just above").1
             })
             .collect();
         let total: BigUint = numerators.iter().sum();
@@ -163,9 +174,18 @@ impl ExactLaw {
     /// The reachable permutations from most to least likely (ties in
     /// lexicographic order).
     pub fn ranked(&self) -> Vec<(&[u32], &BigRational)> {
-        let mut all: Vec<_> = self.iter().collect();
-        all.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-        all
+        // f64 first (correctly rounded, so never out of exact order), exact
+        // only to split f64 ties, then the index (lexicographic order).
+        let mut order: Vec<usize> = (0..self.perms.len()).collect();
+        order.sort_by(|&a, &b| {
+            self.probs_f64[b]
+                .total_cmp(&self.probs_f64[a])
+                .then_with(|| self.probs[b].cmp(&self.probs[a]))
+        });
+        order
+            .into_iter()
+            .map(|i| (&*self.perms[i], &self.probs[i]))
+            .collect()
     }
 
     /// The distinct probabilities of reachable permutations, largest first,

@@ -9,6 +9,7 @@
 //! overflow), and only the final per-permutation sums become big rationals.
 
 use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Zero;
 use std::collections::HashMap;
@@ -66,7 +67,9 @@ impl Fraction {
     pub(crate) fn to_rational(&self) -> BigRational {
         match self {
             Fraction::Small { num, den } => {
-                BigRational::new(BigInt::from(*num), BigInt::from(*den))
+                // Reduce in u128: much cheaper than big-integer gcds.
+                let g = num.gcd(den);
+                BigRational::new_raw(BigInt::from(num / g), BigInt::from(den / g))
             }
             Fraction::Big { num, den } => {
                 BigRational::new(BigInt::from(num.clone()), BigInt::from(den.clone()))
@@ -130,19 +133,45 @@ impl MassTable {
     /// Every permutation reached with its exact probability, sorted by
     /// permutation.
     pub(crate) fn into_sorted(self) -> Entries {
-        let masses = self.masses;
+        // Masses become rationals in storage order (each freed as it goes),
+        // then join their permutations.
+        let mut probabilities: Vec<BigRational> = self
+            .masses
+            .into_iter()
+            .map(|terms| match terms.as_slice() {
+                [one] => one.to_rational(),
+                terms => terms
+                    .iter()
+                    .fold(BigRational::zero(), |acc, t| acc + t.to_rational()),
+            })
+            .collect();
         let mut out: Entries = self
             .index
             .into_iter()
-            .map(|(perm, i)| {
-                let p = masses[i]
-                    .iter()
-                    .fold(BigRational::zero(), |acc, t| acc + t.to_rational());
-                (perm, p)
-            })
+            .map(|(perm, i)| (perm, std::mem::replace(&mut probabilities[i], Zero::zero())))
             .collect();
-        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        sort_by_permutation(&mut out);
         out
+    }
+}
+
+/// Sorts entries by permutation (lexicographically). Permutations that fit
+/// are packed into one integer key first: comparing the boxed slices
+/// directly chases a pointer per comparison, which dominates for millions of
+/// entries.
+pub(crate) fn sort_by_permutation(entries: &mut Entries) {
+    let Some(n) = entries.first().map(|(p, _)| p.len()) else {
+        return;
+    };
+    let bits = usize::BITS - n.saturating_sub(1).leading_zeros();
+    if (n as u32) * bits.max(1) <= u128::BITS {
+        let pack = |perm: &[u32]| {
+            perm.iter()
+                .fold(0u128, |key, &v| (key << bits.max(1)) | u128::from(v))
+        };
+        entries.sort_by_cached_key(|(perm, _)| pack(perm));
+    } else {
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     }
 }
 
@@ -163,6 +192,27 @@ mod tests {
             BigInt::from(2u32).pow(300u32),
         );
         assert_eq!(f.to_rational(), expected);
+    }
+
+    #[test]
+    fn packed_keys_sort_like_the_permutations() {
+        use crate::algorithm::Algorithm;
+        use crate::source::{ChaCha8Source, StreamSource};
+        let mut rng = ChaCha8Source::for_stream(1, 2);
+        for n in [2usize, 3, 8, 16, 17, 25, 26, 40] {
+            let mut entries: Entries = (0..200)
+                .map(|_| {
+                    let mut perm: Vec<u32> = (0..n as u32).collect();
+                    Algorithm::FisherYates.shuffle(&mut perm, &mut rng);
+                    (perm.into_boxed_slice(), BigRational::zero())
+                })
+                .collect();
+            let mut expected: Vec<Box<[u32]>> = entries.iter().map(|e| e.0.clone()).collect();
+            expected.sort();
+            sort_by_permutation(&mut entries);
+            let got: Vec<Box<[u32]>> = entries.into_iter().map(|e| e.0).collect();
+            assert_eq!(got, expected, "n={n}");
+        }
     }
 
     #[test]

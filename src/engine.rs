@@ -206,14 +206,15 @@ pub fn check_memory(n: usize, threads: usize, collect: Collect) -> Result<()> {
 }
 
 /// Memory the operating system says is available, where it says (Linux).
-fn available_memory() -> Option<u128> {
+pub fn available_memory() -> Option<u128> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }
 
-fn human_bytes(bytes: u128) -> String {
+/// A byte count for people: `1.5 GiB`.
+pub fn human_bytes(bytes: u128) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut value = bytes as f64;
     let mut unit = 0;

@@ -10,7 +10,12 @@
 //! δ = k Σ_π (p_π − 1/k)². The plan is the smallest T whose λ gives the
 //! requested power at level α.
 
+use crate::algorithm::Algorithm;
 use crate::error::{Error, Result};
+use crate::exact;
+use crate::permutation::{factorial, rank};
+use crate::source::SourceSpec;
+use crate::spec::{MAX_PERMUTATION_N, TestKind};
 use crate::stats::special::{chi2_isf, noncentral_chi2_sf};
 use serde::Serialize;
 
@@ -83,6 +88,59 @@ impl Effect {
 /// Below this many expected counts per cell the chi-square approximation,
 /// and so the plan, is unreliable.
 pub const MIN_EXPECTED_PER_CELL: f64 = 5.0;
+
+/// Largest enumeration [`exact_effect`] attempts (draw sequences), so that
+/// planning stays a matter of seconds.
+pub const EXACT_EFFECT_MAX_LEAVES: u64 = 5_000_000;
+
+/// The exact effect of `algorithm` on `test` at `n` under `source`, where the
+/// exact module can compute it quickly (propagated marginals, or an
+/// enumeration of at most [`EXACT_EFFECT_MAX_LEAVES`] draw sequences);
+/// `None` where it cannot, and a pilot run must estimate it instead.
+pub fn exact_effect(
+    algorithm: Algorithm,
+    n: usize,
+    source: SourceSpec,
+    test: TestKind,
+) -> Result<Option<Effect>> {
+    let enumerable =
+        || exact::check_enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES).is_ok();
+    match test {
+        TestKind::PositionValue => {
+            if exact::check_marginals(algorithm, n, source).is_ok() {
+                let m = exact::marginals(algorithm, n, source)?;
+                return Ok(Some(Effect::position_value(
+                    n,
+                    m.probabilities(),
+                    EffectOrigin::Exact,
+                )));
+            }
+            if enumerable() {
+                let law = exact::enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES)?;
+                let p = law.marginals().probabilities();
+                return Ok(Some(Effect::position_value(n, p, EffectOrigin::Exact)));
+            }
+            Ok(None)
+        }
+        TestKind::Permutation if n <= MAX_PERMUTATION_N && enumerable() => {
+            let law = exact::enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES)?;
+            Ok(Some(Effect::permutation(
+                &law_by_rank(&law),
+                EffectOrigin::Exact,
+            )))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// An exact law as probabilities indexed by [`rank`] (all n! permutations).
+pub fn law_by_rank(law: &exact::ExactLaw) -> Vec<f64> {
+    let mut p = vec![0.0; factorial(law.n())];
+    for (perm, prob) in law.iter_f64() {
+        p[rank(perm)] = prob;
+    }
+    p
+}
 
 /// A trial-count plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -69,14 +69,10 @@ const KS_LEVEL: f64 = 0.001;
 /// Level at which false positives are counted in the calibration part.
 const CALIBRATION_ALPHA: f64 = 0.01;
 
-/// The plan source for part (a): the exact effect where the caller can
-/// compute one, else a pilot run.
-pub type ExactEffect<'a> =
-    &'a (dyn Fn(Algorithm, usize, TestKind) -> Result<Option<Effect>> + Sync);
-
 /// Part (a): each biased algorithm is audited at its planned trial count
-/// with the test that needs the fewest trials, and must be flagged.
-pub fn detects_biased(settings: &Settings, exact: ExactEffect<'_>) -> Result<Vec<Check>> {
+/// with the test that needs the fewest trials, and must be flagged. Plans use
+/// the exact effect where it can be computed, else a pilot run.
+pub fn detects_biased(settings: &Settings) -> Result<Vec<Check>> {
     let mut algorithms: Vec<Algorithm> = Algorithm::ALL
         .iter()
         .copied()
@@ -85,15 +81,15 @@ pub fn detects_biased(settings: &Settings, exact: ExactEffect<'_>) -> Result<Vec
     algorithms.push(Algorithm::parse("sort-random-comparator:sort=merge")?);
     algorithms
         .into_iter()
-        .map(|alg| detect_one(settings, alg, exact))
+        .map(|alg| detect_one(settings, alg))
         .collect()
 }
 
-fn detect_one(settings: &Settings, alg: Algorithm, exact: ExactEffect<'_>) -> Result<Check> {
+fn detect_one(settings: &Settings, alg: Algorithm) -> Result<Check> {
     let n = settings.n;
     let mut best: Option<(TestKind, power::Plan)> = None;
     for test in [TestKind::PositionValue, TestKind::Permutation] {
-        let effect = match exact(alg, n, test)? {
+        let effect = match power::exact_effect(alg, n, SourceKind::Chacha8.into(), test)? {
             Some(effect) => effect,
             None => pilot(settings, alg, test)?,
         };
@@ -215,6 +211,71 @@ pub fn calibration(settings: &Settings) -> Result<Vec<Check>> {
         .collect())
 }
 
+/// Algorithms whose Monte Carlo law part (c) compares with the exact law.
+fn exact_cases() -> Vec<Algorithm> {
+    [
+        "fisher-yates",
+        "pick-until-unused",
+        "naive-swap",
+        "random-swap",
+        "shrinking-range",
+        "sattolo",
+        "insert-last",
+        "sort-random-comparator:sort=merge",
+        "riffle",
+        "rotation",
+    ]
+    .iter()
+    .map(|name| Algorithm::parse(name).expect("a registered algorithm"))
+    .collect()
+}
+
+/// Trials of each Monte Carlo run in part (c).
+const EXACT_TRIALS: u64 = 200_000;
+
+/// Part (c): the whole-permutation counts of a Monte Carlo run agree with the
+/// exact law (Pearson's test with sparse cells pooled, at level 0.001 split
+/// over the cases), and no permutation of exact probability 0 ever occurs.
+pub fn exact_agreement(settings: &Settings) -> Result<Vec<Check>> {
+    let n = settings.n.min(5);
+    let cases = exact_cases();
+    let level = KS_LEVEL / cases.len() as f64;
+    cases
+        .into_iter()
+        .map(|alg| {
+            let source = SourceKind::Chacha8.into();
+            let law = crate::exact::enumerate(alg, n, source, power::EXACT_EFFECT_MAX_LEAVES)?;
+            let probs = power::law_by_rank(&law);
+            let spec = RunSpec {
+                tests: TestSet::parse("permutation", n)?,
+                ..RunSpec::new(alg, n, EXACT_TRIALS, source, settings.seed ^ 0xc)
+            };
+            let result = audit::run(&spec, settings.alpha, &no_progress)?;
+            let counts = result.tally.permutations().expect("permutation counts");
+            let impossible: u64 = counts
+                .iter()
+                .zip(&probs)
+                .filter(|&(_, &p)| p == 0.0)
+                .map(|(&c, _)| c)
+                .sum();
+            let fit = crate::stats::gof::chi_square(counts, &probs);
+            Ok(Check {
+                part: "exact",
+                name: format!("{alg} at n = {n}"),
+                detail: format!(
+                    "{} trials vs exact law ({} permutations possible): chi-square {:.1} on {} df, log10 p = {:.2}; {impossible} impossible outcomes",
+                    EXACT_TRIALS,
+                    law.support_size(),
+                    fit.statistic,
+                    fit.df,
+                    fit.log10_p
+                ),
+                passed: impossible == 0 && fit.log10_p > level.log10(),
+            })
+        })
+        .collect()
+}
+
 /// Whether `p_values` look uniform at level `level`, as one check: KS on the
 /// p-values and the count of rejections at α = 0.01.
 pub fn calibration_check(name: &str, p_values: &[f64], level: f64) -> Check {
@@ -238,13 +299,9 @@ pub fn calibration_check(name: &str, p_values: &[f64], level: f64) -> Check {
 mod tests {
     use super::*;
 
-    fn no_exact(_: Algorithm, _: usize, _: TestKind) -> Result<Option<Effect>> {
-        Ok(None)
-    }
-
     #[test]
     fn detection_fails_for_a_fair_algorithm() {
-        let check = detect_one(&Settings::default(), Algorithm::FisherYates, &no_exact).unwrap();
+        let check = detect_one(&Settings::default(), Algorithm::FisherYates).unwrap();
         assert!(!check.passed, "{check:?}");
     }
 

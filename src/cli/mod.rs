@@ -5,6 +5,7 @@
 mod args;
 mod audit;
 mod bench;
+mod exact;
 mod list;
 mod mixing;
 mod power;
@@ -30,6 +31,7 @@ pub fn main() -> i32 {
         Command::Power(args) => power::run(&args),
         Command::Selftest(args) => selftest::run(&args),
         Command::Mixing(args) => mixing::run(&args),
+        Command::Exact(args) => exact::run(&args),
     };
     match result {
         Ok(code) => code,
@@ -38,21 +40,4 @@ pub fn main() -> i32 {
             EXIT_ERROR
         }
     }
-}
-
-/// The exact effect of `algorithm` on `test`, where the exact module can
-/// compute it; `None` means "use a pilot run".
-pub fn exact_effect(
-    _algorithm: shuffle_audit::algorithm::Algorithm,
-    _n: usize,
-    _test: shuffle_audit::spec::TestKind,
-) -> shuffle_audit::Result<Option<shuffle_audit::power::Effect>> {
-    Ok(None)
-}
-
-/// Part (c) of the self-test.
-pub fn exact_agreement(
-    _settings: &shuffle_audit::selftest::Settings,
-) -> shuffle_audit::Result<Vec<shuffle_audit::selftest::Check>> {
-    Ok(Vec::new())
 }

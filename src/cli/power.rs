@@ -74,7 +74,7 @@ pub fn run(args: &PowerArgs) -> Result<i32> {
     if pilot_trials == 0 {
         return Err(Error::invalid("pilot trials must be at least 1 (got 0)"));
     }
-    let effect = match super::exact_effect(algorithm, args.n, test)? {
+    let effect = match power::exact_effect(algorithm, args.n, source, test)? {
         Some(effect) => effect,
         None => pilot_effect(algorithm, args.n, source, tests, pilot_trials, args.seed)?,
     };

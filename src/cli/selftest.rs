@@ -18,9 +18,9 @@ pub struct SelftestArgs {
 pub fn run(args: &SelftestArgs) -> Result<i32> {
     let start = Instant::now();
     let settings = Settings::default();
-    let mut checks: Vec<Check> = selftest::detects_biased(&settings, &super::exact_effect)?;
+    let mut checks: Vec<Check> = selftest::detects_biased(&settings)?;
     checks.extend(selftest::calibration(&settings)?);
-    checks.extend(super::exact_agreement(&settings)?);
+    checks.extend(selftest::exact_agreement(&settings)?);
     let failed = checks.iter().filter(|c| !c.passed).count();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&checks).expect("JSON"));

@@ -1,5 +1,6 @@
 //! Writers: everything an audit run leaves on disk (CSV, JSON, PNG).
 
+pub mod exact;
 pub mod files;
 pub mod heatmap;
 pub mod mixing;

@@ -8,7 +8,7 @@ use shuffle_audit::audit;
 use shuffle_audit::engine::{RunSpec, no_progress};
 use shuffle_audit::power::{self, Effect, EffectOrigin};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::TestSet;
+use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::Verdict;
 use shuffle_audit::stats::special::binomial_band;
 use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
@@ -69,7 +69,21 @@ fn naive_swap_plan_matches_an_independent_derivation_and_simulation() {
         assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     }
     let effect = Effect::position_value(N, &marginals, EffectOrigin::Exact);
-    let plan = power::plan(effect, ALPHA, POWER).unwrap();
+    // The planner's own exact effect (from the exact module's propagation)
+    // agrees with this derivation.
+    let planner = power::exact_effect(
+        Algorithm::NaiveSwap,
+        N,
+        SourceKind::Chacha8.into(),
+        TestKind::PositionValue,
+    )
+    .unwrap()
+    .expect("naive-swap marginals are exact");
+    assert!(
+        (planner.delta - effect.delta).abs() < 1e-9 * effect.delta,
+        "{planner:?} vs {effect:?}"
+    );
+    let plan = power::plan(planner, ALPHA, POWER).unwrap();
     let independent = independent_plan(effect.delta, effect.df);
     println!(
         "delta = {:.5}, planned T = {}, independent T = {independent:.0}",

@@ -12,10 +12,12 @@ pub mod audit;
 pub mod bench;
 pub mod engine;
 pub mod error;
+pub mod experiment;
 pub mod output;
 pub mod params;
 pub mod source;
 pub mod stats;
 pub mod tally;
+pub mod test_catalog;
 
 pub use error::{Error, Result};

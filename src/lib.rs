@@ -15,6 +15,7 @@ pub mod error;
 pub mod experiment;
 pub mod output;
 pub mod params;
+pub mod report;
 pub mod source;
 pub mod stats;
 pub mod tally;

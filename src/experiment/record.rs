@@ -19,6 +19,9 @@ pub struct RunRecord {
     pub tool: String,
     /// `git rev-parse HEAD` where the tool ran, if that worked.
     pub git_commit: Option<String>,
+    /// Whether tracked files differed from that commit (`git status`), if known.
+    #[serde(default)]
+    pub git_dirty: Option<bool>,
     /// The command line, one argument per entry.
     pub command_line: Vec<String>,
     /// When the run started, RFC 3339 UTC.
@@ -87,6 +90,19 @@ impl RunRecord {
     }
 }
 
+/// `shuffle-audit <version>`, as run records and summaries name the tool.
+pub fn tool_version() -> String {
+    format!("shuffle-audit {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// This process's command line, with the program shown as `shuffle-audit`
+/// (not the path it happened to be run from).
+pub fn command_line() -> Vec<String> {
+    std::iter::once("shuffle-audit".to_string())
+        .chain(std::env::args().skip(1))
+        .collect()
+}
+
 /// The commit of the git checkout in the current folder, if `git` is there and
 /// the folder is a checkout.
 pub fn git_commit() -> Option<String> {
@@ -97,6 +113,17 @@ pub fn git_commit() -> Option<String> {
         .ok()?;
     let commit = String::from_utf8(output.stdout).ok()?.trim().to_string();
     (output.status.success() && !commit.is_empty()).then_some(commit)
+}
+
+/// Whether the git checkout in the current folder has uncommitted changes
+/// to tracked files, if `git` can tell.
+pub fn git_dirty() -> Option<bool> {
+    let output = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    output.status.success().then(|| !output.stdout.is_empty())
 }
 
 /// `time` as RFC 3339 in UTC, to the second: `2026-11-21T09:30:00Z`.

@@ -198,6 +198,9 @@ pub fn folder_name(name: &str) -> String {
     }
 }
 
+/// What names a run's output folder: algorithm slug, n and source name.
+type RunKey = (String, usize, &'static str);
+
 /// File-level defaults, already validated.
 struct Defaults {
     sizes: Vec<usize>,
@@ -272,7 +275,7 @@ impl Validator<'_> {
         }
         let mut audits: Vec<AuditPlan> = Vec::new();
         // (folder key, n) of every run so far, with where it was declared.
-        let mut seen: Vec<((String, usize, &str), Range<usize>)> = Vec::new();
+        let mut seen: Vec<(RunKey, Range<usize>)> = Vec::new();
         for table in &raw.audit {
             let plan = self.audit(table, &defaults)?;
             for &n in &plan.sizes {

@@ -123,7 +123,7 @@ pub fn git_dirty() -> Option<bool> {
         .stderr(std::process::Stdio::null())
         .output()
         .ok()?;
-    output.status.success().then(|| !output.stdout.is_empty())
+    output.status.success().then_some(!output.stdout.is_empty())
 }
 
 /// `time` as RFC 3339 in UTC, to the second: `2026-11-21T09:30:00Z`.

@@ -1,5 +1,6 @@
 //! Writers: everything an audit run leaves on disk (CSV, JSON, PNG).
 
+pub mod compress;
 pub mod files;
 pub mod heatmap;
 pub mod summary;
@@ -128,7 +129,8 @@ fn draw(path: &Path, render: impl FnOnce(&Path) -> Result<(), heatmap::PlotError
         render(tmp).map_err(|e| Error::Output {
             path: path.to_path_buf(),
             message: e.0,
-        })
+        })?;
+        compress::recompress(tmp)
     })
 }
 

@@ -34,10 +34,10 @@ pub struct MixingPlan {
 }
 
 impl MixingPlan {
-    /// A one-line description: `random-swap, n = 10, k = 1..60 (60 points)`.
+    /// A one-line description: `random-swap, n = 10, k = 1..60, 60 points`.
     pub fn describe(&self) -> String {
         let range = match (self.steps.first(), self.steps.last()) {
-            (Some(a), Some(b)) if a != b => format!("k = {a}..{b} ({} points)", self.steps.len()),
+            (Some(a), Some(b)) if a != b => format!("k = {a}..{b}, {} points", self.steps.len()),
             (Some(a), _) => format!("k = {a}"),
             _ => "no steps".to_string(),
         };
@@ -97,7 +97,7 @@ mod tests {
             source: SourceSpec::default(),
             seed: 1,
         };
-        assert_eq!(plan.describe(), "riffle, n = 52, k = 1..12 (12 points)");
+        assert_eq!(plan.describe(), "riffle, n = 52, k = 1..12, 12 points");
         let json = serde_json::to_value(&plan).unwrap();
         assert_eq!(json["source"], "chacha8");
     }

@@ -87,6 +87,19 @@ pub fn expected_verdict(audit: &Audit) -> Verdict {
     }
 }
 
+/// The verdict, with a warning when it is not the expected one.
+fn verdict_cell(audit: &Audit) -> Cell {
+    let expected = expected_verdict(audit);
+    if expected == audit.verdict {
+        Cell::Verdict(audit.verdict)
+    } else {
+        Cell::Stack(vec![
+            Cell::Verdict(audit.verdict),
+            Cell::Flag(format!("expected {expected}")),
+        ])
+    }
+}
+
 /// The expected verdict, flagged when the audit found otherwise.
 fn expected_cell(audit: &Audit) -> Cell {
     let expected = expected_verdict(audit);
@@ -147,7 +160,6 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
             Column::number("trials"),
             Column::text("rng"),
             Column::text("verdict"),
-            Column::text("expected"),
             Column::text("decisive test"),
             Column::number("p (Holm)"),
             Column::prose("largest deviation"),
@@ -170,8 +182,7 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
             Cell::text(audit.spec.n.to_string()),
             Cell::text(thousands(audit.spec.trials)),
             Cell::text(audit.spec.source.to_string()),
-            Cell::Verdict(audit.verdict),
-            expected_cell(audit),
+            verdict_cell(audit),
             decisive.map_or(Cell::Missing, |r| Cell::text(r.title())),
             decisive.map_or(Cell::Missing, |r| {
                 Cell::text(format_p(r.log10_p_holm.unwrap_or(r.log10_p)))
@@ -482,7 +493,7 @@ fn method_section(input: &ReportInput<'_>) -> Section {
              keep the sequence non-decreasing and cap it at 1. An audit is judged biased when \
              its adjusted p-value is at most α = {}. This keeps the chance of calling any fair \
              shuffle of the run biased at most α, whatever the dependence between the audits. \
-             p-values are computed in logarithms, so values far below 10^−300 stay distinct.",
+             p-values are computed in logarithms, so values far below 10⁻³⁰⁰ stay distinct.",
             input.alpha
         ))],
     );

@@ -203,6 +203,7 @@ fn cell_html(cell: &Cell) -> String {
             escape(text)
         ),
         Cell::Missing => "<span class=\"missing\" title=\"not available\">—</span>".into(),
+        Cell::Stack(cells) => cells.iter().map(cell_html).collect::<Vec<_>>().join("<br>"),
     }
 }
 
@@ -212,7 +213,7 @@ const CSS: &str = r#"
   --flag: #9a6700; --flag-bg: #fff8c5; --link: #0b57d0; }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
-body { margin: 0 auto; max-width: 1180px; padding: 2rem 1.5rem 4rem; color: var(--ink);
+body { margin: 0 auto; max-width: 1320px; padding: 2rem 1.5rem 4rem; color: var(--ink);
   font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 h1 { font-size: 2rem; margin: 0 0 .5rem; line-height: 1.2; }
 h2 { font-size: 1.45rem; margin: 2.5rem 0 .75rem; padding-bottom: .3rem; border-bottom: 1px solid var(--rule); }
@@ -232,14 +233,14 @@ nav ol { margin: 0; padding: 0; list-style: none; display: flex; flex-wrap: wrap
 .table-wrap { overflow-x: auto; margin: .75rem 0 1rem; }
 table { border-collapse: collapse; font-size: .9rem; font-variant-numeric: tabular-nums; }
 th, td { padding: .35rem .65rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; white-space: nowrap; }
-td.prose, th.prose { white-space: normal; min-width: 14rem; }
-th { background: var(--soft); font-weight: 600; white-space: nowrap; border-bottom: 2px solid var(--rule); }
+td.prose, th.prose { white-space: normal; min-width: 13rem; }
+th { background: var(--soft); font-weight: 600; white-space: normal; vertical-align: bottom; border-bottom: 2px solid var(--rule); }
 td.num, th.num { text-align: right; }
 tbody tr:hover { background: #f3f6fa; }
 .verdict { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-weight: 700; white-space: nowrap; }
 .verdict.fair { color: var(--fair); background: var(--fair-bg); }
 .verdict.biased { color: var(--biased); background: var(--biased-bg); }
-.flag { color: var(--flag); background: var(--flag-bg); padding: .05rem .4rem; border-radius: 4px; font-weight: 600; white-space: nowrap; }
+.flag { display: inline-block; margin-top: .2rem; color: var(--flag); background: var(--flag-bg); padding: .05rem .4rem; border-radius: 4px; font-weight: 600; font-size: .85em; white-space: nowrap; }
 .missing { color: var(--muted); }
 .note { padding: .55rem .9rem; border-left: 4px solid #d4a72c; background: var(--flag-bg); border-radius: 0 6px 6px 0; max-width: 60rem; }
 ul { padding-left: 1.3rem; max-width: 60rem; }

@@ -123,6 +123,11 @@ fn cell_markdown(cell: &Cell) -> String {
         Cell::Verdict(Verdict::Biased) => "✗ **biased**".to_string(),
         Cell::Flag(text) => format!("⚠ {}", escape(text)),
         Cell::Missing => "—".to_string(),
+        Cell::Stack(cells) => cells
+            .iter()
+            .map(cell_markdown)
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 

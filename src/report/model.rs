@@ -158,6 +158,8 @@ pub enum Cell {
     Flag(String),
     /// Nothing known: shown as an em dash.
     Missing,
+    /// Several cells shown together in one (e.g. a verdict and a warning).
+    Stack(Vec<Cell>),
 }
 
 impl Cell {

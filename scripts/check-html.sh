@@ -67,14 +67,15 @@ if ! grep -q 'id="verdicts"' "$work/dom.html"; then
     echo "FAIL: the rendered page has no verdict table (id=\"verdicts\")" >&2
     status=1
 fi
-images=$(grep -o '<img ' "$work/dom.html" | wc -l)
-embedded=$(grep -o '<img src="data:image/png;base64,' "$work/dom.html" | wc -l)
+count() { { grep -o "$1" "$work/dom.html" || true; } | wc -l; }
+images=$(count '<img ')
+embedded=$(count '<img src="data:image/png;base64,')
 if [[ $images -ne $embedded ]]; then
     echo "FAIL: $((images - embedded)) of $images images are not embedded" >&2
     status=1
 fi
 if [[ $status -eq 0 ]]; then
-    rows=$(grep -o '<tr>' "$work/dom.html" | wc -l)
+    rows=$(count '<tr>')
     echo "ok: $report renders in $browser with no console errors ($images embedded images, $rows table rows${shot:+, screenshot $shot})"
 fi
 exit $status

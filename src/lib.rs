@@ -4,8 +4,10 @@
 //! Data flows one way: an [`audit::AuditSpec`] (algorithm × random source × n ×
 //! trials × seed) goes to the [`engine`], which returns a [`tally::Tally`] of
 //! where every value landed; [`stats`] turns tallies into calibrated tests and
-//! a verdict; [`output`] writes CSV, JSON and PNG files. The command-line tool
-//! is a thin shell over this library.
+//! a verdict; [`output`] writes CSV, JSON and PNG files and [`report`] a
+//! readable HTML/Markdown report. An [`experiment`] file describes a whole
+//! study (many audits) so that it can be rerun bit for bit. The command-line
+//! tool is a thin shell over this library.
 
 pub mod algorithm;
 pub mod audit;

@@ -339,3 +339,36 @@ fn the_report_renders_in_a_browser_if_one_is_installed() {
         "{said}"
     );
 }
+
+#[test]
+fn the_report_folder_defaults_to_reports_name_and_json_goes_to_stdout() {
+    let dir = TempDir::new("default-out");
+    let text = SMALL.replace(
+        "name = \"small <script>alert('x')</script>\"",
+        "name = \"tiny study\"",
+    );
+    dir.write("tiny.toml", &text);
+    let out = Command::new(BIN)
+        .args(["run", "tiny.toml", "--json", "-q", "--trials-scale", "0.05"])
+        .current_dir(&dir.0)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["audits"].as_array().unwrap().len(), 4);
+    assert_eq!(summary["audits"][0]["trials"], 3500);
+    assert!(dir.path("reports/tiny-study/report.html").is_file());
+    assert!(stderr(&out).is_empty(), "quiet: {}", stderr(&out));
+
+    let bad_scale = Command::new(BIN)
+        .args(["run", "tiny.toml", "--trials-scale", "0"])
+        .current_dir(&dir.0)
+        .output()
+        .unwrap();
+    assert_eq!(bad_scale.status.code(), Some(2));
+    assert!(
+        stderr(&bad_scale).contains("trials scale 0"),
+        "{}",
+        stderr(&bad_scale)
+    );
+}

@@ -8,11 +8,11 @@ use shuffle_audit::Result;
 use shuffle_audit::audit::{self, Audit};
 use shuffle_audit::engine::RunSpec;
 use shuffle_audit::experiment::check::{self, RecordedSummary};
-use shuffle_audit::experiment::mixing;
+use shuffle_audit::experiment::mixing::{self, MixingPlan};
 use shuffle_audit::experiment::record::{
     self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, shell_line,
 };
-use shuffle_audit::experiment::{Experiment, PlannedRun};
+use shuffle_audit::experiment::{Experiment, PlannedRun, scale_trials};
 use shuffle_audit::output::{self, files, format_p, summary::Summary, thousands};
 use shuffle_audit::report::{self, MixingOutcome, Provenance, ReportInput, content};
 use shuffle_audit::stats::Verdict;
@@ -62,6 +62,7 @@ pub struct RunArgs {
     pub check: Option<PathBuf>,
 }
 
+/// Runs `shuffle-audit run` and returns the exit code.
 pub fn run(args: &RunArgs) -> Result<i32> {
     match (&args.check, &args.file) {
         (Some(dir), _) => check(dir, args),
@@ -82,10 +83,16 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     let mixing: Vec<MixingOutcome> = experiment
         .mixing
         .iter()
-        .map(|plan| match mixing::measure(plan, &out) {
-            None => MixingOutcome::NotAvailable(plan.clone()),
-            Some(Ok(curve)) => MixingOutcome::Measured(curve),
-            Some(Err(e)) => MixingOutcome::Failed(plan.clone(), e.to_string()),
+        .map(|plan| {
+            let plan = MixingPlan {
+                trials: scale_trials(plan.trials, args.trials_scale),
+                ..plan.clone()
+            };
+            match mixing::measure(&plan, &out) {
+                None => MixingOutcome::NotAvailable(plan),
+                Some(Ok(curve)) => MixingOutcome::Measured(curve),
+                Some(Err(e)) => MixingOutcome::Failed(plan, e.to_string()),
+            }
         })
         .collect();
 
@@ -231,13 +238,18 @@ fn render(experiment: &Experiment, audits: &[Audit], mixing: &[MixingOutcome]) -
         .iter()
         .filter(|a| a.verdict == Verdict::Biased)
         .count();
-    let mut out = format!(
-        "{}: {biased} of {} audits biased at alpha {} (Holm over all audits)\n\n",
-        experiment.name,
-        audits.len(),
-        experiment.alpha
-    );
-    out.push_str(&table.render());
+    let mut out = if audits.is_empty() {
+        format!("{}: no audits\n", experiment.name)
+    } else {
+        let mut out = format!(
+            "{}: {biased} of {} audits biased at alpha {} (Holm over all audits)\n\n",
+            experiment.name,
+            audits.len(),
+            experiment.alpha
+        );
+        out.push_str(&table.render());
+        out
+    };
     if !surprises.is_empty() {
         out.push_str(&format!(
             "\nNot the expected verdict: {}. The position-by-value test sees only where single \

@@ -197,6 +197,10 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
         .iter()
         .filter(|a| a.verdict == Verdict::Biased)
         .count();
+    if input.audits.is_empty() {
+        let text = "This experiment has no audits, so there are no verdicts.".to_string();
+        return Section::new("summary", "Verdicts", vec![Block::Paragraph(text)]);
+    }
     let mut blocks = vec![Block::Paragraph(format!(
         "{biased} of {} audits are judged biased at α = {} after a Holm correction across all \
          of them; \"fair\" means no evidence of bias at this many trials, not proof of fairness.",

@@ -66,6 +66,7 @@ fn write_report(audits: &[Audit], args: &AuditArgs, started: SystemTime) -> Resu
         provenance: Provenance {
             tool: record::tool_version(),
             git_commit: record::git_commit(),
+            git_dirty: record::git_dirty(),
             date: record::rfc3339(started),
             command_line: shell_line(&command),
             reproduce: vec![shell_line(&command)],

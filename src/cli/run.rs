@@ -110,6 +110,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         provenance: Provenance {
             tool: record.tool.clone(),
             git_commit: record.git_commit.clone(),
+            git_dirty: record.git_dirty,
             date: record.date.clone(),
             command_line: shell_line(&record.command_line),
             reproduce: record.reproduce.clone(),

@@ -51,9 +51,18 @@ pub fn paragraphs(text: &str) -> Vec<String> {
 fn facts(input: &ReportInput<'_>) -> Vec<(String, String)> {
     let p = &input.provenance;
     let total: u64 = input.audits.iter().map(|a| a.spec.trials).sum();
-    let tool = match &p.git_commit {
-        Some(commit) => format!("{}, commit {}", p.tool, &commit[..commit.len().min(12)]),
-        None => p.tool.clone(),
+    let tool = match (&p.git_commit, p.git_dirty) {
+        (Some(commit), dirty) => format!(
+            "{}, commit {}{}",
+            p.tool,
+            &commit[..commit.len().min(12)],
+            if dirty == Some(true) {
+                " with uncommitted changes"
+            } else {
+                ""
+            }
+        ),
+        (None, _) => p.tool.clone(),
     };
     vec![
         ("Generated".into(), p.date.clone()),
@@ -528,6 +537,111 @@ fn method_section(input: &ReportInput<'_>) -> Section {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithm::Algorithm;
+    use crate::engine::{RunSpec, no_progress};
+    use crate::experiment::mixing::MixingPlan;
+    use crate::report::Provenance;
+    use crate::source::SourceSpec;
+
+    fn audits() -> Vec<Audit> {
+        let specs: Vec<RunSpec> = [
+            Algorithm::FisherYates,
+            Algorithm::Sattolo,
+            Algorithm::Rotation,
+        ]
+        .into_iter()
+        .map(|algorithm| RunSpec {
+            algorithm,
+            n: 5,
+            trials: 20_000,
+            source: SourceSpec::default(),
+            seed: 3,
+            threads: Some(1),
+        })
+        .collect();
+        crate::audit::run_all(&specs, 0.001, &no_progress).unwrap()
+    }
+
+    fn input(audits: &[Audit]) -> ReportInput<'_> {
+        ReportInput {
+            title: "t".into(),
+            purpose: "one\n\ntwo".into(),
+            alpha: 0.001,
+            audits,
+            notes: vec![None, Some("cycles only".into())],
+            mixing: vec![MixingOutcome::NotAvailable(MixingPlan {
+                process: "riffle".into(),
+                n: 52,
+                steps: vec![1, 7],
+                trials: 10,
+                source: SourceSpec::default(),
+                seed: 1,
+            })],
+            provenance: Provenance {
+                tool: "shuffle-audit 0".into(),
+                git_commit: Some("0123456789abcdef".into()),
+                git_dirty: Some(true),
+                date: "2026-01-01T00:00:00Z".into(),
+                command_line: "shuffle-audit run x.toml".into(),
+                reproduce: vec!["shuffle-audit run --check out".into()],
+            },
+        }
+    }
+
+    #[test]
+    fn sections_come_in_the_documented_order() {
+        let audits = audits();
+        let doc = build(&input(&audits));
+        let ids: Vec<&str> = doc.sections.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["summary", "comparison", "audits", "mixing", "method"]);
+        assert_eq!(doc.lead, ["one", "two"]);
+        assert!(
+            doc.facts[1]
+                .1
+                .ends_with("commit 0123456789ab with uncommitted changes")
+        );
+        let Block::Table(table) = &doc.sections[0].blocks[1] else {
+            panic!("the verdict table comes second");
+        };
+        assert_eq!(table.id.as_deref(), Some(VERDICT_TABLE_ID));
+        assert_eq!(table.rows.len(), 3);
+        assert_eq!(table.rows[1][4], Cell::Verdict(Verdict::Biased));
+        assert_eq!(
+            table.rows[1][7],
+            Cell::text("value 0 never lands at position 0")
+        );
+        assert_eq!(table.rows[1][8], Cell::Missing, "no power planning yet");
+        // Rotation passes the marginal test: flagged, not hidden.
+        assert_eq!(
+            table.rows[2][4],
+            Cell::Stack(vec![
+                Cell::Verdict(Verdict::Fair),
+                Cell::Flag("expected biased".into())
+            ])
+        );
+        let sattolo = &doc.sections[2].subsections[1];
+        assert_eq!(sattolo.id, "audit-sattolo");
+        assert!(
+            sattolo
+                .blocks
+                .contains(&Block::Note("Note: cycles only".into()))
+        );
+        assert!(
+            matches!(sattolo.blocks[0], Block::Image(_)),
+            "heatmap first"
+        );
+        assert!(
+            sattolo.subsections.is_empty(),
+            "no optional sections without results"
+        );
+        let mixing = &doc.sections[3].subsections[0];
+        assert_eq!(
+            mixing.blocks,
+            [Block::Note(
+                "mixing curves: not available in this build".into()
+            )]
+        );
+    }
 
     #[test]
     fn ratios_show_their_distance_from_one() {

@@ -231,9 +231,9 @@ a:hover { text-decoration: underline; }
 nav { margin: 1.5rem 0 0; padding: .6rem 1rem; background: var(--soft); border-radius: 6px; font-size: .95rem; }
 nav ol { margin: 0; padding: 0; list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; }
 .table-wrap { overflow-x: auto; margin: .75rem 0 1rem; }
-table { border-collapse: collapse; font-size: .9rem; font-variant-numeric: tabular-nums; }
-th, td { padding: .35rem .65rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; white-space: nowrap; }
-td.prose, th.prose { white-space: normal; min-width: 13rem; }
+table { border-collapse: collapse; font-size: .88rem; font-variant-numeric: tabular-nums; }
+th, td { padding: .35rem .5rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; white-space: nowrap; }
+td.prose, th.prose { white-space: normal; min-width: 12rem; }
 th { background: var(--soft); font-weight: 600; white-space: normal; vertical-align: bottom; border-bottom: 2px solid var(--rule); }
 td.num, th.num { text-align: right; }
 tbody tr:hover { background: #f3f6fa; }
@@ -275,6 +275,9 @@ section.level3 > h3 { margin-top: 1.25rem; }
   table { font-size: 8.5pt; }
   .verdict, .flag, .note, th, pre { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   figure.wide img { max-height: 240mm; width: auto; }
+  figure.panel { float: right; width: 42%; max-width: none; margin: 0 0 .5rem 1rem; }
+  .defs { grid-template-columns: max-content 1fr; }
+  .defs dd { margin-bottom: 0; }
 }
 "#;
 

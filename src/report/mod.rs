@@ -31,6 +31,8 @@ pub struct Provenance {
     pub tool: String,
     /// The git commit the tool ran in, if known.
     pub git_commit: Option<String>,
+    /// Whether that checkout had uncommitted changes, if known.
+    pub git_dirty: Option<bool>,
     /// When the run started (RFC 3339, UTC).
     pub date: String,
     /// The command that produced the report, shell-quoted.

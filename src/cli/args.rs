@@ -54,8 +54,9 @@ const RUN_ABOUT: &str = "\
 Run an experiment file and write a fairness report people can read.
 
 An experiment file (TOML) names a study and its purpose, sets defaults (n, \
-trials, rng, seed, alpha, threads) and lists [[audit]] tables, each an \
-algorithm with optional n (one size or a list), trials, rng and seed. Every \
+trials, rng, seed, alpha, threads, out) and lists [[audit]] tables, each an \
+algorithm with optional n (one size or a list), trials, rng, seed, tests and \
+note, and optional [[mixing]] tables (algorithm, n, k range, trials). Every \
 value is checked before any work starts; a bad one is reported as \
 FILE:LINE:COLUMN and the exit code is 2. All audits are judged together \
 (Holm correction at the file's alpha).

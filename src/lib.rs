@@ -1,12 +1,15 @@
 //! shuffle-audit: tells, with calibrated statistics, whether a shuffle or a
 //! random sampler is fair.
 //!
-//! Data flows one way: an [`audit::AuditSpec`] (algorithm × random source × n ×
+//! Data flows one way: an [`engine::RunSpec`] (algorithm × random source × n ×
 //! trials × seed) goes to the [`engine`], which returns a [`tally::Tally`] of
 //! where every value landed; [`stats`] turns tallies into calibrated tests and
-//! a verdict; [`output`] writes CSV, JSON and PNG files. [`exact`] computes
-//! an algorithm's exact output distribution instead of sampling it. The
-//! command-line tool is a thin shell over this library.
+//! a verdict; [`output`] writes CSV, JSON and PNG files and [`report`] a
+//! readable HTML/Markdown report. [`exact`] computes an algorithm's exact
+//! output distribution instead of sampling it, [`power`] plans trial counts,
+//! [`mixing`] draws mixing curves and [`selftest`] proves the harness. An
+//! [`experiment`] file describes a whole study (many audits) so that it can be
+//! rerun bit for bit. The command-line tool is a thin shell over this library.
 
 pub mod algorithm;
 pub mod audit;
@@ -14,11 +17,13 @@ pub mod bench;
 pub mod engine;
 pub mod error;
 pub mod exact;
+pub mod experiment;
 pub mod mixing;
 pub mod output;
 pub mod params;
 pub mod permutation;
 pub mod power;
+pub mod report;
 pub mod selftest;
 pub mod source;
 pub mod spec;

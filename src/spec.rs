@@ -57,6 +57,30 @@ impl TestKind {
         }
     }
 
+    /// The test called `name`, if any.
+    pub fn from_name(name: &str) -> Option<TestKind> {
+        TestKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The known test names, comma-separated, for error messages.
+    pub fn known_names() -> String {
+        let names: Vec<_> = TestKind::ALL.iter().map(|k| k.name()).collect();
+        names.join(", ")
+    }
+
+    /// A short human title for tables and reports.
+    pub fn title(self) -> &'static str {
+        match self {
+            TestKind::PositionValue => "position-by-value χ²",
+            TestKind::Permutation => "whole-permutation test",
+            TestKind::FixedPoints => "fixed points",
+            TestKind::Cycles => "cycles",
+            TestKind::RisingSequences => "rising sequences",
+            TestKind::Lehmer => "Lehmer digits",
+            TestKind::LehmerPairs => "Lehmer digit pairs",
+        }
+    }
+
     /// What the test catches that the others miss, in a sentence.
     pub fn description(self) -> &'static str {
         match self {
@@ -124,16 +148,12 @@ impl TestSet {
             let kinds: Vec<TestKind> = if name == "all" {
                 TestKind::ALL.to_vec()
             } else {
-                let kind = TestKind::ALL
-                    .into_iter()
-                    .find(|k| k.name() == name)
-                    .ok_or_else(|| {
-                        let names: Vec<_> = TestKind::ALL.iter().map(|k| k.name()).collect();
-                        Error::invalid(format!(
-                            "unknown test '{name}' (known: {}, all, default)",
-                            names.join(", ")
-                        ))
-                    })?;
+                let kind = TestKind::from_name(name).ok_or_else(|| {
+                    Error::invalid(format!(
+                        "unknown test '{name}' (known: {}, all, default)",
+                        TestKind::known_names()
+                    ))
+                })?;
                 vec![kind]
             };
             tests.extend(kinds);

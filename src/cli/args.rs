@@ -1,6 +1,7 @@
 //! The command-line grammar.
 
 use super::mixing::MixingArgs;
+use super::run::RunArgs;
 use clap::{Args, Parser, Subcommand};
 use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use std::path::PathBuf;
@@ -9,7 +10,9 @@ use std::path::PathBuf;
 ///
 /// shuffle-audit runs shuffle algorithms millions of times in parallel,
 /// counts where every value lands, tests the counts with a correctly
-/// calibrated chi-square test, and writes CSV, JSON and PNG heatmaps.
+/// calibrated chi-square test, and writes CSV, JSON and PNG heatmaps and a
+/// readable HTML/Markdown report. Studies can be written down as experiment
+/// files and rerun bit for bit (`shuffle-audit run`).
 #[derive(Debug, Parser)]
 #[command(name = "shuffle-audit", version, about, long_about)]
 pub struct Cli {
@@ -24,6 +27,9 @@ pub enum Command {
     /// Audit shuffle algorithms: run, count, test, write reports.
     #[command(long_about = AUDIT_ABOUT)]
     Audit(AuditArgs),
+    /// Run an experiment file (experiments/*.toml) and write its report.
+    #[command(long_about = RUN_ABOUT)]
+    Run(RunArgs),
     /// Measure speed: bare Fisher–Yates vs the engine on 1 and all threads.
     Bench(BenchArgs),
     /// Plan an audit: how many trials are needed to detect an algorithm's bias.
@@ -166,6 +172,31 @@ pub struct ExactArgs {
     #[arg(long)]
     pub marginals: bool,
 }
+const RUN_ABOUT: &str = "\
+Run an experiment file and write a fairness report people can read.
+
+An experiment file (TOML) names a study and its purpose, sets defaults (n, \
+trials, rng, seed, alpha, threads, out) and lists [[audit]] tables, each an \
+algorithm with optional n (one size or a list), trials, rng, seed, tests and \
+note, and optional [[mixing]] tables (algorithm, n, k range, trials). Every \
+value is checked before any work starts; a bad one is reported as \
+FILE:LINE:COLUMN and the exit code is 2. All audits are judged together \
+(Holm correction at the file's alpha).
+
+The report folder (--out, else the file's `out`, else reports/<name>) gets \
+report.html (one self-contained page), report.md, summary.json, summary.csv, \
+comparison.png, one folder per audit with counts.csv and heatmap.png, and, \
+to rerun bit for bit, experiment.toml (a copy of the file) and run.json \
+(tool version, git commit, command line, date, seeds, sources, trials scale).
+
+`run --check DIR` reruns the experiment recorded in DIR in memory and compares \
+every count with DIR/summary.json: it prints \"identical\" and exits 0, or \
+names the first difference and exits 1. Counts do not depend on --threads.
+
+Examples:
+  shuffle-audit run experiments/quick.toml
+  shuffle-audit run experiments/classics.toml --trials-scale 0.1 --out /tmp/c
+  shuffle-audit run --check reports/quick";
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -211,7 +242,7 @@ pub struct AuditArgs {
     #[arg(long, default_value_t = DEFAULT_ALPHA)]
     pub alpha: f64,
 
-    /// Output folder for CSV, JSON and PNG files.
+    /// Output folder for the report (HTML, Markdown) and CSV, JSON, PNG files.
     #[arg(long, default_value = "reports/latest", value_name = "DIR")]
     pub out: PathBuf,
 

@@ -2,52 +2,43 @@
 
 use super::EXIT_BIASED;
 use super::args::AuditArgs;
-use super::progress::Progress;
+use super::run::run_audits;
 use super::table::Table;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{self, Audit};
 use shuffle_audit::engine::{self, RunSpec};
+use shuffle_audit::experiment::record::{self, shell_line};
 use shuffle_audit::output::{self, files, format_p, summary::Summary, thousands};
 use shuffle_audit::params::parse_count;
+use shuffle_audit::report::{self, Provenance, ReportInput};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::TestSet;
 use shuffle_audit::stats::Verdict;
 use shuffle_audit::{Error, Result};
+use std::time::SystemTime;
 
 pub fn run(args: &AuditArgs) -> Result<i32> {
     let specs = specs(args)?;
     audit::check_alpha(args.alpha)?;
     files::prepare_dir(&args.out)?;
 
+    let started = SystemTime::now();
     let budget = max_trials(args, specs[0].trials)?;
-    let total: u64 = specs.iter().map(|s| budget.unwrap_or(s.trials)).sum();
-    let progress = Progress::new(total, args.quiet);
-    let report = |k| progress.add(k);
-    let mut audits = Vec::with_capacity(specs.len());
-    for spec in &specs {
-        progress.set_message(spec.algorithm.to_string());
-        audits.push(match budget {
-            // Bonferroni across the audits: each sequential audit at alpha / m.
-            Some(max) => {
-                let alpha = args.alpha / specs.len() as f64;
-                audit::run_until_decisive(spec, alpha, max, &report)?
-            }
-            None => audit::run(spec, args.alpha, &report)?,
-        });
-    }
-    progress.finish();
-    if budget.is_none() {
-        audit::judge(&mut audits, args.alpha);
-    }
+    let audits = run_audits(&specs, args.alpha, args.quiet, false, budget)?;
 
     output::write_run(&args.out, &audits, args.alpha)?;
+    write_report(&audits, args, started)?;
     if args.json {
         println!("{}", Summary::of(&audits, args.alpha).to_json());
     } else {
         print!("{}", render(&audits, args));
     }
     if !args.quiet {
-        eprintln!("Reports written to {}", args.out.display());
+        eprintln!(
+            "Reports written to {} (open {})",
+            args.out.display(),
+            args.out.join(report::HTML_FILE).display()
+        );
     }
     let any_biased = audits.iter().any(|a| a.verdict == Verdict::Biased);
     Ok(if args.fail_on_bias && any_biased {
@@ -72,6 +63,36 @@ fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
         )));
     }
     Ok(Some(max))
+}
+
+/// Writes report.html and report.md, the same report `run` writes.
+fn write_report(audits: &[Audit], args: &AuditArgs, started: SystemTime) -> Result<()> {
+    let title = match audits.first() {
+        Some(a) if audits.len() == 1 => {
+            format!("Audit of {} at n = {}", a.spec.algorithm, a.spec.n)
+        }
+        Some(a) => format!("Audit of {} algorithms at n = {}", audits.len(), a.spec.n),
+        None => "Audit".to_string(),
+    };
+    let command = record::command_line();
+    let input = ReportInput {
+        title,
+        purpose: String::new(),
+        alpha: args.alpha,
+        audits,
+        notes: Vec::new(),
+        mixing: Vec::new(),
+        provenance: Provenance {
+            tool: record::tool_version(),
+            git_commit: record::git_commit(),
+            git_dirty: record::git_dirty(),
+            date: record::rfc3339(started),
+            command_line: shell_line(&command),
+            reproduce: vec![shell_line(&command)],
+        },
+    };
+    report::write(&args.out, &input)?;
+    Ok(())
 }
 
 /// Turns the arguments into run specs, rejecting every bad value before any

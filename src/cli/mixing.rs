@@ -69,7 +69,7 @@ pub fn run(args: &MixingArgs) -> Result<i32> {
         0
     };
     let progress = Progress::new(total, args.quiet);
-    progress.set_message(spec.algorithm.name().to_string());
+    progress.begin(spec.algorithm.name().to_string(), total);
     let curve = mixing::run(&spec, &|trials| progress.add(trials))?;
     progress.finish();
 

@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch. Exit codes: 0 ran (and, with
-//! `--fail-on-bias`, nothing was biased); 1 `--fail-on-bias` found bias;
-//! 2 bad input or a failure to write.
+//! `--fail-on-bias`, nothing was biased; with `run --check`, the counts are
+//! identical); 1 `--fail-on-bias` found bias or `run --check` found a
+//! difference; 2 bad input or a failure to write.
 
 mod args;
 mod audit;
@@ -10,6 +11,7 @@ mod list;
 mod mixing;
 mod power;
 mod progress;
+mod run;
 mod selftest;
 mod table;
 
@@ -27,6 +29,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::List(args) => list::run(&args),
         Command::Audit(args) => audit::run(&args),
+        Command::Run(args) => run::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Power(args) => power::run(&args),
         Command::Selftest(args) => selftest::run(&args),

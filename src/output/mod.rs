@@ -1,5 +1,6 @@
 //! Writers: everything an audit run leaves on disk (CSV, JSON, PNG).
 
+pub mod compress;
 pub mod exact;
 pub mod files;
 pub mod heatmap;
@@ -134,7 +135,8 @@ fn draw(path: &Path, render: impl FnOnce(&Path) -> Result<(), heatmap::PlotError
         render(tmp).map_err(|e| Error::Output {
             path: path.to_path_buf(),
             message: e.0,
-        })
+        })?;
+        compress::recompress(tmp)
     })
 }
 

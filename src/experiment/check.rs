@@ -1,0 +1,182 @@
+//! `run --check`: compare the counts recorded in a report folder with counts
+//! recomputed from its experiment, and name the first difference.
+
+use crate::audit::Audit;
+use crate::error::{Error, Result};
+use serde::Deserialize;
+use std::fmt;
+use std::path::Path;
+
+/// The parts of `summary.json` that a check compares.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RecordedSummary {
+    /// One entry per audit, in run order.
+    pub audits: Vec<RecordedAudit>,
+}
+
+/// One audit as recorded in `summary.json`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RecordedAudit {
+    /// Algorithm with parameters.
+    pub algorithm: String,
+    /// Elements shuffled.
+    pub n: usize,
+    /// Shuffles.
+    pub trials: u64,
+    /// Random source.
+    pub rng: String,
+    /// Seed.
+    pub seed: u64,
+    /// `counts[position][value]`.
+    pub counts: Vec<Vec<u64>>,
+}
+
+impl RecordedAudit {
+    fn label(&self) -> String {
+        label(&self.algorithm, self.n, &self.rng)
+    }
+}
+
+fn label(algorithm: &str, n: usize, rng: &str) -> String {
+    format!("{algorithm} (n = {n}, rng {rng})")
+}
+
+impl RecordedSummary {
+    /// Reads `summary.json` from the report folder `dir`.
+    pub fn load(dir: &Path) -> Result<Self> {
+        let path = dir.join("summary.json");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::invalid(format!("{}: not a run summary: {e}", path.display())))
+    }
+}
+
+/// The first way recomputed audits differ from recorded ones.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Difference {
+    /// The experiment now expands to a different number of audits.
+    AuditCount {
+        /// Audits in `summary.json`.
+        recorded: usize,
+        /// Audits recomputed.
+        recomputed: usize,
+    },
+    /// An audit's specification (algorithm, n, trials, rng or seed) differs.
+    Spec {
+        /// Its index in the run.
+        index: usize,
+        /// As recorded.
+        recorded: String,
+        /// As recomputed.
+        recomputed: String,
+    },
+    /// A count differs.
+    Count {
+        /// The audit, as `algorithm (n = .., rng ..)`.
+        audit: String,
+        /// Position.
+        position: usize,
+        /// Value.
+        value: usize,
+        /// Count in `summary.json`.
+        recorded: u64,
+        /// Count recomputed.
+        recomputed: u64,
+    },
+    /// The recorded matrix is not n × n.
+    Shape {
+        /// The audit.
+        audit: String,
+    },
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Difference::AuditCount {
+                recorded,
+                recomputed,
+            } => write!(
+                f,
+                "summary.json records {recorded} audits, the experiment now gives {recomputed}"
+            ),
+            Difference::Spec {
+                index,
+                recorded,
+                recomputed,
+            } => write!(
+                f,
+                "audit {}: recorded {recorded}, the experiment now gives {recomputed}",
+                index + 1
+            ),
+            Difference::Count {
+                audit,
+                position,
+                value,
+                recorded,
+                recomputed,
+            } => write!(
+                f,
+                "audit {audit}: position {position}, value {value}: recorded {recorded}, recomputed {recomputed}"
+            ),
+            Difference::Shape { audit } => {
+                write!(
+                    f,
+                    "audit {audit}: the recorded counts are not an n × n matrix"
+                )
+            }
+        }
+    }
+}
+
+/// The first difference between `recorded` and `audits`, or `None` if every
+/// specification and every count is identical.
+pub fn compare(recorded: &RecordedSummary, audits: &[Audit]) -> Option<Difference> {
+    if recorded.audits.len() != audits.len() {
+        return Some(Difference::AuditCount {
+            recorded: recorded.audits.len(),
+            recomputed: audits.len(),
+        });
+    }
+    for (index, (old, new)) in recorded.audits.iter().zip(audits).enumerate() {
+        let spec = &new.spec;
+        let describe = |algorithm: &str, n, trials, rng: &str, seed| {
+            format!("{algorithm} n = {n}, {trials} trials, rng {rng}, seed {seed}")
+        };
+        let was = describe(&old.algorithm, old.n, old.trials, &old.rng, old.seed);
+        let now = describe(
+            &spec.algorithm.to_string(),
+            spec.n,
+            spec.trials,
+            &spec.source.to_string(),
+            spec.seed,
+        );
+        if was != now {
+            return Some(Difference::Spec {
+                index,
+                recorded: was,
+                recomputed: now,
+            });
+        }
+        let n = spec.n;
+        if old.counts.len() != n || old.counts.iter().any(|row| row.len() != n) {
+            return Some(Difference::Shape { audit: old.label() });
+        }
+        for (position, row) in old.counts.iter().enumerate() {
+            for (value, &count) in row.iter().enumerate() {
+                let now = new.tally.count(position, value);
+                if count != now {
+                    return Some(Difference::Count {
+                        audit: old.label(),
+                        position,
+                        value,
+                        recorded: count,
+                        recomputed: now,
+                    });
+                }
+            }
+        }
+    }
+    None
+}

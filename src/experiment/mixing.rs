@@ -1,0 +1,92 @@
+//! Mixing curves requested by an experiment (`[[mixing]]` tables): how far a
+//! step-by-step shuffle is from uniform after k steps.
+//!
+//! This module holds the validated request and the shape of a result for the
+//! report; `shuffle-audit run` hands the request to [`crate::mixing`].
+
+use crate::source::SourceSpec;
+use serde::Serialize;
+
+/// The step-by-step shuffles whose mixing can be requested: each has a
+/// natural "one step" (one random transposition, one riffle, one card moved
+/// from the top). Add a name here when the mixing library supports it.
+pub const MIXING_PROCESSES: &[&str] = &["random-swap", "riffle"];
+
+/// One requested mixing curve.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MixingPlan {
+    /// The process (one of [`MIXING_PROCESSES`]).
+    pub process: String,
+    /// Number of elements (cards).
+    pub n: usize,
+    /// The step counts at which to measure, increasing.
+    pub steps: Vec<u64>,
+    /// Shuffles per step count.
+    pub trials: u64,
+    /// The random source.
+    #[serde(serialize_with = "as_text")]
+    pub source: SourceSpec,
+    /// The seed.
+    pub seed: u64,
+}
+
+impl MixingPlan {
+    /// A one-line description: `random-swap, n = 10, k = 1..60, 60 points`.
+    pub fn describe(&self) -> String {
+        let range = match (self.steps.first(), self.steps.last()) {
+            (Some(a), Some(b)) if a != b => format!("k = {a}..{b}, {} points", self.steps.len()),
+            (Some(a), _) => format!("k = {a}"),
+            _ => "no steps".to_string(),
+        };
+        format!("{}, n = {}, {range}", self.process, self.n)
+    }
+}
+
+/// One point of a mixing curve.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MixingPoint {
+    /// Steps taken.
+    pub steps: u64,
+    /// The estimated distance from uniform after `steps` steps (in [0, 1]).
+    pub distance: f64,
+    /// What the estimate would be for a perfectly uniform shuffle at this
+    /// trial count (its noise floor), if known.
+    pub noise: Option<f64>,
+}
+
+/// A measured mixing curve, ready for a report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MixingCurve {
+    /// What was measured.
+    pub plan: MixingPlan,
+    /// The name of the distance (e.g. "total variation of the position-by-value marginals").
+    pub metric: String,
+    /// The curve, in increasing step count.
+    pub points: Vec<MixingPoint>,
+    /// A PNG of the curve, relative to the report folder, if one was drawn.
+    pub image: Option<String>,
+}
+
+fn as_text<S: serde::Serializer>(source: &SourceSpec, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_describe_themselves() {
+        let plan = MixingPlan {
+            process: "riffle".into(),
+            n: 52,
+            steps: (1..=12).collect(),
+            trials: 1000,
+            source: SourceSpec::default(),
+            seed: 1,
+        };
+        assert_eq!(plan.describe(), "riffle, n = 52, k = 1..12, 12 points");
+        let json = serde_json::to_value(&plan).unwrap();
+        assert_eq!(json["source"], "chacha8");
+    }
+}

@@ -1,0 +1,521 @@
+//! Experiment files: a study written down as TOML, so that it can be rerun,
+//! reviewed and reproduced bit for bit.
+//!
+//! ```toml
+//! name = "quick"
+//! purpose = "Every algorithm at n = 10: a first look."
+//! n = 10            # defaults for every [[audit]]
+//! trials = "200k"
+//! [[audit]]
+//! algorithm = "random-swap:k=100"
+//! n = [10, 52]
+//! ```
+//!
+//! [`Experiment::parse`] validates everything before any work starts and
+//! reports every problem as `FILE:LINE:COLUMN: message`; [`Experiment::runs`]
+//! expands the audits into one [`RunSpec`] per audit and size.
+
+pub mod check;
+pub mod location;
+pub mod mixing;
+pub mod record;
+mod schema;
+
+use crate::algorithm::Algorithm;
+use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED, check_alpha};
+use crate::engine::{self, RunSpec};
+use crate::error::{Error, Result};
+use crate::params::parse_count;
+use crate::source::SourceSpec;
+use crate::spec::{TestKind, TestSet};
+use location::SourceText;
+use mixing::{MIXING_PROCESSES, MixingPlan};
+use schema::{Count, RawAudit, RawExperiment, RawMixing, Sizes, Steps};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// Elements shuffled when neither the audit nor the file gives `n`.
+pub const DEFAULT_N: usize = 10;
+
+/// Shuffles per audit when neither the audit nor the file gives `trials`.
+pub const DEFAULT_TRIALS: u64 = 1_000_000;
+
+/// The largest number of step counts one mixing curve may ask for.
+pub const MAX_MIXING_POINTS: usize = 1000;
+
+/// A validated experiment.
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    /// The study's name (the default report folder is `reports/<name>`).
+    pub name: String,
+    /// Why the study exists, as written (paragraphs separated by blank lines).
+    pub purpose: String,
+    /// The file it was read from, as given.
+    pub file: PathBuf,
+    /// The file's text, kept so the report folder can hold an exact copy.
+    pub text: String,
+    /// Significance level of the verdicts (Holm over all audits).
+    pub alpha: f64,
+    /// Worker threads from the file, if given.
+    pub threads: Option<usize>,
+    /// Where the report goes unless `--out` says otherwise.
+    pub out: PathBuf,
+    /// The `[[audit]]` tables, in file order.
+    pub audits: Vec<AuditPlan>,
+    /// The `[[mixing]]` tables, in file order.
+    pub mixing: Vec<MixingPlan>,
+}
+
+/// One `[[audit]]` table with its defaults filled in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditPlan {
+    /// The algorithm with its parameters.
+    pub algorithm: Algorithm,
+    /// The sizes to audit it at.
+    pub sizes: Vec<usize>,
+    /// Shuffles per size (before any `--trials-scale`).
+    pub trials: u64,
+    /// The random source.
+    pub source: SourceSpec,
+    /// The seed.
+    pub seed: u64,
+    /// The tests to run; `None` means the default tests for each size.
+    pub tests: Option<Vec<TestKind>>,
+    /// A remark for the report (e.g. why a verdict is expected).
+    pub note: Option<String>,
+}
+
+/// One audit to run: what the engine needs plus what the report shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedRun {
+    /// The engine's input (including the tests to run).
+    pub spec: RunSpec,
+    /// The audit's note, if any.
+    pub note: Option<String>,
+}
+
+impl Experiment {
+    /// Reads and validates the experiment file at `path`.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::invalid(format!(
+                "cannot read experiment file {}: {e}",
+                path.display()
+            ))
+        })?;
+        Self::parse(&text, path)
+    }
+
+    /// Validates the experiment `text`, naming `file` in every error.
+    pub fn parse(text: &str, file: &Path) -> Result<Self> {
+        let name = file.display().to_string();
+        let src = SourceText { file: &name, text };
+        let raw: RawExperiment =
+            toml::from_str(text).map_err(|e| src.error(e.span(), e.message()))?;
+        Validator { src }.experiment(raw, file)
+    }
+
+    /// Expands the audits into one run per audit and size, in file order.
+    ///
+    /// Every audit's trials are multiplied by `trials_scale` (rounded, at
+    /// least 1); `threads` (from the command line) overrides the file's.
+    pub fn runs(&self, trials_scale: f64, threads: Option<usize>) -> Result<Vec<PlannedRun>> {
+        check_trials_scale(trials_scale)?;
+        if threads == Some(0) {
+            return Err(Error::invalid("threads must be at least 1 (got 0)"));
+        }
+        let threads = threads.or(self.threads);
+        let workers = threads.unwrap_or_else(rayon::current_num_threads);
+        let mut runs = Vec::new();
+        for plan in &self.audits {
+            for &n in &plan.sizes {
+                let in_audit =
+                    |e: Error| Error::invalid(format!("audit of {}: {e}", plan.algorithm));
+                let tests = match &plan.tests {
+                    None => TestSet::default_for(n),
+                    Some(kinds) => {
+                        let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+                        TestSet::parse(&names.join(","), n).map_err(in_audit)?
+                    }
+                };
+                let trials = scale_trials(plan.trials, trials_scale);
+                let spec = RunSpec {
+                    threads,
+                    tests,
+                    ..RunSpec::new(plan.algorithm, n, trials, plan.source, plan.seed)
+                };
+                engine::check_memory(n, workers, spec.collect()).map_err(in_audit)?;
+                runs.push(PlannedRun {
+                    spec,
+                    note: plan.note.clone(),
+                });
+            }
+        }
+        Ok(runs)
+    }
+}
+
+/// Fails unless `scale` is a positive finite factor.
+pub fn check_trials_scale(scale: f64) -> Result<()> {
+    if scale > 0.0 && scale.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::invalid(format!(
+            "trials scale {scale} must be a positive number"
+        )))
+    }
+}
+
+/// `trials × scale`, rounded to the nearest whole number, at least 1.
+pub fn scale_trials(trials: u64, scale: f64) -> u64 {
+    if scale == 1.0 {
+        return trials;
+    }
+    let scaled = (trials as f64 * scale).round();
+    if scaled >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        (scaled as u64).max(1)
+    }
+}
+
+/// A folder-safe version of an experiment name: letters, digits, `-`, `_`
+/// and `.` are kept, anything else becomes `-`.
+pub fn folder_name(name: &str) -> String {
+    let slug: String = name
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let slug = slug.trim_matches(|c| c == '-' || c == '.');
+    if slug.is_empty() {
+        "experiment".to_string()
+    } else {
+        slug.to_string()
+    }
+}
+
+/// What names a run's output folder: algorithm slug, n and source name.
+type RunKey = (String, usize, &'static str);
+
+/// File-level defaults, already validated.
+struct Defaults {
+    sizes: Vec<usize>,
+    trials: u64,
+    source: SourceSpec,
+    seed: u64,
+}
+
+struct Validator<'a> {
+    src: SourceText<'a>,
+}
+
+impl Validator<'_> {
+    fn at(&self, span: Range<usize>, message: impl std::fmt::Display) -> Error {
+        self.src.at(span, message)
+    }
+
+    /// Re-anchors a library error (bad name, bad count) at `span`.
+    fn rethrow(&self, span: Range<usize>) -> impl Fn(Error) -> Error + '_ {
+        move |e| self.at(span.clone(), e)
+    }
+
+    fn experiment(&self, raw: RawExperiment, file: &Path) -> Result<Experiment> {
+        let name = raw.name.get_ref().trim().to_string();
+        if name.is_empty() || name.contains('\n') {
+            return Err(self.at(raw.name.span(), "name must be a non-empty single line"));
+        }
+        let purpose = raw.purpose.get_ref().trim().to_string();
+        if purpose.is_empty() {
+            return Err(self.at(
+                raw.purpose.span(),
+                "purpose is empty: say in a paragraph what the study is for",
+            ));
+        }
+        let alpha = match &raw.alpha {
+            Some(a) => {
+                check_alpha(*a.get_ref()).map_err(self.rethrow(a.span()))?;
+                *a.get_ref()
+            }
+            None => DEFAULT_ALPHA,
+        };
+        let threads = match &raw.threads {
+            Some(t) if *t.get_ref() < 1 => {
+                return Err(self.at(
+                    t.span(),
+                    format!("threads = {} must be at least 1", t.get_ref()),
+                ));
+            }
+            Some(t) => Some(*t.get_ref() as usize),
+            None => None,
+        };
+        let defaults = Defaults {
+            sizes: match &raw.n {
+                Some(n) => self.sizes(n)?,
+                None => vec![DEFAULT_N],
+            },
+            trials: match &raw.trials {
+                Some(t) => self.count(t)?,
+                None => DEFAULT_TRIALS,
+            },
+            source: match &raw.rng {
+                Some(r) => self.source(r)?,
+                None => SourceSpec::default(),
+            },
+            seed: raw.seed.unwrap_or(DEFAULT_SEED),
+        };
+        if raw.audit.is_empty() && raw.mixing.is_empty() {
+            return Err(self.src.error(
+                Some(raw.name.span()),
+                "the experiment has no [[audit]] or [[mixing]] table: nothing to run",
+            ));
+        }
+        let mut audits: Vec<AuditPlan> = Vec::new();
+        // (folder key, n) of every run so far, with where it was declared.
+        let mut seen: Vec<(RunKey, Range<usize>)> = Vec::new();
+        for table in &raw.audit {
+            let plan = self.audit(table, &defaults)?;
+            for &n in &plan.sizes {
+                let key = (plan.algorithm.slug(), n, plan.source.kind.name());
+                if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                    let (line, _) = location::line_column(self.src.text, first.start);
+                    return Err(self.at(
+                        table.algorithm.span(),
+                        format!(
+                            "{} at n = {n} with rng {} is already audited (line {line}); \
+                             each algorithm, n and source may appear once",
+                            plan.algorithm,
+                            plan.source.kind.name()
+                        ),
+                    ));
+                }
+                seen.push((key, table.algorithm.span()));
+            }
+            audits.push(plan);
+        }
+        let mixing = raw
+            .mixing
+            .iter()
+            .map(|m| self.mixing(m, &defaults))
+            .collect::<Result<Vec<_>>>()?;
+        let out = match raw.out {
+            Some(out) => PathBuf::from(out),
+            None => Path::new("reports").join(folder_name(&name)),
+        };
+        Ok(Experiment {
+            name,
+            purpose,
+            file: file.to_path_buf(),
+            text: self.src.text.to_string(),
+            alpha,
+            threads,
+            out,
+            audits,
+            mixing,
+        })
+    }
+
+    fn audit(&self, raw: &RawAudit, defaults: &Defaults) -> Result<AuditPlan> {
+        let algorithm = Algorithm::parse(raw.algorithm.get_ref())
+            .map_err(self.rethrow(raw.algorithm.span()))?;
+        let tests = match &raw.tests {
+            None => None,
+            Some(tests) => {
+                let mut kinds: Vec<TestKind> = Vec::new();
+                for t in tests {
+                    let name = t.get_ref().as_str();
+                    let Some(kind) = TestKind::from_name(name) else {
+                        return Err(self.at(
+                            t.span(),
+                            format!("unknown test '{name}' (known: {})", TestKind::known_names()),
+                        ));
+                    };
+                    if kinds.contains(&kind) {
+                        return Err(self.at(t.span(), format!("test '{name}' is listed twice")));
+                    }
+                    kinds.push(kind);
+                }
+                Some(kinds)
+            }
+        };
+        Ok(AuditPlan {
+            algorithm,
+            sizes: match &raw.n {
+                Some(n) => self.sizes(n)?,
+                None => defaults.sizes.clone(),
+            },
+            trials: match &raw.trials {
+                Some(t) => self.count(t)?,
+                None => defaults.trials,
+            },
+            source: match &raw.rng {
+                Some(r) => self.source(r)?,
+                None => defaults.source,
+            },
+            seed: raw.seed.unwrap_or(defaults.seed),
+            tests,
+            note: raw.note.as_ref().map(|s| s.trim().to_string()),
+        })
+    }
+
+    fn mixing(&self, raw: &RawMixing, defaults: &Defaults) -> Result<MixingPlan> {
+        let process = raw.algorithm.get_ref().trim();
+        if !MIXING_PROCESSES.contains(&process) {
+            return Err(self.at(
+                raw.algorithm.span(),
+                format!(
+                    "no mixing curve for '{process}' (known: {})",
+                    MIXING_PROCESSES.join(", ")
+                ),
+            ));
+        }
+        let n = match &raw.n {
+            Some(n) => self.size(*n.get_ref(), n.span())?,
+            None => match defaults.sizes.as_slice() {
+                [n] => *n,
+                _ => {
+                    return Err(self.at(
+                        raw.algorithm.span(),
+                        "this [[mixing]] table needs its own n (the file's n is a list)",
+                    ));
+                }
+            },
+        };
+        let steps = self.steps(&raw.k)?;
+        Ok(MixingPlan {
+            process: process.to_string(),
+            n,
+            steps,
+            trials: match &raw.trials {
+                Some(t) => self.count(t)?,
+                None => defaults.trials,
+            },
+            source: match &raw.rng {
+                Some(r) => self.source(r)?,
+                None => defaults.source,
+            },
+            seed: raw.seed.unwrap_or(defaults.seed),
+        })
+    }
+
+    fn size(&self, n: i64, span: Range<usize>) -> Result<usize> {
+        if n < 2 {
+            return Err(self.at(span, format!("n = {n} is too small: n must be at least 2")));
+        }
+        if n > i64::from(u32::MAX) {
+            return Err(self.at(span, format!("n = {n} is too large")));
+        }
+        Ok(n as usize)
+    }
+
+    fn sizes(&self, sizes: &Spanned<Sizes>) -> Result<Vec<usize>> {
+        match sizes.get_ref() {
+            Sizes::One(n) => Ok(vec![self.size(*n, sizes.span())?]),
+            Sizes::Many(list) => {
+                if list.is_empty() {
+                    return Err(self.at(sizes.span(), "n = [] lists no sizes"));
+                }
+                let mut out: Vec<usize> = Vec::new();
+                for n in list {
+                    let size = self.size(*n.get_ref(), n.span())?;
+                    if out.contains(&size) {
+                        return Err(self.at(n.span(), format!("n = {size} is listed twice")));
+                    }
+                    out.push(size);
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    fn count(&self, count: &Spanned<Count>) -> Result<u64> {
+        let span = count.span();
+        let trials = match count.get_ref() {
+            Count::Integer(t) if *t < 0 => {
+                return Err(self.at(span, format!("trials = {t} must be at least 1")));
+            }
+            Count::Integer(t) => *t as u64,
+            Count::Float(t) => parse_count(&t.to_string()).map_err(self.rethrow(span.clone()))?,
+            Count::Text(t) => parse_count(t).map_err(self.rethrow(span.clone()))?,
+        };
+        if trials == 0 {
+            return Err(self.at(span, "trials must be at least 1 (got 0)"));
+        }
+        Ok(trials)
+    }
+
+    fn source(&self, rng: &Spanned<String>) -> Result<SourceSpec> {
+        SourceSpec::parse(rng.get_ref()).map_err(self.rethrow(rng.span()))
+    }
+
+    fn steps(&self, k: &Spanned<Steps>) -> Result<Vec<u64>> {
+        let steps: Vec<u64> = match k.get_ref() {
+            Steps::List(list) => {
+                let mut out: Vec<u64> = Vec::new();
+                for step in list {
+                    let value = *step.get_ref();
+                    if value < 0 {
+                        return Err(self.at(step.span(), format!("k = {value} is negative")));
+                    }
+                    if out.last().is_some_and(|&last| value as u64 <= last) {
+                        return Err(self.at(
+                            step.span(),
+                            format!("k = {value} is out of order: list step counts increasing"),
+                        ));
+                    }
+                    out.push(value as u64);
+                }
+                out
+            }
+            Steps::Range(r) => {
+                let step = r.step.unwrap_or(1);
+                if r.from < 0 || r.to < r.from || step < 1 {
+                    return Err(self.at(
+                        k.span(),
+                        format!(
+                            "k = {{ from = {}, to = {}, step = {step} }} is not a range: \
+                             need 0 <= from <= to and step >= 1",
+                            r.from, r.to
+                        ),
+                    ));
+                }
+                let points = (r.to - r.from) / step + 1;
+                if points as u128 > MAX_MIXING_POINTS as u128 {
+                    return Err(self.at(
+                        k.span(),
+                        format!(
+                            "k range has {points} points; at most {MAX_MIXING_POINTS} are allowed"
+                        ),
+                    ));
+                }
+                (r.from..=r.to)
+                    .step_by(step as usize)
+                    .map(|k| k as u64)
+                    .collect()
+            }
+        };
+        if steps.is_empty() {
+            return Err(self.at(k.span(), "k lists no step counts"));
+        }
+        if steps.len() > MAX_MIXING_POINTS {
+            return Err(self.at(
+                k.span(),
+                format!(
+                    "k has {} points; at most {MAX_MIXING_POINTS} are allowed",
+                    steps.len()
+                ),
+            ));
+        }
+        Ok(steps)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,208 @@
+//! `run.json`: everything needed to rerun an experiment bit for bit, written
+//! beside a copy of the experiment file.
+
+use super::PlannedRun;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The name of the copy of the experiment file in a report folder.
+pub const EXPERIMENT_FILE: &str = "experiment.toml";
+/// The name of the run record in a report folder.
+pub const RUN_FILE: &str = "run.json";
+
+/// The record of one run of an experiment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// `shuffle-audit <version>`.
+    pub tool: String,
+    /// `git rev-parse HEAD` where the tool ran, if that worked.
+    pub git_commit: Option<String>,
+    /// Whether tracked files differed from that commit (`git status`), if known.
+    #[serde(default)]
+    pub git_dirty: Option<bool>,
+    /// The command line, one argument per entry.
+    pub command_line: Vec<String>,
+    /// When the run started, RFC 3339 UTC.
+    pub date: String,
+    /// The experiment's name.
+    pub experiment: String,
+    /// The experiment file as given on the command line (a copy is in
+    /// `experiment.toml` beside this record).
+    pub experiment_file: String,
+    /// Significance level of the verdicts.
+    pub alpha: f64,
+    /// Worker threads used (the counts do not depend on it).
+    pub threads: usize,
+    /// The factor applied to every audit's trials.
+    pub trials_scale: f64,
+    /// Every audit run, in order.
+    pub audits: Vec<RecordedSpec>,
+    /// Commands that reproduce or verify this run from its folder.
+    pub reproduce: Vec<String>,
+}
+
+/// Everything that determines one audit's counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedSpec {
+    /// Algorithm with its parameters.
+    pub algorithm: String,
+    /// Elements shuffled.
+    pub n: usize,
+    /// Shuffles (after `--trials-scale`).
+    pub trials: u64,
+    /// Random source with its parameters.
+    pub rng: String,
+    /// Seed.
+    pub seed: u64,
+    /// Tests requested.
+    pub tests: Vec<String>,
+}
+
+impl RecordedSpec {
+    /// The record of a planned run.
+    pub fn of(run: &PlannedRun) -> Self {
+        Self {
+            algorithm: run.spec.algorithm.to_string(),
+            n: run.spec.n,
+            trials: run.spec.trials,
+            rng: run.spec.source.to_string(),
+            seed: run.spec.seed,
+            tests: run
+                .spec
+                .tests
+                .iter()
+                .map(|t| t.name().to_string())
+                .collect(),
+        }
+    }
+}
+
+impl RunRecord {
+    /// Reads `run.json` from the report folder `dir`.
+    pub fn load(dir: &Path) -> Result<Self> {
+        let path = dir.join(RUN_FILE);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::invalid(format!("{}: not a run record: {e}", path.display())))
+    }
+
+    /// Pretty JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("run record serialises")
+    }
+}
+
+/// `shuffle-audit <version>`, as run records and summaries name the tool.
+pub fn tool_version() -> String {
+    format!("shuffle-audit {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// This process's command line, with the program shown as `shuffle-audit`
+/// (not the path it happened to be run from).
+pub fn command_line() -> Vec<String> {
+    std::iter::once("shuffle-audit".to_string())
+        .chain(std::env::args().skip(1))
+        .collect()
+}
+
+/// The commit of the git checkout in the current folder, if `git` is there and
+/// the folder is a checkout.
+pub fn git_commit() -> Option<String> {
+    let output = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let commit = String::from_utf8(output.stdout).ok()?.trim().to_string();
+    (output.status.success() && !commit.is_empty()).then_some(commit)
+}
+
+/// Whether the git checkout in the current folder has uncommitted changes
+/// to tracked files, if `git` can tell.
+pub fn git_dirty() -> Option<bool> {
+    let output = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    output.status.success().then_some(!output.stdout.is_empty())
+}
+
+/// `time` as RFC 3339 in UTC, to the second: `2026-11-21T09:30:00Z`.
+pub fn rfc3339(time: SystemTime) -> String {
+    let secs = time
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard
+/// Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// An argument as a POSIX shell would need it: bare when safe, otherwise in
+/// single quotes.
+pub fn shell_quote(arg: &str) -> String {
+    let safe = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
+    if safe {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
+}
+
+/// A command line as one copy-pasteable string.
+pub fn shell_line<S: AsRef<str>>(args: &[S]) -> String {
+    args.iter()
+        .map(|a| shell_quote(a.as_ref()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn dates_are_rfc3339_utc() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let at = |s: u64| rfc3339(UNIX_EPOCH + Duration::from_secs(s));
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(at(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn arguments_are_quoted_only_when_needed() {
+        assert_eq!(
+            shell_line(&["shuffle-audit", "run", "a b.toml", "it's", ""]),
+            r"shuffle-audit run 'a b.toml' 'it'\''s' ''"
+        );
+        assert_eq!(shell_quote("random-swap:k=100"), "random-swap:k=100");
+    }
+}

@@ -1,0 +1,234 @@
+use super::*;
+use crate::source::SourceKind;
+use crate::spec::TestSet;
+
+const GOOD: &str = r#"
+name = "study"
+purpose = "Why we look."
+n = 10
+trials = "2k"
+seed = 7
+
+[[audit]]
+algorithm = "random-swap:k=100"
+n = [10, 52]
+
+[[audit]]
+algorithm = "fisher-yates"
+rng = "rand15-mod"
+trials = 3e3
+tests = ["position-value"]
+note = "modulo bias"
+
+[[mixing]]
+algorithm = "riffle"
+n = 52
+k = { from = 1, to = 10 }
+"#;
+
+fn parse(text: &str) -> Result<Experiment> {
+    Experiment::parse(text, Path::new("exp/bad.toml"))
+}
+
+/// The error for `text`, which must fail.
+fn error(text: &str) -> String {
+    parse(text).unwrap_err().to_string()
+}
+
+/// `GOOD` with its first occurrence of `from` replaced by `to`.
+fn good_with(from: &str, to: &str) -> String {
+    assert!(GOOD.contains(from), "{from}");
+    GOOD.replacen(from, to, 1)
+}
+
+#[test]
+fn a_good_file_expands_to_one_run_per_audit_and_size() {
+    let exp = parse(GOOD).unwrap();
+    assert_eq!(exp.name, "study");
+    assert_eq!(exp.alpha, DEFAULT_ALPHA);
+    assert_eq!(exp.out, Path::new("reports/study"));
+    let runs = exp.runs(1.0, None).unwrap();
+    let summary: Vec<_> = runs
+        .iter()
+        .map(|r| (r.spec.algorithm.to_string(), r.spec.n, r.spec.trials))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("random-swap:k=100".to_string(), 10, 2000),
+            ("random-swap:k=100".to_string(), 52, 2000),
+            ("fisher-yates".to_string(), 10, 3000),
+        ]
+    );
+    assert_eq!(runs[2].spec.source.kind, SourceKind::Rand15Mod);
+    assert_eq!(runs[0].spec.source.kind, SourceKind::Chacha8);
+    assert!(runs.iter().all(|r| r.spec.seed == 7));
+    assert_eq!(runs[2].note.as_deref(), Some("modulo bias"));
+    assert_eq!(runs[2].spec.tests, TestSet::position_value());
+    assert_eq!(
+        runs[0].spec.tests,
+        TestSet::default_for(10),
+        "no tests key: the defaults"
+    );
+    assert_eq!(runs[1].spec.tests, TestSet::default_for(52));
+    assert_eq!(exp.mixing.len(), 1);
+    assert_eq!(exp.mixing[0].steps, (1..=10).collect::<Vec<u64>>());
+    assert_eq!(exp.mixing[0].trials, 2000);
+}
+
+#[test]
+fn trials_scale_multiplies_and_keeps_at_least_one() {
+    let exp = parse(GOOD).unwrap();
+    let runs = exp.runs(0.5, Some(1)).unwrap();
+    assert_eq!(runs[0].spec.trials, 1000);
+    assert_eq!(runs[0].spec.threads, Some(1));
+    let runs = exp.runs(1e-9, None).unwrap();
+    assert_eq!(runs[0].spec.trials, 1);
+    assert!(exp.runs(0.0, None).is_err());
+    assert!(exp.runs(f64::NAN, None).is_err());
+    assert!(exp.runs(1.0, Some(0)).is_err());
+}
+
+#[test]
+fn an_unknown_key_is_named_at_its_line_and_column() {
+    let err = error(&good_with("seed = 7", "seed = 7\ntrails = 5"));
+    assert!(err.starts_with("exp/bad.toml:7:1: "), "{err}");
+    assert!(err.contains("unknown field `trails`"), "{err}");
+    let err = error(&good_with("note =", "colour = \"red\"\nnote ="));
+    assert!(err.starts_with("exp/bad.toml:17:1: "), "{err}");
+    assert!(err.contains("unknown field `colour`"), "{err}");
+}
+
+#[test]
+fn a_wrong_type_is_named_at_the_value() {
+    let err = error(&good_with("n = [10, 52]", "n = \"ten\""));
+    assert!(err.starts_with("exp/bad.toml:10:5: "), "{err}");
+    assert!(
+        err.contains("invalid type: string \"ten\", expected an integer or a list of integers"),
+        "{err}"
+    );
+    let err = error(&good_with("seed = 7", "seed = \"seven\""));
+    assert!(err.starts_with("exp/bad.toml:6:8: "), "{err}");
+    assert!(err.contains("invalid type"), "{err}");
+}
+
+#[test]
+fn impossible_sizes_are_named_at_the_element() {
+    let err = error(&good_with("n = [10, 52]", "n = [10, 1]"));
+    assert_eq!(
+        err,
+        "exp/bad.toml:10:10: n = 1 is too small: n must be at least 2"
+    );
+    let err = error(&good_with("n = 10", "n = 1"));
+    assert_eq!(
+        err,
+        "exp/bad.toml:4:5: n = 1 is too small: n must be at least 2"
+    );
+    let err = error(&good_with("n = [10, 52]", "n = [10, 10]"));
+    assert!(
+        err.starts_with("exp/bad.toml:10:10: n = 10 is listed twice"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unknown_algorithm_is_named_at_its_value() {
+    let err = error(&good_with("\"fisher-yates\"", "\"bogo-sort\""));
+    assert!(err.starts_with("exp/bad.toml:13:13: "), "{err}");
+    assert!(err.contains("unknown algorithm 'bogo-sort'"), "{err}");
+    let err = error(&good_with("k=100", "q=100"));
+    assert!(err.starts_with("exp/bad.toml:9:13: "), "{err}");
+    assert!(err.contains("unknown parameter 'q'"), "{err}");
+}
+
+#[test]
+fn bad_counts_are_named_at_their_value() {
+    let err = error(&good_with("trials = \"2k\"", "trials = \"lots\""));
+    assert!(
+        err.starts_with("exp/bad.toml:5:10: bad count 'lots'"),
+        "{err}"
+    );
+    let err = error(&good_with("trials = 3e3", "trials = 0"));
+    assert_eq!(err, "exp/bad.toml:15:10: trials must be at least 1 (got 0)");
+    let err = error(&good_with("trials = 3e3", "trials = 2.5"));
+    assert!(err.contains("must be a whole number"), "{err}");
+}
+
+#[test]
+fn other_impossible_values_are_refused() {
+    for (from, to, want) in [
+        (
+            "seed = 7",
+            "seed = 7\nalpha = 1.5",
+            "7:9: alpha = 1.5 is not a probability",
+        ),
+        (
+            "seed = 7",
+            "seed = 7\nalpha = 0",
+            "7:9: alpha = 0 is not a probability",
+        ),
+        (
+            "seed = 7",
+            "seed = 7\nthreads = 0",
+            "7:11: threads = 0 must be at least 1",
+        ),
+        (
+            "\"rand15-mod\"",
+            "\"mt19937\"",
+            "14:7: unknown random source 'mt19937'",
+        ),
+        (
+            "\"position-value\"",
+            "\"runs-up\"",
+            "16:10: unknown test 'runs-up' (known: position-value, permutation,",
+        ),
+        (
+            "\"riffle\"",
+            "\"bubble\"",
+            "20:13: no mixing curve for 'bubble'",
+        ),
+        (
+            "from = 1, to = 10",
+            "from = 5, to = 1",
+            "22:5: k = { from = 5, to = 1",
+        ),
+        (
+            "purpose = \"Why we look.\"",
+            "purpose = \"  \"",
+            "3:11: purpose is empty",
+        ),
+    ] {
+        let err = error(&good_with(from, to));
+        assert!(
+            err.starts_with(&format!("exp/bad.toml:{want}")),
+            "{to}: {err}"
+        );
+    }
+}
+
+#[test]
+fn missing_fields_and_duplicates_are_refused() {
+    let err = error("name = \"x\"\n[[audit]]\nalgorithm = \"fisher-yates\"\n");
+    assert!(err.starts_with("exp/bad.toml:"), "{err}");
+    assert!(err.contains("missing field `purpose`"), "{err}");
+    let err = error("name = \"x\"\npurpose = \"y\"\n");
+    assert!(err.contains("no [[audit]] or [[mixing]] table"), "{err}");
+    let twice = "name = \"x\"\npurpose = \"y\"\n[[audit]]\nalgorithm = \"sattolo\"\n\
+                 [[audit]]\nalgorithm = \"sattolo\"\ntrials = 5\n";
+    let err = error(twice);
+    assert_eq!(
+        err,
+        "exp/bad.toml:6:13: sattolo at n = 10 with rng chacha8 is already audited (line 4); \
+         each algorithm, n and source may appear once"
+    );
+    let err = error("name = \"x\"\npurpose = \"y\"\nnonsense");
+    assert!(err.starts_with("exp/bad.toml:3:"), "{err}");
+}
+
+#[test]
+fn folder_names_are_safe() {
+    assert_eq!(folder_name("classics"), "classics");
+    assert_eq!(folder_name("My study: n=52"), "My-study--n-52");
+    assert_eq!(folder_name("../../etc"), "etc");
+    assert_eq!(folder_name("///"), "experiment");
+}

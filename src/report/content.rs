@@ -1,0 +1,694 @@
+//! What a report says: builds the [`Document`] from a judged run.
+
+use super::extensions::{self, TestResult};
+use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
+use super::{MixingOutcome, ReportInput};
+use crate::audit::Audit;
+use crate::output::{self, format_p, thousands};
+use crate::spec::TestKind;
+use crate::stats::Verdict;
+
+/// The id of the headline verdict table (the browser check looks for it).
+pub const VERDICT_TABLE_ID: &str = "verdicts";
+
+/// Builds the report of `input`.
+pub fn build(input: &ReportInput<'_>) -> Document {
+    let folders = output::audit_folders(input.audits);
+    let mut sections = vec![verdict_section(input, &folders)];
+    if !input.audits.is_empty() {
+        sections.push(comparison_section(input.audits.len()));
+        sections.push(audit_sections(input, &folders));
+    }
+    if !input.mixing.is_empty() {
+        sections.push(mixing_section(&input.mixing));
+    }
+    sections.push(method_section(input));
+    Document {
+        title: input.title.clone(),
+        lead: paragraphs(&input.purpose),
+        facts: facts(input),
+        sections,
+    }
+}
+
+/// Splits text at blank lines into paragraphs, joining the lines of each.
+pub fn paragraphs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for line in text.lines().map(str::trim).chain(std::iter::once("")) {
+        if line.is_empty() {
+            if !current.is_empty() {
+                out.push(current.join(" "));
+                current.clear();
+            }
+        } else {
+            current.push(line);
+        }
+    }
+    out
+}
+
+fn facts(input: &ReportInput<'_>) -> Vec<(String, String)> {
+    let p = &input.provenance;
+    let total: u64 = input.audits.iter().map(|a| a.spec.trials).sum();
+    let tool = match (&p.git_commit, p.git_dirty) {
+        (Some(commit), dirty) => format!(
+            "{}, commit {}{}",
+            p.tool,
+            &commit[..commit.len().min(12)],
+            if dirty == Some(true) {
+                " with uncommitted changes"
+            } else {
+                ""
+            }
+        ),
+        (None, _) => p.tool.clone(),
+    };
+    vec![
+        ("Generated".into(), p.date.clone()),
+        ("Tool".into(), tool),
+        (
+            "Audits".into(),
+            format!(
+                "{} ({} shuffles in all)",
+                input.audits.len(),
+                thousands(total)
+            ),
+        ),
+        (
+            "Verdicts".into(),
+            format!(
+                "at α = {}, Holm-corrected across the {} audits",
+                input.alpha,
+                input.audits.len()
+            ),
+        ),
+    ]
+}
+
+/// What the audit should find with enough trials: fair for a fair algorithm
+/// on a good source, biased otherwise.
+pub fn expected_verdict(audit: &Audit) -> Verdict {
+    if audit.spec.algorithm.expected_fair() && !audit.spec.source.kind.is_weak() {
+        Verdict::Fair
+    } else {
+        Verdict::Biased
+    }
+}
+
+/// The verdict, with a warning when it is not the expected one.
+fn verdict_cell(audit: &Audit) -> Cell {
+    let expected = expected_verdict(audit);
+    if expected == audit.verdict {
+        Cell::Verdict(audit.verdict)
+    } else {
+        Cell::Stack(vec![
+            Cell::Verdict(audit.verdict),
+            Cell::Flag(format!("expected {expected}")),
+        ])
+    }
+}
+
+/// The expected verdict, flagged when the audit found otherwise.
+fn expected_cell(audit: &Audit) -> Cell {
+    let expected = expected_verdict(audit);
+    if expected == audit.verdict {
+        Cell::text(expected.to_string())
+    } else {
+        Cell::Flag(expected.to_string())
+    }
+}
+
+fn audit_label(audit: &Audit) -> String {
+    format!(
+        "{} · n = {} · {}",
+        audit.spec.algorithm, audit.spec.n, audit.spec.source
+    )
+}
+
+fn anchor(folder: &str) -> String {
+    format!("audit-{folder}")
+}
+
+/// O/E with enough decimals to show how far it is from 1.
+pub fn format_ratio(ratio: f64) -> String {
+    let gap = (ratio - 1.0).abs();
+    let decimals = if gap >= 0.01 || gap == 0.0 {
+        2
+    } else {
+        ((-gap.log10()).ceil() as usize + 1).min(6)
+    };
+    format!("{ratio:.decimals$}")
+}
+
+/// Above this log10 p-value the position-by-value test sees nothing (p > 0.01),
+/// so a biased verdict must come from another test.
+const MARGINAL_NOISE_LOG10_P: f64 = -2.0;
+
+/// The largest deviation in plain words: "value 0 lands at position 0 1.29×
+/// as often as it should"; for a fair verdict, said to be within noise.
+pub fn deviation_words(audit: &Audit) -> String {
+    let t = &audit.position_value;
+    let (p, v) = (t.max_rel_dev_cell.position, t.max_rel_dev_cell.value);
+    let ratio = 1.0 + t.rel_dev_at_max;
+    let marginals_look_fair = t.log10_p > MARGINAL_NOISE_LOG10_P;
+    match audit.verdict {
+        Verdict::Biased if marginals_look_fair => format!(
+            "marginals within noise (largest: value {v} at position {p}, {}×); the {} test sees the bias",
+            format_ratio(ratio),
+            audit.decisive().test.title()
+        ),
+        Verdict::Biased if ratio == 0.0 => format!("value {v} never lands at position {p}"),
+        Verdict::Biased => format!(
+            "value {v} lands at position {p} {}× as often as it should",
+            format_ratio(ratio)
+        ),
+        Verdict::Fair => format!(
+            "within noise (largest: value {v} at position {p}, {}×)",
+            format_ratio(ratio)
+        ),
+    }
+}
+
+fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
+    let mut table = Table {
+        id: Some(VERDICT_TABLE_ID.to_string()),
+        columns: vec![
+            Column::text("algorithm"),
+            Column::number("n"),
+            Column::number("trials"),
+            Column::text("rng"),
+            Column::text("verdict"),
+            Column::text("decisive test"),
+            Column::number("p (Holm)"),
+            Column::prose("largest deviation"),
+            Column::number("trials needed"),
+        ],
+        rows: Vec::new(),
+    };
+    let mut surprises = 0;
+    for (audit, folder) in input.audits.iter().zip(folders) {
+        let results = extensions::test_results(audit);
+        let decisive = extensions::decisive(&results);
+        if expected_verdict(audit) != audit.verdict {
+            surprises += 1;
+        }
+        table.rows.push(vec![
+            Cell::Link {
+                text: audit.spec.algorithm.to_string(),
+                target: anchor(folder),
+            },
+            Cell::text(audit.spec.n.to_string()),
+            Cell::text(thousands(audit.spec.trials)),
+            Cell::text(audit.spec.source.to_string()),
+            verdict_cell(audit),
+            decisive.map_or(Cell::Missing, |r| Cell::text(r.title())),
+            decisive.map_or(Cell::Missing, |r| {
+                Cell::text(format_p(r.log10_p_holm.unwrap_or(r.log10_p)))
+            }),
+            Cell::text(deviation_words(audit)),
+            extensions::trials_needed(audit, input.alpha)
+                .map_or(Cell::Missing, |t| Cell::text(thousands(t))),
+        ]);
+    }
+    let biased = input
+        .audits
+        .iter()
+        .filter(|a| a.verdict == Verdict::Biased)
+        .count();
+    if input.audits.is_empty() {
+        let text = "This experiment has no audits, so there are no verdicts.".to_string();
+        return Section::new("summary", "Verdicts", vec![Block::Paragraph(text)]);
+    }
+    let mut blocks = vec![Block::Paragraph(format!(
+        "{biased} of {} audits are judged biased at α = {} after a Holm correction across all \
+         of them; \"fair\" means no evidence of bias at this many trials, not proof of fairness.",
+        input.audits.len(),
+        input.alpha
+    ))];
+    blocks.push(Block::Table(table));
+    if surprises > 0 {
+        blocks.push(Block::Note(
+            "⚠ marks a verdict other than the one expected. The position-by-value test sees only \
+             where single values land: an algorithm whose marginals are uniform but whose \
+             orderings are not (rotation) passes it by design, and a mild bias may need more \
+             trials to show."
+                .to_string(),
+        ));
+    }
+    Section::new("summary", "Verdicts", blocks)
+}
+
+fn comparison_section(count: usize) -> Section {
+    Section::new(
+        "comparison",
+        "All audits at a glance",
+        vec![
+            Block::Image(Image {
+                path: "comparison.png".to_string(),
+                alt: format!("Grid of {count} heatmaps, one per audit, on one shared colour scale"),
+                caption: None,
+                size: ImageSize::Wide,
+            }),
+            Block::Paragraph("How to read it:".to_string()),
+            Block::List(vec![
+                "Each square is one audit; its rows are positions (top = position 0) and its \
+                 columns are values (left = value 0)."
+                    .to_string(),
+                "A cell's colour is how often that value landed at that position, relative to a \
+                 fair shuffle (observed / expected): white = as expected, red = more often, \
+                 blue = less often."
+                    .to_string(),
+                "All squares share one colour scale (the bar on the right), so their colours \
+                 compare directly. A fair shuffle looks evenly pale; a biased one shows a \
+                 pattern such as a red diagonal (values tend to stay put) or a blue one (they \
+                 never stay put)."
+                    .to_string(),
+                "The scale spans at least a few standard errors of a fair shuffle, so noise \
+                 stays pale, and at most 0 to 2, so one extreme algorithm cannot wash out the \
+                 subtle ones."
+                    .to_string(),
+            ]),
+        ],
+    )
+}
+
+fn test_table(results: &[TestResult]) -> Table {
+    Table {
+        id: None,
+        columns: vec![
+            Column::text("test"),
+            Column::number("statistic"),
+            Column::number("df"),
+            Column::number("p"),
+            Column::number("p (Holm)"),
+        ],
+        rows: results
+            .iter()
+            .map(|r| {
+                vec![
+                    Cell::text(r.title()),
+                    Cell::text(format!("{:.1}", r.statistic)),
+                    r.df.map_or(Cell::Missing, |df| Cell::text(format!("{df}"))),
+                    Cell::text(format_p(r.log10_p)),
+                    r.log10_p_holm
+                        .map_or(Cell::Missing, |p| Cell::text(format_p(p))),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn audit_sections(input: &ReportInput<'_>, folders: &[String]) -> Section {
+    let mut section = Section::new(
+        "audits",
+        "Audits",
+        vec![Block::Paragraph(
+            "One section per audit: its heatmap on its own colour scale (so that even a faint \
+             pattern shows), and every test's result."
+                .to_string(),
+        )],
+    );
+    for (i, (audit, folder)) in input.audits.iter().zip(folders).enumerate() {
+        let t = &audit.position_value;
+        let results = extensions::test_results(audit);
+        let half_width = output::scale_half_width(audit);
+        let mut blocks = vec![Block::Image(Image {
+            path: format!("{folder}/heatmap.png"),
+            alt: format!(
+                "Heatmap of observed/expected counts for {}",
+                audit_label(audit)
+            ),
+            caption: Some(format!(
+                "Observed / expected per cell (rows = positions, columns = values), on this \
+                 audit's own scale: {} to {}.",
+                format_ratio(1.0 - half_width),
+                format_ratio(1.0 + half_width)
+            )),
+            size: ImageSize::Panel,
+        })];
+        let mut facts = vec![
+            ("Verdict".to_string(), Cell::Verdict(audit.verdict)),
+            ("Expected".to_string(), expected_cell(audit)),
+        ];
+        if let Some(r) = extensions::decisive(&results) {
+            facts.push((
+                "Decisive test".to_string(),
+                Cell::text(format!(
+                    "{}, p = {} after Holm",
+                    r.title(),
+                    format_p(r.log10_p_holm.unwrap_or(r.log10_p))
+                )),
+            ));
+        }
+        facts.extend([
+            (
+                "Largest deviation".to_string(),
+                Cell::text(deviation_words(audit)),
+            ),
+            (
+                "Shuffles".to_string(),
+                Cell::text(format!(
+                    "{} of n = {} elements, {} with seed {}",
+                    thousands(audit.spec.trials),
+                    audit.spec.n,
+                    audit.spec.source,
+                    audit.spec.seed
+                )),
+            ),
+            (
+                "Total variation".to_string(),
+                Cell::text(format!(
+                    "{:.4} at the worst position (a fair shuffle gives about {:.4} at this many \
+                     trials)",
+                    t.tv_marginal, t.tv_noise
+                )),
+            ),
+            (
+                "Time".to_string(),
+                Cell::text(format!(
+                    "{:.2} s on {} thread(s), {:.1} M shuffles/s",
+                    audit.seconds,
+                    audit.threads,
+                    audit.shuffles_per_sec() / 1e6
+                )),
+            ),
+        ]);
+        blocks.push(Block::Definitions(facts));
+        if let Some(Some(note)) = input.notes.get(i) {
+            blocks.push(Block::Note(format!("Note: {note}")));
+        }
+        blocks.push(Block::Table(test_table(&results)));
+        blocks.push(Block::Paragraph(format!(
+            "Counts: {folder}/counts.csv (rows = positions, columns = values)."
+        )));
+        let mut sub = Section::new(anchor(folder), audit_label(audit), blocks);
+        if let Some(findings) = extensions::permutation_findings(audit) {
+            sub.subsections.push(Section::new(
+                format!("{}-permutations", anchor(folder)),
+                "Whole-permutation findings",
+                findings,
+            ));
+        }
+        if let Some(exact) = extensions::exact_results(audit) {
+            sub.subsections.push(Section::new(
+                format!("{}-exact", anchor(folder)),
+                "Exact results",
+                exact,
+            ));
+        }
+        section.subsections.push(sub);
+    }
+    section
+}
+
+fn mixing_section(outcomes: &[MixingOutcome]) -> Section {
+    let mut section = Section::new(
+        "mixing",
+        "Mixing curves",
+        vec![Block::Paragraph(
+            "How far a step-by-step shuffle is from uniform after k steps.".to_string(),
+        )],
+    );
+    for (i, outcome) in outcomes.iter().enumerate() {
+        let (plan, blocks) = match outcome {
+            MixingOutcome::Measured(curve) => {
+                let mut blocks = Vec::new();
+                if let Some(path) = &curve.image {
+                    blocks.push(Block::Image(Image {
+                        path: path.clone(),
+                        alt: format!("Mixing curve of {}", curve.plan.describe()),
+                        caption: None,
+                        size: ImageSize::Wide,
+                    }));
+                }
+                blocks.push(Block::Paragraph(format!(
+                    "Distance: {}; {} shuffles per point.",
+                    curve.metric,
+                    thousands(curve.plan.trials)
+                )));
+                blocks.push(Block::Table(Table {
+                    id: None,
+                    columns: vec![
+                        Column::number("k"),
+                        Column::number("distance"),
+                        Column::number("noise floor"),
+                    ],
+                    rows: curve
+                        .points
+                        .iter()
+                        .map(|p| {
+                            vec![
+                                Cell::text(p.steps.to_string()),
+                                Cell::text(format!("{:.4}", p.distance)),
+                                p.noise
+                                    .map_or(Cell::Missing, |x| Cell::text(format!("{x:.4}"))),
+                            ]
+                        })
+                        .collect(),
+                }));
+                (&curve.plan, blocks)
+            }
+            MixingOutcome::NotAvailable(plan) => (
+                plan,
+                vec![Block::Note(
+                    "mixing curves: not available in this build".to_string(),
+                )],
+            ),
+            MixingOutcome::Failed(plan, why) => (
+                plan,
+                vec![Block::Note(format!(
+                    "mixing curve could not be measured: {why}"
+                ))],
+            ),
+        };
+        section.subsections.push(Section::new(
+            format!("mixing-{}", i + 1),
+            plan.describe(),
+            blocks,
+        ));
+    }
+    section
+}
+
+fn method_section(input: &ReportInput<'_>) -> Section {
+    let tests = Section::new(
+        "method-tests",
+        "What each test detects",
+        vec![Block::Definitions(
+            TestKind::ALL
+                .iter()
+                .map(|t| (t.title().to_string(), Cell::text(t.description())))
+                .collect(),
+        )],
+    );
+    let calibration = Section::new(
+        "method-calibration",
+        "Calibration of the position-by-value test",
+        vec![
+            Block::Paragraph(
+                "Each audit shuffles [0, 1, …, n−1] T times and counts O, how often value v \
+                 lands at position p. A fair shuffle expects E = T/n in every cell."
+                    .to_string(),
+            ),
+            Block::Code(
+                "Q = ((n−1)/n) · Σ (O − E)² / E   ~   χ²((n−1)²)   for a fair shuffle".to_string(),
+            ),
+            Block::Paragraph(
+                "The factor (n−1)/n is not decoration. Each trial adds a whole permutation \
+                 matrix to the counts (exactly one count in every row and every column), so \
+                 the n² cells are not independent: their deviations have covariance \
+                 (T/(n−1))·P⊗P, where P = I − J/n is the centring projection. Pearson's sum \
+                 Σ (O−E)²/E is therefore n/(n−1) times a χ² variable with (n−1)² degrees of \
+                 freedom; used as is it would call fair shuffles biased too often (at n = 3 \
+                 its mean is 6 where 4 is expected). Q removes that factor, so its p-values \
+                 are accurate for large T."
+                    .to_string(),
+            ),
+        ],
+    );
+    let holm = Section::new(
+        "method-holm",
+        "Verdicts and the Holm correction",
+        vec![Block::Paragraph(format!(
+            "A run tests many audits at once, so the p-values are corrected with Holm's \
+             step-down method: sort the m p-values, multiply the i-th smallest by (m − i + 1), \
+             keep the sequence non-decreasing and cap it at 1. An audit is judged biased when \
+             its adjusted p-value is at most α = {}. This keeps the chance of calling any fair \
+             shuffle of the run biased at most α, whatever the dependence between the audits. \
+             p-values are computed in logarithms, so values far below 10⁻³⁰⁰ stay distinct.",
+            input.alpha
+        ))],
+    );
+    let p = &input.provenance;
+    let mut reproduce = vec![Block::Paragraph(
+        "Counts depend only on the algorithm, n, the number of trials, the random source and \
+         the seed: never on the number of threads. This report was produced by:"
+            .to_string(),
+    )];
+    reproduce.push(Block::Code(p.command_line.clone()));
+    if !p.reproduce.is_empty() {
+        reproduce.push(Block::Paragraph(
+            "To reproduce it, or to verify that a rerun gives identical counts, run from the \
+             same version of the tool:"
+                .to_string(),
+        ));
+        reproduce.push(Block::Code(p.reproduce.join("\n")));
+    }
+    let reproduce = Section::new("method-reproduce", "Reproducing this report", reproduce);
+    Section {
+        id: "method".to_string(),
+        title: "Method".to_string(),
+        blocks: Vec::new(),
+        subsections: vec![tests, calibration, holm, reproduce],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithm::Algorithm;
+    use crate::engine::{RunSpec, no_progress};
+    use crate::experiment::mixing::MixingPlan;
+    use crate::report::Provenance;
+    use crate::source::SourceSpec;
+    use crate::spec::TestSet;
+
+    fn audits() -> Vec<Audit> {
+        let specs: Vec<RunSpec> = [
+            Algorithm::FisherYates,
+            Algorithm::Sattolo,
+            Algorithm::Rotation,
+        ]
+        .into_iter()
+        .map(|algorithm| RunSpec {
+            threads: Some(1),
+            // Rotation with the marginal test alone, which cannot see it.
+            tests: if algorithm == Algorithm::Rotation {
+                TestSet::position_value()
+            } else {
+                TestSet::default_for(5)
+            },
+            ..RunSpec::new(algorithm, 5, 20_000, SourceSpec::default(), 3)
+        })
+        .collect();
+        crate::audit::run_all(&specs, 0.001, &no_progress).unwrap()
+    }
+
+    fn input(audits: &[Audit]) -> ReportInput<'_> {
+        ReportInput {
+            title: "t".into(),
+            purpose: "one\n\ntwo".into(),
+            alpha: 0.001,
+            audits,
+            notes: vec![None, Some("cycles only".into())],
+            mixing: vec![MixingOutcome::NotAvailable(MixingPlan {
+                process: "riffle".into(),
+                n: 52,
+                steps: vec![1, 7],
+                trials: 10,
+                source: SourceSpec::default(),
+                seed: 1,
+            })],
+            provenance: Provenance {
+                tool: "shuffle-audit 0".into(),
+                git_commit: Some("0123456789abcdef".into()),
+                git_dirty: Some(true),
+                date: "2026-01-01T00:00:00Z".into(),
+                command_line: "shuffle-audit run x.toml".into(),
+                reproduce: vec!["shuffle-audit run --check out".into()],
+            },
+        }
+    }
+
+    #[test]
+    fn sections_come_in_the_documented_order() {
+        let audits = audits();
+        let doc = build(&input(&audits));
+        let ids: Vec<&str> = doc.sections.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["summary", "comparison", "audits", "mixing", "method"]);
+        assert_eq!(doc.lead, ["one", "two"]);
+        assert!(
+            doc.facts[1]
+                .1
+                .ends_with("commit 0123456789ab with uncommitted changes")
+        );
+        let Block::Table(table) = &doc.sections[0].blocks[1] else {
+            panic!("the verdict table comes second");
+        };
+        assert_eq!(table.id.as_deref(), Some(VERDICT_TABLE_ID));
+        assert_eq!(table.rows.len(), 3);
+        assert_eq!(table.rows[1][4], Cell::Verdict(Verdict::Biased));
+        assert_eq!(
+            table.rows[1][7],
+            Cell::text("value 0 never lands at position 0")
+        );
+        // Sattolo's exact marginals give the trials its bias needs; none for fair ones.
+        let Cell::Text(needed) = &table.rows[1][8] else {
+            panic!("sattolo has a trial plan: {:?}", table.rows[1][8]);
+        };
+        assert!(needed.parse::<u64>().is_ok_and(|t| t > 0), "{needed}");
+        assert_eq!(
+            table.rows[0][8],
+            Cell::Missing,
+            "a fair verdict needs no plan"
+        );
+        // Rotation passes the marginal test: flagged, not hidden.
+        assert_eq!(
+            table.rows[2][4],
+            Cell::Stack(vec![
+                Cell::Verdict(Verdict::Fair),
+                Cell::Flag("expected biased".into())
+            ])
+        );
+        let sattolo = &doc.sections[2].subsections[1];
+        assert_eq!(sattolo.id, "audit-sattolo");
+        assert!(
+            sattolo
+                .blocks
+                .contains(&Block::Note("Note: cycles only".into()))
+        );
+        assert!(
+            matches!(sattolo.blocks[0], Block::Image(_)),
+            "heatmap first"
+        );
+        let optional: Vec<&str> = sattolo
+            .subsections
+            .iter()
+            .map(|s| s.title.as_str())
+            .collect();
+        assert_eq!(optional, ["Whole-permutation findings", "Exact results"]);
+        let rotation = &doc.sections[2].subsections[2];
+        assert_eq!(
+            rotation.subsections.len(),
+            1,
+            "no whole-permutation findings without permutation counts"
+        );
+        let mixing = &doc.sections[3].subsections[0];
+        assert_eq!(
+            mixing.blocks,
+            [Block::Note(
+                "mixing curves: not available in this build".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn ratios_show_their_distance_from_one() {
+        assert_eq!(format_ratio(1.2912), "1.29");
+        assert_eq!(format_ratio(0.7149), "0.71");
+        assert_eq!(format_ratio(1.0016), "1.0016");
+        assert_eq!(format_ratio(0.99912), "0.99912");
+        assert_eq!(format_ratio(1.0), "1.00");
+        assert_eq!(format_ratio(5.333), "5.33");
+    }
+
+    #[test]
+    fn paragraphs_split_at_blank_lines() {
+        assert_eq!(
+            paragraphs("  one\n two\n\n\nthree \n"),
+            vec!["one two".to_string(), "three".to_string()]
+        );
+        assert!(paragraphs("").is_empty());
+    }
+}

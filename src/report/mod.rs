@@ -1,0 +1,84 @@
+//! Fairness reports people can read: `report.html` (one self-contained page)
+//! and `report.md` (the same content, pictures as links), written beside the
+//! CSV, JSON and PNG files of a run.
+//!
+//! [`content`] decides what is said, once, into a [`model::Document`]; the
+//! [`html`] and [`markdown`] renderers only decide how it looks.
+//! [`extensions`] is where other analyses (whole-permutation tests, power
+//! planning, exact results) plug in.
+
+pub mod content;
+pub mod extensions;
+pub mod html;
+pub mod markdown;
+pub mod model;
+
+use crate::audit::Audit;
+use crate::error::Result;
+use crate::experiment::mixing::{MixingCurve, MixingPlan};
+use crate::output::files;
+use std::path::{Path, PathBuf};
+
+/// The HTML report's file name.
+pub const HTML_FILE: &str = "report.html";
+/// The Markdown report's file name.
+pub const MARKDOWN_FILE: &str = "report.md";
+
+/// Where a run came from and how to redo it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Provenance {
+    /// `shuffle-audit <version>`.
+    pub tool: String,
+    /// The git commit the tool ran in, if known.
+    pub git_commit: Option<String>,
+    /// Whether that checkout had uncommitted changes, if known.
+    pub git_dirty: Option<bool>,
+    /// When the run started (RFC 3339, UTC).
+    pub date: String,
+    /// The command that produced the report, shell-quoted.
+    pub command_line: String,
+    /// Commands that reproduce or verify it.
+    pub reproduce: Vec<String>,
+}
+
+/// What became of one requested mixing curve.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MixingOutcome {
+    /// It was measured.
+    Measured(MixingCurve),
+    /// This build cannot measure mixing curves.
+    NotAvailable(MixingPlan),
+    /// Measuring it failed, for the reason given.
+    Failed(MixingPlan, String),
+}
+
+/// Everything a report shows.
+#[derive(Debug, Clone)]
+pub struct ReportInput<'a> {
+    /// The title (an experiment's name).
+    pub title: String,
+    /// Why the study was run (may be empty); paragraphs split at blank lines.
+    pub purpose: String,
+    /// The significance level of the verdicts.
+    pub alpha: f64,
+    /// The judged audits, in run order.
+    pub audits: &'a [Audit],
+    /// A note per audit (same order; missing entries mean none).
+    pub notes: Vec<Option<String>>,
+    /// Mixing curves requested, if any.
+    pub mixing: Vec<MixingOutcome>,
+    /// Where it came from.
+    pub provenance: Provenance,
+}
+
+/// Writes `report.html` and `report.md` into `dir`, which must already hold
+/// the run's PNGs (see [`crate::output::write_run`]); returns the paths.
+pub fn write(dir: &Path, input: &ReportInput<'_>) -> Result<Vec<PathBuf>> {
+    let doc = content::build(input);
+    let read_png = |relative: &str| std::fs::read(dir.join(relative)).ok();
+    let html_path = dir.join(HTML_FILE);
+    files::write_atomic(&html_path, html::render(&doc, &read_png).as_bytes())?;
+    let md_path = dir.join(MARKDOWN_FILE);
+    files::write_atomic(&md_path, markdown::render(&doc).as_bytes())?;
+    Ok(vec![html_path, md_path])
+}

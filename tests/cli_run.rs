@@ -38,6 +38,23 @@ fn run(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().unwrap()
 }
 
+/// Runs the small study into `dir`/report with `extra` arguments and returns
+/// the report folder.
+fn run_small(dir: &TempDir, extra: &[&str]) -> (PathBuf, Output) {
+    let file = dir.write("small.toml", SMALL);
+    let out_dir = dir.path("report");
+    let mut args = vec![
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    (out_dir, out)
+}
+
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -135,17 +152,7 @@ fn bad_experiment_files_are_refused_at_file_line_and_column() {
 #[test]
 fn a_run_writes_a_reproducible_report_and_check_confirms_it() {
     let dir = TempDir::new("run");
-    let file = dir.write("small.toml", SMALL);
-    let out_dir = dir.path("report");
-    let out = run(&[
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--trials-scale",
-        "1.5",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (out_dir, out) = run_small(&dir, &["--trials-scale", "1.5"]);
     let table = stdout(&out);
     assert!(table.contains("naive-swap"), "{table}");
     assert!(table.contains("BIASED"), "{table}");
@@ -244,18 +251,7 @@ fn a_run_writes_a_reproducible_report_and_check_confirms_it() {
 #[test]
 fn check_notices_a_changed_experiment() {
     let dir = TempDir::new("changed");
-    let file = dir.write("small.toml", SMALL);
-    let out_dir = dir.path("report");
-    let out = run(&[
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-        "-q",
-        "--trials-scale",
-        "0.1",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (out_dir, _) = run_small(&dir, &["-q", "--trials-scale", "0.1"]);
     fs::write(
         out_dir.join("experiment.toml"),
         SMALL.replace("seed = 11", "seed = 12"),

@@ -151,7 +151,6 @@ pub fn exact_results(audit: &Audit) -> Option<Vec<Block>> {
     if exact::check_enumerate(spec.algorithm, spec.n, spec.source, REPORT_MAX_LEAVES).is_ok() {
         let law = exact::enumerate(spec.algorithm, spec.n, spec.source, REPORT_MAX_LEAVES).ok()?;
         let m = law.marginals();
-        let cell = m.max_deviation_cell();
         return Some(vec![Block::Definitions(vec![
             ("Method".into(), Cell::text(law.method().describe())),
             (
@@ -166,34 +165,31 @@ pub fn exact_results(audit: &Audit) -> Option<Vec<Block>> {
                 "Total variation distance to uniform".into(),
                 Cell::text(format!("{:.6}", law.tv_to_uniform())),
             ),
-            (
-                "Largest marginal deviation |n·P − 1|".into(),
-                Cell::text(format!(
-                    "{:.6} (value {} at position {})",
-                    m.max_deviation(),
-                    cell.value,
-                    cell.position
-                )),
-            ),
+            largest_deviation(m),
         ])]);
     }
     if exact::check_marginals(spec.algorithm, spec.n, spec.source).is_ok() {
         let m = exact::marginals(spec.algorithm, spec.n, spec.source).ok()?;
-        let cell = m.max_deviation_cell();
         return Some(vec![Block::Definitions(vec![
             ("Method".into(), Cell::text(m.method().describe())),
-            (
-                "Largest marginal deviation |n·P − 1|".into(),
-                Cell::text(format!(
-                    "{:.6} (value {} at position {})",
-                    m.max_deviation(),
-                    cell.value,
-                    cell.position
-                )),
-            ),
+            largest_deviation(&m),
         ])]);
     }
     None
+}
+
+/// The exact marginals' largest deviation and where it is, as a definition.
+fn largest_deviation(m: &exact::ExactMarginals) -> (String, Cell) {
+    let cell = m.max_deviation_cell();
+    (
+        "Largest marginal deviation |n·P − 1|".into(),
+        Cell::text(format!(
+            "{:.6} (value {} at position {})",
+            m.max_deviation(),
+            cell.value,
+            cell.position
+        )),
+    )
 }
 
 fn yes_no(b: bool) -> &'static str {

@@ -77,11 +77,13 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
                 audit.spec.source
             ),
             format!(
-                "Q = {:.1} (df {}), p = {}: {}",
+                "this map: Q = {:.1} (df {}), p = {}; verdict {} (by {}, p = {})",
                 t.statistic,
                 t.df,
                 format_p(t.log10_p),
-                audit.verdict
+                audit.verdict,
+                audit.decisive().test,
+                format_p(audit.log10_p_holm)
             ),
         ],
     }

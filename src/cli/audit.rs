@@ -7,7 +7,7 @@ use super::table::Table;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{self, Audit};
 use shuffle_audit::engine::{self, RunSpec};
-use shuffle_audit::experiment::record::{self, shell_line};
+use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::output::{self, files, format_p, summary::Summary, thousands};
 use shuffle_audit::params::parse_count;
 use shuffle_audit::report::{self, Provenance, ReportInput};
@@ -15,19 +15,18 @@ use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::TestSet;
 use shuffle_audit::stats::Verdict;
 use shuffle_audit::{Error, Result};
-use std::time::SystemTime;
 
 pub fn run(args: &AuditArgs) -> Result<i32> {
     let specs = specs(args)?;
     audit::check_alpha(args.alpha)?;
     files::prepare_dir(&args.out)?;
 
-    let started = SystemTime::now();
+    let start = RunStart::now();
     let budget = max_trials(args, specs[0].trials)?;
     let audits = run_audits(&specs, args.alpha, args.quiet, false, budget)?;
 
     output::write_run(&args.out, &audits, args.alpha)?;
-    write_report(&audits, args, started)?;
+    write_report(&audits, args, &start)?;
     if args.json {
         println!("{}", Summary::of(&audits, args.alpha).to_json());
     } else {
@@ -66,7 +65,7 @@ fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
 }
 
 /// Writes report.html and report.md, the same report `run` writes.
-fn write_report(audits: &[Audit], args: &AuditArgs, started: SystemTime) -> Result<()> {
+fn write_report(audits: &[Audit], args: &AuditArgs, start: &RunStart) -> Result<()> {
     let title = match audits.first() {
         Some(a) if audits.len() == 1 => {
             format!("Audit of {} at n = {}", a.spec.algorithm, a.spec.n)
@@ -84,9 +83,9 @@ fn write_report(audits: &[Audit], args: &AuditArgs, started: SystemTime) -> Resu
         mixing: Vec::new(),
         provenance: Provenance {
             tool: record::tool_version(),
-            git_commit: record::git_commit(),
-            git_dirty: record::git_dirty(),
-            date: record::rfc3339(started),
+            git_commit: start.commit.clone(),
+            git_dirty: start.dirty,
+            date: record::rfc3339(start.time),
             command_line: shell_line(&command),
             reproduce: vec![shell_line(&command)],
         },

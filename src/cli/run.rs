@@ -11,7 +11,7 @@ use shuffle_audit::engine::no_progress;
 use shuffle_audit::experiment::check::{self, RecordedSummary};
 use shuffle_audit::experiment::mixing::{MixingCurve, MixingPlan, MixingPoint};
 use shuffle_audit::experiment::record::{
-    self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, shell_line,
+    self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, RunStart, shell_line,
 };
 use shuffle_audit::experiment::{Experiment, PlannedRun, scale_trials};
 use shuffle_audit::mixing;
@@ -20,7 +20,6 @@ use shuffle_audit::report::{self, MixingOutcome, Provenance, ReportInput, conten
 use shuffle_audit::stats::Verdict;
 use shuffle_audit::{Error, Result};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 /// Exit code of `--check` when the counts differ.
 const EXIT_DIFFERENT: i32 = 1;
@@ -75,7 +74,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
 }
 
 fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
-    let started = SystemTime::now();
+    let start = RunStart::now();
     let experiment = Experiment::load(file)?;
     let runs = experiment.runs(args.trials_scale, args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
@@ -100,7 +99,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         .collect();
 
     output::write_run(&out, &audits, experiment.alpha)?;
-    let record = run_record(&experiment, file, &out, &runs, &audits, args, started);
+    let record = run_record(&experiment, file, &out, &runs, &audits, args, &start);
     files::write_atomic(&out.join(EXPERIMENT_FILE), experiment.text.as_bytes())?;
     files::write_atomic(&out.join(RUN_FILE), record.to_json().as_bytes())?;
     let input = ReportInput {
@@ -185,7 +184,7 @@ fn run_record(
     runs: &[PlannedRun],
     audits: &[Audit],
     args: &RunArgs,
-    started: SystemTime,
+    start: &RunStart,
 ) -> RunRecord {
     let dir = out.display().to_string();
     let mut rerun = vec![
@@ -199,10 +198,10 @@ fn run_record(
     rerun.extend(["--out".to_string(), format!("{dir}-rerun")]);
     RunRecord {
         tool: record::tool_version(),
-        git_commit: record::git_commit(),
-        git_dirty: record::git_dirty(),
+        git_commit: start.commit.clone(),
+        git_dirty: start.dirty,
         command_line: record::command_line(),
-        date: record::rfc3339(started),
+        date: record::rfc3339(start.time),
         experiment: experiment.name.clone(),
         experiment_file: file.display().to_string(),
         alpha: experiment.alpha,

@@ -120,6 +120,30 @@ pub fn git_commit() -> Option<String> {
     (output.status.success() && !commit.is_empty()).then_some(commit)
 }
 
+/// When a run started, with the git commit and whether the checkout was
+/// dirty, read before the run writes anything (its own output would
+/// otherwise count as a change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunStart {
+    /// The start time.
+    pub time: SystemTime,
+    /// `git rev-parse HEAD`, if available.
+    pub commit: Option<String>,
+    /// Uncommitted changes to tracked files, if git can tell.
+    pub dirty: Option<bool>,
+}
+
+impl RunStart {
+    /// Now, in the current folder's checkout.
+    pub fn now() -> Self {
+        Self {
+            time: SystemTime::now(),
+            commit: git_commit(),
+            dirty: git_dirty(),
+        }
+    }
+}
+
 /// Whether the git checkout in the current folder has uncommitted changes
 /// to tracked files, if `git` can tell.
 pub fn git_dirty() -> Option<bool> {

@@ -351,18 +351,22 @@ impl Validator<'_> {
                 Some(n) => self.sizes(n)?,
                 None => defaults.sizes.clone(),
             },
-            trials: match &raw.trials {
-                Some(t) => self.count(t)?,
-                None => defaults.trials,
-            },
-            source: match &raw.rng {
-                Some(r) => self.source(r)?,
-                None => defaults.source,
-            },
+            trials: self.count_or(&raw.trials, defaults.trials)?,
+            source: self.source_or(&raw.rng, defaults.source)?,
             seed: raw.seed.unwrap_or(defaults.seed),
             tests,
             note: raw.note.as_ref().map(|s| s.trim().to_string()),
         })
+    }
+
+    /// A table's trial count, or the file's default.
+    fn count_or(&self, raw: &Option<Spanned<Count>>, default: u64) -> Result<u64> {
+        raw.as_ref().map_or(Ok(default), |t| self.count(t))
+    }
+
+    /// A table's random source, or the file's default.
+    fn source_or(&self, raw: &Option<Spanned<String>>, default: SourceSpec) -> Result<SourceSpec> {
+        raw.as_ref().map_or(Ok(default), |r| self.source(r))
     }
 
     fn mixing(&self, raw: &RawMixing, defaults: &Defaults) -> Result<MixingPlan> {
@@ -393,14 +397,8 @@ impl Validator<'_> {
             process: process.to_string(),
             n,
             steps,
-            trials: match &raw.trials {
-                Some(t) => self.count(t)?,
-                None => defaults.trials,
-            },
-            source: match &raw.rng {
-                Some(r) => self.source(r)?,
-                None => defaults.source,
-            },
+            trials: self.count_or(&raw.trials, defaults.trials)?,
+            source: self.source_or(&raw.rng, defaults.source)?,
             seed: raw.seed.unwrap_or(defaults.seed),
         })
     }

@@ -11,6 +11,8 @@
 //! [`experiment`] file describes a whole study (many audits) so that it can be
 //! rerun bit for bit. The command-line tool is a thin shell over this library.
 
+#![warn(missing_docs)]
+
 pub mod algorithm;
 pub mod audit;
 pub mod bench;

@@ -103,6 +103,7 @@ fn add(a: &mut [u64], b: &[u64]) {
 pub struct ObserveScratch {
     flags: Vec<bool>,
     words: Vec<u32>,
+    tree: Vec<u32>,
 }
 
 impl Tally {
@@ -138,7 +139,7 @@ impl Tally {
             s.fixed_points[fixed_points(perm)] += 1;
             s.cycles[cycles(perm, &mut scratch.flags)] += 1;
             s.rising[rising_sequences(perm, &mut scratch.words)] += 1;
-            lehmer_digits(perm, &mut scratch.words);
+            lehmer_digits(perm, &mut scratch.words, &mut scratch.tree);
             for (i, &d) in scratch.words.iter().enumerate() {
                 s.lehmer[i * n + d as usize] += 1;
             }

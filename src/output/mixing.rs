@@ -2,7 +2,8 @@
 //! `mixing.png` (distance to uniform against k: the exact curve as a line,
 //! Monte Carlo points with error bars).
 
-use super::heatmap::{PlotError, plot_err, register_fonts};
+use super::heatmap::PlotError;
+use super::text::{plot_err, register_fonts};
 use super::{draw, files, thousands};
 use crate::error::Result;
 use crate::mixing::{Method, MixingCurve, MixingPoint};

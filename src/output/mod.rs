@@ -6,6 +6,7 @@ pub mod files;
 pub mod heatmap;
 pub mod mixing;
 pub mod summary;
+pub mod text;
 
 use crate::audit::Audit;
 use crate::error::{Error, Result};

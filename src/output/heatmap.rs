@@ -7,9 +7,8 @@
 //! as expected, red = too frequent), either one per image or several side by
 //! side on a shared scale for comparing algorithms.
 //!
-//! Text is rendered by [`super::text`] with the DejaVu Sans font embedded by the
-//! `dejavu` crate, so
-//! no system fonts are needed.
+//! Text is rendered by [`super::text`] with the DejaVu Sans font embedded by
+//! the `dejavu` crate, so no system fonts are needed.
 
 use std::fmt;
 use std::path::Path;

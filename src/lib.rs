@@ -10,6 +10,19 @@
 //! [`mixing`] draws mixing curves and [`selftest`] proves the harness. An
 //! [`experiment`] file describes a whole study (many audits) so that it can be
 //! rerun bit for bit. The command-line tool is a thin shell over this library.
+//!
+//! ```
+//! use shuffle_audit::{algorithm::Algorithm, audit, engine::{RunSpec, no_progress}};
+//! use shuffle_audit::{source::SourceSpec, stats::Verdict};
+//!
+//! # fn main() -> shuffle_audit::Result<()> {
+//! let spec = RunSpec::new(Algorithm::parse("naive-swap")?, 10, 100_000, SourceSpec::parse("chacha8")?, 1);
+//! let result = audit::run(&spec, audit::DEFAULT_ALPHA, &no_progress)?;
+//! assert_eq!(result.verdict, Verdict::Biased);
+//! println!("decisive test: {}, log10 p = {:.0}", result.decisive().test, result.log10_p);
+//! # Ok(())
+//! # }
+//! ```
 
 #![warn(missing_docs)]
 

@@ -237,15 +237,33 @@ impl Tally {
 pub(crate) struct ChunkTally {
     n: usize,
     trials: u64,
-    counts: Vec<u32>,
+    counts: ChunkCounts,
+}
+
+/// Rows of at most this many values use fixed-width rows, whose index the
+/// compiler can prove in range (no bounds check per count: measured, 87 →
+/// about 50 instructions per shuffle at n = 10).
+const NARROW: usize = 16;
+
+#[derive(Debug, Clone)]
+enum ChunkCounts {
+    /// n ≤ [`NARROW`]: one fixed-width row per position.
+    Narrow(Vec<[u32; NARROW]>),
+    /// Row-major `[position][value]`.
+    Wide(Vec<u32>),
 }
 
 impl ChunkTally {
     pub(crate) fn new(n: usize) -> Self {
+        let counts = if n <= NARROW {
+            ChunkCounts::Narrow(vec![[0; NARROW]; n])
+        } else {
+            ChunkCounts::Wide(vec![0; n * n])
+        };
         Self {
             n,
             trials: 0,
-            counts: vec![0; n * n],
+            counts,
         }
     }
 
@@ -253,9 +271,21 @@ impl ChunkTally {
     #[inline]
     pub(crate) fn record_batch(&mut self, batch: &[u32]) {
         let n = self.n;
-        for perm in batch.chunks_exact(n) {
-            for (row, &v) in self.counts.chunks_exact_mut(n).zip(perm) {
-                row[v as usize] += 1;
+        match &mut self.counts {
+            ChunkCounts::Narrow(rows) => {
+                for perm in batch.chunks_exact(n) {
+                    for (row, &v) in rows.iter_mut().zip(perm) {
+                        // v < n <= NARROW, so the mask never changes it.
+                        row[v as usize & (NARROW - 1)] += 1;
+                    }
+                }
+            }
+            ChunkCounts::Wide(counts) => {
+                for perm in batch.chunks_exact(n) {
+                    for (row, &v) in counts.chunks_exact_mut(n).zip(perm) {
+                        row[v as usize] += 1;
+                    }
+                }
             }
         }
         self.trials += (batch.len() / n) as u64;
@@ -263,8 +293,20 @@ impl ChunkTally {
 
     /// Adds the chunk's counts to `tally` and clears the chunk.
     pub(crate) fn flush_into(&mut self, tally: &mut Tally) {
-        for (a, b) in tally.counts.iter_mut().zip(self.counts.iter_mut()) {
-            *a += u64::from(std::mem::take(b));
+        let n = self.n;
+        match &mut self.counts {
+            ChunkCounts::Narrow(rows) => {
+                for (target, row) in tally.counts.chunks_exact_mut(n).zip(rows.iter_mut()) {
+                    for (a, b) in target.iter_mut().zip(row.iter_mut()) {
+                        *a += u64::from(std::mem::take(b));
+                    }
+                }
+            }
+            ChunkCounts::Wide(counts) => {
+                for (a, b) in tally.counts.iter_mut().zip(counts.iter_mut()) {
+                    *a += u64::from(std::mem::take(b));
+                }
+            }
         }
         tally.trials += std::mem::take(&mut self.trials);
     }
@@ -318,17 +360,29 @@ mod tests {
 
     #[test]
     fn chunk_tally_matches_direct_recording() {
-        let perms = [[1u32, 0, 2], [2, 1, 0], [1, 0, 2]];
-        let mut direct = Tally::new(3);
-        let mut chunk = ChunkTally::new(3);
-        for p in &perms {
-            direct.record(p);
+        // n = 3 uses narrow rows, n = 20 wide ones.
+        for n in [3usize, 20] {
+            let perms: Vec<Vec<u32>> = (0..5u32)
+                .map(|s| (0..n as u32).map(|i| (i * 7 + s) % n as u32).collect())
+                .filter(|p: &Vec<u32>| {
+                    let mut seen = p.clone();
+                    seen.sort();
+                    seen.dedup();
+                    seen.len() == n
+                })
+                .collect();
+            assert!(!perms.is_empty());
+            let mut direct = Tally::new(n);
+            let mut chunk = ChunkTally::new(n);
+            for p in &perms {
+                direct.record(p);
+            }
+            chunk.record_batch(&perms.concat());
+            let mut flushed = Tally::new(n);
+            chunk.flush_into(&mut flushed);
+            assert_eq!(flushed, direct, "n = {n}");
+            chunk.flush_into(&mut flushed);
+            assert_eq!(flushed, direct, "a flushed chunk must be empty (n = {n})");
         }
-        chunk.record_batch(&perms.concat());
-        let mut flushed = Tally::new(3);
-        chunk.flush_into(&mut flushed);
-        assert_eq!(flushed, direct);
-        chunk.flush_into(&mut flushed);
-        assert_eq!(flushed, direct, "a flushed chunk must be empty");
     }
 }

@@ -283,12 +283,34 @@ impl Algorithm {
     ) {
         with_kernel!(*self, R, |kernel| {
             for row in batch.chunks_exact_mut(n) {
-                for (i, slot) in row.iter_mut().enumerate() {
-                    *slot = i as u32;
-                }
+                reset_to_identity(row);
                 kernel(row, rng, scratch);
             }
         })
+    }
+}
+
+/// `[0, 1, ..., 63]`, copied rather than recomputed for small rows.
+const IDENTITY: [u32; 64] = {
+    let mut a = [0u32; 64];
+    let mut i = 0;
+    while i < a.len() {
+        a[i] = i as u32;
+        i += 1;
+    }
+    a
+};
+
+/// Sets `row` to `[0, 1, ..., len-1]`.
+#[inline]
+fn reset_to_identity(row: &mut [u32]) {
+    match IDENTITY.get(..row.len()) {
+        Some(identity) => row.copy_from_slice(identity),
+        None => {
+            for (i, slot) in row.iter_mut().enumerate() {
+                *slot = i as u32;
+            }
+        }
     }
 }
 

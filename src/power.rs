@@ -11,11 +11,14 @@
 //! requested power at level α.
 
 use crate::algorithm::Algorithm;
+use crate::audit;
+use crate::engine::{RunSpec, no_progress};
 use crate::error::{Error, Result};
 use crate::exact;
 use crate::permutation::{factorial, rank};
 use crate::source::SourceSpec;
-use crate::spec::{MAX_PERMUTATION_N, TestKind};
+use crate::spec::{MAX_PERMUTATION_N, TestKind, TestSet};
+use crate::stats::TestResult;
 use crate::stats::special::{chi2_isf, noncentral_chi2_sf};
 use serde::Serialize;
 
@@ -71,6 +74,16 @@ impl Effect {
             cells: k,
             origin,
         }
+    }
+
+    /// The effect a finished test shows on its own `trials` trials at `n`:
+    /// [`from_pilot`](Self::from_pilot) with the test's cell count.
+    pub fn from_result(result: &TestResult, n: usize, trials: u64) -> Self {
+        let cells = match result.test {
+            TestKind::PositionValue => (n * n) as f64,
+            _ => result.df + 1.0,
+        };
+        Self::from_pilot(result.statistic, result.df, cells, trials)
     }
 
     /// The effect estimated from a pilot run's statistic: δ̂ = (X − df) / T,
@@ -131,6 +144,24 @@ pub fn exact_effect(
         }
         _ => Ok(None),
     }
+}
+
+/// The effect of `algorithm` on `test`, estimated from a pilot audit of
+/// `trials` shuffles that runs that test alone.
+pub fn pilot_effect(
+    algorithm: Algorithm,
+    n: usize,
+    source: SourceSpec,
+    test: TestKind,
+    trials: u64,
+    seed: u64,
+) -> Result<Effect> {
+    let spec = RunSpec {
+        tests: TestSet::parse(test.name(), n)?,
+        ..RunSpec::new(algorithm, n, trials, source, seed)
+    };
+    let audit = audit::run(&spec, audit::DEFAULT_ALPHA, &no_progress)?;
+    Ok(Effect::from_result(&audit.tests[0], n, trials))
 }
 
 /// An exact law as probabilities indexed by [`rank`] (all n! permutations).

@@ -10,7 +10,7 @@ use crate::algorithm::Algorithm;
 use crate::audit;
 use crate::engine::{RunSpec, no_progress};
 use crate::error::Result;
-use crate::power::{self, Effect};
+use crate::power;
 use crate::source::SourceKind;
 use crate::spec::{TestKind, TestSet};
 use crate::stats::Verdict;
@@ -69,6 +69,9 @@ const KS_LEVEL: f64 = 0.001;
 /// Level at which false positives are counted in the calibration part.
 const CALIBRATION_ALPHA: f64 = 0.01;
 
+/// Trials of a pilot run where the exact effect cannot be computed.
+const PILOT_TRIALS: u64 = 200_000;
+
 /// Part (a): each biased algorithm is audited at its planned trial count
 /// with the test that needs the fewest trials, and must be flagged. Plans use
 /// the exact effect where it can be computed, else a pilot run.
@@ -91,7 +94,14 @@ fn detect_one(settings: &Settings, alg: Algorithm) -> Result<Check> {
     for test in [TestKind::PositionValue, TestKind::Permutation] {
         let effect = match power::exact_effect(alg, n, SourceKind::Chacha8.into(), test)? {
             Some(effect) => effect,
-            None => pilot(settings, alg, test)?,
+            None => power::pilot_effect(
+                alg,
+                n,
+                SourceKind::Chacha8.into(),
+                test,
+                PILOT_TRIALS,
+                settings.seed ^ 1,
+            )?,
         };
         if let Ok(plan) = power::plan(effect, settings.alpha, settings.power)
             && best
@@ -135,27 +145,6 @@ fn detect_one(settings: &Settings, alg: Algorithm) -> Result<Check> {
         ),
         passed: result.verdict == Verdict::Biased,
     })
-}
-
-fn pilot(settings: &Settings, alg: Algorithm, test: TestKind) -> Result<Effect> {
-    let trials = 200_000;
-    let spec = RunSpec {
-        tests: TestSet::parse(test.name(), settings.n)?,
-        ..RunSpec::new(
-            alg,
-            settings.n,
-            trials,
-            SourceKind::Chacha8.into(),
-            settings.seed ^ 1,
-        )
-    };
-    let result = audit::run(&spec, settings.alpha, &no_progress)?;
-    let t = &result.tests[0];
-    let cells = match test {
-        TestKind::PositionValue => (settings.n * settings.n) as f64,
-        _ => t.df + 1.0,
-    };
-    Ok(Effect::from_pilot(t.statistic, t.df, cells, trials))
 }
 
 /// Part (b): many independent audits of every fair algorithm; for each test,

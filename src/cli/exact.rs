@@ -7,6 +7,7 @@ use num_rational::BigRational;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::exact::{self, DrawLaw, EXACT_MAX_BITS, EXACT_MAX_N, ExactLaw, ExactMarginals};
 use shuffle_audit::output::exact::{ExactReport, permutation_text, write_exact};
+use shuffle_audit::output::yes_no;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::params::parse_count;
 use shuffle_audit::source::SourceSpec;
@@ -309,8 +310,4 @@ fn decimal(x: f64) -> String {
 
 fn to_f64(q: &BigRational) -> f64 {
     num_traits::ToPrimitive::to_f64(q).unwrap_or(f64::NAN)
-}
-
-fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
 }

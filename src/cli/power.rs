@@ -2,11 +2,10 @@
 
 use clap::Args;
 use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::audit::{self, DEFAULT_ALPHA, DEFAULT_SEED};
-use shuffle_audit::engine::{RunSpec, no_progress};
+use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use shuffle_audit::output::thousands;
 use shuffle_audit::params::parse_count;
-use shuffle_audit::power::{self, Effect, EffectOrigin, Plan};
+use shuffle_audit::power::{self, EffectOrigin, Plan};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::{Error, Result};
@@ -69,14 +68,15 @@ pub fn run(args: &PowerArgs) -> Result<i32> {
             )));
         }
     };
-    let tests = TestSet::parse(test.name(), args.n)?;
+    // Refuse a test that cannot run at this n before any work starts.
+    TestSet::parse(test.name(), args.n)?;
     let pilot_trials = parse_count(&args.pilot_trials)?;
     if pilot_trials == 0 {
         return Err(Error::invalid("pilot trials must be at least 1 (got 0)"));
     }
     let effect = match power::exact_effect(algorithm, args.n, source, test)? {
         Some(effect) => effect,
-        None => pilot_effect(algorithm, args.n, source, tests, pilot_trials, args.seed)?,
+        None => power::pilot_effect(algorithm, args.n, source, test, pilot_trials, args.seed)?,
     };
     let plan = power::plan(effect, args.alpha, args.power)?;
     if args.json {
@@ -85,33 +85,6 @@ pub fn run(args: &PowerArgs) -> Result<i32> {
         print!("{}", render(&plan, algorithm, args, test));
     }
     Ok(0)
-}
-
-/// The effect estimated from a pilot Monte Carlo run.
-fn pilot_effect(
-    algorithm: Algorithm,
-    n: usize,
-    source: SourceSpec,
-    tests: TestSet,
-    trials: u64,
-    seed: u64,
-) -> Result<Effect> {
-    let spec = RunSpec {
-        tests,
-        ..RunSpec::new(algorithm, n, trials, source, seed)
-    };
-    let audit = audit::run(&spec, DEFAULT_ALPHA, &no_progress)?;
-    let result = &audit.tests[0];
-    let cells = match result.test {
-        TestKind::PositionValue => (n * n) as f64,
-        _ => result.df + 1.0,
-    };
-    Ok(Effect::from_pilot(
-        result.statistic,
-        result.df,
-        cells,
-        trials,
-    ))
 }
 
 fn render(plan: &Plan, algorithm: Algorithm, args: &PowerArgs, test: TestKind) -> String {

@@ -157,6 +157,11 @@ pub fn format_p(log10_p: f64) -> String {
     }
 }
 
+/// `yes` or `no`, for answers in tables and reports.
+pub fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
 /// An integer with thousands separators: `1,000,000`.
 pub fn thousands(x: u64) -> String {
     let digits = x.to_string();

@@ -7,6 +7,7 @@
 use super::model::{Block, Cell, Column, Table};
 use crate::audit::Audit;
 use crate::exact;
+use crate::output::yes_no;
 use crate::permutation::unrank;
 use crate::power::{self, Effect};
 use crate::spec::TestKind;
@@ -77,21 +78,17 @@ pub fn trials_needed(audit: &Audit, alpha: f64) -> Option<u64> {
     }
     let decisive = audit.decisive();
     let spec = &audit.spec;
-    let exact = match decisive.test {
-        TestKind::PositionValue => {
-            power::exact_effect(spec.algorithm, spec.n, spec.source, TestKind::PositionValue)
-                .ok()
-                .flatten()
-                .filter(|_| exact::check_marginals(spec.algorithm, spec.n, spec.source).is_ok())
-        }
-        _ => None,
+    // Only propagated marginals: cheap. An enumeration could take seconds.
+    let exact = if decisive.test == TestKind::PositionValue
+        && exact::check_marginals(spec.algorithm, spec.n, spec.source).is_ok()
+    {
+        power::exact_effect(spec.algorithm, spec.n, spec.source, TestKind::PositionValue)
+            .ok()
+            .flatten()
+    } else {
+        None
     };
-    let cells = match decisive.test {
-        TestKind::PositionValue => (spec.n * spec.n) as f64,
-        _ => decisive.df + 1.0,
-    };
-    let effect = exact
-        .unwrap_or_else(|| Effect::from_pilot(decisive.statistic, decisive.df, cells, spec.trials));
+    let effect = exact.unwrap_or_else(|| Effect::from_result(decisive, spec.n, spec.trials));
     power::plan(effect, alpha, PLANNED_POWER)
         .ok()
         .map(|plan| plan.recommended_trials)
@@ -190,8 +187,4 @@ fn largest_deviation(m: &exact::ExactMarginals) -> (String, Cell) {
             cell.position
         )),
     )
-}
-
-fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
 }

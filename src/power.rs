@@ -19,7 +19,7 @@ use crate::permutation::{factorial, rank};
 use crate::source::SourceSpec;
 use crate::spec::{MAX_PERMUTATION_N, TestKind, TestSet};
 use crate::stats::TestResult;
-use crate::stats::special::{chi2_isf, noncentral_chi2_sf};
+use crate::stats::special::{chi2_isf, noncentral_chi2_sf, noncentrality_for_power};
 use serde::Serialize;
 
 /// Where an effect size came from.
@@ -242,29 +242,6 @@ pub fn plan(effect: Effect, alpha: f64, power: f64) -> Result<Plan> {
         recommended_trials,
         warning,
     })
-}
-
-/// The λ at which P(χ²(df, λ) > critical) = power, by bisection (the power
-/// increases with λ).
-fn noncentrality_for_power(critical: f64, df: f64, power: f64) -> f64 {
-    let reaches = |lambda: f64| noncentral_chi2_sf(critical, df, lambda) >= power;
-    let mut hi = 1.0f64;
-    while !reaches(hi) {
-        hi *= 2.0;
-    }
-    let mut lo = 0.0f64;
-    for _ in 0..100 {
-        let mid = 0.5 * (lo + hi);
-        if reaches(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-        if hi - lo < 1e-9 * hi {
-            break;
-        }
-    }
-    hi
 }
 
 /// The power a test with effect `effect` has at `trials` trials and level `alpha`.

@@ -383,6 +383,31 @@ pub fn noncentral_chi2_sf(x: f64, df: f64, lambda: f64) -> f64 {
     (ln_w_mode + ln_q_mode + ln_total).exp().min(1.0)
 }
 
+/// The non-centrality λ at which P(χ²(df, λ) > critical) = power: how large a
+/// bias must be (as λ = trials × effect) for a chi-square test with that
+/// rejection threshold to see it with the requested power. Found by
+/// bisection (the power increases with λ).
+pub fn noncentrality_for_power(critical: f64, df: f64, power: f64) -> f64 {
+    let reaches = |lambda: f64| noncentral_chi2_sf(critical, df, lambda) >= power;
+    let mut hi = 1.0f64;
+    while !reaches(hi) {
+        hi *= 2.0;
+    }
+    let mut lo = 0.0f64;
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if reaches(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+        if hi - lo < 1e-9 * hi {
+            break;
+        }
+    }
+    hi
+}
+
 /// Result of a one-sample Kolmogorov–Smirnov test.
 ///
 /// Returned by [`ks_uniform`], which the auditor uses to check that a batch of

@@ -5,7 +5,8 @@ use crate::engine::{self, Progress, RunSpec};
 use crate::error::{Error, Result};
 use crate::source::splitmix64;
 use crate::spec::TestKind;
-use crate::stats::{PositionValueTest, TestResult, Verdict, battery, holm_log10};
+use crate::stats::pvalue::{LOG10_P_FLOOR, MIN_ALPHA};
+use crate::stats::{PositionValueTest, Sensitivity, TestResult, Verdict, battery, holm_log10};
 use crate::tally::Tally;
 use std::time::Instant;
 
@@ -34,9 +35,15 @@ pub struct Audit {
     /// The audit's own p-value (log10): the smallest Holm-adjusted p-value of
     /// its tests, i.e. the evidence of its most decisive test.
     pub log10_p: f64,
-    /// `log10_p` after Holm correction across the run's audits.
-    pub log10_p_holm: f64,
-    /// The verdict at the run's α, after both corrections.
+    /// The p-value the verdict compared with α (log10): `log10_p` after every
+    /// further correction the run applied (Holm across the run's audits; for
+    /// a sequential audit, Bonferroni over its looks and the run's audits).
+    /// Every output shows this p next to the verdict.
+    pub log10_p_adjusted: f64,
+    /// What the run could have detected, at the level the verdict held each
+    /// test to: the figure behind "no bias detected" and "inconclusive".
+    pub sensitivity: Sensitivity,
+    /// The verdict at the run's α, after every correction.
     pub verdict: Verdict,
     /// The looks of a sequential (`--until-decisive`) audit; empty otherwise.
     pub looks: Vec<Look>,
@@ -54,11 +61,18 @@ pub struct Look {
 }
 
 impl Audit {
-    /// The test with the strongest evidence (smallest adjusted p-value).
+    /// The test with the strongest evidence: the smallest Holm-adjusted
+    /// p-value, and among tests whose p-values are only bounds (below
+    /// [`LOG10_P_FLOOR`], where the approximations' digits mean nothing) the
+    /// largest standardised departure.
     pub fn decisive(&self) -> &TestResult {
         self.tests
             .iter()
-            .min_by(|a, b| a.log10_p_holm.total_cmp(&b.log10_p_holm))
+            .min_by(|a, b| {
+                let p = |t: &TestResult| t.log10_p_holm.max(LOG10_P_FLOOR);
+                p(a).total_cmp(&p(b))
+                    .then(b.departure.total_cmp(&a.departure))
+            })
             .expect("an audit runs at least one test")
     }
 
@@ -73,13 +87,17 @@ impl Audit {
     }
 }
 
-/// Checks `alpha` is a usable significance level.
+/// Checks `alpha` is a usable significance level: below 1 and at least
+/// [`MIN_ALPHA`], so that every decision is taken where p-values are
+/// meaningful (see [`crate::stats::pvalue`]).
 pub fn check_alpha(alpha: f64) -> Result<()> {
-    if alpha > 0.0 && alpha < 1.0 {
+    if (MIN_ALPHA..1.0).contains(&alpha) {
         Ok(())
     } else {
         Err(Error::invalid(format!(
-            "alpha = {alpha} is not a probability strictly between 0 and 1"
+            "alpha = {alpha} is not a significance level in [{MIN_ALPHA:e}, 1) (below \
+             {MIN_ALPHA:e} the approximations behind the p-values are not accurate enough to \
+             decide)"
         )))
     }
 }
@@ -101,10 +119,8 @@ pub fn run(spec: &RunSpec, alpha: f64, progress: Progress<'_>) -> Result<Audit> 
 pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit {
     let position_value = PositionValueTest::run(&tally);
     let tests = battery::run(&tally, &spec.tests, &position_value, spec.seed);
-    let log10_p = tests
-        .iter()
-        .map(|t| t.log10_p_holm)
-        .fold(f64::INFINITY, f64::min);
+    let log10_p = audit_log10_p(&tests);
+    let sensitivity = Sensitivity::of(&tests, spec.n, tally.trials(), alpha, tests.len());
     Audit {
         spec: RunSpec {
             trials: tally.trials(),
@@ -114,24 +130,43 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         seconds,
         tally,
         position_value,
+        verdict: Verdict::decide(log10_p, alpha, sensitivity.adequate()),
         tests,
         log10_p,
-        log10_p_holm: log10_p,
-        verdict: Verdict::at(log10_p, alpha),
+        log10_p_adjusted: log10_p,
+        sensitivity,
         looks: Vec::new(),
     }
+}
+
+/// An audit's own p-value: the smallest Holm-adjusted p of its tests.
+fn audit_log10_p(tests: &[TestResult]) -> f64 {
+    tests
+        .iter()
+        .map(|t| t.log10_p_holm)
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Sets `audit`'s verdict from its adjusted p-value and its sensitivity when
+/// each test is held to α / `family`.
+fn conclude(audit: &mut Audit, log10_p_adjusted: f64, alpha: f64, family: usize) {
+    audit.log10_p_adjusted = log10_p_adjusted;
+    audit.sensitivity =
+        Sensitivity::of(&audit.tests, audit.spec.n, audit.spec.trials, alpha, family);
+    audit.verdict = Verdict::decide(log10_p_adjusted, alpha, audit.sensitivity.adequate());
 }
 
 /// Applies the Holm correction across `audits` and sets their verdicts at
 /// `alpha`, so that the chance of calling any fair shuffle of the run biased
 /// is at most α. (Each audit's p-value is already Holm-corrected across its
 /// own tests, so the two corrections together control the error over every
-/// test of the run.)
+/// test of the run.) Sensitivities are restated for the whole family.
 pub fn judge(audits: &mut [Audit], alpha: f64) {
     let raw: Vec<f64> = audits.iter().map(|a| a.log10_p).collect();
+    let count = audits.len();
     for (audit, adjusted) in audits.iter_mut().zip(holm_log10(&raw)) {
-        audit.log10_p_holm = adjusted;
-        audit.verdict = Verdict::at(adjusted, alpha);
+        let family = audit.tests.len() * count;
+        conclude(audit, adjusted, alpha, family);
     }
 }
 
@@ -151,14 +186,17 @@ pub fn run_all(specs: &[RunSpec], alpha: f64, progress: Progress<'_>) -> Result<
 /// The cumulative trial count doubles at every look (the first look counts
 /// `spec.trials`). Looking repeatedly inflates the false-alarm rate, so the
 /// level α is spent across the looks, α/J at each of the J looks the budget
-/// allows (Bonferroni alpha-spending): the chance that a fair shuffle is ever
-/// called biased stays at most α. Batch j draws from seed
+/// allows (Bonferroni alpha-spending), and further divided by the
+/// `audits_in_run` audits run alongside (Bonferroni): the chance that any
+/// fair shuffle of the run is ever called biased stays at most α. The
+/// adjusted p-value is the best look's p times J × audits. Batch j draws from seed
 /// splitmix64(seed ⊕ j) (batch 0 from the seed itself), so a sequential audit
 /// is as reproducible as a plain one.
 pub fn run_until_decisive(
     spec: &RunSpec,
     alpha: f64,
     max_trials: u64,
+    audits_in_run: usize,
     progress: Progress<'_>,
 ) -> Result<Audit> {
     check_alpha(alpha)?;
@@ -169,7 +207,8 @@ pub fn run_until_decisive(
         )));
     }
     let schedule = look_schedule(spec.trials, max_trials);
-    let log10_alpha = (alpha / schedule.len() as f64).log10();
+    let share = (schedule.len() * audits_in_run.max(1)) as f64;
+    let log10_alpha = (alpha / share).log10();
     let start = Instant::now();
     let mut tally: Option<Tally> = None;
     let mut looks = Vec::new();
@@ -193,10 +232,7 @@ pub fn run_until_decisive(
         let current = tally.as_ref().expect("at least one batch");
         let position_value = PositionValueTest::run(current);
         let tests = battery::run(current, &spec.tests, &position_value, spec.seed);
-        let log10_p = tests
-            .iter()
-            .map(|t| t.log10_p_holm)
-            .fold(f64::INFINITY, f64::min);
+        let log10_p = audit_log10_p(&tests);
         looks.push(Look {
             trials: cumulative,
             log10_p,
@@ -208,12 +244,12 @@ pub fn run_until_decisive(
     }
     let tally = tally.expect("at least one batch");
     let mut audit = evaluate(spec, tally, start.elapsed().as_secs_f64(), alpha);
-    let rejected = looks.last().is_some_and(|l| l.log10_p <= l.log10_alpha);
-    audit.verdict = if rejected {
-        Verdict::Biased
-    } else {
-        Verdict::Fair
-    };
+    let best = looks
+        .iter()
+        .map(|l| l.log10_p)
+        .fold(f64::INFINITY, f64::min);
+    let family = audit.tests.len() * schedule.len() * audits_in_run.max(1);
+    conclude(&mut audit, (best + share.log10()).min(0.0), alpha, family);
     audit.looks = looks;
     Ok(audit)
 }
@@ -247,16 +283,23 @@ mod tests {
     fn a_biased_shuffle_stops_early_and_a_fair_one_spends_the_budget() {
         let spec = |alg| RunSpec::new(alg, 6, 2_000, SourceKind::Chacha8.into(), 3);
         let biased =
-            run_until_decisive(&spec(Algorithm::NaiveSwap), 0.001, 256_000, &no_progress).unwrap();
+            run_until_decisive(&spec(Algorithm::NaiveSwap), 0.001, 256_000, 1, &no_progress)
+                .unwrap();
         assert_eq!(biased.verdict, Verdict::Biased);
         assert!(
             biased.spec.trials < 256_000,
             "stopped at {}",
             biased.spec.trials
         );
-        let fair =
-            run_until_decisive(&spec(Algorithm::FisherYates), 0.001, 64_000, &no_progress).unwrap();
-        assert_eq!(fair.verdict, Verdict::Fair);
+        let fair = run_until_decisive(
+            &spec(Algorithm::FisherYates),
+            0.001,
+            64_000,
+            1,
+            &no_progress,
+        )
+        .unwrap();
+        assert_eq!(fair.verdict, Verdict::NoBiasDetected);
         assert_eq!(fair.spec.trials, 64_000);
         assert_eq!(fair.looks.len(), 6);
         assert_eq!(fair.tally.trials(), 64_000);

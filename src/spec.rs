@@ -109,6 +109,31 @@ impl TestKind {
     }
 }
 
+impl TestKind {
+    /// The tests that are one and the same test at `n` (they split the n!
+    /// permutations into the same classes, so their p-values coincide), as
+    /// (dropped, kept) pairs in report order: counting them twice would make
+    /// the Holm correction stricter for nothing.
+    ///
+    /// At n = 2 every test asks only how often the identity came up. At n = 3
+    /// the fixed-point count (0, 1, 3) and the cycle count (1, 2, 3) name the
+    /// same classes (3-cycles, transpositions, identity), and the one Lehmer
+    /// pair (digits 1 and 2) is the whole permutation.
+    pub fn equivalences(n: usize) -> Vec<(TestKind, TestKind)> {
+        match n {
+            2 => TestKind::ALL[1..]
+                .iter()
+                .map(|&t| (t, TestKind::PositionValue))
+                .collect(),
+            3 => vec![
+                (TestKind::Cycles, TestKind::FixedPoints),
+                (TestKind::LehmerPairs, TestKind::Permutation),
+            ],
+            _ => Vec::new(),
+        }
+    }
+}
+
 impl fmt::Display for TestKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -129,6 +154,21 @@ impl TestSet {
                 .filter(|&t| t != TestKind::Permutation || n <= DEFAULT_PERMUTATION_N)
                 .collect(),
         )
+        .without_equivalents(n)
+    }
+
+    /// The set with every test that is another test of the set at `n` (see
+    /// [`TestKind::equivalences`]) removed, so that each is counted once.
+    /// A test whose twin is absent stays.
+    pub fn without_equivalents(mut self, n: usize) -> Self {
+        let twins = TestKind::equivalences(n);
+        let kept = self.0.clone();
+        self.0.retain(|t| {
+            !twins
+                .iter()
+                .any(|(dropped, keep)| dropped == t && kept.contains(keep))
+        });
+        self
     }
 
     /// Only the position-by-value test (the fastest audit).
@@ -160,7 +200,7 @@ impl TestSet {
         }
         tests.sort();
         tests.dedup();
-        let set = Self(tests);
+        let set = Self(tests).without_equivalents(n);
         set.check(n)?;
         Ok(set)
     }
@@ -225,6 +265,46 @@ mod tests {
         assert!(TestSet::default_for(8).contains(TestKind::Permutation));
         assert!(!TestSet::default_for(9).contains(TestKind::Permutation));
         assert!(TestSet::default_for(52).contains(TestKind::Cycles));
+    }
+
+    #[test]
+    fn tests_that_coincide_at_small_n_are_counted_once() {
+        let three = TestSet::default_for(3);
+        assert!(three.contains(TestKind::FixedPoints) && !three.contains(TestKind::Cycles));
+        assert!(three.contains(TestKind::Permutation) && !three.contains(TestKind::LehmerPairs));
+        assert_eq!(TestSet::default_for(2).to_string(), "position-value");
+        // Alone, a test is kept even where it has a twin.
+        assert_eq!(TestSet::parse("cycles", 3).unwrap().to_string(), "cycles");
+        assert_eq!(TestSet::default_for(4).iter().count(), 7);
+    }
+
+    /// The equivalences are facts about the tests, checked by enumeration: at
+    /// n = 3 both members of each pair split the 6 permutations alike.
+    #[test]
+    fn equivalences_hold_by_enumeration() {
+        use crate::permutation::{self, unrank};
+        let classes = |f: &dyn Fn(&[u32]) -> usize| -> Vec<usize> {
+            (0..6).map(|r| f(&unrank(r, 3))).collect()
+        };
+        let same_partition = |a: Vec<usize>, b: Vec<usize>| {
+            (0..6).all(|i| (0..6).all(|j| (a[i] == a[j]) == (b[i] == b[j])))
+        };
+        let fixed = classes(&|p| permutation::fixed_points(p));
+        let cycles = classes(&|p| permutation::cycles(p, &mut Vec::new()));
+        assert!(same_partition(fixed.clone(), cycles));
+        let rising = classes(&|p| permutation::rising_sequences(p, &mut Vec::new()));
+        assert!(!same_partition(fixed, rising), "rising sequences differ");
+        let (mut words, mut tree) = (Vec::new(), Vec::new());
+        let pairs: Vec<usize> = (0..6)
+            .map(|r| {
+                permutation::lehmer_digits(&unrank(r, 3), &mut words, &mut tree);
+                (words[1] * 3 + words[2]) as usize
+            })
+            .collect();
+        assert!(
+            same_partition(pairs, (0..6).collect()),
+            "digits 1, 2 give the permutation"
+        );
     }
 
     #[test]

@@ -181,7 +181,7 @@ fn sequential_audits_keep_their_false_alarm_rate() {
                 SourceKind::Chacha8.into(),
                 40_000 + seed,
             );
-            let a = audit::run_until_decisive(&spec, LEVEL, 8_000, &no_progress).unwrap();
+            let a = audit::run_until_decisive(&spec, LEVEL, 8_000, 1, &no_progress).unwrap();
             a.verdict == shuffle_audit::stats::Verdict::Biased
         })
         .count() as u64;

@@ -93,7 +93,7 @@ fn an_audit_writes_every_output_file() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let table = String::from_utf8_lossy(&o.stdout);
     assert!(
-        table.contains("random-swap:k=2") && table.contains("BIASED"),
+        table.contains("random-swap:k=2") && table.contains("✗ biased"),
         "{table}"
     );
     for file in [
@@ -183,4 +183,82 @@ fn list_shows_every_algorithm_and_source() {
         "{names:?}"
     );
     assert_eq!(doc["sources"].as_array().unwrap().len(), 7);
+}
+
+/// Every output renders the same findings: the verdict words and the p-value
+/// the verdict used agree between the terminal table, summary.json,
+/// summary.csv and report.md, for each of the three verdicts.
+#[test]
+fn every_output_states_the_same_verdict_and_p() {
+    for (trials, algorithms, want) in [
+        (
+            "20k",
+            ["fisher-yates", "random-swap:k=2"],
+            ["no bias detected", "biased"],
+        ),
+        (
+            "60",
+            ["fisher-yates", "rand-crate"],
+            ["inconclusive", "inconclusive"],
+        ),
+    ] {
+        let out = temp_out(&format!("same-{trials}"));
+        let out_str = out.to_string_lossy().into_owned();
+        let o = run(&[
+            "audit",
+            "-n",
+            "6",
+            "-t",
+            trials,
+            "--quiet",
+            "--out",
+            &out_str,
+            "-a",
+            algorithms[0],
+            "-a",
+            algorithms[1],
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let table = String::from_utf8_lossy(&o.stdout).into_owned();
+        let summary: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+        let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let header = reader.headers().unwrap().clone();
+        let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+        for (i, (algorithm, words)) in algorithms.iter().zip(want).enumerate() {
+            let entry = &summary["audits"][i];
+            let slug = words.replace(' ', "-");
+            assert_eq!(entry["verdict"], slug.as_str(), "{algorithm}");
+            let p = entry["p_adjusted"].as_f64().unwrap();
+            let shown = if entry["p_adjusted_is_bound"].as_bool().unwrap() {
+                "< 1e-12".to_string()
+            } else if p >= 1e-3 {
+                format!("{p:.3}")
+            } else {
+                format!("{p:.1e}")
+            };
+            let row = table
+                .lines()
+                .find(|l| l.starts_with(&format!("{algorithm} ")))
+                .unwrap_or_else(|| panic!("no row for {algorithm}: {table}"));
+            assert!(
+                row.contains(words) && row.contains(&shown),
+                "{row} vs {words}, {shown}"
+            );
+            let md_row = md
+                .lines()
+                .find(|l| l.starts_with(&format!("| [{algorithm}]")))
+                .unwrap_or_else(|| panic!("no report row for {algorithm}"));
+            assert!(
+                md_row.contains(words) && md_row.contains(&shown),
+                "{md_row}"
+            );
+            assert_eq!(&records[i][column("verdict")], slug);
+            assert_eq!(records[i][column("p_adjusted")].parse::<f64>().unwrap(), p);
+            assert!(entry["sensitivity"].as_str().unwrap().contains("90% power"));
+        }
+    }
 }

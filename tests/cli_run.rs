@@ -136,7 +136,7 @@ fn bad_experiment_files_are_refused_at_file_line_and_column() {
         (SMALL.replace("\"70k\"", "\"70q\""), "4:10: bad count '70q'"),
         (
             SMALL.replace("alpha = 0.001", "alpha = 5"),
-            "7:9: alpha = 5 is not a probability",
+            "7:9: alpha = 5 is not a significance level",
         ),
         (
             SMALL.replace("[1, 2, 4, 7]", "[1, 4, 2]"),

@@ -3,13 +3,14 @@
 use super::EXIT_BIASED;
 use super::args::AuditArgs;
 use super::run::run_audits;
-use super::table::Table;
+use super::verdicts;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{self, Audit};
 use shuffle_audit::engine::{self, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
-use shuffle_audit::output::{self, files, format_p, summary::Summary, thousands};
+use shuffle_audit::output::{self, files, summary::Summary, thousands};
 use shuffle_audit::params::parse_count;
+use shuffle_audit::report::content;
 use shuffle_audit::report::{self, Provenance, ReportInput};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::TestSet;
@@ -141,67 +142,28 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
     Ok(specs)
 }
 
-/// The human-readable result table with a header line and notes.
+/// The human-readable result: a header line, the verdict table and notes.
 fn render(audits: &[Audit], args: &AuditArgs) -> String {
     let Some(first) = audits.first() else {
         return String::new();
     };
-    let weak = first.spec.source.kind.is_weak();
-    let mut table = Table::new(&[
-        ("algorithm", false),
-        ("expected", false),
-        ("decisive test", false),
-        ("p", true),
-        ("p (Holm)", true),
-        ("position-value p", true),
-        ("max |O/E-1|", true),
-        ("at (pos,val)", false),
-        ("verdict", false),
-    ]);
-    let mut surprises = Vec::new();
-    for a in audits {
-        let t = &a.position_value;
-        let expected = if weak {
-            "-"
-        } else if a.spec.algorithm.expected_fair() {
-            "fair"
-        } else {
-            "biased"
-        };
-        let verdict = match a.verdict {
-            Verdict::Fair => "fair".to_string(),
-            Verdict::Biased => "BIASED".to_string(),
-        };
-        if !weak && (a.verdict == Verdict::Fair) != a.spec.algorithm.expected_fair() {
-            surprises.push(a.spec.algorithm.to_string());
-        }
-        table.push(vec![
-            a.spec.algorithm.to_string(),
-            expected.to_string(),
-            a.decisive().test.to_string(),
-            format_p(a.log10_p),
-            format_p(a.log10_p_holm),
-            format_p(t.log10_p),
-            format!("{:.4}", t.max_rel_dev),
-            fmt_cell(t.max_rel_dev_cell.position, t.max_rel_dev_cell.value),
-            verdict,
-        ]);
-    }
     let mut out = format!(
-        "n = {}, {} trials each, rng {}, seed {}, tests {}, alpha {} (Holm within each audit, then over {} audits)\n\n",
+        "n = {}, {} trials each, rng {}, seed {}, tests {}, alpha {} (Holm within each audit, then over {} audits): {}\n\n",
         first.spec.n,
         thousands(first.spec.trials),
         first.spec.source,
         first.spec.seed,
         first.spec.tests,
         args.alpha,
-        audits.len()
+        audits.len(),
+        content::verdict_counts(audits),
     );
-    out.push_str(&table.render());
+    out.push_str(&verdicts::render(audits, args.alpha));
     if args.until_decisive {
         out.push_str(&format!(
-            "\nSequential: each audit doubled its trials until biased at its look's share of \
-             alpha / {} (alpha-spending over looks, Bonferroni over audits) or its budget ran out.\n",
+            "\nSequential: each audit doubled its trials until biased at alpha / (looks x {} \
+             audits) (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best \
+             look's p times that factor.\n",
             audits.len()
         ));
         for a in audits {
@@ -213,18 +175,5 @@ fn render(audits: &[Audit], args: &AuditArgs) -> String {
             ));
         }
     }
-    if !surprises.is_empty() {
-        out.push_str(&format!(
-            "\nNot the expected verdict: {}. A mild bias may need more trials (see `power`), \
-             and the position-value test alone cannot see uniform-marginal biases such as \
-             rotation's.\n",
-            surprises.join(", ")
-        ));
-    }
     out
-}
-
-/// A matrix cell as `(position,value)`.
-pub fn fmt_cell(position: usize, value: usize) -> String {
-    format!("({position},{value})")
 }

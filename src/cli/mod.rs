@@ -14,6 +14,7 @@ mod progress;
 mod run;
 mod selftest;
 mod table;
+mod verdicts;
 
 use args::{Cli, Command};
 use clap::Parser;

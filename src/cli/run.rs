@@ -2,7 +2,7 @@
 //! (`--check`) verify that a report folder's counts reproduce bit for bit.
 
 use super::progress::Progress;
-use super::table::Table;
+use super::verdicts;
 use clap::Args;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{self, Audit};
@@ -15,9 +15,8 @@ use shuffle_audit::experiment::record::{
 };
 use shuffle_audit::experiment::{Experiment, PlannedRun, scale_trials};
 use shuffle_audit::mixing;
-use shuffle_audit::output::{self, files, format_p, summary::Summary, thousands};
+use shuffle_audit::output::{self, files, summary::Summary, thousands};
 use shuffle_audit::report::{self, MixingOutcome, Provenance, ReportInput, content};
-use shuffle_audit::stats::Verdict;
 use shuffle_audit::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -153,10 +152,7 @@ pub fn run_audits(
         progress.begin(label.clone(), budget.unwrap_or(spec.trials));
         let audit = match budget {
             // Bonferroni across the audits: each sequential audit at alpha / m.
-            Some(max) => {
-                let share = alpha / specs.len() as f64;
-                audit::run_until_decisive(spec, share, max, &report)?
-            }
+            Some(max) => audit::run_until_decisive(spec, alpha, max, specs.len(), &report)?,
             None => audit::run(spec, alpha, &report)?,
         };
         if announce {
@@ -219,58 +215,17 @@ fn run_record(
 
 /// The verdict table printed on stdout.
 fn render(experiment: &Experiment, audits: &[Audit], mixing: &[MixingOutcome]) -> String {
-    let mut table = Table::new(&[
-        ("algorithm", false),
-        ("n", true),
-        ("trials", true),
-        ("rng", false),
-        ("p (Holm)", true),
-        ("verdict", false),
-        ("largest deviation", false),
-    ]);
-    let mut surprises = Vec::new();
-    for a in audits {
-        let verdict = match a.verdict {
-            Verdict::Fair => "fair",
-            Verdict::Biased => "BIASED",
-        };
-        if content::expected_verdict(a) != a.verdict {
-            surprises.push(format!("{} (n = {})", a.spec.algorithm, a.spec.n));
-        }
-        table.push(vec![
-            a.spec.algorithm.to_string(),
-            a.spec.n.to_string(),
-            thousands(a.spec.trials),
-            a.spec.source.to_string(),
-            format_p(a.log10_p_holm),
-            verdict.to_string(),
-            content::deviation_words(a),
-        ]);
-    }
-    let biased = audits
-        .iter()
-        .filter(|a| a.verdict == Verdict::Biased)
-        .count();
     let mut out = if audits.is_empty() {
         format!("{}: no audits\n", experiment.name)
     } else {
-        let mut out = format!(
-            "{}: {biased} of {} audits biased at alpha {} (Holm over all audits)\n\n",
+        format!(
+            "{}: {} at alpha {} (Holm within each audit and over all audits)\n\n{}",
             experiment.name,
-            audits.len(),
-            experiment.alpha
-        );
-        out.push_str(&table.render());
-        out
+            content::verdict_counts(audits),
+            experiment.alpha,
+            verdicts::render(audits, experiment.alpha)
+        )
     };
-    if !surprises.is_empty() {
-        out.push_str(&format!(
-            "\nNot the expected verdict: {}. The position-by-value test sees only where single \
-             values land: uniform marginals with non-uniform orderings (rotation) pass it; a \
-             mild bias may need more trials.\n",
-            surprises.join(", ")
-        ));
-    }
     for outcome in mixing {
         if let MixingOutcome::NotAvailable(plan) = outcome {
             out.push_str(&format!(

@@ -160,12 +160,12 @@ fn other_impossible_values_are_refused() {
         (
             "seed = 7",
             "seed = 7\nalpha = 1.5",
-            "7:9: alpha = 1.5 is not a probability",
+            "7:9: alpha = 1.5 is not a significance level",
         ),
         (
             "seed = 7",
             "seed = 7\nalpha = 0",
-            "7:9: alpha = 0 is not a probability",
+            "7:9: alpha = 0 is not a significance level",
         ),
         (
             "seed = 7",

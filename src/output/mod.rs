@@ -10,6 +10,7 @@ pub mod text;
 
 use crate::audit::Audit;
 use crate::error::{Error, Result};
+use crate::stats::pvalue::{LOG10_P_FLOOR, is_bound};
 use heatmap::HeatmapPanel;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -78,13 +79,14 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
                 audit.spec.source
             ),
             format!(
-                "this map: Q = {:.1} (df {}), p = {}; verdict {} (by {}, p = {})",
+                "{} {} (p = {} by {}); this map: Q = {:.1}, df {}, p = {}",
+                audit.verdict.symbol(),
+                audit.verdict,
+                format_p(audit.log10_p_adjusted),
+                audit.decisive().test,
                 t.statistic,
                 t.df,
                 format_p(t.log10_p),
-                audit.verdict,
-                audit.decisive().test,
-                format_p(audit.log10_p_holm)
             ),
         ],
     }
@@ -143,17 +145,16 @@ fn draw(path: &Path, render: impl FnOnce(&Path) -> Result<(), heatmap::PlotError
     })
 }
 
-/// A p-value from its log10, readable at any size: `0.42`, `3.1e-7`,
-/// `1e-4523`.
+/// A p-value from its log10 as every output shows it: `0.420`, `3.1e-7`, or
+/// the bound `< 1e-12` below [`LOG10_P_FLOOR`], where the approximations
+/// behind p-values say nothing (see [`crate::stats::pvalue`]).
 pub fn format_p(log10_p: f64) -> String {
-    if log10_p >= -3.0 {
+    if is_bound(log10_p) {
+        format!("< 1e{LOG10_P_FLOOR}")
+    } else if log10_p >= -3.0 {
         format!("{:.3}", 10f64.powf(log10_p))
-    } else if log10_p >= -300.0 {
-        format!("{:.1e}", 10f64.powf(log10_p))
     } else {
-        let exponent = log10_p.floor();
-        let mantissa = 10f64.powf(log10_p - exponent);
-        format!("{mantissa:.1}e{exponent}")
+        format!("{:.1e}", 10f64.powf(log10_p))
     }
 }
 
@@ -183,7 +184,8 @@ mod tests {
     fn p_values_read_well_at_every_size() {
         assert_eq!(format_p(0.42f64.log10()), "0.420");
         assert_eq!(format_p(3.1e-7f64.log10()), "3.1e-7");
-        assert_eq!(format_p(-4522.7), "2.0e-4523");
+        assert_eq!(format_p(-4522.7), "< 1e-12", "beyond the floor: a bound");
+        assert_eq!(format_p(-11.5), "3.2e-12");
     }
 
     #[test]

@@ -4,10 +4,18 @@
 use crate::audit::Audit;
 use crate::permutation::unrank;
 use crate::spec::TestKind;
-use crate::stats::{TestResult, Verdict};
+use crate::stats::position_value::standout_z;
+use crate::stats::{TestResult, Verdict, pvalue};
 use serde::Serialize;
 
 /// One audit as a flat record: the columns of `summary.csv`.
+///
+/// p-values appear twice: as stated (`p_*`, never below 1e-12, with
+/// `*_is_bound` true where the value is only the bound "p < 1e-12") and as
+/// `log10_p_*`, the exact log10 of the approximation's tail. The log10 form
+/// keeps full precision for p-values that are real probabilities; below −12
+/// it only ranks, it is not a probability claim (see
+/// [`crate::stats::pvalue`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SummaryRow {
     /// Algorithm with its parameters (`random-swap:k=100`).
@@ -28,28 +36,51 @@ pub struct SummaryRow {
     pub shuffles_per_sec: f64,
     /// The tests run, comma-separated.
     pub tests: String,
+    /// `biased`, `no-bias-detected` or `inconclusive`.
+    pub verdict: Verdict,
+    /// The p-value the verdict compared with α, after every correction
+    /// (within the audit, across audits, over looks), as stated.
+    pub p_adjusted: f64,
+    /// Whether `p_adjusted` is only the bound "p < 1e-12".
+    pub p_adjusted_is_bound: bool,
+    /// log10 of the verdict's p-value (see the type's note).
+    pub log10_p_adjusted: f64,
     /// The test with the strongest evidence.
     pub decisive_test: TestKind,
-    /// log10 of the audit's p-value: its decisive test's, Holm-corrected
-    /// across the audit's tests.
-    pub log10_p_audit: f64,
+    /// Its standardised departure (X − df)/√(2·df).
+    pub decisive_departure: f64,
+    /// The power at which the sensitivity is stated (0.9).
+    pub sensitivity_power: f64,
+    /// The level each test was held to for the sensitivity guarantee.
+    pub sensitivity_level: f64,
+    /// The smallest relative deviation of one position-by-value cell the run
+    /// would have detected with that power (empty without that test).
+    pub detectable_cell_deviation: Option<f64>,
+    /// The same sensitivity as Cohen's w, on the test named next.
+    pub detectable_cohen_w: f64,
+    /// The test the sensitivity is stated for.
+    pub sensitivity_test: TestKind,
+    /// Why the run is inconclusive, if it is.
+    pub inconclusive_reason: Option<String>,
     /// Calibrated position-by-value statistic Q.
     pub statistic: f64,
     /// Degrees of freedom of Q, (n-1)².
     pub df: f64,
-    /// p-value of Q (0 where it underflows; see `log10_p`).
+    /// p-value of Q, as stated.
     pub p_value: f64,
-    /// log10 of Q's p-value.
+    /// Whether `p_value` is only the bound "p < 1e-12".
+    pub p_value_is_bound: bool,
+    /// log10 of Q's p-value (see the type's note).
     pub log10_p: f64,
-    /// log10 of the audit's p-value after Holm correction across the run.
-    pub log10_p_holm: f64,
-    /// Largest |standardised residual|.
+    /// Largest |standardised residual| of a cell.
     pub max_abs_z: f64,
-    /// Its position.
-    pub max_abs_z_position: usize,
-    /// Its value.
-    pub max_abs_z_value: usize,
-    /// Largest |O/E - 1|.
+    /// The |z| a cell must reach to stand out among the n² cells at α.
+    pub standout_z: f64,
+    /// The position of the cell that stands out, if one does.
+    pub standout_position: Option<usize>,
+    /// The value of the cell that stands out, if one does.
+    pub standout_value: Option<usize>,
+    /// Largest |O/E - 1| (descriptive: noise unless a cell stands out).
     pub max_rel_dev: f64,
     /// Its position.
     pub max_rel_dev_position: usize,
@@ -57,19 +88,21 @@ pub struct SummaryRow {
     pub max_rel_dev_value: usize,
     /// Largest per-position total variation distance to uniform.
     pub tv_marginal: f64,
-    /// Expected `tv_marginal` of a fair shuffle at this trial count.
+    /// The mean of `tv_marginal` for a fair shuffle at this trial count.
     pub tv_noise: f64,
-    /// `fair` or `biased`.
-    pub verdict: Verdict,
 }
 
 impl SummaryRow {
-    /// The record of one audit.
-    pub fn of(audit: &Audit) -> Self {
+    /// The record of one audit judged at `alpha`.
+    pub fn of(audit: &Audit, alpha: f64) -> Self {
         let t = &audit.position_value;
+        let n = audit.spec.n;
+        let standout = t.standout(n, alpha);
+        let s = &audit.sensitivity;
+        let decisive = audit.decisive();
         Self {
             algorithm: audit.spec.algorithm.to_string(),
-            n: audit.spec.n,
+            n,
             trials: audit.spec.trials,
             rng: audit.spec.source.to_string(),
             seed: audit.spec.seed,
@@ -77,22 +110,59 @@ impl SummaryRow {
             seconds: audit.seconds,
             shuffles_per_sec: audit.shuffles_per_sec(),
             tests: audit.spec.tests.to_string(),
-            decisive_test: audit.decisive().test,
-            log10_p_audit: audit.log10_p,
+            verdict: audit.verdict,
+            p_adjusted: pvalue::stated(audit.log10_p_adjusted),
+            p_adjusted_is_bound: pvalue::is_bound(audit.log10_p_adjusted),
+            log10_p_adjusted: audit.log10_p_adjusted,
+            decisive_test: decisive.test,
+            decisive_departure: decisive.departure,
+            sensitivity_power: s.power,
+            sensitivity_level: s.level,
+            detectable_cell_deviation: s.cell_deviation,
+            detectable_cohen_w: s.cohen_w,
+            sensitivity_test: s.test,
+            inconclusive_reason: s.inconclusive.clone(),
             statistic: t.statistic,
             df: t.df,
-            p_value: t.p_value,
+            p_value: pvalue::stated(t.log10_p),
+            p_value_is_bound: pvalue::is_bound(t.log10_p),
             log10_p: t.log10_p,
-            log10_p_holm: audit.log10_p_holm,
             max_abs_z: t.max_abs_z,
-            max_abs_z_position: t.max_abs_z_cell.position,
-            max_abs_z_value: t.max_abs_z_cell.value,
+            standout_z: standout_z(n, alpha),
+            standout_position: standout.map(|c| c.position),
+            standout_value: standout.map(|c| c.value),
             max_rel_dev: t.max_rel_dev,
             max_rel_dev_position: t.max_rel_dev_cell.position,
             max_rel_dev_value: t.max_rel_dev_cell.value,
             tv_marginal: t.tv_marginal,
             tv_noise: t.tv_noise,
-            verdict: audit.verdict,
+        }
+    }
+}
+
+/// One test's result in `summary.json`: the result, with its p-values as
+/// stated next to their exact log10 forms.
+#[derive(Debug, Clone, Serialize)]
+pub struct TestRecord {
+    /// The result (statistic, df, log10 p-values, departure, method).
+    #[serde(flatten)]
+    pub result: TestResult,
+    /// The p-value as stated (never below 1e-12).
+    pub p: f64,
+    /// The Holm-adjusted (within the audit) p-value as stated.
+    pub p_holm: f64,
+    /// Whether `p` is only the bound "p < 1e-12".
+    pub p_is_bound: bool,
+}
+
+impl TestRecord {
+    /// The record of one test result.
+    pub fn of(result: &TestResult) -> Self {
+        Self {
+            p: pvalue::stated(result.log10_p),
+            p_holm: pvalue::stated(result.log10_p_holm),
+            p_is_bound: pvalue::is_bound(result.log10_p),
+            result: result.clone(),
         }
     }
 }
@@ -103,8 +173,10 @@ pub struct SummaryEntry {
     /// The flat record.
     #[serde(flatten)]
     pub row: SummaryRow,
+    /// The sensitivity in words, as the report states it.
+    pub sensitivity: String,
     /// Every test's result.
-    pub test_results: Vec<TestResult>,
+    pub test_results: Vec<TestRecord>,
     /// `counts[position][value]`.
     pub counts: Vec<Vec<u64>>,
 }
@@ -135,8 +207,9 @@ impl Summary {
             audits: audits
                 .iter()
                 .map(|a| SummaryEntry {
-                    row: SummaryRow::of(a),
-                    test_results: a.tests.clone(),
+                    row: SummaryRow::of(a, alpha),
+                    sensitivity: a.sensitivity.words(),
+                    test_results: a.tests.iter().map(TestRecord::of).collect(),
                     counts: a.tally.rows(),
                 })
                 .collect(),

@@ -1,12 +1,13 @@
 //! What a report says: builds the [`Document`] from a judged run.
 
-use super::extensions::{self, TestResult};
+use super::extensions;
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
 use super::{MixingOutcome, ReportInput};
 use crate::audit::Audit;
 use crate::output::{self, format_p, thousands};
 use crate::spec::TestKind;
-use crate::stats::Verdict;
+use crate::stats::position_value::standout_z;
+use crate::stats::{Cell as PvCell, TestResult, Verdict};
 
 /// The id of the headline verdict table (the browser check looks for it).
 pub const VERDICT_TABLE_ID: &str = "verdicts";
@@ -86,36 +87,41 @@ fn facts(input: &ReportInput<'_>) -> Vec<(String, String)> {
     ]
 }
 
-/// What the audit should find with enough trials: fair for a fair algorithm
-/// on a good source, biased otherwise.
+/// What the audit should find with enough trials: no bias for a fair
+/// algorithm on a good source, bias otherwise.
 pub fn expected_verdict(audit: &Audit) -> Verdict {
     if audit.spec.algorithm.expected_fair() && !audit.spec.source.kind.is_weak() {
-        Verdict::Fair
+        Verdict::NoBiasDetected
     } else {
         Verdict::Biased
     }
 }
 
-/// The verdict, with a warning when it is not the expected one.
+/// Whether the audit reached the opposite of the expected verdict (an
+/// inconclusive run contradicts nothing: it says it could not tell).
+pub fn is_surprise(audit: &Audit) -> bool {
+    audit.verdict != Verdict::Inconclusive && audit.verdict != expected_verdict(audit)
+}
+
+/// The verdict, with a warning when it contradicts the expected one.
 fn verdict_cell(audit: &Audit) -> Cell {
-    let expected = expected_verdict(audit);
-    if expected == audit.verdict {
-        Cell::Verdict(audit.verdict)
-    } else {
+    if is_surprise(audit) {
         Cell::Stack(vec![
             Cell::Verdict(audit.verdict),
-            Cell::Flag(format!("expected {expected}")),
+            Cell::Flag(format!("expected {}", expected_verdict(audit))),
         ])
+    } else {
+        Cell::Verdict(audit.verdict)
     }
 }
 
-/// The expected verdict, flagged when the audit found otherwise.
+/// The expected verdict, flagged when the audit found the opposite.
 fn expected_cell(audit: &Audit) -> Cell {
-    let expected = expected_verdict(audit);
-    if expected == audit.verdict {
-        Cell::text(expected.to_string())
+    let expected = expected_verdict(audit).to_string();
+    if is_surprise(audit) {
+        Cell::Flag(expected)
     } else {
-        Cell::Flag(expected.to_string())
+        Cell::text(expected)
     }
 }
 
@@ -141,32 +147,52 @@ pub fn format_ratio(ratio: f64) -> String {
     format!("{ratio:.decimals$}")
 }
 
-/// Above this log10 p-value the position-by-value test sees nothing (p > 0.01),
-/// so a biased verdict must come from another test.
-const MARGINAL_NOISE_LOG10_P: f64 = -2.0;
-
-/// The largest deviation in plain words: "value 0 lands at position 0 1.29×
-/// as often as it should"; for a fair verdict, said to be within noise.
-pub fn deviation_words(audit: &Audit) -> String {
+/// The largest deviation in plain words, naming a cell only when it is
+/// real: from the exact marginals where they are known and not uniform,
+/// otherwise only a cell that stands out from the noise of the n² cells at
+/// `alpha` ("value 0 at position 0: 1.29× expected"); else "no cell stands
+/// out", with the largest |z| and the |z| the n² cells need.
+pub fn deviation_words(audit: &Audit, alpha: f64) -> String {
     let t = &audit.position_value;
-    let (p, v) = (t.max_rel_dev_cell.position, t.max_rel_dev_cell.value);
-    let ratio = 1.0 + t.rel_dev_at_max;
-    let marginals_look_fair = t.log10_p > MARGINAL_NOISE_LOG10_P;
-    match audit.verdict {
-        Verdict::Biased if marginals_look_fair => format!(
-            "marginals within noise (largest: value {v} at position {p}, {}×); the {} test sees the bias",
-            format_ratio(ratio),
-            audit.decisive().test.title()
-        ),
-        Verdict::Biased if ratio == 0.0 => format!("value {v} never lands at position {p}"),
-        Verdict::Biased => format!(
-            "value {v} lands at position {p} {}× as often as it should",
+    let n = audit.spec.n;
+    if let Some((cell, ratio)) = extensions::exact_marginal_deviation(audit) {
+        return format!("{} (exact law)", cell_words(cell, ratio));
+    }
+    let Some(cell) = t.standout(n, alpha) else {
+        let quiet = format!(
+            "no cell stands out (max |z| {:.1} < {:.1})",
+            t.max_abs_z,
+            standout_z(n, alpha)
+        );
+        return match audit.verdict {
+            Verdict::Biased => format!("{quiet}; {} sees the bias", audit.decisive().test.title()),
+            _ => quiet,
+        };
+    };
+    let expected = audit.spec.trials as f64 / n as f64;
+    let ratio = audit.tally.count(cell.position, cell.value) as f64 / expected;
+    cell_words(cell, ratio)
+}
+
+/// One cell's deviation: "value 3 at position 0: 1.29× expected".
+fn cell_words(cell: PvCell, ratio: f64) -> String {
+    let (p, v) = (cell.position, cell.value);
+    if ratio == 0.0 {
+        format!("value {v} never at position {p}")
+    } else {
+        format!(
+            "value {v} at position {p}: {}× expected",
             format_ratio(ratio)
-        ),
-        Verdict::Fair => format!(
-            "within noise (largest: value {v} at position {p}, {}×)",
-            format_ratio(ratio)
-        ),
+        )
+    }
+}
+
+/// What the run could see, and for an inconclusive one why it cannot tell.
+pub fn sensitivity_words(audit: &Audit) -> String {
+    let s = &audit.sensitivity;
+    match &s.inconclusive {
+        Some(why) if audit.verdict == Verdict::Inconclusive => format!("{why}; {}", s.words()),
+        _ => s.words(),
     }
 }
 
@@ -180,7 +206,8 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
             Column::text("rng"),
             Column::text("verdict"),
             Column::text("decisive test"),
-            Column::number("p (Holm)"),
+            Column::number("p (adjusted)"),
+            Column::text("could detect"),
             Column::prose("largest deviation"),
             Column::number("trials needed"),
         ],
@@ -188,9 +215,7 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
     };
     let mut surprises = 0;
     for (audit, folder) in input.audits.iter().zip(folders) {
-        let results = extensions::test_results(audit);
-        let decisive = extensions::decisive(&results);
-        if expected_verdict(audit) != audit.verdict {
+        if is_surprise(audit) {
             surprises += 1;
         }
         table.rows.push(vec![
@@ -202,34 +227,32 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
             Cell::text(thousands(audit.spec.trials)),
             Cell::text(audit.spec.source.to_string()),
             verdict_cell(audit),
-            decisive.map_or(Cell::Missing, |r| Cell::text(r.title())),
-            decisive.map_or(Cell::Missing, |r| {
-                Cell::text(format_p(r.log10_p_holm.unwrap_or(r.log10_p)))
-            }),
-            Cell::text(deviation_words(audit)),
+            Cell::text(audit.decisive().test.title()),
+            Cell::text(format_p(audit.log10_p_adjusted)),
+            Cell::text(audit.sensitivity.short()),
+            Cell::text(deviation_words(audit, input.alpha)),
             extensions::trials_needed(audit, input.alpha)
                 .map_or(Cell::Missing, |t| Cell::text(thousands(t))),
         ]);
     }
-    let biased = input
-        .audits
-        .iter()
-        .filter(|a| a.verdict == Verdict::Biased)
-        .count();
     if input.audits.is_empty() {
         let text = "This experiment has no audits, so there are no verdicts.".to_string();
         return Section::new("summary", "Verdicts", vec![Block::Paragraph(text)]);
     }
     let mut blocks = vec![Block::Paragraph(format!(
-        "{biased} of {} audits are judged biased at α = {} after a Holm correction across all \
-         of them; \"fair\" means no evidence of bias at this many trials, not proof of fairness.",
-        input.audits.len(),
-        input.alpha
+        "{} at α = {}, after a Holm correction within each audit and across all {} of them. \
+         \"No bias detected\" means no test found bias in a run large enough to have seen the \
+         deviation under \"could detect\" (90% power), not proof of fairness; \"inconclusive\" \
+         means the run was too small to tell. \"p (adjusted)\" is the p-value the verdict \
+         compared with α.",
+        verdict_counts(input.audits),
+        input.alpha,
+        input.audits.len()
     ))];
     blocks.push(Block::Table(table));
     if surprises > 0 {
         blocks.push(Block::Note(
-            "⚠ marks a verdict other than the one expected. The position-by-value test sees only \
+            "⚠ marks a verdict opposite to the one expected. The position-by-value test sees only \
              where single values land: an algorithm whose marginals are uniform but whose \
              orderings are not (rotation) passes it by design, and a mild bias may need more \
              trials to show."
@@ -237,6 +260,22 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
         ));
     }
     Section::new("summary", "Verdicts", blocks)
+}
+
+/// How many audits reached each verdict: "2 biased, 14 no bias detected, 1
+/// inconclusive" (verdicts nobody reached are left out).
+pub fn verdict_counts(audits: &[Audit]) -> String {
+    let parts: Vec<String> = Verdict::ALL
+        .iter()
+        .map(|&v| (v, audits.iter().filter(|a| a.verdict == v).count()))
+        .filter(|&(_, count)| count > 0)
+        .map(|(v, count)| format!("{count} {v}"))
+        .collect();
+    if parts.is_empty() {
+        "no audits".to_string()
+    } else {
+        parts.join(", ")
+    }
 }
 
 fn comparison_section(count: usize) -> Section {
@@ -280,19 +319,22 @@ fn test_table(results: &[TestResult]) -> Table {
             Column::text("test"),
             Column::number("statistic"),
             Column::number("df"),
+            Column::number("departure (SD)"),
             Column::number("p"),
-            Column::number("p (Holm)"),
+            Column::number("p (Holm in audit)"),
+            Column::prose("law"),
         ],
         rows: results
             .iter()
             .map(|r| {
                 vec![
-                    Cell::text(r.title()),
+                    Cell::text(r.test.title()),
                     Cell::text(format!("{:.1}", r.statistic)),
-                    r.df.map_or(Cell::Missing, |df| Cell::text(format!("{df}"))),
+                    Cell::text(format!("{}", r.df)),
+                    Cell::text(format!("{:.1}", r.departure)),
                     Cell::text(format_p(r.log10_p)),
-                    r.log10_p_holm
-                        .map_or(Cell::Missing, |p| Cell::text(format_p(p))),
+                    Cell::text(format_p(r.log10_p_holm)),
+                    Cell::text(r.method.clone()),
                 ]
             })
             .collect(),
@@ -311,7 +353,6 @@ fn audit_sections(input: &ReportInput<'_>, folders: &[String]) -> Section {
     );
     for (i, (audit, folder)) in input.audits.iter().zip(folders).enumerate() {
         let t = &audit.position_value;
-        let results = extensions::test_results(audit);
         let half_width = output::scale_half_width(audit);
         let mut blocks = vec![Block::Image(Image {
             path: format!("{folder}/heatmap.png"),
@@ -327,24 +368,28 @@ fn audit_sections(input: &ReportInput<'_>, folders: &[String]) -> Section {
             )),
             size: ImageSize::Panel,
         })];
+        let decisive = audit.decisive();
         let mut facts = vec![
             ("Verdict".to_string(), Cell::Verdict(audit.verdict)),
             ("Expected".to_string(), expected_cell(audit)),
-        ];
-        if let Some(r) = extensions::decisive(&results) {
-            facts.push((
+            (
                 "Decisive test".to_string(),
                 Cell::text(format!(
-                    "{}, p = {} after Holm",
-                    r.title(),
-                    format_p(r.log10_p_holm.unwrap_or(r.log10_p))
+                    "{}, departure {:.1} SD; p (adjusted) = {}, the p the verdict compared with α",
+                    decisive.test.title(),
+                    decisive.departure,
+                    format_p(audit.log10_p_adjusted)
                 )),
-            ));
-        }
+            ),
+            (
+                "Sensitivity".to_string(),
+                Cell::text(sensitivity_words(audit)),
+            ),
+        ];
         facts.extend([
             (
                 "Largest deviation".to_string(),
-                Cell::text(deviation_words(audit)),
+                Cell::text(deviation_words(audit, input.alpha)),
             ),
             (
                 "Shuffles".to_string(),
@@ -359,8 +404,8 @@ fn audit_sections(input: &ReportInput<'_>, folders: &[String]) -> Section {
             (
                 "Total variation".to_string(),
                 Cell::text(format!(
-                    "{:.4} at the worst position (a fair shuffle gives about {:.4} at this many \
-                     trials)",
+                    "{:.4} at the worst position (a fair shuffle's worst position gives about \
+                     {:.4} at this many trials)",
                     t.tv_marginal, t.tv_noise
                 )),
             ),
@@ -378,7 +423,7 @@ fn audit_sections(input: &ReportInput<'_>, folders: &[String]) -> Section {
         if let Some(Some(note)) = input.notes.get(i) {
             blocks.push(Block::Note(format!("Note: {note}")));
         }
-        blocks.push(Block::Table(test_table(&results)));
+        blocks.push(Block::Table(test_table(&audit.tests)));
         blocks.push(Block::Paragraph(format!(
             "Counts: {folder}/counts.csv (rows = positions, columns = values)."
         )));
@@ -620,16 +665,20 @@ mod tests {
         assert_eq!(table.rows.len(), 3);
         assert_eq!(table.rows[1][4], Cell::Verdict(Verdict::Biased));
         assert_eq!(
-            table.rows[1][7],
-            Cell::text("value 0 never lands at position 0")
+            table.rows[1][8],
+            Cell::text("value 0 never at position 0 (exact law)")
+        );
+        assert_eq!(
+            table.rows[0][6],
+            Cell::text(format_p(audits[0].log10_p_adjusted))
         );
         // Sattolo's exact marginals give the trials its bias needs; none for fair ones.
-        let Cell::Text(needed) = &table.rows[1][8] else {
-            panic!("sattolo has a trial plan: {:?}", table.rows[1][8]);
+        let Cell::Text(needed) = &table.rows[1][9] else {
+            panic!("sattolo has a trial plan: {:?}", table.rows[1][9]);
         };
         assert!(needed.parse::<u64>().is_ok_and(|t| t > 0), "{needed}");
         assert_eq!(
-            table.rows[0][8],
+            table.rows[0][9],
             Cell::Missing,
             "a fair verdict needs no plan"
         );
@@ -637,7 +686,7 @@ mod tests {
         assert_eq!(
             table.rows[2][4],
             Cell::Stack(vec![
-                Cell::Verdict(Verdict::Fair),
+                Cell::Verdict(Verdict::NoBiasDetected),
                 Cell::Flag("expected biased".into())
             ])
         );

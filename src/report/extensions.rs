@@ -11,53 +11,7 @@ use crate::output::yes_no;
 use crate::permutation::unrank;
 use crate::power::{self, Effect};
 use crate::spec::TestKind;
-use crate::stats::Verdict;
-
-/// One test's outcome on one audit, as the report lists it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TestResult {
-    /// Which test.
-    pub test: TestKind,
-    /// The test statistic.
-    pub statistic: f64,
-    /// Its degrees of freedom, if it has them.
-    pub df: Option<f64>,
-    /// log10 of the p-value.
-    pub log10_p: f64,
-    /// log10 of the Holm-adjusted p-value, if the run corrected this test.
-    pub log10_p_holm: Option<f64>,
-}
-
-impl TestResult {
-    /// The human title of the test.
-    pub fn title(&self) -> &'static str {
-        self.test.title()
-    }
-}
-
-/// Every test result of `audit`, in report order, with p-values
-/// Holm-adjusted across the audit's tests.
-pub fn test_results(audit: &Audit) -> Vec<TestResult> {
-    audit
-        .tests
-        .iter()
-        .map(|t| TestResult {
-            test: t.test,
-            statistic: t.statistic,
-            df: Some(t.df),
-            log10_p: t.log10_p,
-            log10_p_holm: Some(t.log10_p_holm),
-        })
-        .collect()
-}
-
-/// The result that decides the verdict: the smallest (adjusted) p-value.
-pub fn decisive(results: &[TestResult]) -> Option<&TestResult> {
-    results.iter().min_by(|a, b| {
-        let key = |r: &TestResult| r.log10_p_holm.unwrap_or(r.log10_p);
-        key(a).total_cmp(&key(b))
-    })
-}
+use crate::stats::{Cell as PvCell, Verdict};
 
 /// The power the "trials needed" column plans for.
 pub const PLANNED_POWER: f64 = 0.9;
@@ -138,6 +92,21 @@ pub fn permutation_findings(audit: &Audit) -> Option<Vec<Block>> {
             rows,
         }),
     ])
+}
+
+/// The largest deviation of the exact marginals, as (cell, n·P), where they
+/// can be propagated and are certainly not uniform; `None` otherwise. A
+/// finding from the exact law beats any estimate from counts.
+pub fn exact_marginal_deviation(audit: &Audit) -> Option<(PvCell, f64)> {
+    let spec = &audit.spec;
+    exact::check_marginals(spec.algorithm, spec.n, spec.source).ok()?;
+    let m = exact::marginals(spec.algorithm, spec.n, spec.source).ok()?;
+    if m.exactly_uniform() != Some(false) {
+        return None;
+    }
+    let cell = m.max_deviation_cell();
+    let ratio = spec.n as f64 * m.probability(cell.position, cell.value);
+    Some((cell, ratio))
 }
 
 /// The exact law of `audit`'s algorithm at its n where it can be enumerated

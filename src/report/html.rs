@@ -3,7 +3,6 @@
 //! content security policy forbids it), readable offline and printable.
 
 use super::model::{Block, Cell, Column, ColumnKind, Document, Image, ImageSize, Section, Table};
-use crate::stats::Verdict;
 use base64::Engine;
 use std::fmt::Write;
 
@@ -191,13 +190,12 @@ fn cell_html(cell: &Cell) -> String {
         Cell::Link { text, target } => {
             format!("<a href=\"#{}\">{}</a>", escape(target), escape(text))
         }
-        Cell::Verdict(Verdict::Fair) => {
-            "<span class=\"verdict fair\"><span aria-hidden=\"true\">✓ </span>fair</span>".into()
-        }
-        Cell::Verdict(Verdict::Biased) => {
-            "<span class=\"verdict biased\"><span aria-hidden=\"true\">✗ </span>biased</span>"
-                .into()
-        }
+        Cell::Verdict(v) => format!(
+            "<span class=\"verdict {}\"><span aria-hidden=\"true\">{} </span>{}</span>",
+            v.slug(),
+            v.symbol(),
+            v.words()
+        ),
         Cell::Flag(text) => format!(
             "<span class=\"flag\" title=\"not the verdict found\">⚠ {}</span>",
             escape(text)
@@ -209,7 +207,7 @@ fn cell_html(cell: &Cell) -> String {
 
 const CSS: &str = r#"
 :root { --ink: #1f2328; --muted: #59636e; --rule: #d1d9e0; --soft: #f6f8fa;
-  --fair: #1a7f37; --fair-bg: #dafbe1; --biased: #b42318; --biased-bg: #fee4e2;
+  --fair: #1a7f37; --fair-bg: #dafbe1; --biased: #b42318; --biased-bg: #fee4e2; --unsure: #7a4d00; --unsure-bg: #fff1c2;
   --flag: #9a6700; --flag-bg: #fff8c5; --link: #0b57d0; }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
@@ -238,7 +236,8 @@ th { background: var(--soft); font-weight: 600; white-space: normal; vertical-al
 td.num, th.num { text-align: right; }
 tbody tr:hover { background: #f3f6fa; }
 .verdict { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-weight: 700; white-space: nowrap; }
-.verdict.fair { color: var(--fair); background: var(--fair-bg); }
+.verdict.no-bias-detected { color: var(--fair); background: var(--fair-bg); }
+.verdict.inconclusive { color: var(--unsure); background: var(--unsure-bg); }
 .verdict.biased { color: var(--biased); background: var(--biased-bg); }
 .flag { display: inline-block; margin-top: .2rem; color: var(--flag); background: var(--flag-bg); padding: .05rem .4rem; border-radius: 4px; font-weight: 600; font-size: .85em; white-space: nowrap; }
 .missing { color: var(--muted); }

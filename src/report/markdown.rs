@@ -119,8 +119,8 @@ fn cell_markdown(cell: &Cell) -> String {
     match cell {
         Cell::Text(text) => escape(text),
         Cell::Link { text, target } => format!("[{}](#{})", escape(text), target),
-        Cell::Verdict(Verdict::Fair) => "✓ fair".to_string(),
         Cell::Verdict(Verdict::Biased) => "✗ **biased**".to_string(),
+        Cell::Verdict(v) => format!("{} {}", v.symbol(), v.words()),
         Cell::Flag(text) => format!("⚠ {}", escape(text)),
         Cell::Missing => "—".to_string(),
         Cell::Stack(cells) => cells

@@ -4,6 +4,7 @@ use super::gof::{self, Gof, SparseMethod};
 use super::laws;
 use super::multiple::holm_log10;
 use super::position_value::PositionValueTest;
+use super::pvalue::departure;
 use crate::spec::{TestKind, TestSet};
 use crate::tally::{StructureCounts, Tally};
 use serde::Serialize;
@@ -21,6 +22,10 @@ pub struct TestResult {
     pub log10_p: f64,
     /// log10 of the p-value after Holm correction across this audit's tests.
     pub log10_p_holm: f64,
+    /// The statistic's standardised excess over its null mean,
+    /// (X − df)/√(2·df): the size of the departure where the p-value is only
+    /// a bound (see [`super::pvalue`]).
+    pub departure: f64,
     /// How the p-value was obtained, including any pooling.
     pub method: String,
 }
@@ -41,6 +46,7 @@ pub fn run(
     let raw: Vec<f64> = results.iter().map(|r| r.log10_p).collect();
     for (r, adjusted) in results.iter_mut().zip(holm_log10(&raw)) {
         r.log10_p_holm = adjusted;
+        r.departure = departure(r.statistic, r.df);
     }
     results
 }
@@ -58,6 +64,7 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueTest, seed: u64) -> 
             df: pv.df,
             log10_p: pv.log10_p,
             log10_p_holm: pv.log10_p,
+            departure: 0.0,
             method: "chi-square on Q = ((n-1)/n) sum (O-E)^2/E, df (n-1)^2".into(),
         },
         TestKind::Permutation => {
@@ -110,6 +117,7 @@ fn from_gof(test: TestKind, g: Gof, law: &str) -> TestResult {
         df: g.df,
         log10_p: g.log10_p,
         log10_p_holm: g.log10_p,
+        departure: 0.0,
         method: format!("chi-square against the {law}{pooling}"),
     }
 }
@@ -164,6 +172,7 @@ fn permutation_test(test: TestKind, counts: &[u64], seed: u64) -> TestResult {
         df: u.df,
         log10_p: u.log10_p,
         log10_p_holm: u.log10_p,
+        departure: 0.0,
         method,
     }
 }

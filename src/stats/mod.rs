@@ -6,8 +6,11 @@ pub mod gof;
 pub mod laws;
 pub mod multiple;
 pub mod position_value;
+pub mod pvalue;
+pub mod sensitivity;
 pub mod special;
 
 pub use battery::TestResult;
 pub use multiple::{Verdict, holm_log10};
 pub use position_value::{Cell, PositionValueTest};
+pub use sensitivity::Sensitivity;

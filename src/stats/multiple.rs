@@ -3,35 +3,81 @@
 use serde::Serialize;
 use std::fmt;
 
-/// The outcome of an audit at a chosen significance level.
+/// The outcome of an audit at a chosen significance level: one of three, so
+/// that a run too small to see anything is never called fair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Verdict {
-    /// No evidence of bias at the chosen level (not proof of fairness: see the
-    /// trial count and the power).
-    Fair,
-    /// The evidence of bias survives the multiple-testing correction.
+    /// The evidence of bias survives every multiple-testing correction.
     Biased,
+    /// No test found bias, and the run was large enough to have seen a bias
+    /// of the size its sensitivity states (not proof of fairness).
+    NoBiasDetected,
+    /// No test found bias, but the run was too small to mean anything: too
+    /// few counts per cell, or a sensitivity coarser than the documented
+    /// threshold (see [`crate::stats::sensitivity`]).
+    Inconclusive,
 }
 
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Verdict::Fair => "fair",
-            Verdict::Biased => "biased",
-        })
+        f.write_str(self.words())
     }
 }
 
 impl Verdict {
-    /// The verdict for a (corrected) log10 p-value at level `alpha`.
-    pub fn at(log10_p_adjusted: f64, alpha: f64) -> Self {
-        if log10_p_adjusted <= alpha.log10() {
-            Verdict::Biased
-        } else {
-            Verdict::Fair
+    /// Every verdict, from the strongest claim to the weakest.
+    pub const ALL: [Verdict; 3] = [
+        Verdict::Biased,
+        Verdict::NoBiasDetected,
+        Verdict::Inconclusive,
+    ];
+
+    /// The verdict in words, the same in every output: `biased`,
+    /// `no bias detected`, `inconclusive`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::Biased => "biased",
+            Verdict::NoBiasDetected => "no bias detected",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
+
+    /// A short machine name (as in JSON and CSV): `biased`,
+    /// `no-bias-detected`, `inconclusive`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Verdict::Biased => "biased",
+            Verdict::NoBiasDetected => "no-bias-detected",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+
+    /// The symbol shown before the words, so a verdict never rests on colour.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Verdict::Biased => "✗",
+            Verdict::NoBiasDetected => "✓",
+            Verdict::Inconclusive => "?",
+        }
+    }
+
+    /// The verdict for a fully corrected log10 p-value at level `alpha`,
+    /// given whether the run could have seen a bias (`adequate`).
+    pub fn decide(log10_p_adjusted: f64, alpha: f64, adequate: bool) -> Self {
+        if rejects(log10_p_adjusted, alpha) {
+            Verdict::Biased
+        } else if adequate {
+            Verdict::NoBiasDetected
+        } else {
+            Verdict::Inconclusive
+        }
+    }
+}
+
+/// Whether a (corrected) log10 p-value rejects at level `alpha`.
+pub fn rejects(log10_p_adjusted: f64, alpha: f64) -> bool {
+    log10_p_adjusted <= alpha.log10()
 }
 
 /// Holm–Bonferroni adjusted p-values, in log10 and in the input order.
@@ -81,7 +127,11 @@ mod tests {
         );
         assert_eq!(adj[1], 0.0, "2 x 0.63 is capped at 1");
         assert!((adj[2] - (-500.0 + 3f64.log10())).abs() < 1e-9);
-        assert_eq!(Verdict::at(adj[2], 0.001), Verdict::Biased);
-        assert_eq!(Verdict::at(adj[0], 0.001), Verdict::Fair);
+        assert_eq!(Verdict::decide(adj[2], 0.001, false), Verdict::Biased);
+        assert_eq!(
+            Verdict::decide(adj[0], 0.001, true),
+            Verdict::NoBiasDetected
+        );
+        assert_eq!(Verdict::decide(adj[0], 0.001, false), Verdict::Inconclusive);
     }
 }

@@ -28,7 +28,7 @@
 //! The calibration test in `tests/calibration.rs` checks this over thousands of
 //! independent audits, and checks that the uncorrected sum fails it.
 
-use super::special::{chi2_sf, ln_chi2_sf};
+use super::special::{chi2_isf, chi2_sf, ln_chi2_sf};
 use crate::tally::Tally;
 use serde::Serialize;
 use std::f64::consts::{LN_10, PI};
@@ -69,8 +69,9 @@ pub struct PositionValueTest {
     /// Estimated total variation distance between the value distribution at a
     /// position and uniform, the largest over positions.
     pub tv_marginal: f64,
-    /// What `tv_marginal` would be on average for a perfectly fair shuffle at
-    /// this T (sampling noise alone): sqrt((n-1)/(2πT)).
+    /// What `tv_marginal` (the largest over positions) is on average for a
+    /// perfectly fair shuffle at this T: the noise level of the figure shown
+    /// (see [`tv_noise`]).
     pub tv_noise: f64,
 }
 
@@ -137,9 +138,78 @@ impl PositionValueTest {
             max_rel_dev_cell: best_rel.2,
             rel_dev_at_max: best_rel.1,
             tv_marginal,
-            tv_noise: ((nf - 1.0) / (2.0 * PI * t)).sqrt(),
+            tv_noise: tv_noise(n, tally.trials()),
         }
     }
+
+    /// The cell that stands out: the largest |standardised residual|, if it
+    /// is significant at level `alpha` after a Bonferroni correction for the
+    /// n² cells looked at (two-sided); `None` when no single cell stands out
+    /// from the noise. Naming the most extreme of n² noisy cells otherwise
+    /// would report noise as a finding.
+    pub fn standout(&self, n: usize, alpha: f64) -> Option<Cell> {
+        (self.max_abs_z >= standout_z(n, alpha)).then_some(self.max_abs_z_cell)
+    }
+}
+
+/// The |z| a single cell must reach to stand out at level `alpha` among the
+/// n² cells of the matrix (Bonferroni, two-sided): z² is χ²(1) under the null.
+pub fn standout_z(n: usize, alpha: f64) -> f64 {
+    chi2_isf(alpha / (n * n) as f64, 1.0).sqrt()
+}
+
+/// The mean of `tv_marginal` for a fair shuffle: the expected largest, over
+/// the n positions, of the total variation distance between a position's
+/// observed value frequencies and uniform, at `trials` trials.
+///
+/// Each position's deviations D_v are close to normal with variance
+/// σ² = T(1/n)(1 − 1/n) and correlation ρ = −1/(n − 1) between values, so
+/// its TV = Σ|D_v|/(2T) has mean nσ√(2/π)/(2T) and a variance from
+/// Var|D| = σ²(1 − 2/π) and Cov(|D_v|, |D_w|) = (2σ²/π)(√(1 − ρ²) + ρ·asin ρ − 1);
+/// the largest of n such (nearly independent, nearly normal) values is
+/// about mean + sd · E[max of n standard normals]. The mean of one position
+/// alone, √((n − 1)/(2πT)), is 1.25–1.4× too small for the maximum.
+pub fn tv_noise(n: usize, trials: u64) -> f64 {
+    if n < 2 || trials == 0 {
+        return 0.0;
+    }
+    let (nf, t) = (n as f64, trials as f64);
+    let sigma2 = t * (1.0 / nf) * (1.0 - 1.0 / nf);
+    let rho = -1.0 / (nf - 1.0);
+    let cov = 2.0 * sigma2 / PI * ((1.0 - rho * rho).sqrt() + rho * rho.asin() - 1.0);
+    let var_sum = nf * sigma2 * (1.0 - 2.0 / PI) + nf * (nf - 1.0) * cov;
+    let mean = nf * sigma2.sqrt() * (2.0 / PI).sqrt() / (2.0 * t);
+    let sd = var_sum.max(0.0).sqrt() / (2.0 * t);
+    mean + sd * expected_max_of_normals(n)
+}
+
+/// E[max of m independent standard normals], by quadrature of
+/// ∫ x · m φ(x) Φ(x)^(m−1) dx.
+fn expected_max_of_normals(m: usize) -> f64 {
+    if m <= 1 {
+        return 0.0;
+    }
+    let (lo, hi, steps) = (-10.0f64, 12.0f64, 22_000);
+    let h = (hi - lo) / steps as f64;
+    let density = |x: f64| {
+        let phi = (-0.5 * x * x).exp() / (2.0 * PI).sqrt();
+        let cdf = 0.5 * statrs::function::erf::erfc(-x / std::f64::consts::SQRT_2);
+        m as f64 * phi * cdf.powi(m as i32 - 1)
+    };
+    // Simpson's rule.
+    let mut sum = 0.0;
+    for i in 0..=steps {
+        let x = lo + i as f64 * h;
+        let w = if i == 0 || i == steps {
+            1.0
+        } else if i % 2 == 1 {
+            4.0
+        } else {
+            2.0
+        };
+        sum += w * x * density(x);
+    }
+    sum * h / 3.0
 }
 
 #[cfg(test)]
@@ -193,6 +263,21 @@ mod tests {
         // z = 1 / sqrt(4 * 1/4) = 1; TV at position 0 = 0.5 * (1 + 1) / 4 = 0.25.
         assert!((t.max_abs_z - 1.0).abs() < 1e-12);
         assert!((t.tv_marginal - 0.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn expected_maxima_of_normals_match_known_values() {
+        assert!(expected_max_of_normals(1).abs() < 1e-12);
+        // E[max of 2] = 1/√π; of 10 ≈ 1.538753.
+        assert!((expected_max_of_normals(2) - 1.0 / PI.sqrt()).abs() < 1e-9);
+        assert!((expected_max_of_normals(10) - 1.538_752_6).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_standout_cell_must_beat_the_bonferroni_threshold() {
+        // n = 10 at α = 0.001: 100 cells, each at 1e-5 two-sided: |z| ≥ 4.417.
+        let z = standout_z(10, 0.001);
+        assert!((z - 4.4172).abs() < 1e-3, "{z}");
     }
 
     #[test]

@@ -1,0 +1,246 @@
+//! What a run could have seen: the smallest bias it would have detected, and
+//! whether that is fine enough for "no bias detected" to mean anything.
+//!
+//! A chi-square-type test of T trials has non-centrality λ = T·δ under a
+//! fixed bias of size δ per trial (see [`crate::power`]). At the level the
+//! verdict gives each test, a test detects with probability 0.9 once λ
+//! reaches λ₉₀ (from the non-central χ²), so the run could see any bias with
+//! δ ≥ λ₉₀ / T. The figure shown depends on the test:
+//!
+//! - **position-value**: the smallest relative deviation ε of a single cell,
+//!   its row and column compensating evenly (the least conspicuous way to
+//!   change one cell while keeping every row and column a probability law).
+//!   That perturbation is ε/n times the projection of the cell's unit vector
+//!   on the space of doubly-centred matrices, whose squared norm is
+//!   ((n−1)/n)²; so Σ (P − 1/n)² = ε²/(n−1)² and δ = (n−1)·Σ (P − 1/n)² =
+//!   ε²/(n−1), i.e. **ε = √((n−1)·δ)**.
+//! - any other test: Cohen's effect size **w = √δ** = √(Σ (q − p)²/p), the
+//!   usual scale of chi-square effects (0.1 small, 0.3 medium).
+//!
+//! The level is α divided by the number of tests the verdict corrected over
+//! (tests of the audit × audits of the run × looks of a sequential audit):
+//! Holm rejects at least whenever that Bonferroni share does, so the stated
+//! sensitivity is guaranteed, not optimistic.
+
+use super::battery::TestResult;
+use super::special::{chi2_isf, noncentrality_for_power};
+use crate::spec::TestKind;
+use serde::Serialize;
+
+/// The power at which sensitivity is stated.
+pub const SENSITIVITY_POWER: f64 = 0.9;
+
+/// A run is inconclusive when its position-by-value matrix expects fewer
+/// than this many counts per cell: the test's approximation does not hold.
+pub const MIN_EXPECTED_PER_CELL: f64 = 5.0;
+
+/// A run is inconclusive when it could not detect (with 90% power) a
+/// deviation of this relative size in a single position-by-value cell.
+pub const MAX_CELL_DEVIATION: f64 = 0.2;
+
+/// A run without the position-by-value test is inconclusive when its best
+/// test could not detect (with 90% power) an effect of Cohen's w this large
+/// ("small" on Cohen's scale).
+pub const MAX_COHEN_W: f64 = 0.1;
+
+/// What a run could have detected, and whether that suffices for a verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sensitivity {
+    /// The power the figures are stated at.
+    pub power: f64,
+    /// The level each test is held to for the guarantee: α over the number
+    /// of tests corrected for.
+    pub level: f64,
+    /// The test the figures are for: position-value when it ran, otherwise
+    /// the test with the finest sensitivity.
+    pub test: TestKind,
+    /// The smallest non-centrality per trial that test detects with `power`.
+    pub delta: f64,
+    /// Position-value only: the smallest relative deviation of one cell it
+    /// detects with `power`.
+    pub cell_deviation: Option<f64>,
+    /// Cohen's w = √δ: the same sensitivity on the generic chi-square scale.
+    pub cohen_w: f64,
+    /// Why the run is too small for "no bias detected", if it is.
+    pub inconclusive: Option<String>,
+}
+
+impl Sensitivity {
+    /// The sensitivity of a run of `trials` shuffles of `n` items whose tests
+    /// gave `results`, each held to level `alpha / family`.
+    ///
+    /// # Panics
+    /// If `results` is empty.
+    pub fn of(results: &[TestResult], n: usize, trials: u64, alpha: f64, family: usize) -> Self {
+        let level = alpha / family.max(1) as f64;
+        let delta_of = |df: f64| detectable_delta(df, level, trials);
+        let position_value = results.iter().find(|r| r.test == TestKind::PositionValue);
+        let (test, delta) = match position_value {
+            Some(r) => (r.test, delta_of(r.df)),
+            None => results
+                .iter()
+                .map(|r| (r.test, delta_of(r.df)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .expect("an audit runs at least one test"),
+        };
+        let cohen_w = delta.sqrt();
+        let cell_deviation = position_value.map(|_| ((n as f64 - 1.0) * delta).sqrt());
+        let expected = trials as f64 / n as f64;
+        let inconclusive = if !delta.is_finite() {
+            Some(format!(
+                "with {trials} trials the {} test has no categories left to compare",
+                test.title()
+            ))
+        } else if position_value.is_some() && expected < MIN_EXPECTED_PER_CELL {
+            Some(format!(
+                "only {expected:.2} expected counts per position-value cell (at least \
+                 {MIN_EXPECTED_PER_CELL} needed): run at least {} trials",
+                (MIN_EXPECTED_PER_CELL * n as f64).ceil()
+            ))
+        } else if let Some(eps) = cell_deviation.filter(|&e| e > MAX_CELL_DEVIATION) {
+            Some(format!(
+                "too few trials to see even a {:.0}% deviation of one cell (the threshold is {:.0}%)",
+                100.0 * eps,
+                100.0 * MAX_CELL_DEVIATION
+            ))
+        } else if cell_deviation.is_none() && cohen_w > MAX_COHEN_W {
+            Some(format!(
+                "too few trials to see even an effect of size w = {cohen_w:.2} (the threshold \
+                 is {MAX_COHEN_W})"
+            ))
+        } else {
+            None
+        };
+        Self {
+            power: SENSITIVITY_POWER,
+            level,
+            test,
+            delta,
+            cell_deviation,
+            cohen_w,
+            inconclusive,
+        }
+    }
+
+    /// Whether the run could have seen a bias of the documented size, so that
+    /// finding none may be called "no bias detected".
+    pub fn adequate(&self) -> bool {
+        self.inconclusive.is_none()
+    }
+
+    /// The sensitivity in one sentence, the same in every output.
+    pub fn words(&self) -> String {
+        let power = format!("{:.0}%", 100.0 * self.power);
+        match self.cell_deviation {
+            Some(eps) if eps >= 1.0 => format!(
+                "even with {power} power this run could not have detected one value landing at \
+                 one position twice as often as it should, or never"
+            ),
+            Some(eps) if eps.is_finite() => format!(
+                "with {power} power this run would have detected a {} excess or deficit of one \
+                 value at one position",
+                percent(eps)
+            ),
+            _ if self.cohen_w.is_finite() => format!(
+                "with {power} power this run would have detected an effect of size w = {:.3} \
+                 on the {} test",
+                self.cohen_w,
+                self.test.title()
+            ),
+            _ => "this run could not have detected any bias".to_string(),
+        }
+    }
+}
+
+impl Sensitivity {
+    /// The sensitivity in a few words, for tables: `±1.2% in a cell` or
+    /// `w = 0.050`.
+    pub fn short(&self) -> String {
+        match self.cell_deviation {
+            Some(eps) if eps >= 1.0 => "> ±100% in a cell".to_string(),
+            Some(eps) if eps.is_finite() => format!("±{} in a cell", percent(eps)),
+            _ if self.cohen_w.is_finite() => format!("w = {:.3}", self.cohen_w),
+            _ => "nothing".to_string(),
+        }
+    }
+}
+
+/// A relative deviation as a percentage with sensible precision.
+fn percent(x: f64) -> String {
+    let pct = 100.0 * x;
+    if pct >= 10.0 {
+        format!("{pct:.0}%")
+    } else if pct >= 1.0 {
+        format!("{pct:.1}%")
+    } else {
+        format!("{pct:.2}%")
+    }
+}
+
+/// The smallest non-centrality per trial a χ²(df) test of `trials` trials
+/// detects with [`SENSITIVITY_POWER`] at `level`; infinite when df = 0.
+pub fn detectable_delta(df: f64, level: f64, trials: u64) -> f64 {
+    if df <= 0.0 || trials == 0 {
+        return f64::INFINITY;
+    }
+    let critical = chi2_isf(level, df);
+    noncentrality_for_power(critical, df, SENSITIVITY_POWER) / trials as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::special::noncentral_chi2_sf;
+
+    fn result(test: TestKind, df: f64) -> TestResult {
+        TestResult {
+            test,
+            statistic: df,
+            df,
+            log10_p: -0.3,
+            log10_p_holm: -0.3,
+            departure: 0.0,
+            method: String::new(),
+        }
+    }
+
+    #[test]
+    fn detectable_delta_gives_the_stated_power() {
+        let (df, level, trials) = (81.0, 0.001 / 6.0, 10_000);
+        let delta = detectable_delta(df, level, trials);
+        let power = noncentral_chi2_sf(chi2_isf(level, df), df, delta * trials as f64);
+        assert!((power - 0.9).abs() < 1e-6, "{power}");
+    }
+
+    #[test]
+    fn small_runs_are_inconclusive_and_large_ones_are_not() {
+        let tests = [result(TestKind::PositionValue, 81.0)];
+        let one = Sensitivity::of(&tests, 10, 1, 0.001, 6);
+        assert!(!one.adequate(), "T = 1 sees nothing");
+        assert!(one.inconclusive.unwrap().contains("expected counts"));
+        let small = Sensitivity::of(&tests, 10, 200, 0.001, 6);
+        assert!(!small.adequate(), "{small:?}");
+        let large = Sensitivity::of(&tests, 10, 1_000_000, 0.001, 6);
+        assert!(large.adequate(), "{large:?}");
+        let eps = large.cell_deviation.unwrap();
+        assert!(eps > 0.005 && eps < 0.05, "{eps}");
+        assert!(large.words().contains("one value at one position"));
+        // More tests to correct for: a coarser guarantee.
+        let wider = Sensitivity::of(&tests, 10, 1_000_000, 0.001, 600);
+        assert!(wider.cell_deviation.unwrap() > eps);
+    }
+
+    #[test]
+    fn without_position_value_the_finest_test_speaks() {
+        let tests = [
+            result(TestKind::Cycles, 6.0),
+            result(TestKind::FixedPoints, 3.0),
+        ];
+        let s = Sensitivity::of(&tests, 10, 100_000, 0.001, 2);
+        assert_eq!(s.test, TestKind::FixedPoints, "fewer df: finer");
+        assert!(s.cell_deviation.is_none());
+        assert!(s.adequate(), "{s:?}");
+        assert!(!Sensitivity::of(&tests, 10, 300, 0.001, 2).adequate());
+        assert!(!Sensitivity::of(&[result(TestKind::Cycles, 0.0)], 10, 3, 0.001, 1).adequate());
+    }
+}

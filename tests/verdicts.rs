@@ -114,11 +114,14 @@ fn modulo_bias_of_a_weak_source_is_caught() {
     let weak = audit::run(&spec(SourceKind::Rand15Mod), DEFAULT_ALPHA, &no_progress).unwrap();
     assert_eq!(weak.verdict, Verdict::Biased, "{:?}", weak.position_value);
     let good = audit::run(&spec(SourceKind::Chacha8), DEFAULT_ALPHA, &no_progress).unwrap();
+    // A good source finds no bias; but 200 counts per cell of a 1000 × 1000
+    // matrix could not see even a doubling of one cell, so the honest verdict
+    // is "inconclusive", not "no bias detected".
     assert_eq!(
         good.verdict,
-        Verdict::NoBiasDetected,
+        Verdict::Inconclusive,
         "{:?}",
-        good.position_value
+        good.sensitivity
     );
 }
 

@@ -79,14 +79,14 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
                 audit.spec.source
             ),
             format!(
-                "{} {} (p = {} by {}); this map: Q = {:.1}, df {}, p = {}",
+                "{} {} ({} by {}); this map: Q = {:.1}, df {}, {}",
                 audit.verdict.symbol(),
                 audit.verdict,
-                format_p(audit.log10_p_adjusted),
+                p_phrase(audit.log10_p_adjusted),
                 audit.decisive().test,
                 t.statistic,
                 t.df,
-                format_p(t.log10_p),
+                p_phrase(t.log10_p),
             ),
         ],
     }
@@ -158,6 +158,15 @@ pub fn format_p(log10_p: f64) -> String {
     }
 }
 
+/// A p-value in a sentence: `p = 0.042`, or `p < 1e-12` beyond the floor.
+pub fn p_phrase(log10_p: f64) -> String {
+    if is_bound(log10_p) {
+        format!("p {}", format_p(log10_p))
+    } else {
+        format!("p = {}", format_p(log10_p))
+    }
+}
+
 /// `yes` or `no`, for answers in tables and reports.
 pub fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
@@ -186,6 +195,8 @@ mod tests {
         assert_eq!(format_p(3.1e-7f64.log10()), "3.1e-7");
         assert_eq!(format_p(-4522.7), "< 1e-12", "beyond the floor: a bound");
         assert_eq!(format_p(-11.5), "3.2e-12");
+        assert_eq!(p_phrase(-20.0), "p < 1e-12");
+        assert_eq!(p_phrase(-2.0), "p = 0.010");
     }
 
     #[test]

@@ -7,6 +7,10 @@ use crate::audit::Audit;
 use crate::output::{self, format_p, thousands};
 use crate::spec::TestKind;
 use crate::stats::position_value::standout_z;
+use crate::stats::pvalue::LOG10_P_FLOOR;
+use crate::stats::sensitivity::{
+    MAX_CELL_DEVIATION, MAX_COHEN_W, MIN_EXPECTED_PER_CELL, SENSITIVITY_POWER,
+};
 use crate::stats::{Cell as PvCell, TestResult, Verdict};
 
 /// The id of the headline verdict table (the browser check looks for it).
@@ -375,10 +379,11 @@ fn audit_sections(input: &ReportInput<'_>, folders: &[String]) -> Section {
             (
                 "Decisive test".to_string(),
                 Cell::text(format!(
-                    "{}, departure {:.1} SD; p (adjusted) = {}, the p the verdict compared with α",
+                    "{}, departure {:.1} SD; {} after every correction (the p the verdict \
+                     compared with α)",
                     decisive.test.title(),
                     decisive.departure,
-                    format_p(audit.log10_p_adjusted)
+                    output::p_phrase(audit.log10_p_adjusted)
                 )),
             ),
             (
@@ -554,16 +559,48 @@ fn method_section(input: &ReportInput<'_>) -> Section {
     );
     let holm = Section::new(
         "method-holm",
-        "Verdicts and the Holm correction",
-        vec![Block::Paragraph(format!(
-            "A run tests many audits at once, so the p-values are corrected with Holm's \
-             step-down method: sort the m p-values, multiply the i-th smallest by (m − i + 1), \
-             keep the sequence non-decreasing and cap it at 1. An audit is judged biased when \
-             its adjusted p-value is at most α = {}. This keeps the chance of calling any fair \
-             shuffle of the run biased at most α, whatever the dependence between the audits. \
-             p-values are computed in logarithms, so values far below 10⁻³⁰⁰ stay distinct.",
-            input.alpha
-        ))],
+        "Verdicts, sensitivity and the Holm correction",
+        vec![
+            Block::Paragraph(format!(
+                "A run tests many audits at once, so the p-values are corrected with Holm's \
+                 step-down method, first across each audit's tests, then across the audits: \
+                 sort the m p-values, multiply the i-th smallest by (m − i + 1), keep the \
+                 sequence non-decreasing and cap it at 1. This keeps the chance of calling any \
+                 fair shuffle of the run biased at most α = {}, whatever the dependence between \
+                 the tests. \"p (adjusted)\" is the result: the p-value each verdict compared \
+                 with α. Tests that coincide at small n (at n = 3 the fixed-point and cycle \
+                 counts split the permutations alike) are run once.",
+                input.alpha
+            )),
+            Block::List(vec![
+                "biased: the adjusted p-value is at most α.".to_string(),
+                format!(
+                    "no bias detected: no test rejected, and the run was large enough to have \
+                     detected, with {:.0}% power, a deviation of at most {:.0}% in a single \
+                     position-by-value cell (its row and column compensating), at the level the \
+                     correction gives each test. Each audit states the deviation it could see; \
+                     that is the honest reading of a pass, not proof of fairness.",
+                    100.0 * SENSITIVITY_POWER,
+                    100.0 * MAX_CELL_DEVIATION
+                ),
+                format!(
+                    "inconclusive: no test rejected, but the run was too small to mean anything: \
+                     fewer than {MIN_EXPECTED_PER_CELL} expected counts per cell, or unable to see \
+                     a {:.0}% deviation of one cell (without the position-by-value test: an \
+                     effect of Cohen's w = {MAX_COHEN_W}).",
+                    100.0 * MAX_CELL_DEVIATION
+                ),
+            ]),
+            Block::Paragraph(format!(
+                "p-values are tail probabilities of approximations (χ² laws, and for sparse \
+                 whole-permutation tables a law fitted to the collision count) that are \
+                 accurate where decisions are taken and meaningless far beyond. Below 1e{} \
+                 they are shown as the bound \"p < 1e{}\"; the size of such a departure is \
+                 its statistic's standardised excess (X − df)/√(2·df), which also picks the \
+                 decisive test among tests beyond the bound.",
+                LOG10_P_FLOOR, LOG10_P_FLOOR
+            )),
+        ],
     );
     let p = &input.provenance;
     let mut reproduce = vec![Block::Paragraph(

@@ -128,10 +128,12 @@ impl UniformTest {
     /// replicates of a Monte Carlo p-value.
     pub fn describe(&self) -> String {
         let k = self.cells;
-        let sparse = format!("sparse table (< {MIN_EXPECTED} expected per cell)");
+        let sparse = format!("sparse table (< {MIN_EXPECTED} expected per outcome)");
         let (observed, expected) = self.collisions.unwrap_or((0, 0.0));
         match self.method {
-            SparseMethod::ChiSquare => format!("chi-square goodness of fit over all {k} cells"),
+            SparseMethod::ChiSquare => {
+                format!("chi-square goodness of fit over all {k} equally likely outcomes")
+            }
             SparseMethod::MonteCarlo => format!(
                 "{sparse}: {observed} collisions vs {expected:.1} expected, sequential Monte Carlo p-value from {} simulated uniform tables (floor {MONTE_CARLO_FLOOR:.1e})",
                 self.replicates.unwrap_or(0)

@@ -102,8 +102,8 @@ fn calibrated_at_n_52() {
 /// Every other test is calibrated too: over 1,000 fair audits each test's
 /// p-values are uniform and reject at the stated rate. `n` and `trials` pick
 /// the regime: dense chi-square (n = 5, 8), pooled sparse categories
-/// (n = 52), and the sparse whole-permutation paths (collisions at n = 7,
-/// Monte Carlo at n = 4).
+/// (n = 52), and the sparse whole-permutation paths (collision moments at
+/// n = 7, Monte Carlo at n = 4).
 fn check_tests(n: usize, trials: u64, tests: &str) {
     let tests = TestSet::parse(tests, n).unwrap();
     let audits: Vec<_> = (0..AUDITS)
@@ -158,10 +158,11 @@ fn structure_tests_are_calibrated_at_n_52_with_pooling() {
 #[test]
 fn sparse_permutation_test_is_calibrated() {
     // 5040 permutations, 5,000 trials: collisions (about 2,480 expected)
-    // against their Poisson law; fewer trials make the count so discrete that
-    // its p-values visibly step.
+    // against their moment-matched (shifted-gamma) law; fewer trials make the
+    // count so discrete that its p-values visibly step. The small-α tail of
+    // every sparse path is checked in tests/calibration_sparse.rs.
     check_tests(7, 5_000, "permutation");
-    // 24 permutations, 60 trials: Monte Carlo p-values.
+    // 24 permutations, 60 trials: sequential Monte Carlo p-values.
     check_tests(4, 60, "permutation");
 }
 

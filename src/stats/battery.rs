@@ -1,6 +1,6 @@
 //! Runs the selected tests on a tally and corrects them for multiplicity.
 
-use super::gof::{self, Gof, SparseMethod};
+use super::gof::{self, Gof};
 use super::laws;
 use super::multiple::holm_log10;
 use super::position_value::PositionValueTest;
@@ -150,22 +150,6 @@ fn lehmer_pairs(s: &StructureCounts) -> Gof {
 
 fn permutation_test(test: TestKind, counts: &[u64], seed: u64) -> TestResult {
     let u = gof::uniform(counts, seed);
-    let k = counts.len();
-    let method = match u.method {
-        SparseMethod::ChiSquare => format!("chi-square goodness of fit over all {k} permutations"),
-        SparseMethod::Collisions => {
-            let (observed, expected) = u.collisions.expect("collision counts");
-            format!(
-                "sparse table (< {} per permutation): {observed} collisions vs {expected:.1} expected, Poisson tail",
-                gof::MIN_EXPECTED
-            )
-        }
-        SparseMethod::MonteCarlo => format!(
-            "sparse table (< {} per permutation): Monte Carlo multinomial p-value, {} replicates",
-            gof::MIN_EXPECTED,
-            gof::MONTE_CARLO_REPLICATES
-        ),
-    };
     TestResult {
         test,
         statistic: u.statistic,
@@ -173,6 +157,6 @@ fn permutation_test(test: TestKind, counts: &[u64], seed: u64) -> TestResult {
         log10_p: u.log10_p,
         log10_p_holm: u.log10_p,
         departure: 0.0,
-        method,
+        method: u.describe(),
     }
 }

@@ -1,6 +1,7 @@
 //! Goodness-of-fit tests of counts against a known law, with honest handling
 //! of sparse categories.
 
+use super::collisions;
 use super::special::ln_chi2_sf;
 use rand::{Rng, SeedableRng};
 use std::f64::consts::LN_10;
@@ -83,17 +84,22 @@ fn log10_chi2(x: f64, df: f64) -> f64 {
     }
 }
 
-/// How a sparse uniform-multinomial test was decided.
+/// How a test of counts over equally likely cells was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SparseMethod {
-    /// Enough counts per cell: Pearson's chi-square.
+    /// Every cell expects at least [`MIN_EXPECTED`]: Pearson's χ²(k − 1).
     ChiSquare,
-    /// Few counts per cell, many cells: the number of collisions (pairs of
-    /// trials giving the same outcome) against its Poisson law.
-    Collisions,
-    /// Few counts per cell, few cells: a Monte Carlo p-value for Pearson's
-    /// statistic from simulated uniform multinomials.
+    /// Sparse and cheap to simulate: a sequential Monte Carlo p-value of the
+    /// collision count (equivalently Pearson's statistic) from simulated
+    /// uniform multinomial tables, exact by construction.
     MonteCarlo,
+    /// Sparse and too large to simulate: the collision count against the
+    /// shifted-gamma (Pearson type III) law with its exact first three
+    /// cumulants ([`collisions::ln_pearson3_sf`]).
+    CollisionMoments,
+    /// Sparse with so few trials per cell that the collision count is Poisson
+    /// to within its skew ([`collisions::Moments::poisson_is_adequate`]).
+    CollisionPoisson,
 }
 
 /// A test of counts over `counts.len()` equally likely outcomes.
@@ -107,20 +113,66 @@ pub struct UniformTest {
     pub log10_p: f64,
     /// Which method gave the p-value.
     pub method: SparseMethod,
-    /// Observed and expected collisions, when that method was used.
+    /// Observed and expected collisions (pairs of trials in the same cell),
+    /// for every sparse method.
     pub collisions: Option<(u64, f64)>,
+    /// Monte Carlo replicates simulated, for [`SparseMethod::MonteCarlo`].
+    pub replicates: Option<usize>,
+    /// Cells (outcomes) of the table.
+    pub cells: usize,
 }
 
-/// Monte Carlo replicates for small sparse tables.
-pub const MONTE_CARLO_REPLICATES: usize = 2000;
+impl UniformTest {
+    /// One line saying how the p-value was obtained, for reports: the law,
+    /// observed against expected collisions for sparse tables, and the
+    /// replicates of a Monte Carlo p-value.
+    pub fn describe(&self) -> String {
+        let k = self.cells;
+        let sparse = format!("sparse table (< {MIN_EXPECTED} expected per outcome)");
+        let (observed, expected) = self.collisions.unwrap_or((0, 0.0));
+        match self.method {
+            SparseMethod::ChiSquare => {
+                format!("chi-square goodness of fit over all {k} equally likely outcomes")
+            }
+            SparseMethod::MonteCarlo => format!(
+                "{sparse}: {observed} collisions vs {expected:.1} expected, sequential Monte Carlo p-value from {} simulated uniform tables (floor {MONTE_CARLO_FLOOR:.1e})",
+                self.replicates.unwrap_or(0)
+            ),
+            SparseMethod::CollisionMoments => format!(
+                "{sparse}: {observed} collisions vs {expected:.1} expected, shifted-gamma law with the exact mean, variance and skewness"
+            ),
+            SparseMethod::CollisionPoisson => format!(
+                "{sparse}: {observed} collisions vs {expected:.1} expected, Poisson tail (so few trials per cell that its skew is right)"
+            ),
+        }
+    }
+}
 
-/// Below this many cells a sparse table is judged by Monte Carlo rather than
-/// by the Poisson law of collisions (which needs many cells).
-pub const MIN_CELLS_FOR_COLLISIONS: usize = 120;
+/// Most replicates of a Monte Carlo p-value. The p-value is never below
+/// [`MONTE_CARLO_FLOOR`] = 1/(this + 1), far below α = 0.001 after Holm over
+/// the seven tests of an audit (1.4e-4).
+pub const MONTE_CARLO_REPLICATES: usize = 99_999;
+
+/// The smallest Monte Carlo p-value, 1/(replicates + 1) = 1e-5. Callers can
+/// check that a level is reachable (`level >= MONTE_CARLO_FLOOR`).
+pub const MONTE_CARLO_FLOOR: f64 = 1.0 / (MONTE_CARLO_REPLICATES as f64 + 1.0);
+
+/// Stop the Monte Carlo early once this many simulated tables reach the
+/// observed collision count (Besag & Clifford's sequential p-value, h/L, which
+/// is valid like the fixed-size one). Fair tables then cost a few hundred
+/// replicates; only small p-values need all of them.
+pub const MONTE_CARLO_EXCEEDANCES: usize = 50;
+
+/// The largest replicates × trials a Monte Carlo p-value may cost (random
+/// draws, about 0.2 s); larger sparse tables use the collision moments. With
+/// [`MONTE_CARLO_REPLICATES`] this allows up to 500 trials.
+pub const MONTE_CARLO_BUDGET: u64 = 50_000_000;
 
 /// Tests counts over equally likely outcomes: Pearson's chi-square when every
-/// cell expects at least [`MIN_EXPECTED`]; otherwise a collision test (many
-/// cells) or a Monte Carlo test seeded by `seed` (few cells).
+/// cell expects at least [`MIN_EXPECTED`]; otherwise the collision count
+/// judged by a sequential Monte Carlo p-value seeded by `seed` (when it costs
+/// at most [`MONTE_CARLO_BUDGET`] draws), or else by its moment-matched law
+/// (see [`collisions`]).
 pub fn uniform(counts: &[u64], seed: u64) -> UniformTest {
     let k = counts.len();
     let t: u64 = counts.iter().sum();
@@ -134,84 +186,78 @@ pub fn uniform(counts: &[u64], seed: u64) -> UniformTest {
             .sum()
     };
     let df = (k - 1) as f64;
-    if expected >= MIN_EXPECTED {
-        return UniformTest {
-            statistic,
-            df,
-            log10_p: log10_chi2(statistic, df),
-            method: SparseMethod::ChiSquare,
-            collisions: None,
-        };
-    }
-    if k >= MIN_CELLS_FOR_COLLISIONS {
-        let observed: u64 = counts.iter().map(|&c| c * c.saturating_sub(1) / 2).sum();
-        let lambda = t as f64 * (t as f64 - 1.0) / 2.0 / k as f64;
-        return UniformTest {
-            statistic,
-            df,
-            log10_p: ln_poisson_upper_tail(observed, lambda) / LN_10,
-            method: SparseMethod::Collisions,
-            collisions: Some((observed, lambda)),
-        };
-    }
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut sim = vec![0u64; k];
-    let mut at_least = 0usize;
-    for _ in 0..MONTE_CARLO_REPLICATES {
-        sim.iter_mut().for_each(|c| *c = 0);
-        for _ in 0..t {
-            let cell = ((rng.next_u32() as u64 * k as u64) >> 32) as usize;
-            sim[cell] += 1;
-        }
-        let s: f64 = sim
-            .iter()
-            .map(|&c| (c as f64 - expected).powi(2) / expected)
-            .sum();
-        if s >= statistic - 1e-9 {
-            at_least += 1;
-        }
-    }
-    let p = (1 + at_least) as f64 / (1 + MONTE_CARLO_REPLICATES) as f64;
-    UniformTest {
+    let mut test = UniformTest {
         statistic,
         df,
-        log10_p: p.log10(),
-        method: SparseMethod::MonteCarlo,
+        log10_p: 0.0,
+        method: SparseMethod::ChiSquare,
         collisions: None,
+        replicates: None,
+        cells: k,
+    };
+    if expected >= MIN_EXPECTED {
+        test.log10_p = log10_chi2(statistic, df);
+        return test;
     }
+    let observed = collisions::count(counts);
+    let moments = collisions::Moments::new(k, t);
+    test.collisions = Some((observed, moments.mean));
+    if t * MONTE_CARLO_REPLICATES as u64 <= MONTE_CARLO_BUDGET {
+        let (p, replicates) = monte_carlo_collisions(k, t, observed, seed);
+        test.log10_p = p.log10();
+        test.method = SparseMethod::MonteCarlo;
+        test.replicates = Some(replicates);
+    } else {
+        test.log10_p = collisions::ln_sf(observed, &moments) / LN_10;
+        test.method = if moments.poisson_is_adequate() {
+            SparseMethod::CollisionPoisson
+        } else {
+            SparseMethod::CollisionMoments
+        };
+    }
+    test
 }
 
-/// ln P(X ≥ c) for X ~ Poisson(λ), summed in log space (exact to rounding,
-/// and finite far into the tail).
-pub fn ln_poisson_upper_tail(c: u64, lambda: f64) -> f64 {
-    if c == 0 {
-        return 0.0;
-    }
-    if lambda <= 0.0 {
-        return f64::NEG_INFINITY;
-    }
-    if (c as f64) < lambda {
-        // Upper tail is large: 1 − P(X < c), summing the short lower part.
-        let lower: f64 = (0..c).map(|j| ln_poisson_pmf(j, lambda).exp()).sum();
-        return (-lower).ln_1p();
-    }
-    let first = ln_poisson_pmf(c, lambda);
-    let mut sum = 1.0f64; // terms relative to the first
-    let mut term = 1.0f64;
-    let mut j = c;
-    loop {
-        j += 1;
-        term *= lambda / j as f64;
-        sum += term;
-        if term < 1e-17 * sum {
-            break;
+/// Sequential Monte Carlo p-value (Besag & Clifford 1991) of `observed`
+/// collisions among `t` uniform trials over `k` cells: simulate tables until
+/// [`MONTE_CARLO_EXCEEDANCES`] of them reach `observed` (p = h/L after L
+/// tables) or [`MONTE_CARLO_REPLICATES`] are done (p = (g + 1)/(R + 1)).
+/// Either way P(p ≤ x) ≤ x under the null. Returns (p, tables simulated).
+fn monte_carlo_collisions(k: usize, t: u64, observed: u64, seed: u64) -> (f64, usize) {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut sim = vec![0u64; k];
+    let mut drawn = Vec::with_capacity(t as usize);
+    let mut reached = 0usize;
+    for replicate in 1..=MONTE_CARLO_REPLICATES {
+        let mut c = 0u64;
+        drawn.clear();
+        for _ in 0..t {
+            // Multiply-shift on 64 bits: bias below k / 2^64.
+            let cell = ((rng.next_u64() as u128 * k as u128) >> 64) as usize;
+            c += sim[cell];
+            sim[cell] += 1;
+            drawn.push(cell);
+        }
+        for &cell in &drawn {
+            sim[cell] = 0;
+        }
+        if c >= observed {
+            reached += 1;
+            if reached == MONTE_CARLO_EXCEEDANCES {
+                return (reached as f64 / replicate as f64, replicate);
+            }
         }
     }
-    first + sum.ln()
+    (
+        (reached + 1) as f64 / (MONTE_CARLO_REPLICATES + 1) as f64,
+        MONTE_CARLO_REPLICATES,
+    )
 }
 
-fn ln_poisson_pmf(j: u64, lambda: f64) -> f64 {
-    j as f64 * lambda.ln() - lambda - statrs::function::gamma::ln_gamma(j as f64 + 1.0)
+/// ln P(X ≥ c) for X ~ Poisson(λ): the law the collision count was once
+/// judged by, kept for comparison (see [`collisions::ln_poisson_sf`]).
+pub fn ln_poisson_upper_tail(c: u64, lambda: f64) -> f64 {
+    collisions::ln_poisson_sf(c, lambda)
 }
 
 #[cfg(test)]
@@ -239,27 +285,74 @@ mod tests {
     }
 
     #[test]
-    fn poisson_tail_matches_direct_sums() {
-        // P(X >= 3) for λ = 2: 1 - e^-2 (1 + 2 + 2) = 0.3233235838.
-        let p = ln_poisson_upper_tail(3, 2.0).exp();
-        assert!((p - 0.323_323_583_816_936_5).abs() < 1e-12, "{p}");
-        // Deep tail stays finite: P(X >= 1000) for λ = 10.
-        let ln = ln_poisson_upper_tail(1000, 10.0);
-        assert!(ln.is_finite() && ln < -3000.0, "{ln}");
-    }
-
-    #[test]
     fn sparse_uniform_tests_pick_their_method() {
         let dense = uniform(&[100, 100, 100], 1);
         assert_eq!(dense.method, SparseMethod::ChiSquare);
+        assert!(dense.describe().contains("chi-square"));
         let few_cells = uniform(&[2, 0, 1, 1], 1);
         assert_eq!(few_cells.method, SparseMethod::MonteCarlo);
+        assert!(few_cells.replicates.unwrap() >= MONTE_CARLO_EXCEEDANCES);
+        assert!(few_cells.describe().contains("Monte Carlo"));
+        // 100 trials over 1000 cells: cheap, so Monte Carlo.
         let mut many = vec![0u64; 1000];
         many[..100].iter_mut().for_each(|c| *c = 1);
         let spread = uniform(&many, 1);
-        assert_eq!(spread.method, SparseMethod::Collisions);
+        assert_eq!(spread.method, SparseMethod::MonteCarlo);
         assert_eq!(spread.collisions.unwrap().0, 0);
-        many[0] = 30; // 435 collisions where about 5 are expected
-        assert!(uniform(&many, 1).log10_p < -100.0);
+        assert_eq!(spread.log10_p, 0.0);
+        // 590 trials over 120 cells: the moment-matched law.
+        let mut table = vec![5u64; 120];
+        table[..10].iter_mut().for_each(|c| *c = 0);
+        table[10..20].iter_mut().for_each(|c| *c = 4);
+        assert_eq!(table.iter().sum::<u64>(), 540);
+        let moments = uniform(&table, 1);
+        assert_eq!(moments.method, SparseMethod::CollisionMoments);
+        assert!(moments.describe().contains("shifted-gamma"));
+        // 600 trials over 3.6 million cells: Poisson.
+        let mut huge = vec![0u64; 3_628_800];
+        huge[..600].iter_mut().for_each(|c| *c = 1);
+        let poisson = uniform(&huge, 1);
+        assert_eq!(poisson.method, SparseMethod::CollisionPoisson);
+        assert!(poisson.log10_p > -1.0);
+    }
+
+    #[test]
+    fn an_excess_of_collisions_gets_a_tiny_p_on_every_path() {
+        // Monte Carlo: 435 collisions where about 5 are expected; the p-value
+        // sits at the floor.
+        let mut many = vec![0u64; 1000];
+        many[..100].iter_mut().for_each(|c| *c = 1);
+        many[0] = 30;
+        let mc = uniform(&many, 1);
+        assert_eq!(mc.method, SparseMethod::MonteCarlo);
+        assert!((mc.log10_p - MONTE_CARLO_FLOOR.log10()).abs() < 1e-12);
+        assert_eq!(mc.replicates, Some(MONTE_CARLO_REPLICATES));
+        const { assert!(MONTE_CARLO_FLOOR <= 0.001 / 7.0) };
+        // Moments: 600 trials over 120 cells, all in 60 cells (10 each).
+        let mut table = vec![0u64; 120];
+        table[..60].iter_mut().for_each(|c| *c = 10);
+        let t = uniform(&table, 1);
+        assert_eq!(t.method, SparseMethod::ChiSquare);
+        let mut table = vec![0u64; 120];
+        table[..59].iter_mut().for_each(|c| *c = 10);
+        let t = uniform(&table, 1);
+        assert_eq!(t.method, SparseMethod::CollisionMoments);
+        assert!(t.log10_p < -50.0, "{}", t.log10_p);
+        // Poisson: 600 trials over 3.6 million cells with one cell of 30.
+        let mut huge = vec![0u64; 3_628_800];
+        huge[..600].iter_mut().for_each(|c| *c = 1);
+        huge[0] = 30;
+        let p = uniform(&huge, 1);
+        assert_eq!(p.method, SparseMethod::CollisionPoisson);
+        assert!(p.log10_p < -100.0, "{}", p.log10_p);
+    }
+
+    #[test]
+    fn monte_carlo_p_values_are_deterministic_and_plausible() {
+        let table = [3u64, 2, 4, 1, 0, 2, 5, 3, 1, 2, 3, 4];
+        let a = uniform(&table, 7);
+        assert_eq!(a, uniform(&table, 7));
+        let p = 10f64.powf(a.log10_p);
+        assert!(p > 0.05 && p < 1.0, "{p}");
     }
 }

@@ -2,6 +2,7 @@
 //! multiple-testing correction that turns p-values into verdicts.
 
 pub mod battery;
+pub mod collisions;
 pub mod gof;
 pub mod laws;
 pub mod multiple;

@@ -150,6 +150,13 @@ pub fn plan_audit_with(
     .then(|| exact::enumerate(spec.algorithm, n, spec.source, max_leaves).ok())
     .flatten();
     let structure = law.as_ref().map(StructureLaws::of_law);
+    // Observed structure laws, for pooled tests without an exact law: their
+    // effect depends on the pooling, so it is re-estimated at each trial
+    // count the search tries rather than taken from the audit's pooling.
+    let observed = audit
+        .tally
+        .structure()
+        .map(|c| StructureLaws::of_counts(c, n, spec.trials));
 
     for result in &audit.tests {
         let test = result.test;
@@ -181,10 +188,19 @@ pub fn plan_audit_with(
                     .flatten()
                     .map(|alt| Components(vec![(crate::stats::laws::rising_sequences(n), alt)]))
             });
+        let estimated = observed.as_ref().and_then(|s| s.components(test));
+        let pilot = Effect::from_result(result, n, spec.trials);
         let plan = if let Some(effect) = exact_fixed {
             fixed_plan(test, effect, level, power)
         } else if let Some(c) = pooled {
-            pooled_plan(test, &c, level, power)
+            pooled_plan(test, &c, None, level, power)
+        } else if let Some(c) = estimated.filter(|_| result.df >= 1.0) {
+            // Refuse an estimate the audit cannot tell from zero (at its own
+            // pooling); otherwise plan with the pooling of each trial count.
+            match fixed_plan(test, pilot, level, power) {
+                refused if refused.trials_for_power.is_none() => refused,
+                _ => pooled_plan(test, &c, Some(spec.trials), level, power),
+            }
         } else if result.df < 1.0 {
             TestPlan {
                 test,
@@ -293,20 +309,70 @@ fn fixed_plan(test: TestKind, effect: Effect, level: f64, power: f64) -> TestPla
     plan
 }
 
-/// The plan of a pooled structure test with an exact law: the smallest T at
-/// which the pooled test reaches `power` at `level` (searched by doubling
-/// and bisection, as δ and df change with the pooling).
-fn pooled_plan(test: TestKind, c: &Components, level: f64, power: f64) -> TestPlan {
-    let power_at = |t: u64| {
-        let (delta, df) = c.effect_at(t as f64);
-        if df < 1.0 || delta <= NEGLIGIBLE_DELTA {
-            return 0.0;
+/// The plan of a pooled structure test: the smallest T at which the pooled
+/// test reaches `power` at `level` (searched by doubling and bisection, as δ
+/// and df change with the pooling).
+///
+/// With `pilot = None` the components' alternative is the exact law. With
+/// `pilot = Some(T₀)` it is the proportions observed on T₀ trials: pooled as
+/// at T, they give the Pearson statistic X = T₀·d the pilot would have shown
+/// with that pooling, so δ̂(T) = (X − df)/T₀, with the
+/// [`PILOT_Z`](super::PILOT_Z) interval of [`super::Effect::interval`]; the
+/// plan's range comes from the interval's ends.
+fn pooled_plan(
+    test: TestKind,
+    c: &Components,
+    pilot: Option<u64>,
+    level: f64,
+    power: f64,
+) -> TestPlan {
+    // end: 0 = point estimate, -1 = lower end of δ's interval, +1 = upper end.
+    let delta_at = |t: u64, end: i32| {
+        let (d, df) = c.effect_at(t as f64);
+        let delta = match pilot {
+            None => d,
+            Some(t0) => {
+                let t0 = t0 as f64;
+                let excess = t0 * d - df;
+                let (lo, hi) = super::lambda_bounds(excess, df, super::PILOT_Z);
+                match end {
+                    0 => excess.max(0.0) / t0,
+                    e if e < 0 => lo / t0,
+                    _ => hi / t0,
+                }
+            }
+        };
+        (delta, df)
+    };
+    let search = |end: i32| -> Option<u64> {
+        let power_at = |t: u64| {
+            let (delta, df) = delta_at(t, end);
+            if df < 1.0 || delta <= NEGLIGIBLE_DELTA {
+                return 0.0;
+            }
+            noncentral_chi2_sf(chi2_isf(level, df), df, delta * t as f64)
+        };
+        let mut hi = 1u64;
+        while power_at(hi) < power {
+            if hi >= 1 << 62 {
+                return None;
+            }
+            hi *= 2;
         }
-        noncentral_chi2_sf(chi2_isf(level, df), df, delta * t as f64)
+        let mut lo = hi / 2; // fails (or is 0)
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if power_at(mid) >= power {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Some(hi)
     };
     let mut plan = TestPlan {
         test,
-        exact: true,
+        exact: pilot.is_none(),
         delta: 0.0,
         df: 0.0,
         trials_for_power: None,
@@ -322,24 +388,17 @@ fn pooled_plan(test: TestKind, c: &Components, level: f64, power: f64) -> TestPl
         ));
         return plan;
     }
-    let mut hi = 1u64;
-    while power_at(hi) < power {
-        if hi >= 1 << 62 {
-            plan.reason = Some("more than 2^62 trials would be needed".into());
-            return plan;
-        }
-        hi *= 2;
+    let Some(hi) = search(0) else {
+        plan.reason = Some("more than 2^62 trials would be needed".into());
+        return plan;
+    };
+    if pilot.is_some() {
+        plan.range = Some(TrialRange {
+            low: search(1).unwrap_or(hi).min(hi),
+            high: search(-1).map(|h| h.max(hi)),
+        });
     }
-    let mut lo = hi / 2; // fails (or is 0)
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if power_at(mid) >= power {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    let (delta, df) = c.effect_at(hi as f64);
+    let (delta, df) = delta_at(hi, 0);
     plan.delta = delta;
     plan.df = df;
     plan.trials_for_power = Some(hi);

@@ -7,14 +7,35 @@
 //! calibrated position-by-value statistic Q = ((n−1)/n) Σ (O−E)²/E,
 //! δ = (n−1) Σ_pv (P_pv − 1/n)², where P is the matrix of marginal
 //! probabilities; for the whole-permutation test over k = n! outcomes,
-//! δ = k Σ_π (p_π − 1/k)². The plan is the smallest T whose λ gives the
-//! requested power at level α.
+//! δ = k Σ_π (p_π − 1/k)²; for a goodness-of-fit test of categories with null
+//! law q and true law p, δ = Σ (p − q)²/q over the (pooled) categories. The
+//! plan is the smallest T whose λ gives the requested power at the level used.
+//!
+//! Three things keep a plan honest:
+//! - an effect estimated from a pilot run carries the pilot's noise: the
+//!   excess X − df of a fair shuffle's statistic has standard deviation
+//!   √(2·df), so a pilot whose excess is within [`PILOT_Z`] of those is
+//!   refused ("not distinguishable from zero"), and otherwise the plan comes
+//!   with an interval ([`TrialRange`]) from a confidence interval on δ;
+//! - an exact effect below [`NEGLIGIBLE_DELTA`] is rounding in the f64
+//!   probabilities, not bias, and a plan beyond 2^64 trials is no plan;
+//! - [`plan_audit`] plans for the battery an audit actually runs, at the
+//!   level its Holm corrections (within the audit and across the run) imply,
+//!   and keeps "trials for power" apart from "trials for the chi-square
+//!   approximation".
+
+mod audit_plan;
+mod structure;
+
+pub use audit_plan::{AuditPlan, PLAN_AUDIT_MAX_LEAVES, TestPlan, plan_audit, plan_audit_with};
+pub use structure::{StructureLaws, riffle_rising_law};
 
 use crate::algorithm::Algorithm;
 use crate::audit;
 use crate::engine::{RunSpec, no_progress};
 use crate::error::{Error, Result};
 use crate::exact;
+use crate::output::thousands;
 use crate::permutation::{factorial, rank};
 use crate::source::SourceSpec;
 use crate::spec::{MAX_PERMUTATION_N, TestKind, TestSet};
@@ -30,24 +51,84 @@ pub enum EffectOrigin {
     Exact,
     /// Estimated from a pilot Monte Carlo run of this many trials, as
     /// (statistic − df) / T, the unbiased estimate of the non-centrality per
-    /// trial.
+    /// trial. The statistic is kept so that the estimate's uncertainty
+    /// ([`Effect::interval`]) can be stated.
     Pilot {
         /// Trials in the pilot run.
         trials: u64,
+        /// The pilot's test statistic.
+        statistic: f64,
     },
 }
 
 /// The size of a bias as one test sees it: non-centrality per trial.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Effect {
-    /// δ: the statistic's non-centrality grows as T·δ.
+    /// δ: the statistic's non-centrality grows as T·δ (the point estimate,
+    /// floored at 0, for a pilot).
     pub delta: f64,
     /// Degrees of freedom of the test.
     pub df: f64,
-    /// Number of cells the test counts into (for the sparse-cell warning).
+    /// Number of cells the test counts into.
     pub cells: f64,
+    /// Trials at which every cell expects at least [`MIN_EXPECTED_PER_CELL`]
+    /// counts, so that the test's chi-square form applies: 5n for the
+    /// position-by-value test (each trial puts n counts into n² cells),
+    /// 5·cells for the others.
+    pub approximation_trials: u64,
     /// Where δ came from.
     pub origin: EffectOrigin,
+}
+
+/// Standard deviations (of a fair shuffle's statistic, √(2·df)) that a
+/// pilot's excess X − df must clear before its effect counts as
+/// distinguishable from zero; also the half-width, in standard deviations,
+/// of the confidence interval on δ (about 99.7% two-sided).
+pub const PILOT_Z: f64 = 3.0;
+
+/// Exact effects at or below this are treated as zero. The exact marginals
+/// beyond the rational range are f64 with relative error about 3e-13
+/// (absolute about 3e-13/n per entry), so a fair shuffle's δ = (n−1) Σ (P − 1/n)²
+/// comes out as large as about n·(3e-13)² ≈ 1e-23 at n = 52 (seen: 3e-29);
+/// 1e-20 leaves a wide margin, and a real δ this small would need more than
+/// 10^21 trials anyway.
+pub const NEGLIGIBLE_DELTA: f64 = 1e-20;
+
+/// A confidence interval on the non-centrality per trial of a pilot
+/// estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DeltaInterval {
+    /// Lower end (0 when the effect is not distinguishable from zero).
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+    /// Half-width in standard deviations ([`PILOT_Z`]).
+    pub z: f64,
+    /// The pilot's excess X − df.
+    pub excess: f64,
+    /// A fair shuffle's standard deviation of the excess, √(2·df).
+    pub null_sd: f64,
+}
+
+impl DeltaInterval {
+    /// Whether the pilot's excess is more than z null standard deviations
+    /// above zero, i.e. the interval excludes δ = 0.
+    pub fn distinguishable(&self) -> bool {
+        self.low > 0.0
+    }
+}
+
+/// The non-centralities λ whose statistic X ~ χ²(df, λ) would put the
+/// observed excess `x − df` exactly z standard deviations (Var X ≈
+/// 2(df + 2λ)) above or below its mean: roots of
+/// (u − λ)² = 2z²(df + 2λ), u = x − df. The lower root is positive exactly
+/// when u > z·√(2·df).
+fn lambda_bounds(excess: f64, df: f64, z: f64) -> (f64, f64) {
+    let z2 = z * z;
+    let centre = excess + 2.0 * z2;
+    let disc = (4.0 * z2 * excess + 4.0 * z2 * z2 + 2.0 * z2 * df).max(0.0);
+    let root = disc.sqrt();
+    ((centre - root).max(0.0), (centre + root).max(0.0))
 }
 
 impl Effect {
@@ -60,6 +141,7 @@ impl Effect {
             delta: (n as f64 - 1.0) * sum_sq,
             df: ((n - 1) * (n - 1)) as f64,
             cells: (n * n) as f64,
+            approximation_trials: (MIN_EXPECTED_PER_CELL * n as f64).ceil() as u64,
             origin,
         }
     }
@@ -72,28 +154,71 @@ impl Effect {
             delta: k * sum_sq,
             df: k - 1.0,
             cells: k,
+            approximation_trials: (MIN_EXPECTED_PER_CELL * k).ceil() as u64,
             origin,
         }
     }
 
     /// The effect a finished test shows on its own `trials` trials at `n`:
-    /// [`from_pilot`](Self::from_pilot) with the test's cell count.
+    /// [`from_pilot`](Self::from_pilot) with the test's cell count (for the
+    /// pooled structure tests, the df + 1 groups they were pooled into).
     pub fn from_result(result: &TestResult, n: usize, trials: u64) -> Self {
-        let cells = match result.test {
-            TestKind::PositionValue => (n * n) as f64,
-            _ => result.df + 1.0,
+        let (cells, approximation) = match result.test {
+            TestKind::PositionValue => ((n * n) as f64, MIN_EXPECTED_PER_CELL * n as f64),
+            _ => (result.df + 1.0, MIN_EXPECTED_PER_CELL * (result.df + 1.0)),
         };
-        Self::from_pilot(result.statistic, result.df, cells, trials)
+        Self::from_pilot(
+            result.statistic,
+            result.df,
+            cells,
+            approximation.ceil() as u64,
+            trials,
+        )
     }
 
     /// The effect estimated from a pilot run's statistic: δ̂ = (X − df) / T,
-    /// floored at 0 (no detectable bias).
-    pub fn from_pilot(statistic: f64, df: f64, cells: f64, trials: u64) -> Self {
+    /// floored at 0. See [`interval`](Self::interval) for its uncertainty.
+    pub fn from_pilot(
+        statistic: f64,
+        df: f64,
+        cells: f64,
+        approximation_trials: u64,
+        trials: u64,
+    ) -> Self {
         Self {
             delta: ((statistic - df) / trials as f64).max(0.0),
             df,
             cells,
-            origin: EffectOrigin::Pilot { trials },
+            approximation_trials,
+            origin: EffectOrigin::Pilot { trials, statistic },
+        }
+    }
+
+    /// For a pilot estimate, the [`PILOT_Z`]-standard-deviation confidence
+    /// interval on δ, from Var X ≈ 2(df + 2λ); `None` for an exact effect.
+    pub fn interval(&self) -> Option<DeltaInterval> {
+        let EffectOrigin::Pilot { trials, statistic } = self.origin else {
+            return None;
+        };
+        let excess = statistic - self.df;
+        let (lo, hi) = lambda_bounds(excess, self.df, PILOT_Z);
+        let t = trials as f64;
+        Some(DeltaInterval {
+            low: lo / t,
+            high: hi / t,
+            z: PILOT_Z,
+            excess,
+            null_sd: (2.0 * self.df).sqrt(),
+        })
+    }
+
+    /// Whether the effect is distinguishable from zero: above
+    /// [`NEGLIGIBLE_DELTA`] when exact, with an interval excluding zero when
+    /// estimated.
+    pub fn distinguishable(&self) -> bool {
+        match self.interval() {
+            Some(i) => i.distinguishable() && self.delta > NEGLIGIBLE_DELTA,
+            None => self.delta > NEGLIGIBLE_DELTA,
         }
     }
 }
@@ -173,12 +298,32 @@ pub fn law_by_rank(law: &exact::ExactLaw) -> Vec<f64> {
     p
 }
 
+/// Bounds on the trials a plan needs, when its effect is uncertain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TrialRange {
+    /// Fewest trials that could suffice (from the upper end of the effect's
+    /// interval).
+    pub low: u64,
+    /// Most trials that could be needed (from the lower end); `None` when
+    /// unbounded (the effect may be zero) or beyond 2^64.
+    pub high: Option<u64>,
+}
+
+impl std::fmt::Display for TrialRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.high {
+            Some(high) => write!(f, "{} to {}", thousands(self.low), thousands(high)),
+            None => write!(f, "at least {}", thousands(self.low)),
+        }
+    }
+}
+
 /// A trial-count plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plan {
     /// The effect it is based on.
     pub effect: Effect,
-    /// Significance level.
+    /// Significance level the test is planned at.
     pub alpha: f64,
     /// Requested power.
     pub power: f64,
@@ -186,20 +331,55 @@ pub struct Plan {
     pub critical_value: f64,
     /// The non-centrality needed for the requested power.
     pub lambda: f64,
-    /// Trials needed: ceil(λ / δ).
+    /// Trials needed for the requested power: ceil(λ / δ) (the point
+    /// estimate, for a pilot effect).
     pub trials: u64,
-    /// Expected counts per cell at that T (below 5 the asymptotics are shaky).
+    /// For a pilot effect: the trials needed at the ends of δ's
+    /// [`PILOT_Z`]-standard-deviation interval. `None` for an exact effect.
+    pub trials_range: Option<TrialRange>,
+    /// Expected counts per cell at T = `trials`.
     pub expected_per_cell: f64,
-    /// The trials to run: `trials`, raised where needed so that every cell
-    /// expects at least 5 counts and the chi-square form of the test applies.
+    /// Trials at which the chi-square approximation holds (5 expected per
+    /// cell): a separate requirement from power, see
+    /// [`Effect::approximation_trials`].
+    pub approximation_trials: u64,
+    /// max(`trials`, `approximation_trials`): a run that is both powerful and
+    /// in the approximation's range. Not a power figure; prefer the two
+    /// fields it mixes.
     pub recommended_trials: u64,
-    /// A warning when the approximation is unreliable.
+    /// A warning when the approximation is unreliable at `trials`.
     pub warning: Option<String>,
 }
 
-/// The smallest T at which a test with effect `effect` rejects at level
-/// `alpha` with probability at least `power`.
-pub fn plan(effect: Effect, alpha: f64, power: f64) -> Result<Plan> {
+/// Either a plan, or why there is none.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "outcome")]
+pub enum PlanOutcome {
+    /// A plan.
+    Planned(Plan),
+    /// No trial count can be promised.
+    NoPlan {
+        /// The effect considered.
+        effect: Effect,
+        /// Why, in a sentence or two.
+        reason: String,
+        /// A lower bound on the trials any detection would need, where the
+        /// effect's upper confidence bound gives one.
+        at_least: Option<u64>,
+        /// For a pilot too small to tell: a pilot size that could show an
+        /// effect as large as the upper bound.
+        pilot_needed: Option<u64>,
+    },
+}
+
+/// ceil(λ / δ) as a trial count, or `None` when it does not fit in a u64.
+fn trials_for(lambda: f64, delta: f64) -> Option<u64> {
+    let t = (lambda / delta).ceil().max(1.0);
+    (t.is_finite() && t < u64::MAX as f64).then_some(t as u64)
+}
+
+/// Checks the level and the requested power.
+fn check_levels(alpha: f64, power: f64) -> Result<()> {
     if !(alpha > 0.0 && alpha < 1.0) {
         return Err(Error::invalid(format!("alpha = {alpha} is not in (0, 1)")));
     }
@@ -208,40 +388,117 @@ pub fn plan(effect: Effect, alpha: f64, power: f64) -> Result<Plan> {
             "power = {power} must lie between alpha ({alpha}) and 1"
         )));
     }
-    if effect.delta <= 0.0 {
-        return Err(Error::invalid(match effect.origin {
-            EffectOrigin::Exact => {
-                "this test sees no bias at all in the exact law: no number of trials will detect it"
-                    .to_string()
-            }
-            EffectOrigin::Pilot { trials } => format!(
-                "the pilot of {trials} trials shows no bias this test can see; try a larger pilot"
-            ),
-        }));
-    }
+    Ok(())
+}
+
+/// The smallest T at which a test with effect `effect` rejects at level
+/// `alpha` with probability at least `power`, or the reason no such T can be
+/// promised: an exact effect below [`NEGLIGIBLE_DELTA`] ("no bias"), a plan
+/// beyond 2^64 trials, or a pilot whose excess is within [`PILOT_Z`]
+/// standard deviations of zero (with the lower bound on trials and the pilot
+/// size that its upper confidence bound implies). Errors only on bad levels.
+pub fn plan_outcome(effect: Effect, alpha: f64, power: f64) -> Result<PlanOutcome> {
+    check_levels(alpha, power)?;
     let critical_value = chi2_isf(alpha, effect.df);
     let lambda = noncentrality_for_power(critical_value, effect.df, power);
-    let trials = (lambda / effect.delta).ceil().max(1.0) as u64;
-    let expected_per_cell = trials as f64 / effect.cells;
-    let recommended_trials = trials.max((MIN_EXPECTED_PER_CELL * effect.cells).ceil() as u64);
-    let warning = (expected_per_cell < MIN_EXPECTED_PER_CELL).then(|| {
+    let no_plan = |reason: String, at_least: Option<u64>, pilot_needed: Option<u64>| {
+        Ok(PlanOutcome::NoPlan {
+            effect,
+            reason,
+            at_least,
+            pilot_needed,
+        })
+    };
+    let interval = effect.interval();
+    if let (Some(i), EffectOrigin::Pilot { trials, .. }) = (interval, effect.origin)
+        && !i.distinguishable()
+    {
+        let at_least = (i.high > 0.0).then(|| trials_for(lambda, i.high)).flatten();
+        // A pilot whose expected excess is 2z null sds clears the z bar for
+        // an effect as large as the upper bound.
+        let pilot_needed = (i.high > 0.0)
+            .then(|| trials_for(2.0 * i.z * i.null_sd, i.high))
+            .flatten();
+        let mut reason = format!(
+            "the effect is not distinguishable from zero at this pilot size: the pilot of {} \
+             trials exceeds df by {:.1}, within {} standard deviations ({:.1}) of what a fair \
+             shuffle gives",
+            thousands(trials),
+            i.excess,
+            i.z,
+            i.z * i.null_sd
+        );
+        if let (Some(a), Some(p)) = (at_least, pilot_needed) {
+            reason.push_str(&format!(
+                "; the effect is at most {:.3e} per trial, so detecting it would take at least \
+                 {} trials, and a pilot of about {} trials could show an effect that large \
+                 (smaller ones need proportionally larger pilots)",
+                i.high,
+                thousands(a),
+                thousands(p)
+            ));
+        }
+        return no_plan(reason, at_least, pilot_needed);
+    }
+    if effect.delta <= NEGLIGIBLE_DELTA {
+        return no_plan(
+            format!(
+                "no bias: this test sees none in the exact law (non-centrality {:.1e} per \
+                 trial, at or below the {NEGLIGIBLE_DELTA:.0e} that rounding of the exact \
+                 probabilities produces): no number of trials will detect one",
+                effect.delta
+            ),
+            None,
+            None,
+        );
+    }
+    let Some(trials) = trials_for(lambda, effect.delta) else {
+        return no_plan(
+            format!(
+                "the effect ({:.3e} per trial) is too small to plan for: more than 2^64 trials \
+                 would be needed",
+                effect.delta
+            ),
+            Some(u64::MAX),
+            None,
+        );
+    };
+    let trials_range = interval.map(|i| TrialRange {
+        low: trials_for(lambda, i.high).unwrap_or(u64::MAX).min(trials),
+        high: trials_for(lambda, i.low).map(|h| h.max(trials)),
+    });
+    let approximation_trials = effect.approximation_trials;
+    let expected_per_cell =
+        MIN_EXPECTED_PER_CELL * trials as f64 / approximation_trials.max(1) as f64;
+    let recommended_trials = trials.max(approximation_trials);
+    let warning = (trials < approximation_trials).then(|| {
         format!(
-            "only {expected_per_cell:.2} expected counts per cell at T = {trials}: the chi-square \
-             approximation is unreliable this sparse, so the plan is a rough guide; run at least \
-             {recommended_trials} trials (5 per cell), where the test's chi-square form applies"
+            "only {expected_per_cell:.2} expected counts per cell at T = {trials}: the \
+             chi-square approximation is unreliable this sparse, so the plan is a rough guide; \
+             the approximation holds from {approximation_trials} trials (5 per cell)"
         )
     });
-    Ok(Plan {
+    Ok(PlanOutcome::Planned(Plan {
         effect,
         alpha,
         power,
         critical_value,
         lambda,
         trials,
+        trials_range,
         expected_per_cell,
+        approximation_trials,
         recommended_trials,
         warning,
-    })
+    }))
+}
+
+/// [`plan_outcome`], with "no plan" as an error carrying its reason.
+pub fn plan(effect: Effect, alpha: f64, power: f64) -> Result<Plan> {
+    match plan_outcome(effect, alpha, power)? {
+        PlanOutcome::Planned(plan) => Ok(plan),
+        PlanOutcome::NoPlan { reason, .. } => Err(Error::invalid(reason)),
+    }
 }
 
 /// The power a test with effect `effect` has at `trials` trials and level `alpha`.
@@ -262,6 +519,7 @@ mod tests {
             delta: 0.01,
             df: 1.0,
             cells: 2.0,
+            approximation_trials: 10,
             origin: EffectOrigin::Exact,
         };
         let plan = plan(effect, 0.05, 0.8).unwrap();
@@ -272,15 +530,14 @@ mod tests {
 
     #[test]
     fn no_effect_and_bad_levels_are_refused() {
-        let none = Effect::from_pilot(70.0, 81.0, 100.0, 1000);
+        let none = Effect::from_pilot(70.0, 81.0, 100.0, 50, 1000);
         assert_eq!(none.delta, 0.0);
+        let err = plan(none, 0.001, 0.9).unwrap_err().to_string();
         assert!(
-            plan(none, 0.001, 0.9)
-                .unwrap_err()
-                .to_string()
-                .contains("pilot of 1000")
+            err.contains("pilot of 1,000") && err.contains("not distinguishable"),
+            "{err}"
         );
-        let some = Effect::from_pilot(181.0, 81.0, 100.0, 1000);
+        let some = Effect::from_pilot(181.0, 81.0, 100.0, 50, 1000);
         assert!((some.delta - 0.1).abs() < 1e-12);
         assert!(plan(some, 1.5, 0.9).is_err());
         assert!(plan(some, 0.01, 0.005).is_err());
@@ -294,5 +551,75 @@ mod tests {
             Effect::position_value(n, &uniform, EffectOrigin::Exact).delta,
             0.0
         );
+    }
+
+    /// Issue 7 §5: an excess within 3 null sds of zero is refused, with a
+    /// lower bound and the pilot that would be needed; one beyond gets an
+    /// interval around its point plan.
+    #[test]
+    fn pilot_plans_carry_their_uncertainty() {
+        let df: f64 = 2601.0;
+        let sd = (2.0 * df).sqrt();
+        // Excess 2.9 sd on a million trials: refused.
+        let weak = Effect::from_pilot(df + 2.9 * sd, df, 2704.0, 260, 1_000_000);
+        assert!(weak.delta > 0.0 && !weak.distinguishable());
+        match plan_outcome(weak, 0.001, 0.9).unwrap() {
+            PlanOutcome::NoPlan {
+                reason,
+                at_least,
+                pilot_needed,
+                ..
+            } => {
+                assert!(reason.contains("not distinguishable from zero"), "{reason}");
+                assert!(at_least.unwrap() > 100_000, "{at_least:?}");
+                assert!(pilot_needed.unwrap() > 100_000, "{pilot_needed:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Excess 20 sd: planned, with an interval around the point.
+        let strong = Effect::from_pilot(df + 20.0 * sd, df, 2704.0, 260, 1_000_000);
+        let p = plan(strong, 0.001, 0.9).unwrap();
+        let r = p.trials_range.unwrap();
+        assert!(
+            r.low < p.trials && p.trials < r.high.unwrap(),
+            "{r:?} vs {}",
+            p.trials
+        );
+        // The interval bounds invert the normal approximation exactly.
+        let i = strong.interval().unwrap();
+        for (lambda, sign) in [(i.low * 1e6, 1.0), (i.high * 1e6, -1.0)] {
+            let z = (i.excess - lambda) / (2.0 * (df + 2.0 * lambda)).sqrt();
+            assert!((z - sign * PILOT_Z).abs() < 1e-9, "{z}");
+        }
+    }
+
+    /// Issue 7 §6: f64 rounding of exact marginals (fair shuffle, n = 52) is
+    /// no bias, not u64::MAX trials; so is an overflowing plan.
+    #[test]
+    fn rounding_noise_is_no_bias_and_huge_plans_do_not_overflow() {
+        use crate::source::SourceKind;
+        for (alg, n) in [
+            (Algorithm::FisherYates, 52),
+            (Algorithm::FisherYates, 30),
+            (Algorithm::InsideOut, 25),
+        ] {
+            let effect = exact_effect(alg, n, SourceKind::Chacha8.into(), TestKind::PositionValue)
+                .unwrap()
+                .unwrap();
+            let out = plan_outcome(effect, 0.001, 0.9).unwrap();
+            let PlanOutcome::NoPlan { reason, .. } = out else {
+                panic!("{alg} n={n}: {out:?}")
+            };
+            assert!(reason.starts_with("no bias"), "{reason}");
+        }
+        let tiny = Effect {
+            delta: 1e-18,
+            df: 81.0,
+            cells: 100.0,
+            approximation_trials: 50,
+            origin: EffectOrigin::Exact,
+        };
+        let err = plan(tiny, 0.001, 0.9).unwrap_err().to_string();
+        assert!(err.contains("2^64"), "{err}");
     }
 }

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit;
 use shuffle_audit::engine::{RunSpec, no_progress};
-use shuffle_audit::power::{self, Effect, EffectOrigin};
+use shuffle_audit::power::{self, Effect, EffectOrigin, PlanOutcome};
 use shuffle_audit::source::SourceKind;
 use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::Verdict;
@@ -125,4 +125,259 @@ fn naive_swap_plan_matches_an_independent_derivation_and_simulation() {
         "detected {detected} of {RUNS}, expected about {}",
         POWER * RUNS as f64
     );
+}
+
+/// Detections among `runs` seeded audits of `alg` at `trials` with `tests`,
+/// judged as planned: the audit rejects when its own (within-audit Holm)
+/// p-value times the `audits_in_run` of the run is at most α, which is when
+/// Holm across the run surely rejects it.
+fn detections(
+    alg: &str,
+    n: usize,
+    trials: u64,
+    tests: &str,
+    audits_in_run: usize,
+    runs: u64,
+    seed: u64,
+) -> u64 {
+    let log10_m = (audits_in_run as f64).log10();
+    (0..runs)
+        .into_par_iter()
+        .filter(|&i| {
+            let spec = RunSpec {
+                tests: TestSet::parse(tests, n).unwrap(),
+                ..RunSpec::new(
+                    Algorithm::parse(alg).unwrap(),
+                    n,
+                    trials,
+                    SourceKind::Chacha8.into(),
+                    seed + i,
+                )
+            };
+            let a = audit::run(&spec, ALPHA, &no_progress).unwrap();
+            a.log10_p + log10_m <= ALPHA.log10()
+        })
+        .count() as u64
+}
+
+/// Issue 7 §4: `plan_audit` plans for the battery and the corrections as
+/// run, and audits at the planned trial count detect the bias at least 90%
+/// of the time (binomial band), while at half the trials they clearly do
+/// not (the plan is not wildly conservative).
+#[test]
+fn audit_plans_hold_up_in_simulation() {
+    // (algorithm, n, tests, audits in the run, runs, expected deciding test)
+    let cases = [
+        (
+            "naive-swap",
+            52,
+            "position-value",
+            1,
+            400,
+            TestKind::PositionValue,
+        ),
+        (
+            "riffle:k=7",
+            10,
+            "default",
+            1,
+            300,
+            TestKind::RisingSequences,
+        ),
+        (
+            "riffle:k=7",
+            10,
+            "default",
+            20,
+            300,
+            TestKind::RisingSequences,
+        ),
+        // Insert-last's structure tests are estimated from the pilot audit
+        // (not enumerable at n = 10) and beat the exact position-value plan.
+        (
+            "insert-last",
+            10,
+            "default",
+            1,
+            300,
+            TestKind::RisingSequences,
+        ),
+        (
+            "insert-last",
+            10,
+            "position-value",
+            1,
+            300,
+            TestKind::PositionValue,
+        ),
+    ];
+    for (k, &(alg, n, tests, big_m, runs, decider)) in cases.iter().enumerate() {
+        let start = std::time::Instant::now();
+        let pilot = audit::run(
+            &RunSpec {
+                tests: TestSet::parse(tests, n).unwrap(),
+                ..RunSpec::new(
+                    Algorithm::parse(alg).unwrap(),
+                    n,
+                    5_000,
+                    SourceKind::Chacha8.into(),
+                    77,
+                )
+            },
+            ALPHA,
+            &no_progress,
+        )
+        .unwrap();
+        let plan = power::plan_audit(&pilot, ALPHA, big_m, POWER);
+        println!(
+            "{alg} n={n} tests={tests}: decided by {:?} (exact {}), range {:?}",
+            plan.deciding_test, plan.exact, plan.trials_for_power_range
+        );
+        assert_eq!(plan.deciding_test, Some(decider), "{alg}: {plan:#?}");
+        let m = TestSet::parse(tests, n).unwrap().iter().count();
+        assert!((plan.level - ALPHA / (m * big_m) as f64).abs() < 1e-15);
+        let t = plan.trials_for_power.unwrap();
+        let seed = 10_000 * (k as u64 + 1);
+        let hit = detections(alg, n, t, tests, big_m, runs, seed);
+        let half = detections(alg, n, t / 2, tests, big_m, runs, seed + 5_000);
+        let (lo, _) = binomial_band(runs, POWER, 0.999);
+        println!(
+            "{alg} n={n} tests={tests} M={big_m}: level {:.2e}, planned T = {t} (approximation \
+             {}), detected {hit}/{runs} at T, {half}/{runs} at T/2 (band low {lo}), {:.1}s",
+            plan.level,
+            plan.trials_for_approximation,
+            start.elapsed().as_secs_f64()
+        );
+        assert!(hit >= lo, "{alg}: {hit}/{runs} at the planned {t}");
+        assert!(
+            !plan.exact || (half as f64) < 0.8 * runs as f64,
+            "{alg}: {half}/{runs} at T/2 = {}: the plan is far too conservative",
+            t / 2
+        );
+    }
+}
+
+/// Issue 7 §5: pilots that cannot tell the effect from zero give no plan
+/// (msvc-rand at n = 52 on 1M trials, seeds 1..5; rand-crate, a fair
+/// shuffle, on 200k), and a clearly biased pilot gives an interval that
+/// contains the exact plan.
+#[test]
+fn pilot_plans_are_refused_or_bracket_the_truth() {
+    let refused = |alg: &str, n: usize, rng: SourceKind, trials: u64, seed: u64| {
+        let effect = power::pilot_effect(
+            Algorithm::parse(alg).unwrap(),
+            n,
+            rng.into(),
+            TestKind::PositionValue,
+            trials,
+            seed,
+        )
+        .unwrap();
+        match power::plan_outcome(effect, ALPHA, POWER).unwrap() {
+            PlanOutcome::NoPlan {
+                reason, at_least, ..
+            } => {
+                println!("{alg} {rng:?} seed {seed}: {reason}");
+                assert!(reason.contains("not distinguishable from zero"), "{reason}");
+                assert!(at_least.is_some());
+            }
+            PlanOutcome::Planned(p) => panic!("{alg} seed {seed}: planned {p:?}"),
+        }
+    };
+    for seed in 1..=5 {
+        refused("fisher-yates", 52, SourceKind::MsvcRand, 1_000_000, seed);
+    }
+    refused("rand-crate", 10, SourceKind::Chacha8, 200_000, 2);
+
+    let exact = power::exact_effect(
+        Algorithm::NaiveSwap,
+        N,
+        SourceKind::Chacha8.into(),
+        TestKind::PositionValue,
+    )
+    .unwrap()
+    .unwrap();
+    let exact_t = power::plan(exact, ALPHA, POWER).unwrap().trials;
+    for seed in 1..=3 {
+        let pilot = power::pilot_effect(
+            Algorithm::NaiveSwap,
+            N,
+            SourceKind::Chacha8.into(),
+            TestKind::PositionValue,
+            2_000,
+            seed,
+        )
+        .unwrap();
+        let p = power::plan(pilot, ALPHA, POWER).unwrap();
+        let r = p.trials_range.unwrap();
+        println!(
+            "naive-swap pilot seed {seed}: {} ({r}) vs exact {exact_t}",
+            p.trials
+        );
+        assert!(
+            r.low <= exact_t && exact_t <= r.high.unwrap(),
+            "{r:?} misses {exact_t}"
+        );
+    }
+}
+
+fn cli(args: &[&str]) -> String {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
+/// Issue 7 §5, §6 and §4 through the command line: rounding noise is "no
+/// bias" (not 18,446,744,073,709,551,615 trials), an indistinguishable pilot
+/// is refused, and power and approximation trials are printed apart.
+#[test]
+fn the_power_command_says_no_bias_refuses_and_separates_the_figures() {
+    for args in [
+        ["-a", "fisher-yates", "-n", "52"],
+        ["-a", "fisher-yates", "-n", "30"],
+        ["-a", "inside-out", "-n", "25"],
+    ] {
+        let out = cli(&[&["power"], &args[..]].concat());
+        assert!(out.contains("no bias"), "{out}");
+        assert!(!out.contains("18,446,744"), "{out}");
+    }
+    let out = cli(&[
+        "power",
+        "-a",
+        "rand-crate",
+        "-n",
+        "10",
+        "--pilot-trials",
+        "200k",
+        "--seed",
+        "2",
+    ]);
+    assert!(out.contains("not distinguishable from zero"), "{out}");
+    assert!(!out.contains("trials needed for power"), "{out}");
+    let out = cli(&["power", "-a", "naive-swap", "-n", "52"]);
+    assert!(out.contains("trials needed for power: 505\n"), "{out}");
+    assert!(out.contains("(5 expected per cell): 260\n"), "{out}");
+    let out = cli(&[
+        "power",
+        "-a",
+        "naive-swap",
+        "-n",
+        "52",
+        "--divide-alpha-by",
+        "6",
+    ]);
+    assert!(out.contains("at level 0.000166"), "{out}");
+    let help = cli(&["power", "--help"]);
+    for needle in ["not distinguishable from zero", "interval", "alpha/(m*M)"] {
+        assert!(help.contains(needle), "help lacks '{needle}'");
+    }
 }

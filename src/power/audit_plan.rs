@@ -1,0 +1,466 @@
+//! Planning for the battery an audit actually runs, at the level its
+//! multiple-testing corrections imply.
+
+use super::structure::{Components, StructureLaws, riffle_rising_law};
+use super::{
+    Effect, EffectOrigin, NEGLIGIBLE_DELTA, PlanOutcome, TrialRange, check_levels, exact_effect,
+    law_by_rank, plan_outcome,
+};
+use crate::audit::Audit;
+use crate::exact;
+use crate::spec::{MAX_PERMUTATION_N, TestKind};
+use crate::stats::special::{chi2_isf, noncentral_chi2_sf};
+use serde::Serialize;
+
+/// Largest enumeration (draw sequences) [`plan_audit`] attempts for exact
+/// effects; beyond it, effects are estimated from the audit's own
+/// statistics. About a second at the cap.
+pub const PLAN_AUDIT_MAX_LEAVES: u64 = super::EXACT_EFFECT_MAX_LEAVES;
+
+/// The plan for one test of an audit, at the level [`AuditPlan::level`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TestPlan {
+    /// Which test.
+    pub test: TestKind,
+    /// Whether its effect is exact (from the exact law, exact marginals or
+    /// the riffle formula) rather than estimated from the audit's statistic.
+    pub exact: bool,
+    /// Non-centrality per trial (for the pooled structure tests, at the
+    /// planned trial count; for an estimate, the point estimate).
+    pub delta: f64,
+    /// Degrees of freedom (for the pooled structure tests, at the planned
+    /// trial count).
+    pub df: f64,
+    /// Trials for the requested power; `None` when this test gives no plan.
+    pub trials_for_power: Option<u64>,
+    /// For an estimated effect, the trials at the ends of δ's confidence
+    /// interval (also when the estimate is refused: then only a lower
+    /// bound).
+    pub range: Option<TrialRange>,
+    /// Why there is no plan, when there is none.
+    pub reason: Option<String>,
+    /// Trials at which the test's chi-square form holds (5 expected per cell,
+    /// or, for the pooled structure tests, at least two groups per part).
+    pub trials_for_approximation: u64,
+}
+
+/// How many trials an audit's battery needs to detect its bias, planned for
+/// the tests it runs and the corrections it is judged under.
+///
+/// The audit rejects whenever some test's p-value is at most α/(m·M): Holm's
+/// first step within the m tests of the audit, then Holm's first step across
+/// the M audits of the run (a p-value at most α/M is rejected by Holm
+/// whatever the other audits show). So each test is planned at level
+/// `level` = α/(m·M), and `trials_for_power` is the smallest T at which the
+/// best single test reaches the requested power: a guaranteed lower bound on
+/// the battery's power at that T (the battery can only do better, as other
+/// tests and later Holm steps add rejections), up to the chi-square
+/// approximation of each test and, for estimated effects, the estimate's
+/// uncertainty (`trials_for_power_range`).
+///
+/// `trials_for_power` is never raised to meet the approximation's needs:
+/// that is `trials_for_approximation`, a separate figure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuditPlan {
+    /// The run's significance level α.
+    pub alpha: f64,
+    /// m: the tests in the audit.
+    pub tests_in_audit: usize,
+    /// M: the audits in the run (the cross-audit Holm correction).
+    pub audits_in_run: usize,
+    /// The level each test is planned at: α/(m·M).
+    pub level: f64,
+    /// The requested power.
+    pub power: f64,
+    /// Trials for the requested power (for the deciding test; a point
+    /// estimate when its effect is estimated). `None` when no test gives a
+    /// plan: see `no_power_reason`.
+    pub trials_for_power: Option<u64>,
+    /// When any estimated effect enters: bounds on `trials_for_power` over
+    /// the effects' confidence intervals (the low end is the fewest any test
+    /// could need, the high end the most the best guaranteed test needs).
+    /// `None` when every effect is exact.
+    pub trials_for_power_range: Option<TrialRange>,
+    /// Why there is no power plan, when there is none.
+    pub no_power_reason: Option<String>,
+    /// The test that gives the plan.
+    pub deciding_test: Option<TestKind>,
+    /// Whether the deciding test's effect is exact (else estimated from the
+    /// audit's statistic).
+    pub exact: bool,
+    /// Trials at which the deciding test's chi-square form holds (5 expected
+    /// per cell); of the position-by-value test when nothing decides.
+    pub trials_for_approximation: u64,
+    /// Every test's own plan.
+    pub tests: Vec<TestPlan>,
+}
+
+/// [`plan_audit_with`] with enumerations capped at [`PLAN_AUDIT_MAX_LEAVES`].
+pub fn plan_audit(audit: &Audit, alpha: f64, audits_in_run: usize, power: f64) -> AuditPlan {
+    plan_audit_with(audit, alpha, audits_in_run, power, PLAN_AUDIT_MAX_LEAVES)
+}
+
+/// Plans the trials `audit`'s battery needs for `power` when judged at `alpha`
+/// among `audits_in_run` audits (see [`AuditPlan`]).
+///
+/// Effects are exact where that is cheap: the position-by-value test from
+/// propagated marginals; every test from the exact law where it can be
+/// enumerated in at most `max_leaves` draw sequences; rising sequences of an
+/// ideal riffle from the Bayer–Diaconis formula. The other tests' effects are
+/// estimated from the audit's own statistics, with their uncertainty
+/// (estimates not distinguishable from zero give no plan, only a lower
+/// bound). Bad levels give a plan with no trials and the reason.
+pub fn plan_audit_with(
+    audit: &Audit,
+    alpha: f64,
+    audits_in_run: usize,
+    power: f64,
+    max_leaves: u64,
+) -> AuditPlan {
+    let m = audit.tests.len().max(1);
+    let big_m = audits_in_run.max(1);
+    let level = alpha / (m * big_m) as f64;
+    let spec = &audit.spec;
+    let n = spec.n;
+    let mut out = AuditPlan {
+        alpha,
+        tests_in_audit: m,
+        audits_in_run: big_m,
+        level,
+        power,
+        trials_for_power: None,
+        trials_for_power_range: None,
+        no_power_reason: None,
+        deciding_test: None,
+        exact: false,
+        trials_for_approximation: (super::MIN_EXPECTED_PER_CELL * n as f64).ceil() as u64,
+        tests: Vec::new(),
+    };
+    if let Err(e) = check_levels(level, power) {
+        out.no_power_reason = Some(e.to_string());
+        return out;
+    }
+
+    let needs_law = audit
+        .tests
+        .iter()
+        .any(|t| t.test != TestKind::PositionValue);
+    let law = (needs_law
+        && exact::check_enumerate(spec.algorithm, n, spec.source, max_leaves).is_ok())
+    .then(|| exact::enumerate(spec.algorithm, n, spec.source, max_leaves).ok())
+    .flatten();
+    let structure = law.as_ref().map(StructureLaws::of_law);
+    // Observed structure laws, for pooled tests without an exact law: their
+    // effect depends on the pooling, so it is re-estimated at each trial
+    // count the search tries rather than taken from the audit's pooling.
+    let observed = audit
+        .tally
+        .structure()
+        .map(|c| StructureLaws::of_counts(c, n, spec.trials));
+
+    for result in &audit.tests {
+        let test = result.test;
+        let exact_fixed: Option<Effect> = match test {
+            TestKind::PositionValue => match &law {
+                Some(l) => Some(Effect::position_value(
+                    n,
+                    l.marginals().probabilities(),
+                    EffectOrigin::Exact,
+                )),
+                None if exact::check_marginals(spec.algorithm, n, spec.source).is_ok() => {
+                    exact_effect(spec.algorithm, n, spec.source, test)
+                        .ok()
+                        .flatten()
+                }
+                None => None,
+            },
+            TestKind::Permutation if n <= MAX_PERMUTATION_N => law
+                .as_ref()
+                .map(|l| Effect::permutation(&law_by_rank(l), EffectOrigin::Exact)),
+            _ => None,
+        };
+        let pooled: Option<Components> = structure
+            .as_ref()
+            .and_then(|s| s.components(test))
+            .or_else(|| {
+                (test == TestKind::RisingSequences)
+                    .then(|| riffle_rising_law(spec.algorithm, n, spec.source))
+                    .flatten()
+                    .map(|alt| Components(vec![(crate::stats::laws::rising_sequences(n), alt)]))
+            });
+        let estimated = observed.as_ref().and_then(|s| s.components(test));
+        let pilot = Effect::from_result(result, n, spec.trials);
+        let plan = if let Some(effect) = exact_fixed {
+            fixed_plan(test, effect, level, power)
+        } else if let Some(c) = pooled {
+            pooled_plan(test, &c, None, level, power)
+        } else if let Some(c) = estimated.filter(|_| result.df >= 1.0) {
+            // Refuse an estimate the audit cannot tell from zero (at its own
+            // pooling); otherwise plan with the pooling of each trial count.
+            match fixed_plan(test, pilot, level, power) {
+                refused if refused.trials_for_power.is_none() => refused,
+                _ => pooled_plan(test, &c, Some(spec.trials), level, power),
+            }
+        } else if result.df < 1.0 {
+            TestPlan {
+                test,
+                exact: false,
+                delta: 0.0,
+                df: result.df,
+                trials_for_power: None,
+                range: None,
+                reason: Some(format!(
+                    "the test had no degrees of freedom at {} trials",
+                    spec.trials
+                )),
+                trials_for_approximation: Effect::from_result(result, n, spec.trials)
+                    .approximation_trials,
+            }
+        } else {
+            fixed_plan(
+                test,
+                Effect::from_result(result, n, spec.trials),
+                level,
+                power,
+            )
+        };
+        out.tests.push(plan);
+    }
+
+    // The battery: the best test with a point plan decides.
+    let decider = out
+        .tests
+        .iter()
+        .filter(|t| t.trials_for_power.is_some())
+        .min_by_key(|t| t.trials_for_power);
+    if let Some(d) = decider {
+        out.trials_for_power = d.trials_for_power;
+        out.deciding_test = Some(d.test);
+        out.exact = d.exact;
+        out.trials_for_approximation = d.trials_for_approximation;
+    }
+    if out.tests.iter().any(|t| !t.exact) {
+        // Low: the fewest any test could need; high: the most the best
+        // test could need (a test's own high end bounds the battery's).
+        let low = out
+            .tests
+            .iter()
+            .filter_map(|t| {
+                t.range
+                    .map(|r| r.low)
+                    .or(if t.exact { t.trials_for_power } else { None })
+            })
+            .min();
+        let high = out
+            .tests
+            .iter()
+            .filter_map(|t| {
+                if t.exact {
+                    t.trials_for_power
+                } else {
+                    t.range.and_then(|r| r.high)
+                }
+            })
+            .min();
+        out.trials_for_power_range = low.map(|low| TrialRange { low, high });
+    }
+    if out.trials_for_power.is_none() {
+        let reasons: Vec<String> = out
+            .tests
+            .iter()
+            .filter_map(|t| t.reason.as_ref().map(|r| format!("{}: {r}", t.test)))
+            .collect();
+        out.no_power_reason = Some(format!(
+            "no test of the audit distinguishes a bias it could plan for ({})",
+            reasons.join("; ")
+        ));
+    }
+    out
+}
+
+/// The plan of a test with a trial-independent effect.
+fn fixed_plan(test: TestKind, effect: Effect, level: f64, power: f64) -> TestPlan {
+    let exact = effect.origin == EffectOrigin::Exact;
+    let mut plan = TestPlan {
+        test,
+        exact,
+        delta: effect.delta,
+        df: effect.df,
+        trials_for_power: None,
+        range: None,
+        reason: None,
+        trials_for_approximation: effect.approximation_trials,
+    };
+    match plan_outcome(effect, level, power) {
+        Ok(PlanOutcome::Planned(p)) => {
+            plan.trials_for_power = Some(p.trials);
+            plan.range = p.trials_range;
+        }
+        Ok(PlanOutcome::NoPlan {
+            reason, at_least, ..
+        }) => {
+            plan.reason = Some(reason);
+            plan.range = (!exact)
+                .then(|| at_least.map(|low| TrialRange { low, high: None }))
+                .flatten();
+        }
+        Err(e) => plan.reason = Some(e.to_string()),
+    }
+    plan
+}
+
+/// The plan of a pooled structure test: the smallest T at which the pooled
+/// test reaches `power` at `level` (searched by doubling and bisection, as δ
+/// and df change with the pooling).
+///
+/// With `pilot = None` the components' alternative is the exact law. With
+/// `pilot = Some(T₀)` it is the proportions observed on T₀ trials: pooled as
+/// at T, they give the Pearson statistic X = T₀·d the pilot would have shown
+/// with that pooling, so δ̂(T) = (X − df)/T₀, with the
+/// [`PILOT_Z`](super::PILOT_Z) interval of [`super::Effect::interval`]; the
+/// plan's range comes from the interval's ends.
+fn pooled_plan(
+    test: TestKind,
+    c: &Components,
+    pilot: Option<u64>,
+    level: f64,
+    power: f64,
+) -> TestPlan {
+    // end: 0 = point estimate, -1 = lower end of δ's interval, +1 = upper end.
+    let delta_at = |t: u64, end: i32| {
+        let (d, df) = c.effect_at(t as f64);
+        let delta = match pilot {
+            None => d,
+            Some(t0) => {
+                let t0 = t0 as f64;
+                let excess = t0 * d - df;
+                let (lo, hi) = super::lambda_bounds(excess, df, super::PILOT_Z);
+                match end {
+                    0 => excess.max(0.0) / t0,
+                    e if e < 0 => lo / t0,
+                    _ => hi / t0,
+                }
+            }
+        };
+        (delta, df)
+    };
+    let search = |end: i32| -> Option<u64> {
+        let power_at = |t: u64| {
+            let (delta, df) = delta_at(t, end);
+            if df < 1.0 || delta <= NEGLIGIBLE_DELTA {
+                return 0.0;
+            }
+            noncentral_chi2_sf(chi2_isf(level, df), df, delta * t as f64)
+        };
+        let mut hi = 1u64;
+        while power_at(hi) < power {
+            if hi >= 1 << 62 {
+                return None;
+            }
+            hi *= 2;
+        }
+        let mut lo = hi / 2; // fails (or is 0)
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if power_at(mid) >= power {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Some(hi)
+    };
+    let mut plan = TestPlan {
+        test,
+        exact: pilot.is_none(),
+        delta: 0.0,
+        df: 0.0,
+        trials_for_power: None,
+        range: None,
+        reason: None,
+        trials_for_approximation: c.approximation_trials(),
+    };
+    let (full_delta, _) = c.effect_at(f64::INFINITY);
+    if full_delta <= NEGLIGIBLE_DELTA {
+        plan.reason = Some(format!(
+            "no bias: this test sees none in the exact law (non-centrality {full_delta:.1e} per \
+             trial)"
+        ));
+        return plan;
+    }
+    let Some(hi) = search(0) else {
+        plan.reason = Some("more than 2^62 trials would be needed".into());
+        return plan;
+    };
+    if pilot.is_some() {
+        plan.range = Some(TrialRange {
+            low: search(1).unwrap_or(hi).min(hi),
+            high: search(-1).map(|h| h.max(hi)),
+        });
+    }
+    let (delta, df) = delta_at(hi, 0);
+    plan.delta = delta;
+    plan.df = df;
+    plan.trials_for_power = Some(hi);
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithm::Algorithm;
+    use crate::audit;
+    use crate::engine::{RunSpec, no_progress};
+    use crate::source::SourceKind;
+    use crate::spec::TestSet;
+
+    fn audit_of(alg: &str, n: usize, trials: u64, tests: &str, seed: u64) -> Audit {
+        let spec = RunSpec {
+            tests: TestSet::parse(tests, n).unwrap(),
+            ..RunSpec::new(
+                Algorithm::parse(alg).unwrap(),
+                n,
+                trials,
+                SourceKind::Chacha8.into(),
+                seed,
+            )
+        };
+        audit::run(&spec, 0.001, &no_progress).unwrap()
+    }
+
+    #[test]
+    fn power_and_approximation_are_separate_and_the_level_is_corrected() {
+        // Issue 7: the gallery showed 13,520 = 5·52² for naive swap at n = 52.
+        let a = audit_of("naive-swap", 52, 2_000, "position-value", 1);
+        let p = plan_audit(&a, 0.001, 1, 0.9);
+        assert_eq!(p.level, 0.001);
+        assert!(p.exact);
+        assert_eq!(p.deciding_test, Some(TestKind::PositionValue));
+        let t = p.trials_for_power.unwrap();
+        assert!((480..=530).contains(&t), "{t}");
+        assert_eq!(p.trials_for_approximation, 260);
+        assert!(p.trials_for_power_range.is_none());
+        // Shrinking range at n = 52: 3 trials for power, not 13,520.
+        let a = audit_of("shrinking-range", 52, 1_000, "position-value", 1);
+        let p = plan_audit(&a, 0.001, 1, 0.9);
+        assert!(p.trials_for_power.unwrap() <= 4, "{p:?}");
+        // Holm over 6 tests and 20 audits: planned at α/120, more trials.
+        let a = audit_of("naive-swap", 52, 2_000, "default", 1);
+        let p20 = plan_audit(&a, 0.001, 20, 0.9);
+        assert_eq!(p20.tests_in_audit, 6);
+        assert!((p20.level - 0.001 / 120.0).abs() < 1e-15);
+        assert!(p20.trials_for_power.unwrap() > t || !p20.exact, "{p20:?}");
+    }
+
+    #[test]
+    fn riffle_rising_sequences_are_planned_exactly_and_a_fair_shuffle_has_no_plan() {
+        let a = audit_of("riffle:k=7", 10, 5_510, "default", 3);
+        let p = plan_audit(&a, 0.001, 1, 0.9);
+        assert_eq!(p.deciding_test, Some(TestKind::RisingSequences), "{p:#?}");
+        assert!(p.exact);
+        let fair = audit_of("fisher-yates", 8, 20_000, "default", 3);
+        let p = plan_audit(&fair, 0.001, 1, 0.9);
+        assert_eq!(p.trials_for_power, None, "{p:#?}");
+        assert!(p.no_power_reason.unwrap().contains("no bias"));
+    }
+}

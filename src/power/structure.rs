@@ -1,0 +1,264 @@
+//! Exact laws of the structure tests' categories under a biased shuffle, and
+//! the non-centrality their pooled goodness-of-fit tests see.
+//!
+//! The structure tests (fixed points, cycles, rising sequences, Lehmer
+//! digits and digit pairs) pool sparse categories until every group expects
+//! at least 5 counts, so their df and non-centrality depend on the trial
+//! count; [`Components::effect_at`] mirrors that pooling.
+
+use crate::algorithm::Algorithm;
+use crate::exact::{DrawLaw, ExactLaw};
+use crate::permutation::{cycles, fixed_points, lehmer_digits, rising_sequences};
+use crate::source::SourceSpec;
+use crate::spec::TestKind;
+use crate::stats::gof::MIN_EXPECTED;
+use crate::stats::laws;
+use crate::tally::{StructureCounts, lehmer_pairs};
+
+/// The laws of every structure statistic under one shuffle algorithm: what
+/// the structure tests compare with the uniform shuffle's laws.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructureLaws {
+    /// n.
+    pub n: usize,
+    /// P(k fixed points), k = 0..=n.
+    pub fixed_points: Vec<f64>,
+    /// P(k cycles), k = 0..=n.
+    pub cycles: Vec<f64>,
+    /// P(r rising sequences), r = 0..=n.
+    pub rising: Vec<f64>,
+    /// `lehmer[i][d]`: P(Lehmer digit i = d), d = 0..=i.
+    pub lehmer: Vec<Vec<f64>>,
+    /// For each pair (i, i+1) of [`lehmer_pairs`]: `(i, joint)`, joint
+    /// indexed `a * (i + 2) + b`.
+    pub pairs: Vec<(usize, Vec<f64>)>,
+}
+
+impl StructureLaws {
+    /// The laws of an exact law over permutations (one pass over its
+    /// support).
+    pub fn of_law(law: &ExactLaw) -> Self {
+        let n = law.n();
+        let mut s = Self {
+            n,
+            fixed_points: vec![0.0; n + 1],
+            cycles: vec![0.0; n + 1],
+            rising: vec![0.0; n + 1],
+            lehmer: (0..n).map(|i| vec![0.0; i + 1]).collect(),
+            pairs: lehmer_pairs(n)
+                .into_iter()
+                .map(|f| (f, vec![0.0; (f + 1) * (f + 2)]))
+                .collect(),
+        };
+        let (mut flags, mut words, mut digits, mut tree) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (perm, p) in law.iter_f64() {
+            s.fixed_points[fixed_points(perm)] += p;
+            s.cycles[cycles(perm, &mut flags)] += p;
+            s.rising[rising_sequences(perm, &mut words)] += p;
+            lehmer_digits(perm, &mut digits, &mut tree);
+            for (i, &d) in digits.iter().enumerate() {
+                s.lehmer[i][d as usize] += p;
+            }
+            for (f, joint) in &mut s.pairs {
+                let (a, b) = (digits[*f] as usize, digits[*f + 1] as usize);
+                joint[a * (*f + 2) + b] += p;
+            }
+        }
+        s
+    }
+
+    /// The observed proportions of an audit's structure counts over `trials`
+    /// trials: an estimate of the laws, for tests whose exact law is out of
+    /// reach.
+    pub fn of_counts(counts: &StructureCounts, n: usize, trials: u64) -> Self {
+        let t = trials.max(1) as f64;
+        let p = |c: &[u64]| c.iter().map(|&x| x as f64 / t).collect::<Vec<f64>>();
+        Self {
+            n,
+            fixed_points: p(&counts.fixed_points),
+            cycles: p(&counts.cycles),
+            rising: p(&counts.rising),
+            lehmer: (0..n)
+                .map(|i| p(&counts.lehmer[i * n..i * n + i + 1]))
+                .collect(),
+            pairs: counts
+                .pairs
+                .iter()
+                .map(|pc| (pc.first, p(&pc.counts)))
+                .collect(),
+        }
+    }
+
+    /// The (null, alternative) components of `test`, or `None` for a test
+    /// that is not a structure test.
+    pub(crate) fn components(&self, test: TestKind) -> Option<Components> {
+        let n = self.n;
+        let parts = match test {
+            TestKind::FixedPoints => vec![(laws::fixed_points(n), self.fixed_points.clone())],
+            TestKind::Cycles => vec![(laws::cycles(n), self.cycles.clone())],
+            TestKind::RisingSequences => vec![(laws::rising_sequences(n), self.rising.clone())],
+            TestKind::Lehmer => (1..n)
+                .map(|i| (vec![1.0 / (i + 1) as f64; i + 1], self.lehmer[i].clone()))
+                .collect(),
+            TestKind::LehmerPairs => self
+                .pairs
+                .iter()
+                .map(|(_, joint)| (vec![1.0 / joint.len() as f64; joint.len()], joint.clone()))
+                .collect(),
+            TestKind::PositionValue | TestKind::Permutation => return None,
+        };
+        Some(Components(parts))
+    }
+}
+
+/// The law of the number of rising sequences after `k` Gilbert–Shannon–Reeds
+/// riffles of n cards with ideal draws, r = 0..=n, from Bayer and Diaconis
+/// (1992): P(π) = C(2^k + n − r, n) / 2^(nk) for a permutation with r rising
+/// sequences, so P(r) = P_uniform(r) · Π_{j=1..n} (1 + (j − r)/2^k).
+/// Cheap at any n; `None` unless `algorithm` is a riffle and `source` draws
+/// ideally.
+pub fn riffle_rising_law(algorithm: Algorithm, n: usize, source: SourceSpec) -> Option<Vec<f64>> {
+    let Algorithm::Riffle { k } = algorithm else {
+        return None;
+    };
+    if DrawLaw::of(&source).ok()? != DrawLaw::Ideal {
+        return None;
+    }
+    let big = 2f64.powi(k as i32);
+    let uniform = laws::rising_sequences(n);
+    Some(
+        uniform
+            .iter()
+            .enumerate()
+            .map(|(r, &p0)| {
+                let ratio: f64 = (1..=n)
+                    .map(|j| (1.0 + (j as f64 - r as f64) / big).max(0.0))
+                    .product();
+                p0 * ratio
+            })
+            .collect(),
+    )
+}
+
+/// Independent goodness-of-fit parts of one test (one for most tests; one
+/// per digit or digit pair for the Lehmer tests), each as (null law, true
+/// law) over the same categories.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Components(pub Vec<(Vec<f64>, Vec<f64>)>);
+
+impl Components {
+    /// (δ, df) of the summed Pearson statistics at `trials` trials, after
+    /// pooling each part's categories in order until every group expects at
+    /// least [`MIN_EXPECTED`] counts under the null (as
+    /// `stats::gof::chi_square` does): δ = Σ (p − q)²/q over the groups.
+    pub fn effect_at(&self, trials: f64) -> (f64, f64) {
+        let (mut delta, mut df) = (0.0, 0.0);
+        for (null, alt) in &self.0 {
+            let mut groups: Vec<(f64, f64)> = Vec::new();
+            let mut current = (0.0, 0.0);
+            for (&q, &p) in null.iter().zip(alt) {
+                current.0 += q;
+                current.1 += p;
+                if current.0 * trials >= MIN_EXPECTED {
+                    groups.push(std::mem::take(&mut current));
+                }
+            }
+            if current.0 > 0.0 || current.1 > 0.0 {
+                match groups.last_mut() {
+                    Some(last) => {
+                        last.0 += current.0;
+                        last.1 += current.1;
+                    }
+                    None => groups.push(current),
+                }
+            }
+            delta += groups
+                .iter()
+                .filter(|g| g.0 > 0.0)
+                .map(|&(q, p)| (p - q) * (p - q) / q)
+                .sum::<f64>();
+            df += groups.len().saturating_sub(1) as f64;
+        }
+        (delta, df)
+    }
+
+    /// The fewest trials at which every part has at least two groups after
+    /// pooling, i.e. the test has a chi-square form at all (it pools to keep
+    /// 5 expected per group by itself).
+    pub fn approximation_trials(&self) -> u64 {
+        let parts = self.0.len() as f64;
+        let ok = |t: f64| self.effect_at(t).1 >= parts;
+        let mut hi = 1.0f64;
+        while !ok(hi) {
+            hi *= 2.0;
+            if hi > 1e18 {
+                return u64::MAX;
+            }
+        }
+        let mut lo = (hi / 2.0).floor();
+        while hi - lo > 1.0 {
+            let mid = ((lo + hi) / 2.0).floor();
+            if ok(mid) { hi = mid } else { lo = mid }
+        }
+        hi as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact;
+    use crate::source::SourceKind;
+
+    #[test]
+    fn the_riffle_formula_matches_enumeration() {
+        for (n, k) in [(5, 1), (5, 2), (4, 2), (3, 3)] {
+            let alg = Algorithm::Riffle { k };
+            let src: SourceSpec = SourceKind::Chacha8.into();
+            let law = exact::enumerate(alg, n, src, 50_000_000).unwrap();
+            let brute = StructureLaws::of_law(&law).rising;
+            let formula = riffle_rising_law(alg, n, src).unwrap();
+            for (a, b) in brute.iter().zip(&formula) {
+                assert!(
+                    (a - b).abs() < 1e-12,
+                    "n={n} k={k}: {brute:?} vs {formula:?}"
+                );
+            }
+        }
+        assert!(
+            riffle_rising_law(Algorithm::Riffle { k: 2 }, 5, SourceKind::Rand15Mod.into())
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_uniform_law_has_no_structure_effect_and_pooling_merges_the_tail() {
+        let law = exact::enumerate(
+            Algorithm::FisherYates,
+            6,
+            SourceKind::Chacha8.into(),
+            1_000_000,
+        )
+        .unwrap();
+        let s = StructureLaws::of_law(&law);
+        for test in [
+            TestKind::FixedPoints,
+            TestKind::Cycles,
+            TestKind::RisingSequences,
+            TestKind::Lehmer,
+            TestKind::LehmerPairs,
+        ] {
+            let (delta, df) = s.components(test).unwrap().effect_at(1e4);
+            assert!(delta < 1e-12, "{test}: {delta}");
+            assert!(df >= 1.0, "{test}");
+        }
+        // Fixed points at n = 6 and 100 trials: P(6) = 1/720, P(4) = 1/48,
+        // P(5) = 0 pool into their neighbours.
+        let (_, df) = s
+            .components(TestKind::FixedPoints)
+            .unwrap()
+            .effect_at(100.0);
+        assert!(df < 6.0, "{df}");
+    }
+}

@@ -5,6 +5,7 @@ use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Tab
 use super::{MixingOutcome, ReportInput};
 use crate::audit::Audit;
 use crate::output::{self, format_p, thousands};
+use crate::power::AuditPlan;
 use crate::spec::TestKind;
 use crate::stats::position_value::standout_z;
 use crate::stats::pvalue::LOG10_P_FLOOR;
@@ -19,10 +20,15 @@ pub const VERDICT_TABLE_ID: &str = "verdicts";
 /// Builds the report of `input`.
 pub fn build(input: &ReportInput<'_>) -> Document {
     let folders = output::audit_folders(input.audits);
-    let mut sections = vec![verdict_section(input, &folders)];
+    let plans: Vec<Option<AuditPlan>> = input
+        .audits
+        .iter()
+        .map(|a| extensions::trial_plan(a, input.alpha, input.audits.len()))
+        .collect();
+    let mut sections = vec![verdict_section(input, &folders, &plans)];
     if !input.audits.is_empty() {
         sections.push(comparison_section(input.audits.len()));
-        sections.push(audit_sections(input, &folders));
+        sections.push(audit_sections(input, &folders, &plans));
     }
     if !input.mixing.is_empty() {
         sections.push(mixing_section(&input.mixing));
@@ -200,7 +206,11 @@ pub fn sensitivity_words(audit: &Audit) -> String {
     }
 }
 
-fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
+fn verdict_section(
+    input: &ReportInput<'_>,
+    folders: &[String],
+    plans: &[Option<AuditPlan>],
+) -> Section {
     let mut table = Table {
         id: Some(VERDICT_TABLE_ID.to_string()),
         columns: vec![
@@ -213,12 +223,12 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
             Column::number("p (adjusted)"),
             Column::text("could detect"),
             Column::prose("largest deviation"),
-            Column::number("trials needed"),
+            Column::number("trials for 90% power"),
         ],
         rows: Vec::new(),
     };
     let mut surprises = 0;
-    for (audit, folder) in input.audits.iter().zip(folders) {
+    for ((audit, folder), plan) in input.audits.iter().zip(folders).zip(plans) {
         if is_surprise(audit) {
             surprises += 1;
         }
@@ -235,8 +245,9 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String]) -> Section {
             Cell::text(format_p(audit.log10_p_adjusted)),
             Cell::text(audit.sensitivity.short()),
             Cell::text(deviation_words(audit, input.alpha)),
-            extensions::trials_needed(audit, input.alpha)
-                .map_or(Cell::Missing, |t| Cell::text(thousands(t))),
+            plan.as_ref().map_or(Cell::Missing, |plan| {
+                Cell::text(extensions::plan_short(plan))
+            }),
         ]);
     }
     if input.audits.is_empty() {
@@ -345,7 +356,11 @@ fn test_table(results: &[TestResult]) -> Table {
     }
 }
 
-fn audit_sections(input: &ReportInput<'_>, folders: &[String]) -> Section {
+fn audit_sections(
+    input: &ReportInput<'_>,
+    folders: &[String],
+    plans: &[Option<AuditPlan>],
+) -> Section {
     let mut section = Section::new(
         "audits",
         "Audits",
@@ -391,6 +406,12 @@ fn audit_sections(input: &ReportInput<'_>, folders: &[String]) -> Section {
                 Cell::text(sensitivity_words(audit)),
             ),
         ];
+        if let Some(plan) = &plans[i] {
+            facts.push((
+                "Trials for 90% power".to_string(),
+                Cell::text(extensions::plan_words(plan)),
+            ));
+        }
         facts.extend([
             (
                 "Largest deviation".to_string(),

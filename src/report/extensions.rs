@@ -7,10 +7,10 @@
 use super::model::{Block, Cell, Column, Table};
 use crate::audit::Audit;
 use crate::exact;
+use crate::output::thousands;
 use crate::output::yes_no;
 use crate::permutation::unrank;
-use crate::power::{self, Effect};
-use crate::spec::TestKind;
+use crate::power::{self, AuditPlan};
 use crate::stats::{Cell as PvCell, Verdict};
 
 /// The power the "trials needed" column plans for.
@@ -20,32 +20,62 @@ pub const PLANNED_POWER: f64 = 0.9;
 /// sequences), so that writing a report stays quick.
 pub const REPORT_MAX_LEAVES: u64 = 2_000_000;
 
-/// Shuffles needed to detect `audit`'s bias with 90% power at `alpha`, for
-/// its decisive test; `None` (shown as "—") when the audit found no bias.
-///
-/// The effect comes from the exact marginals where they can be propagated
-/// (position-by-value test), otherwise from the audit's own statistic:
-/// (statistic − df) / T estimates the non-centrality per trial.
-pub fn trials_needed(audit: &Audit, alpha: f64) -> Option<u64> {
-    if audit.verdict != Verdict::Biased {
-        return None;
+/// The trial plan for a biased audit: the trials its battery, judged as the
+/// run judges it (Holm within the audit and across `audits_in_run`), needs to
+/// detect this bias with 90% power; `None` (shown as "—") for an audit that
+/// found no bias, where there is no effect to plan for.
+pub fn trial_plan(audit: &Audit, alpha: f64, audits_in_run: usize) -> Option<AuditPlan> {
+    (audit.verdict == Verdict::Biased).then(|| {
+        power::plan_audit_with(
+            audit,
+            alpha,
+            audits_in_run,
+            PLANNED_POWER,
+            REPORT_MAX_LEAVES,
+        )
+    })
+}
+
+/// The plan in a few words for the verdict table: "505", "36 to 52" for an
+/// estimated effect, or why there is none.
+pub fn plan_short(plan: &AuditPlan) -> String {
+    match (plan.trials_for_power, plan.trials_for_power_range) {
+        (Some(_), Some(range)) => range.to_string(),
+        (Some(t), None) => thousands(t),
+        (None, _) => "no plan".to_string(),
     }
-    let decisive = audit.decisive();
-    let spec = &audit.spec;
-    // Only propagated marginals: cheap. An enumeration could take seconds.
-    let exact = if decisive.test == TestKind::PositionValue
-        && exact::check_marginals(spec.algorithm, spec.n, spec.source).is_ok()
-    {
-        power::exact_effect(spec.algorithm, spec.n, spec.source, TestKind::PositionValue)
-            .ok()
-            .flatten()
-    } else {
-        None
-    };
-    let effect = exact.unwrap_or_else(|| Effect::from_result(decisive, spec.n, spec.trials));
-    power::plan(effect, alpha, PLANNED_POWER)
-        .ok()
-        .map(|plan| plan.recommended_trials)
+}
+
+/// The plan in a sentence for an audit's section.
+pub fn plan_words(plan: &AuditPlan) -> String {
+    let basis = format!(
+        "at level α/(m·M) = {:.3e} ({} tests × {} audits), which Holm's first step \
+         guarantees",
+        plan.level, plan.tests_in_audit, plan.audits_in_run
+    );
+    let approximation = format!(
+        "the χ² approximation of that test needs at least {} trials",
+        thousands(plan.trials_for_approximation)
+    );
+    match (plan.trials_for_power, plan.deciding_test) {
+        (Some(t), Some(test)) => format!(
+            "{} trials give {:.0}% power with the {} test ({} effect) {basis}{}; {approximation}",
+            thousands(t),
+            100.0 * plan.power,
+            test.title(),
+            if plan.exact { "exact" } else { "estimated" },
+            plan.trials_for_power_range
+                .map_or(String::new(), |r| format!(
+                    " (effect uncertainty: {r} trials)"
+                )),
+        ),
+        _ => format!(
+            "no plan: {}",
+            plan.no_power_reason
+                .as_deref()
+                .unwrap_or("no test sees this bias")
+        ),
+    }
 }
 
 /// How many permutations the findings list at each end.

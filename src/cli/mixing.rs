@@ -8,7 +8,7 @@ use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::DEFAULT_SEED;
 use shuffle_audit::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use shuffle_audit::mixing::{self, Method, MixingCurve, MixingPoint, MixingSpec};
-use shuffle_audit::output::mixing::write_mixing;
+use shuffle_audit::output::mixing::{bound_up, write_mixing};
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::params::parse_count;
 use shuffle_audit::source::SourceSpec;
@@ -157,10 +157,7 @@ fn spec(args: &MixingArgs) -> Result<MixingSpec> {
 /// estimates at their bias floor marked "(≤ floor)" or "(≈ floor)".
 fn tv_cell(p: &MixingPoint) -> String {
     if p.is_rounding_level() {
-        return format!(
-            "< {} (rounding)",
-            one_digit_up(p.rounding_bound.unwrap_or(0.0))
-        );
+        return format!("< {} (rounding)", bound_up(p.rounding_bound.unwrap_or(0.0)));
     }
     let value = if p.tv > 0.0 && p.tv < 5e-5 {
         format!("{:.2e}", p.tv)
@@ -172,22 +169,6 @@ fn tv_cell(p: &MixingPoint) -> String {
         Some(_) if p.is_at_bias_floor() => format!("{value} (≈ floor)"),
         _ => value,
     }
-}
-
-/// `x` rounded up to one significant digit, as `2e-14`: a bound shown
-/// shorter must not become smaller.
-fn one_digit_up(x: f64) -> String {
-    if !(x > 0.0 && x.is_finite()) {
-        return format!("{x:.0e}");
-    }
-    let mut exponent = x.log10().floor() as i32;
-    // Shaved by 1e-12 so that 2e-14 / 1e-14 = 2.0000000000000004 stays 2.
-    let mut digit = (x / 10f64.powi(exponent) * (1.0 - 1e-12)).ceil();
-    if digit >= 10.0 {
-        digit = 1.0;
-        exponent += 1;
-    }
-    format!("{digit}e{exponent}")
 }
 
 /// The human-readable table: one row per point, ascending in k, with notes
@@ -264,17 +245,4 @@ fn render(curve: &MixingCurve) -> String {
         );
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::one_digit_up;
-
-    #[test]
-    fn bounds_round_up() {
-        assert_eq!(one_digit_up(1.1e-14), "2e-14");
-        assert_eq!(one_digit_up(1.67e-14), "2e-14");
-        assert_eq!(one_digit_up(2e-14), "2e-14");
-        assert_eq!(one_digit_up(9.5e-13), "1e-12");
-    }
 }

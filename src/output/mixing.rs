@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use crate::mixing::{Method, MixingCurve, MixingPoint};
 use plotters::backend::BitMapBackend;
-use plotters::chart::{ChartBuilder, SeriesLabelPosition};
+use plotters::chart::ChartBuilder;
 use plotters::coord::Shift;
 use plotters::coord::combinators::IntoLogRange;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
@@ -21,7 +21,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Size of `mixing.png`, in pixels: two panels side by side.
-const SIZE: (u32, u32) = (1400, 640);
+const SIZE: (u32, u32) = (1400, 680);
+/// Height of the legend strip under the panels, in pixels (two rows).
+const LEGEND_HEIGHT: u32 = 56;
 const EXACT: RGBColor = RGBColor(0x21, 0x66, 0xac);
 const MONTE_CARLO: RGBColor = RGBColor(0xb2, 0x18, 0x2b);
 const FLOOR: RGBColor = RGBColor(120, 120, 120);
@@ -51,6 +53,22 @@ pub fn mixing_csv(curve: &MixingCurve) -> String {
         w.serialize(point).expect("mixing point serialises");
     }
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
+}
+
+/// A bound rounded up to one significant digit, as `2e-14`: shown shorter, it
+/// must not become smaller.
+pub fn bound_up(x: f64) -> String {
+    if !(x > 0.0 && x.is_finite()) {
+        return format!("{x:.0e}");
+    }
+    let mut exponent = x.log10().floor() as i32;
+    // Shaved by 1e-12 so that 2e-14 / 1e-14 = 2.0000000000000004 stays 2.
+    let mut digit = (x / 10f64.powi(exponent) * (1.0 - 1e-12)).ceil();
+    if digit >= 10.0 {
+        digit = 1.0;
+        exponent += 1;
+    }
+    format!("{digit}e{exponent}")
 }
 
 fn font(px: f64, style: FontStyle) -> FontDesc<'static> {
@@ -109,7 +127,9 @@ pub fn draw_mixing(path: &Path, curve: &MixingCurve) -> Result<(), PlotError> {
         .map_err(plot_err)?
         .titled(&subtitle(curve), font(14.0, FontStyle::Normal).color(&TEXT))
         .map_err(plot_err)?;
-    let (left, right) = area.split_horizontally(SIZE.0 / 2);
+    let height = area.dim_in_pixel().1;
+    let (body, strip) = area.split_vertically(height - LEGEND_HEIGHT);
+    let (left, right) = body.split_horizontally(SIZE.0 / 2);
     let linear = |v: &f64| format!("{v:.1}");
     panel(
         &left,
@@ -119,7 +139,6 @@ pub fn draw_mixing(path: &Path, curve: &MixingCurve) -> Result<(), PlotError> {
         0.0,
         "linear scale",
         &linear,
-        true,
     )?;
     let bottom = log_bottom(curve);
     let log = |v: &f64| format!("{v:.0e}");
@@ -131,8 +150,8 @@ pub fn draw_mixing(path: &Path, curve: &MixingCurve) -> Result<(), PlotError> {
         bottom,
         "log scale",
         &log,
-        false,
     )?;
+    legend(&strip, curve)?;
     root.present().map_err(plot_err)
 }
 
@@ -147,7 +166,6 @@ fn panel<Y>(
     y_min: f64,
     caption: &str,
     y_format: &dyn Fn(&f64) -> String,
-    legend: bool,
 ) -> Result<(), PlotError>
 where
     Y: AsRangedCoord<Value = f64>,
@@ -190,13 +208,7 @@ where
                 4,
                 style,
             )))
-            .map_err(plot_err)?
-            .label(format!(
-                "Monte Carlo bias floor ({floor:.4}): what a uniform shuffle shows"
-            ))
-            .legend(move |(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 20, y + 5)], FLOOR.mix(0.35).filled())
-            });
+            .map_err(plot_err)?;
     }
 
     let exact: Vec<&MixingPoint> = curve.points_of(Method::Exact).collect();
@@ -211,9 +223,7 @@ where
         let line = ShapeStyle::from(&EXACT).stroke_width(2);
         chart
             .draw_series(std::iter::once(PathElement::new(valued.clone(), line)))
-            .map_err(plot_err)?
-            .label("exact")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], line));
+            .map_err(plot_err)?;
         chart
             .draw_series(
                 exact
@@ -224,11 +234,7 @@ where
             .map_err(plot_err)?;
     }
     let rounding: Vec<&&MixingPoint> = exact.iter().filter(|p| p.is_rounding_level()).collect();
-    if let Some(bound) = rounding
-        .iter()
-        .filter_map(|p| p.rounding_bound)
-        .reduce(f64::max)
-    {
+    if !rounding.is_empty() {
         let hollow = ShapeStyle::from(&EXACT).stroke_width(2);
         chart
             .draw_series(
@@ -236,11 +242,7 @@ where
                     .iter()
                     .map(|p| Circle::new((p.k, y_min), 5, hollow)),
             )
-            .map_err(plot_err)?
-            .label(format!(
-                "exact, rounding level (< {bound:.0e}): no value, drawn at the bottom"
-            ))
-            .legend(move |(x, y)| Circle::new((x + 10, y), 5, hollow));
+            .map_err(plot_err)?;
     }
 
     if !simulated.is_empty() {
@@ -260,11 +262,7 @@ where
                 let (lo, hi) = ends(p);
                 PathElement::new(vec![(p.k, lo), (p.k, hi)], style(p))
             }))
-            .map_err(plot_err)?
-            .label(format!(
-                "bar: range of the true TV, estimate - floor - {RANGE_STANDARD_ERRORS} SE to estimate + {RANGE_STANDARD_ERRORS} SE"
-            ))
-            .legend(move |(x, y)| PathElement::new(vec![(x + 10, y - 6), (x + 10, y + 6)], bar));
+            .map_err(plot_err)?;
         // Caps a few pixels wide, whatever the scale.
         chart
             .draw_series(simulated.iter().flat_map(|p| {
@@ -274,7 +272,6 @@ where
                 })
             }))
             .map_err(plot_err)?;
-        let statistic = simulated[0].statistic;
         let hollow = ShapeStyle::from(&MONTE_CARLO).stroke_width(2);
         chart
             .draw_series(simulated.iter().map(|p| {
@@ -285,11 +282,7 @@ where
                 };
                 Circle::new((p.k, clamp(p.tv)), 4, style)
             }))
-            .map_err(plot_err)?
-            .label(format!(
-                "Monte Carlo estimate ({statistic}); hollow: at the bias floor"
-            ))
-            .legend(|(x, y)| Circle::new((x + 10, y), 4, MONTE_CARLO.filled()));
+            .map_err(plot_err)?;
     }
     // The floor is labelled on the plot as well as in the legend, last, so
     // that the curves do not cover the text.
@@ -304,30 +297,116 @@ where
             "Monte Carlo bias floor {floor:.4}: a uniform shuffle shows this with {trials} trials"
         );
         // A pale box behind the text keeps it readable over the curves.
-        let width = (label.chars().count() as f64 * 6.8) as i32;
+        let text_style = font(13.0, FontStyle::Normal).color(&TEXT);
+        let width = area
+            .estimate_text_size(&label, &text_style)
+            .map_err(plot_err)?
+            .0 as i32;
         let (dx, dy) = offset;
         chart
             .draw_series(std::iter::once(
                 EmptyElement::at((x0, floor))
                     + Rectangle::new(
-                        [(dx - 3, dy - 2), (dx + width, dy + 16)],
+                        [(dx - 3, dy - 2), (dx + width + 3, dy + 16)],
                         RGBColor(255, 255, 255).mix(0.85).filled(),
                     )
-                    + Text::new(label, offset, font(13.0, FontStyle::Normal).color(&TEXT)),
+                    + Text::new(label, offset, text_style),
             ))
             .map_err(plot_err)?;
     }
-    if legend {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(font(13.0, FontStyle::Normal).color(&TEXT))
-            .background_style(RGBColor(255, 255, 255).mix(0.9))
-            .border_style(FLOOR)
-            .draw()
+    Ok(())
+}
+
+/// The legend, in a strip of its own under both panels so that it never
+/// hides a curve: one entry per kind of mark present, flowing left to right
+/// and onto a second row if needed.
+fn legend(
+    strip: &DrawingArea<BitMapBackend<'_>, Shift>,
+    curve: &MixingCurve,
+) -> Result<(), PlotError> {
+    let style = font(13.0, FontStyle::Normal).color(&TEXT);
+    let simulated: Vec<&MixingPoint> = curve.points_of(Method::MonteCarlo).collect();
+    let exact: Vec<&MixingPoint> = curve.points_of(Method::Exact).collect();
+    let mut entries: Vec<(Mark, String)> = Vec::new();
+    if !exact.is_empty() {
+        entries.push((Mark::Line(EXACT), "exact".to_string()));
+    }
+    if let Some(bound) = exact
+        .iter()
+        .filter(|p| p.is_rounding_level())
+        .filter_map(|p| p.rounding_bound)
+        .reduce(f64::max)
+    {
+        entries.push((
+            Mark::Hollow(EXACT),
+            format!(
+                "exact at rounding level (< {}): no value, drawn on the bottom edge",
+                bound_up(bound)
+            ),
+        ));
+    }
+    if let Some(first) = simulated.first() {
+        let floor = first.bias_floor.unwrap_or(0.0);
+        entries.push((
+            Mark::Band,
+            format!(
+                "Monte Carlo bias floor ({floor:.4}): what a uniform shuffle shows at these trials"
+            ),
+        ));
+        entries.push((
+            Mark::Dot(MONTE_CARLO),
+            format!(
+                "Monte Carlo estimate ({}); hollow: at the bias floor, not a distance",
+                first.statistic
+            ),
+        ));
+        entries.push((
+            Mark::Bar(MONTE_CARLO),
+            format!(
+                "range of the true TV: estimate - floor - {RANGE_STANDARD_ERRORS} SE to estimate + {RANGE_STANDARD_ERRORS} SE"
+            ),
+        ));
+    }
+    let width = strip.dim_in_pixel().0 as i32;
+    let (mut x, mut y) = (80, 14);
+    for (mark, text) in entries {
+        let (w, _) = strip.estimate_text_size(&text, &style).map_err(plot_err)?;
+        let needed = 28 + w as i32 + 28;
+        if x + needed > width - 20 && x > 80 {
+            (x, y) = (80, y + 24);
+        }
+        match mark {
+            Mark::Line(c) => strip.draw(&PathElement::new(
+                vec![(x, y), (x + 20, y)],
+                c.stroke_width(2),
+            )),
+            Mark::Hollow(c) => strip.draw(&Circle::new((x + 10, y), 5, c.stroke_width(2))),
+            Mark::Dot(c) => strip.draw(&Circle::new((x + 10, y), 4, c.filled())),
+            Mark::Bar(c) => strip.draw(&PathElement::new(
+                vec![(x + 10, y - 7), (x + 10, y + 7)],
+                c.stroke_width(1),
+            )),
+            Mark::Band => strip.draw(&Rectangle::new(
+                [(x, y - 5), (x + 20, y + 5)],
+                FLOOR.mix(0.35).filled(),
+            )),
+        }
+        .map_err(plot_err)?;
+        strip
+            .draw(&Text::new(text, (x + 28, y - 7), style.clone()))
             .map_err(plot_err)?;
+        x += needed;
     }
     Ok(())
+}
+
+/// A legend glyph.
+enum Mark {
+    Line(RGBColor),
+    Hollow(RGBColor),
+    Dot(RGBColor),
+    Bar(RGBColor),
+    Band,
 }
 
 /// The line under the title: how the points were obtained.
@@ -407,6 +486,14 @@ mod tests {
         // The smallest value is 0.125 (the floor): bottom 1e-2; the 1e-16
         // rounding-level value does not stretch the axis.
         assert_eq!(log_bottom(&curve()), 1e-2);
+    }
+
+    #[test]
+    fn bounds_round_up() {
+        assert_eq!(bound_up(1.1e-14), "2e-14");
+        assert_eq!(bound_up(1.67e-14), "2e-14");
+        assert_eq!(bound_up(2e-14), "2e-14");
+        assert_eq!(bound_up(9.5e-13), "1e-12");
     }
 
     #[test]

@@ -69,14 +69,14 @@ fn writes_the_curve_csv_and_plot() {
     assert_eq!(
         lines.next(),
         Some(
-            "k,tv,method,statistic,stderr,bias_floor,tv_low,tv_high,at_bias_floor,rounding_bound,rounding_level"
+            "k,tv,method,statistic,stderr,bias_floor,bias_bound,tv_low,tv_high,at_bias_floor,rounding_bound,rounding_level"
         )
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 20, "10 exact and 10 Monte Carlo rows");
     let exact_7: f64 = rows[6][1].parse().unwrap();
     assert!((exact_7 - 0.334).abs() < 0.0005, "{exact_7}");
-    assert_eq!(rows[6][10], "false", "a real value, not rounding");
+    assert_eq!(rows[6][11], "false", "a real value, not rounding");
     assert_eq!(rows[16][2], "monte-carlo");
     assert!(
         rows[16][4].parse::<f64>().unwrap() > 0.0,
@@ -150,6 +150,8 @@ fn monte_carlo_shows_its_bias_floor_and_a_range_covering_the_exact_value() {
     assert!(tv - 3.0 * se > truth, "the spread alone misses: {mc}");
     assert!((floor - 0.0239).abs() < 5e-4, "{floor}");
     assert!(f("tv_low") <= truth && truth <= f("tv_high"), "{mc}");
+    // For whole permutations the bias bound is the floor.
+    assert_eq!(f("bias_bound"), floor);
     assert!((f("tv_low") - (tv - floor - 3.0 * se).max(0.0)).abs() < 1e-12);
     // k = 40 (exact about 2e-7) is indistinguishable from uniform at 200k.
     assert_eq!(points[3]["at_bias_floor"], true, "{}", points[3]);

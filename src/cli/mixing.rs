@@ -28,7 +28,12 @@ Reading the output:
     C cells (720 cells, 200k trials: 0.024). The bias at any law is between
     0 and about this. The plot shows it as a grey band labelled 'Monte Carlo
     bias floor'.
-  - true TV in (tv_low, tv_high): estimate - bias floor - 3 SE to
+  - bias bound (bias_bound): the largest bias at the observed law,
+    (1/2) sum E|p^_i - p_i| with the observed frequencies plugged in, or
+    the floor if larger. It is the floor for whole permutations; it can
+    exceed it for a statistic with a non-uniform law (rising sequences,
+    cycles).
+  - true TV in (tv_low, tv_high): estimate - bias bound - 3 SE to
     estimate + 3 SE, the range that covers the true distance (of the
     counted statistic).
   An estimate within 3 SE of the floor is marked '(≤ floor)' or
@@ -44,9 +49,9 @@ Reading the output:
   u = 1.1e-16; riffle values are computed in log space and accurate
   relative to their size, so only an underflow to 0 is flagged.
 
-mixing.csv columns: k, tv, method, statistic, stderr, bias_floor, tv_low,
-tv_high, at_bias_floor (Monte Carlo only), rounding_bound, rounding_level
-(exact only). --json carries the same fields per point.";
+mixing.csv columns: k, tv, method, statistic, stderr, bias_floor,
+bias_bound, tv_low, tv_high, at_bias_floor (Monte Carlo only),
+rounding_bound, rounding_level (exact only). --json carries the same fields per point.";
 
 #[derive(Debug, Args)]
 #[command(after_long_help = MIXING_NOTES)]
@@ -231,8 +236,9 @@ fn render(curve: &MixingCurve) -> String {
         out.push_str(&format!(
             "\nMonte Carlo TV is the plug-in estimate, biased upwards by noise. SE is its \
              spread from run to run and does not cover the bias. The bias floor ({floor:.4}) \
-             is what a perfectly uniform shuffle shows with these trials, and about the \
-             largest bias at any law. 'true TV in' is estimate - bias floor - \
+             is what a perfectly uniform shuffle shows with these trials; the bias is at \
+             most the floor for whole permutations, and at most the bias bound at the \
+             observed law in general. 'true TV in' is estimate - max(floor, bias bound) - \
              {RANGE_STANDARD_ERRORS} SE to estimate + {RANGE_STANDARD_ERRORS} SE. An \
              estimate within {RANGE_STANDARD_ERRORS} SE of the floor (≤ floor, ≈ floor) \
              cannot be told from uniform with these trials: it is not a distance.\n"

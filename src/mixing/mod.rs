@@ -80,7 +80,8 @@ pub struct MixingSpec {
 /// different kinds: `stderr`, the spread of the estimate from run to run, and
 /// `bias_floor`, what the estimate shows for a perfectly uniform shuffle with
 /// the same trials (the plug-in estimate is biased upwards by up to that
-/// much). `tv_low..=tv_high` combines both into a range for the true value.
+/// much, `bias_bound`). `tv_low..=tv_high` combines both into a range for
+/// the true value.
 /// An exact point carries instead the size of its f64 rounding error, and is
 /// flagged when its value is no larger: such a value is rounding noise.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -102,7 +103,11 @@ pub struct MixingPoint {
     /// Monte Carlo only: the bias floor, the expected `tv` of a perfectly
     /// uniform shuffle with these trials (see [`Estimate::bias_floor`]).
     pub bias_floor: Option<f64>,
-    /// Monte Carlo only: `tv` minus the bias floor minus
+    /// Monte Carlo only: the largest bias at the observed law, at least the
+    /// bias floor (see [`Estimate::bias_bound`]); the same as the floor for
+    /// whole permutations, larger only for a statistic with a non-uniform law.
+    pub bias_bound: Option<f64>,
+    /// Monte Carlo only: `tv` minus the bias bound minus
     /// [`monte_carlo::RANGE_STANDARD_ERRORS`] standard errors, at least 0:
     /// the true distance (of the statistic) is at least this.
     pub tv_low: Option<f64>,
@@ -139,6 +144,7 @@ impl MixingPoint {
             statistic: Statistic::Permutation,
             stderr: None,
             bias_floor: None,
+            bias_bound: None,
             tv_low: None,
             tv_high: None,
             at_bias_floor: None,
@@ -157,6 +163,7 @@ impl MixingPoint {
             statistic,
             stderr: Some(e.stderr),
             bias_floor: Some(e.bias_floor),
+            bias_bound: Some(e.bias_bound),
             tv_low: Some(e.tv_low),
             tv_high: Some(e.tv_high),
             at_bias_floor: Some(e.at_floor),

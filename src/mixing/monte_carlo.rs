@@ -70,7 +70,7 @@ impl Counts {
 /// because steps compose ([`Algorithm::with_k`]), the i-th observation has
 /// exactly the law of the algorithm with k = ks[i]. One trajectory per trial
 /// costs max(k) steps instead of Σ k; the observations at different k of one
-/// trial are dependent, but each k's estimate and error bar only involve its
+/// trial are dependent, but each k's estimate and its errors only involve its
 /// own, independent, trials.
 pub fn count(spec: &MonteCarloSpec, progress: &(dyn Fn(u64) + Sync)) -> Result<Counts> {
     let steps = steps(spec)?;
@@ -230,10 +230,13 @@ pub const RANGE_STANDARD_ERRORS: f64 = 3.0;
 /// law p with T trials, 0 ≤ E[tv] - TV ≤ (1/2) Σ E|p̂_i - p_i| (triangle
 /// inequality, cell by cell), and the right side is largest, to the normal
 /// approximation E|p̂_i - p_i| ≈ √(2 p_i (1 - p_i) / (π T)) (concave in p_i),
-/// when p is the reference law itself, where it equals the bias floor. So the
-/// bias floor bounds the bias at any law, and is the bias near uniform;
-/// far from uniform (|p_i - q_i| well above the noise in most cells) the bias
-/// is close to 0. The standard error describes the spread of `tv` around its
+/// when p is uniform over the cells. For a uniform reference law (whole
+/// permutations) that is the bias floor itself: the floor bounds the bias at
+/// any law, and is the bias near uniform; far from uniform (|p_i - q_i| well
+/// above the noise in most cells) the bias is close to 0. For a non-uniform
+/// reference (rising sequences, cycles) a law more spread out than the
+/// reference can have a larger bias than the floor, so the bound is also
+/// estimated at the observed law ([`Estimate::bias_bound`]). The standard error describes the spread of `tv` around its
 /// own expectation, not around the true distance: `tv ± SE` does not cover
 /// the truth when the bias is larger than SE, which near uniform it is (with
 /// C cells the floor is about √((C - 1) / (2πT)), the SE about 1/(2√T)).
@@ -250,9 +253,15 @@ pub struct Estimate {
     /// from uniform at this T", not a distance; it also bounds the bias of
     /// `tv` at any law (see the type's documentation).
     pub bias_floor: f64,
+    /// The largest bias of `tv` at the observed law: (1/2) Σ E|p̂_i - p_i|
+    /// with the observed p̂ plugged in for p ([`bias_bound`]), or the bias
+    /// floor if that is larger. Equal to the floor, to within noise, near
+    /// uniform with a uniform reference; smaller far from uniform; larger
+    /// only with a non-uniform reference.
+    pub bias_bound: f64,
     /// The low end of the range that covers the true distance: `tv` minus
-    /// the bias floor (the largest bias) minus [`RANGE_STANDARD_ERRORS`]
-    /// standard errors, at least 0.
+    /// the bias bound minus [`RANGE_STANDARD_ERRORS`] standard errors, at
+    /// least 0.
     pub tv_low: f64,
     /// The high end of that range: `tv` plus [`RANGE_STANDARD_ERRORS`]
     /// standard errors, at most 1 (the bias is never negative, so nothing is
@@ -266,14 +275,17 @@ pub struct Estimate {
 
 impl Estimate {
     /// The estimate `tv` with standard error `stderr` against the bias
-    /// floor `bias_floor`: fills in the range and the floor test.
-    pub fn new(tv: f64, stderr: f64, bias_floor: f64) -> Self {
+    /// floor `bias_floor`, with `observed_bias` the bias bound at the
+    /// observed law: fills in the range and the floor test.
+    pub fn new(tv: f64, stderr: f64, bias_floor: f64, observed_bias: f64) -> Self {
         let margin = RANGE_STANDARD_ERRORS * stderr;
+        let bias_bound = bias_floor.max(observed_bias);
         Estimate {
             tv,
             stderr,
             bias_floor,
-            tv_low: (tv - bias_floor - margin).max(0.0),
+            bias_bound,
+            tv_low: (tv - bias_bound - margin).max(0.0),
             tv_high: (tv + margin).min(1.0),
             at_floor: tv - margin <= bias_floor,
         }
@@ -329,7 +341,8 @@ impl TvEstimator {
             }
         }
         let variance = (covered - signed * signed).max(0.0) / (4.0 * t);
-        Estimate::new(0.5 * tv, variance.sqrt(), self.bias_floor)
+        let observed_bias = bias_bound(counts, self.trials);
+        Estimate::new(0.5 * tv, variance.sqrt(), self.bias_floor, observed_bias)
     }
 }
 
@@ -342,6 +355,18 @@ pub fn bias_floor(reference: &[f64], trials: u64) -> f64 {
     0.5 * reference
         .iter()
         .map(|&q| binomial_mean_abs_dev(trials, q) / t)
+        .sum::<f64>()
+}
+
+/// The bias bound at the observed law, (1/2) Σ E|X_i/T - p̂_i| with X_i ~
+/// Binomial(T, p̂_i), p̂ = counts / T: by the triangle inequality the plug-in
+/// estimate exceeds the true distance by at most (1/2) Σ E|p̂_i - p_i| on
+/// average, estimated here by plugging in p̂.
+pub fn bias_bound(counts: &[u64], trials: u64) -> f64 {
+    let t = trials as f64;
+    0.5 * counts
+        .iter()
+        .map(|&c| binomial_mean_abs_dev(trials, c as f64 / t) / t)
         .sum::<f64>()
 }
 
@@ -410,15 +435,19 @@ mod tests {
 
     #[test]
     fn ranges_subtract_the_floor_below_and_only_spread_above() {
-        let e = Estimate::new(0.30, 0.01, 0.05);
+        let e = Estimate::new(0.30, 0.01, 0.05, 0.0);
         assert!((e.tv_low - 0.22).abs() < 1e-15 && (e.tv_high - 0.33).abs() < 1e-15);
         assert!(!e.at_floor);
         // Within 3 SE of the floor: consistent with uniform, low end 0.
-        let e = Estimate::new(0.07, 0.01, 0.05);
+        let e = Estimate::new(0.07, 0.01, 0.05, 0.0);
         assert!(e.at_floor && e.tv_low == 0.0);
-        let e = Estimate::new(0.04, 0.01, 0.05);
+        let e = Estimate::new(0.04, 0.01, 0.05, 0.01);
         assert!(e.at_floor && e.tv_low == 0.0 && (e.tv_high - 0.07).abs() < 1e-15);
-        assert_eq!(Estimate::new(0.999, 0.01, 0.0).tv_high, 1.0);
+        assert_eq!(Estimate::new(0.999, 0.01, 0.0, 0.0).tv_high, 1.0);
+        // A larger bias at the observed law widens the range downwards only.
+        let e = Estimate::new(0.30, 0.01, 0.05, 0.1);
+        assert!((e.tv_low - 0.17).abs() < 1e-15 && (e.tv_high - 0.33).abs() < 1e-15);
+        assert!(e.bias_bound == 0.1 && !e.at_floor);
     }
 
     #[test]

@@ -113,7 +113,9 @@ fn monte_carlo_range_covers_the_exact_value_despite_the_bias() {
     assert!((floor / normal - 1.0).abs() < 0.01, "{floor} vs {normal}");
     // The spread alone does not cover the exact value: the error is bias.
     assert!(e - 3.0 * se > exact[0], "{e} ± {se} vs {}", exact[0]);
-    // The reported range does, and is estimate - floor - 3 SE ..= estimate + 3 SE.
+    // The reported range does, and is estimate - floor - 3 SE ..= estimate + 3 SE
+    // (for whole permutations the bias bound at the observed law is the floor).
+    assert_eq!(mc[0].bias_bound, Some(floor));
     let (lo, hi) = (mc[0].tv_low.unwrap(), mc[0].tv_high.unwrap());
     assert!(
         lo <= exact[0] && exact[0] <= hi,

@@ -44,7 +44,8 @@ pub fn write_mixing(dir: &Path, curve: &MixingCurve) -> Result<Vec<PathBuf>> {
 }
 
 /// `mixing.csv` text: a header `k,tv,method,statistic,stderr,bias_floor,
-/// tv_low,tv_high,at_bias_floor,rounding_bound,rounding_level` and one row
+/// bias_bound,tv_low,tv_high,at_bias_floor,rounding_bound,rounding_level` and
+/// one row
 /// per point (see [`MixingPoint`]); the Monte Carlo columns are empty for
 /// exact points and the rounding columns for Monte Carlo points.
 pub fn mixing_csv(curve: &MixingCurve) -> String {
@@ -100,7 +101,7 @@ fn log_bottom(curve: &MixingCurve) -> f64 {
 /// (see [`MixingPoint::rounding_level`]) are hollow circles on the bottom
 /// edge, not points with a value. Monte Carlo estimates are red circles
 /// (hollow when at the bias floor) with a bar over the range that covers the
-/// true value (estimate - bias floor - [`RANGE_STANDARD_ERRORS`] SE to
+/// true value (estimate - bias bound - [`RANGE_STANDARD_ERRORS`] SE to
 /// estimate + [`RANGE_STANDARD_ERRORS`] SE), and the bias floor is a grey
 /// band with a dashed top, labelled on the plot: an estimate in or near it
 /// means "indistinguishable from uniform at this T", not a distance.
@@ -363,7 +364,7 @@ fn legend(
         entries.push((
             Mark::Bar(MONTE_CARLO),
             format!(
-                "range of the true TV: estimate - floor - {RANGE_STANDARD_ERRORS} SE to estimate + {RANGE_STANDARD_ERRORS} SE"
+                "range of the true TV: estimate - bias bound - {RANGE_STANDARD_ERRORS} SE to estimate + {RANGE_STANDARD_ERRORS} SE"
             ),
         ));
     }
@@ -433,7 +434,11 @@ mod tests {
         let algorithm = Algorithm::RandomSwap { k: None };
         let exact = |k, tv| MixingPoint::exact(&algorithm, 3, k, tv);
         let simulated = |k, tv| {
-            MixingPoint::monte_carlo(k, Statistic::Permutation, &Estimate::new(tv, 0.0625, 0.125))
+            MixingPoint::monte_carlo(
+                k,
+                Statistic::Permutation,
+                &Estimate::new(tv, 0.0625, 0.125, 0.0),
+            )
         };
         MixingCurve {
             algorithm,
@@ -459,11 +464,11 @@ mod tests {
         assert_eq!(
             lines.next(),
             Some(
-                "k,tv,method,statistic,stderr,bias_floor,tv_low,tv_high,at_bias_floor,rounding_bound,rounding_level"
+                "k,tv,method,statistic,stderr,bias_floor,bias_bound,tv_low,tv_high,at_bias_floor,rounding_bound,rounding_level"
             )
         );
         let row = lines.next().unwrap();
-        assert!(row.starts_with("1,0.5,exact,permutation,,,,,,"), "{row}");
+        assert!(row.starts_with("1,0.5,exact,permutation,,,,,,,"), "{row}");
         assert!(row.ends_with(",false"), "{row}");
         let row = lines.next().unwrap();
         assert!(
@@ -472,11 +477,11 @@ mod tests {
         );
         assert_eq!(
             lines.next(),
-            Some("1,0.75,monte-carlo,permutation,0.0625,0.125,0.4375,0.9375,false,,")
+            Some("1,0.75,monte-carlo,permutation,0.0625,0.125,0.125,0.4375,0.9375,false,,")
         );
         let row = lines.next().unwrap();
         assert!(
-            row == "60,0.25,monte-carlo,permutation,0.0625,0.125,0.0,0.4375,true,,",
+            row == "60,0.25,monte-carlo,permutation,0.0625,0.125,0.125,0.0,0.4375,true,,",
             "{row}"
         );
     }

@@ -158,7 +158,6 @@ pub fn draw_mixing(path: &Path, curve: &MixingCurve) -> Result<(), PlotError> {
 
 /// One panel of [`draw_mixing`] on the y coordinate `y` (linear or log),
 /// whose lowest value is `y_min`: what lies below it is drawn on it.
-#[allow(clippy::too_many_arguments)]
 fn panel<Y>(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
     curve: &MixingCurve,

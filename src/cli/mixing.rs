@@ -6,15 +6,55 @@ use super::table::Table;
 use clap::Args;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::DEFAULT_SEED;
-use shuffle_audit::mixing::{self, Method, MixingCurve, MixingSpec};
-use shuffle_audit::output::mixing::{ERROR_BAR_STANDARD_ERRORS, write_mixing};
+use shuffle_audit::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
+use shuffle_audit::mixing::{self, Method, MixingCurve, MixingPoint, MixingSpec};
+use shuffle_audit::output::mixing::{bound_up, write_mixing};
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::params::parse_count;
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::{Error, Result};
 use std::path::PathBuf;
 
+/// What `mixing --help` adds after the options: how to read the Monte Carlo
+/// columns and the rounding mark.
+const MIXING_NOTES: &str = "\
+Reading the output:
+  Monte Carlo TV is the plug-in estimate (1/2) sum |count/T - q|, biased
+  upwards: noise in every cell adds to it. Two errors are shown apart:
+  - SE (stderr): the spread of the estimate from run to run. It does not
+    cover the bias: 'estimate +- SE' can miss the true value by far.
+  - bias floor (bias_floor): the expected estimate of a perfectly uniform
+    shuffle with the same trials and cells, about sqrt((C-1)/(2 pi T)) for
+    C cells (720 cells, 200k trials: 0.024). The bias at any law is between
+    0 and about this. The plot shows it as a grey band labelled 'Monte Carlo
+    bias floor'.
+  - bias bound (bias_bound): the largest bias at the observed law,
+    (1/2) sum E|p^_i - p_i| with the observed frequencies plugged in, or
+    the floor if larger. It is the floor for whole permutations; it can
+    exceed it for a statistic with a non-uniform law (rising sequences,
+    cycles).
+  - true TV in (tv_low, tv_high): estimate - bias bound - 3 SE to
+    estimate + 3 SE, the range that covers the true distance (of the
+    counted statistic).
+  An estimate within 3 SE of the floor is marked '(≤ floor)' or
+  '(≈ floor)' (at_bias_floor = true, a hollow circle on the plot): the
+  shuffle cannot be told from uniform with this many trials; the number is
+  not a distance. More trials lower the floor like 1/sqrt(T).
+
+  Exact values carry the size of their f64 rounding error (rounding_bound).
+  A value at or below it (random-swap after many steps: n = 3, k = 60 gives
+  9e-16 for a true 2e-29) is rounding noise, shown as '< 2e-14 (rounding)'
+  (rounding_level = true, a hollow circle on the bottom edge of the plot).
+  The bound is k (m + 2) u / 2 + u / 2 + n! u TV for m = n(n-1)/2 pairs and
+  u = 1.1e-16; riffle values are computed in log space and accurate
+  relative to their size, so only an underflow to 0 is flagged.
+
+mixing.csv columns: k, tv, method, statistic, stderr, bias_floor,
+bias_bound, tv_low, tv_high, at_bias_floor (Monte Carlo only),
+rounding_bound, rounding_level (exact only). --json carries the same fields per point.";
+
 #[derive(Debug, Args)]
+#[command(after_long_help = MIXING_NOTES)]
 pub struct MixingArgs {
     /// Algorithm with a step count k: riffle or random-swap (its own k, if
     /// given, is ignored).
@@ -117,8 +157,28 @@ fn spec(args: &MixingArgs) -> Result<MixingSpec> {
     Ok(spec)
 }
 
+/// The TV cell of a point: exact values at rounding level as "< bound
+/// (rounding)", tiny exact values in scientific notation, Monte Carlo
+/// estimates at their bias floor marked "(≤ floor)" or "(≈ floor)".
+fn tv_cell(p: &MixingPoint) -> String {
+    if p.is_rounding_level() {
+        return format!("< {} (rounding)", bound_up(p.rounding_bound.unwrap_or(0.0)));
+    }
+    let value = if p.tv > 0.0 && p.tv < 5e-5 {
+        format!("{:.2e}", p.tv)
+    } else {
+        format!("{:.4}", p.tv)
+    };
+    match p.bias_floor {
+        Some(floor) if p.is_at_bias_floor() && p.tv <= floor => format!("{value} (≤ floor)"),
+        Some(_) if p.is_at_bias_floor() => format!("{value} (≈ floor)"),
+        _ => value,
+    }
+}
+
 /// The human-readable table: one row per point, ascending in k, with notes
-/// on what the Monte Carlo points measure.
+/// on what the Monte Carlo points measure, their bias floor and the rounding
+/// mark of exact values.
 fn render(curve: &MixingCurve) -> String {
     let mut out = format!(
         "{}, n = {}: total variation distance to uniform after k {}\n",
@@ -135,27 +195,27 @@ fn render(curve: &MixingCurve) -> String {
         ));
     }
     out.push('\n');
-    let mut table = Table::new(&[
-        ("k", true),
-        ("TV", true),
-        ("method", false),
-        ("± SE", true),
-        ("noise floor", true),
-    ]);
+    let simulated = curve.statistic.is_some();
+    let mut header = vec![("k", true), ("TV", false), ("method", false)];
+    if simulated {
+        header.extend([("SE", true), ("bias floor", true), ("true TV in", false)]);
+    }
+    let mut table = Table::new(&header);
     let mut points: Vec<_> = curve.points.iter().collect();
     points.sort_by_key(|p| (p.k, p.method == Method::MonteCarlo));
-    for p in points {
-        let (se, floor) = match (p.stderr, p.noise_floor) {
-            (Some(se), Some(floor)) => (format!("{se:.4}"), format!("{floor:.4}")),
-            _ => ("-".to_string(), "-".to_string()),
-        };
-        table.push(vec![
-            p.k.to_string(),
-            format!("{:.4}", p.tv),
-            p.method.to_string(),
-            se,
-            floor,
-        ]);
+    for p in &points {
+        let mut row = vec![p.k.to_string(), tv_cell(p), p.method.to_string()];
+        if simulated {
+            match (p.stderr, p.bias_floor, p.tv_low, p.tv_high) {
+                (Some(se), Some(floor), Some(lo), Some(hi)) => row.extend([
+                    format!("{se:.4}"),
+                    format!("{floor:.4}"),
+                    format!("[{lo:.4}, {hi:.4}]"),
+                ]),
+                _ => row.extend(["-", "-", "-"].map(String::from)),
+            }
+        }
+        table.push(row);
     }
     out.push_str(&table.render());
     if curve.statistic.is_some_and(|s| s.is_lower_bound()) {
@@ -171,12 +231,24 @@ fn render(curve: &MixingCurve) -> String {
         }
         out.push('\n');
     }
-    if curve.statistic.is_some() {
+    if simulated {
+        let floor = points.iter().find_map(|p| p.bias_floor).unwrap_or(0.0);
         out.push_str(&format!(
-            "\nMonte Carlo TV is the plug-in estimate, biased upwards by noise: a perfectly \
-             uniform shuffle shows about the noise floor with these trials. The plot's error \
-             bars are ± {ERROR_BAR_STANDARD_ERRORS} SE.\n"
+            "\nMonte Carlo TV is the plug-in estimate, biased upwards by noise. SE is its \
+             spread from run to run and does not cover the bias. The bias floor ({floor:.4}) \
+             is what a perfectly uniform shuffle shows with these trials; the bias is at \
+             most the floor for whole permutations, and at most the bias bound at the \
+             observed law in general. 'true TV in' is estimate - max(floor, bias bound) - \
+             {RANGE_STANDARD_ERRORS} SE to estimate + {RANGE_STANDARD_ERRORS} SE. An \
+             estimate within {RANGE_STANDARD_ERRORS} SE of the floor (≤ floor, ≈ floor) \
+             cannot be told from uniform with these trials: it is not a distance.\n"
         ));
+    }
+    if points.iter().any(|p| p.is_rounding_level()) {
+        out.push_str(
+            "\n(rounding): the exact value is no larger than the f64 rounding error of its \
+             computation; the true distance is below the bound shown.\n",
+        );
     }
     out
 }

@@ -49,8 +49,11 @@ pub struct MixingPoint {
     pub steps: u64,
     /// The estimated distance from uniform after `steps` steps (in [0, 1]).
     pub distance: f64,
-    /// What the estimate would be for a perfectly uniform shuffle at this
-    /// trial count (its noise floor), if known.
+    /// The Monte Carlo bias floor, if the point was estimated: what the
+    /// estimate would be for a perfectly uniform shuffle at this trial count
+    /// (see [`crate::mixing::MixingPoint::bias_floor`]). The estimate is
+    /// biased upwards by up to this much; one near it cannot be told from
+    /// uniform. `None` for exact points.
     pub noise: Option<f64>,
 }
 

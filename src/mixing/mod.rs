@@ -75,22 +75,128 @@ pub struct MixingSpec {
 }
 
 /// One point of a curve (also a row of `mixing.csv`, in this column order).
+///
+/// A Monte Carlo point carries two errors, kept apart because they are of
+/// different kinds: `stderr`, the spread of the estimate from run to run, and
+/// `bias_floor`, what the estimate shows for a perfectly uniform shuffle with
+/// the same trials (the plug-in estimate is biased upwards by up to that
+/// much, `bias_bound`). `tv_low..=tv_high` combines both into a range for
+/// the true value.
+/// An exact point carries instead the size of its f64 rounding error, and is
+/// flagged when its value is no larger: such a value is rounding noise.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MixingPoint {
     /// The step count.
     pub k: u32,
     /// Total variation distance to uniform (for Monte Carlo: the plug-in
-    /// estimate).
+    /// estimate, biased upwards; for exact points flagged `rounding_level`:
+    /// rounding noise, to be read as "below `rounding_bound`").
     pub tv: f64,
-    /// Standard error of a Monte Carlo estimate.
-    pub stderr: Option<f64>,
     /// Exact or Monte Carlo.
     pub method: Method,
-    /// The Monte Carlo noise floor (see [`Estimate::noise_floor`]).
-    pub noise_floor: Option<f64>,
     /// What was compared with its uniform law (always the whole arrangement
     /// for exact points).
     pub statistic: Statistic,
+    /// Monte Carlo only: the standard error of `tv`, its spread around its
+    /// own expectation (not around the true distance: see `bias_floor`).
+    pub stderr: Option<f64>,
+    /// Monte Carlo only: the bias floor, the expected `tv` of a perfectly
+    /// uniform shuffle with these trials (see [`Estimate::bias_floor`]).
+    pub bias_floor: Option<f64>,
+    /// Monte Carlo only: the largest bias at the observed law, at least the
+    /// bias floor (see [`Estimate::bias_bound`]); the same as the floor for
+    /// whole permutations, larger only for a statistic with a non-uniform law.
+    pub bias_bound: Option<f64>,
+    /// Monte Carlo only: `tv` minus the bias bound minus
+    /// [`monte_carlo::RANGE_STANDARD_ERRORS`] standard errors, at least 0:
+    /// the true distance (of the statistic) is at least this.
+    pub tv_low: Option<f64>,
+    /// Monte Carlo only: `tv` plus [`monte_carlo::RANGE_STANDARD_ERRORS`]
+    /// standard errors, at most 1: the true distance of the statistic is at
+    /// most this (for a lower-bound statistic the permutation's may be more).
+    pub tv_high: Option<f64>,
+    /// Monte Carlo only: `tv` is within the standard-error margin of the bias
+    /// floor or below it, so the counts cannot be told from a uniform
+    /// shuffle's at this number of trials (and `tv_low` is 0).
+    pub at_bias_floor: Option<bool>,
+    /// Exact only: how far f64 rounding can have moved `tv` (see
+    /// [`rounding_bound`]).
+    pub rounding_bound: Option<f64>,
+    /// Exact only: `tv` is at or below `rounding_bound`, so it is rounding
+    /// noise: the true distance is below the bound, and nothing more is known
+    /// from this computation.
+    pub rounding_level: Option<bool>,
+    /// The same as `bias_floor`, under its former name, for callers that
+    /// have not switched yet (`shuffle-audit run`); not serialised.
+    #[serde(skip)]
+    pub noise_floor: Option<f64>,
+}
+
+impl MixingPoint {
+    /// An exact point: flags `tv` as rounding-level when it is no larger than
+    /// the rounding error of its computation.
+    pub fn exact(algorithm: &Algorithm, n: usize, k: u32, tv: f64) -> Self {
+        let bound = rounding_bound(algorithm, n, k, tv);
+        MixingPoint {
+            k,
+            tv,
+            method: Method::Exact,
+            statistic: Statistic::Permutation,
+            stderr: None,
+            bias_floor: None,
+            bias_bound: None,
+            tv_low: None,
+            tv_high: None,
+            at_bias_floor: None,
+            rounding_bound: Some(bound),
+            rounding_level: Some(tv <= bound),
+            noise_floor: None,
+        }
+    }
+
+    /// A Monte Carlo point from its estimate.
+    pub fn monte_carlo(k: u32, statistic: Statistic, e: &Estimate) -> Self {
+        MixingPoint {
+            k,
+            tv: e.tv,
+            method: Method::MonteCarlo,
+            statistic,
+            stderr: Some(e.stderr),
+            bias_floor: Some(e.bias_floor),
+            bias_bound: Some(e.bias_bound),
+            tv_low: Some(e.tv_low),
+            tv_high: Some(e.tv_high),
+            at_bias_floor: Some(e.at_floor),
+            rounding_bound: None,
+            rounding_level: None,
+            noise_floor: Some(e.bias_floor),
+        }
+    }
+
+    /// Whether this is an exact value too small to be told from rounding.
+    pub fn is_rounding_level(&self) -> bool {
+        self.rounding_level == Some(true)
+    }
+
+    /// Whether this is a Monte Carlo estimate at its bias floor.
+    pub fn is_at_bias_floor(&self) -> bool {
+        self.at_bias_floor == Some(true)
+    }
+}
+
+/// How far f64 rounding can have moved an exact distance `tv` of `algorithm`
+/// on n elements after k steps; a value at or below it is rounding noise.
+///
+/// `random-swap` carries a law of n! cells in f64 and is accurate in absolute
+/// terms only: see [`random_swap::rounding_bound`] (1.7e-14 for n = 3, k =
+/// 60). `riffle` works in log space and keeps a relative accuracy of about
+/// n·ε down to the smallest f64, so only a value that underflowed to 0 is
+/// flagged (bound: the smallest normal f64).
+pub fn rounding_bound(algorithm: &Algorithm, n: usize, k: u32, tv: f64) -> f64 {
+    match algorithm {
+        Algorithm::RandomSwap { .. } => random_swap::rounding_bound(n, k, tv),
+        _ => f64::MIN_POSITIVE,
+    }
 }
 
 /// A computed curve: the spec, its points (exact ones first, then Monte
@@ -249,14 +355,12 @@ pub fn run(spec: &MixingSpec, progress: &(dyn Fn(u64) + Sync)) -> Result<MixingC
     let start = Instant::now();
     let mut points = Vec::new();
     if let Some(exact) = exact_curve(&spec.algorithm, spec.n, &spec.ks)? {
-        points.extend(spec.ks.iter().zip(exact).map(|(&k, tv)| MixingPoint {
-            k,
-            method: Method::Exact,
-            statistic: Statistic::Permutation,
-            tv,
-            stderr: None,
-            noise_floor: None,
-        }));
+        points.extend(
+            spec.ks
+                .iter()
+                .zip(exact)
+                .map(|(&k, tv)| MixingPoint::exact(&spec.algorithm, spec.n, k, tv)),
+        );
     }
     let mut statistic = None;
     if simulates(spec) {
@@ -273,15 +377,7 @@ pub fn run(spec: &MixingSpec, progress: &(dyn Fn(u64) + Sync)) -> Result<MixingC
         let counts = monte_carlo::count(&mc, progress)?;
         let estimator = TvEstimator::new(chosen.uniform_law(spec.n), spec.trials);
         points.extend(spec.ks.iter().enumerate().map(|(i, &k)| {
-            let e = estimator.estimate(counts.row(i));
-            MixingPoint {
-                k,
-                method: Method::MonteCarlo,
-                statistic: chosen,
-                tv: e.tv,
-                stderr: Some(e.stderr),
-                noise_floor: Some(e.noise_floor),
-            }
+            MixingPoint::monte_carlo(k, chosen, &estimator.estimate(counts.row(i)))
         }));
         statistic = Some(chosen);
     }

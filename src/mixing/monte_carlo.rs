@@ -1,6 +1,7 @@
 //! Monte Carlo distance to uniform: count what k steps of an algorithm
 //! produce, in parallel and reproducibly, and estimate the total variation
-//! distance with its noise floor and standard error.
+//! distance with its bias floor (what a uniform sampler shows) and standard
+//! error (its spread), kept apart.
 //!
 //! Runs follow the engine's design without sharing its tally: trials are split
 //! into fixed-size chunks, chunk `c` draws from stream `c` of the seed, and
@@ -69,7 +70,7 @@ impl Counts {
 /// because steps compose ([`Algorithm::with_k`]), the i-th observation has
 /// exactly the law of the algorithm with k = ks[i]. One trajectory per trial
 /// costs max(k) steps instead of Σ k; the observations at different k of one
-/// trial are dependent, but each k's estimate and error bar only involve its
+/// trial are dependent, but each k's estimate and its errors only involve its
 /// own, independent, trials.
 pub fn count(spec: &MonteCarloSpec, progress: &(dyn Fn(u64) + Sync)) -> Result<Counts> {
     let steps = steps(spec)?;
@@ -212,17 +213,83 @@ impl Worker {
     }
 }
 
-/// A Monte Carlo estimate of a total variation distance.
+/// Standard errors either side of a Monte Carlo estimate in the range that
+/// covers the true distance ([`Estimate::tv_low`], [`Estimate::tv_high`]) and
+/// in the test of [`Estimate::at_floor`]: 3 keeps the chance that noise alone
+/// pushes an estimate outside under about 0.3% per point (normal
+/// approximation), and the standard error used overstates the spread near
+/// uniform (see [`TvEstimator::estimate`]).
+pub const RANGE_STANDARD_ERRORS: f64 = 3.0;
+
+/// A Monte Carlo estimate of a total variation distance, with the two kinds
+/// of error it carries kept apart: spread ([`Estimate::stderr`]) and bias
+/// ([`Estimate::bias_floor`]).
+///
+/// The plug-in estimate is biased upwards: each cell adds |p̂ - q| ≥ 0, so
+/// noise in a cell where p = q still adds about its standard deviation. For a
+/// law p with T trials, 0 ≤ E[tv] - TV ≤ (1/2) Σ E|p̂_i - p_i| (triangle
+/// inequality, cell by cell), and the right side is largest, to the normal
+/// approximation E|p̂_i - p_i| ≈ √(2 p_i (1 - p_i) / (π T)) (concave in p_i),
+/// when p is uniform over the cells. For a uniform reference law (whole
+/// permutations) that is the bias floor itself: the floor bounds the bias at
+/// any law, and is the bias near uniform; far from uniform (|p_i - q_i| well
+/// above the noise in most cells) the bias is close to 0. For a non-uniform
+/// reference (rising sequences, cycles) a law more spread out than the
+/// reference can have a larger bias than the floor, so the bound is also
+/// estimated at the observed law ([`Estimate::bias_bound`]). The standard error describes the spread of `tv` around its
+/// own expectation, not around the true distance: `tv ± SE` does not cover
+/// the truth when the bias is larger than SE, which near uniform it is (with
+/// C cells the floor is about √((C - 1) / (2πT)), the SE about 1/(2√T)).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Estimate {
     /// The plug-in estimate (1/2) Σ |count/T - q|: biased upwards by noise.
     pub tv: f64,
-    /// Its standard error (delta method, see [`TvEstimator::estimate`]).
+    /// Its standard error (delta method, see [`TvEstimator::estimate`]): the
+    /// spread of `tv` from run to run, which says nothing about its bias.
     pub stderr: f64,
-    /// The expected plug-in estimate for a sampler that follows the reference
-    /// law exactly: what noise alone shows with these T trials, and about the
-    /// largest upward bias of `tv` near uniform.
-    pub noise_floor: f64,
+    /// The Monte Carlo bias floor: the expected plug-in estimate of a sampler
+    /// that follows the reference law exactly, with these T trials and
+    /// cells ([`bias_floor`]). An estimate near it means "indistinguishable
+    /// from uniform at this T", not a distance; it also bounds the bias of
+    /// `tv` at any law (see the type's documentation).
+    pub bias_floor: f64,
+    /// The largest bias of `tv` at the observed law: (1/2) Σ E|p̂_i - p_i|
+    /// with the observed p̂ plugged in for p ([`bias_bound`]), or the bias
+    /// floor if that is larger. Equal to the floor, to within noise, near
+    /// uniform with a uniform reference; smaller far from uniform; larger
+    /// only with a non-uniform reference.
+    pub bias_bound: f64,
+    /// The low end of the range that covers the true distance: `tv` minus
+    /// the bias bound minus [`RANGE_STANDARD_ERRORS`] standard errors, at
+    /// least 0.
+    pub tv_low: f64,
+    /// The high end of that range: `tv` plus [`RANGE_STANDARD_ERRORS`]
+    /// standard errors, at most 1 (the bias is never negative, so nothing is
+    /// added for it).
+    pub tv_high: f64,
+    /// Whether `tv` is within [`RANGE_STANDARD_ERRORS`] standard errors of
+    /// the bias floor or below it: the counts are then consistent with a
+    /// perfectly uniform sampler, and `tv_low` is 0.
+    pub at_floor: bool,
+}
+
+impl Estimate {
+    /// The estimate `tv` with standard error `stderr` against the bias
+    /// floor `bias_floor`, with `observed_bias` the bias bound at the
+    /// observed law: fills in the range and the floor test.
+    pub fn new(tv: f64, stderr: f64, bias_floor: f64, observed_bias: f64) -> Self {
+        let margin = RANGE_STANDARD_ERRORS * stderr;
+        let bias_bound = bias_floor.max(observed_bias);
+        Estimate {
+            tv,
+            stderr,
+            bias_floor,
+            bias_bound,
+            tv_low: (tv - bias_bound - margin).max(0.0),
+            tv_high: (tv + margin).min(1.0),
+            at_floor: tv - margin <= bias_floor,
+        }
+    }
 }
 
 /// Estimates total variation distances to one reference law from counts of
@@ -231,24 +298,24 @@ pub struct Estimate {
 pub struct TvEstimator {
     reference: Vec<f64>,
     trials: u64,
-    noise_floor: f64,
+    bias_floor: f64,
 }
 
 impl TvEstimator {
     /// An estimator against `reference` (a probability law, cell by cell) for
     /// counts of `trials` trials.
     pub fn new(reference: Vec<f64>, trials: u64) -> Self {
-        let noise_floor = noise_floor(&reference, trials);
+        let bias_floor = bias_floor(&reference, trials);
         Self {
             reference,
             trials,
-            noise_floor,
+            bias_floor,
         }
     }
 
-    /// The expected plug-in distance of an exact sampler (see [`noise_floor`]).
-    pub fn noise_floor(&self) -> f64 {
-        self.noise_floor
+    /// The expected plug-in distance of an exact sampler (see [`bias_floor`]).
+    pub fn bias_floor(&self) -> f64 {
+        self.bias_floor
     }
 
     /// The estimate from one k's counts.
@@ -259,6 +326,7 @@ impl TvEstimator {
     /// usual first-order error; in the noise-dominated regime it overstates
     /// the spread (about 1/(4T) against (1 - 2/π)/(4T)), so it errs on the
     /// safe side. Efron–Stein bounds the true variance by 1/(2T) in any case.
+    /// It is a spread only: the bias is reported separately, as the floor.
     pub fn estimate(&self, counts: &[u64]) -> Estimate {
         debug_assert_eq!(counts.len(), self.reference.len());
         let t = self.trials as f64;
@@ -273,21 +341,32 @@ impl TvEstimator {
             }
         }
         let variance = (covered - signed * signed).max(0.0) / (4.0 * t);
-        Estimate {
-            tv: 0.5 * tv,
-            stderr: variance.sqrt(),
-            noise_floor: self.noise_floor,
-        }
+        let observed_bias = bias_bound(counts, self.trials);
+        Estimate::new(0.5 * tv, variance.sqrt(), self.bias_floor, observed_bias)
     }
 }
 
-/// The expected plug-in distance (1/2) Σ E|X_i/T - q_i|, X_i ~ Binomial(T, q_i):
-/// what an exact sampler of `reference` shows with `trials` trials.
-pub fn noise_floor(reference: &[f64], trials: u64) -> f64 {
+/// The Monte Carlo bias floor (1/2) Σ E|X_i/T - q_i|, X_i ~ Binomial(T, q_i):
+/// the expected plug-in distance of an exact sampler of `reference` with
+/// `trials` trials, computed exactly cell by cell. With C equal cells and
+/// T q large it is about √((C - 1) / (2πT)) (C = 720, T = 200,000: 0.024).
+pub fn bias_floor(reference: &[f64], trials: u64) -> f64 {
     let t = trials as f64;
     0.5 * reference
         .iter()
         .map(|&q| binomial_mean_abs_dev(trials, q) / t)
+        .sum::<f64>()
+}
+
+/// The bias bound at the observed law, (1/2) Σ E|X_i/T - p̂_i| with X_i ~
+/// Binomial(T, p̂_i), p̂ = counts / T: by the triangle inequality the plug-in
+/// estimate exceeds the true distance by at most (1/2) Σ E|p̂_i - p_i| on
+/// average, estimated here by plugging in p̂.
+pub fn bias_bound(counts: &[u64], trials: u64) -> f64 {
+    let t = trials as f64;
+    0.5 * counts
+        .iter()
+        .map(|&c| binomial_mean_abs_dev(trials, c as f64 / t) / t)
         .sum::<f64>()
 }
 
@@ -351,7 +430,36 @@ mod tests {
         assert!((e.tv - 0.2).abs() < 1e-15);
         // s = (+,+,-,-): Σ s p = 0.4, Σ s² p = 1: variance (1 - 0.16) / 400.
         assert!((e.stderr - (0.84f64 / 400.0).sqrt()).abs() < 1e-15);
-        assert!(e.noise_floor > 0.0 && e.noise_floor < 0.1);
+        assert!(e.bias_floor > 0.0 && e.bias_floor < 0.1);
+    }
+
+    #[test]
+    fn ranges_subtract_the_floor_below_and_only_spread_above() {
+        let e = Estimate::new(0.30, 0.01, 0.05, 0.0);
+        assert!((e.tv_low - 0.22).abs() < 1e-15 && (e.tv_high - 0.33).abs() < 1e-15);
+        assert!(!e.at_floor);
+        // Within 3 SE of the floor: consistent with uniform, low end 0.
+        let e = Estimate::new(0.07, 0.01, 0.05, 0.0);
+        assert!(e.at_floor && e.tv_low == 0.0);
+        let e = Estimate::new(0.04, 0.01, 0.05, 0.01);
+        assert!(e.at_floor && e.tv_low == 0.0 && (e.tv_high - 0.07).abs() < 1e-15);
+        assert_eq!(Estimate::new(0.999, 0.01, 0.0, 0.0).tv_high, 1.0);
+        // A larger bias at the observed law widens the range downwards only.
+        let e = Estimate::new(0.30, 0.01, 0.05, 0.1);
+        assert!((e.tv_low - 0.17).abs() < 1e-15 && (e.tv_high - 0.33).abs() < 1e-15);
+        assert!(e.bias_bound == 0.1 && !e.at_floor);
+    }
+
+    #[test]
+    fn bias_floor_is_about_root_cells_minus_one_over_two_pi_trials() {
+        for (cells, trials) in [(24usize, 10_000u64), (720, 200_000), (720, 1_000_000)] {
+            let floor = bias_floor(&vec![1.0 / cells as f64; cells], trials);
+            let normal = ((cells - 1) as f64 / (2.0 * std::f64::consts::PI * trials as f64)).sqrt();
+            assert!(
+                (floor / normal - 1.0).abs() < 0.005,
+                "{cells} {trials}: {floor} vs {normal}"
+            );
+        }
     }
 
     fn spec(trials: u64) -> MonteCarloSpec {

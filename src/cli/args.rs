@@ -94,15 +94,17 @@ Monte Carlo otherwise, or with --monte-carlo (then both are shown): for n <= 8 \
 whole arrangements are counted; beyond, a statistic whose uniform law is known: \
 the number of rising sequences (riffle: the law of a riffled deck depends on it \
 alone, so nothing is lost) or of cycles (random-swap: a lower bound on the true \
-distance). Each estimate comes with a standard error and the noise floor: the \
-TV a perfectly uniform shuffle would show with the same number of trials (the \
-plug-in estimate is biased upwards by about that much near uniform).
+distance). Each estimate comes with its standard error (spread only) and the \
+bias floor: the TV a perfectly uniform shuffle shows with the same trials; the \
+plug-in estimate is biased upwards by up to that much, so estimates near it are \
+not distances. Exact values at f64 rounding level are marked (rounding).
 
 --k takes 1..12 (inclusive), 0..50, 1,2,4,8 or a mix (1..5,10,20) \
 [default: 1..12 for riffle, 0..ceil(n ln n) for random-swap, thinned to about 200 points].
 
-Writes mixing.csv (k, tv, stderr, method, noise_floor, statistic) and \
-mixing.png into --out.
+Writes mixing.csv (k, tv, method, statistic, stderr, bias_floor, bias_bound, \
+tv_low, tv_high, at_bias_floor, rounding_bound, rounding_level) and mixing.png \
+into --out.
 
 Examples:
   shuffle-audit mixing -a riffle -n 52 --k 1..10

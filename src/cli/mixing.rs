@@ -7,8 +7,8 @@ use clap::Args;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::DEFAULT_SEED;
 use shuffle_audit::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
-use shuffle_audit::mixing::{self, Method, MixingCurve, MixingPoint, MixingSpec};
-use shuffle_audit::output::mixing::{bound_up, write_mixing};
+use shuffle_audit::mixing::{self, Method, MixingCurve, MixingSpec};
+use shuffle_audit::output::mixing::{tv_text, write_mixing};
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::params::parse_count;
 use shuffle_audit::source::SourceSpec;
@@ -157,25 +157,6 @@ fn spec(args: &MixingArgs) -> Result<MixingSpec> {
     Ok(spec)
 }
 
-/// The TV cell of a point: exact values at rounding level as "< bound
-/// (rounding)", tiny exact values in scientific notation, Monte Carlo
-/// estimates at their bias floor marked "(≤ floor)" or "(≈ floor)".
-fn tv_cell(p: &MixingPoint) -> String {
-    if p.is_rounding_level() {
-        return format!("< {} (rounding)", bound_up(p.rounding_bound.unwrap_or(0.0)));
-    }
-    let value = if p.tv > 0.0 && p.tv < 5e-5 {
-        format!("{:.2e}", p.tv)
-    } else {
-        format!("{:.4}", p.tv)
-    };
-    match p.bias_floor {
-        Some(floor) if p.is_at_bias_floor() && p.tv <= floor => format!("{value} (≤ floor)"),
-        Some(_) if p.is_at_bias_floor() => format!("{value} (≈ floor)"),
-        _ => value,
-    }
-}
-
 /// The human-readable table: one row per point, ascending in k, with notes
 /// on what the Monte Carlo points measure, their bias floor and the rounding
 /// mark of exact values.
@@ -204,7 +185,7 @@ fn render(curve: &MixingCurve) -> String {
     let mut points: Vec<_> = curve.points.iter().collect();
     points.sort_by_key(|p| (p.k, p.method == Method::MonteCarlo));
     for p in &points {
-        let mut row = vec![p.k.to_string(), tv_cell(p), p.method.to_string()];
+        let mut row = vec![p.k.to_string(), tv_text(p), p.method.to_string()];
         if simulated {
             match (p.stderr, p.bias_floor, p.tv_low, p.tv_high) {
                 (Some(se), Some(floor), Some(lo), Some(hi)) => row.extend([

@@ -9,7 +9,7 @@ use shuffle_audit::audit::{self, Audit};
 use shuffle_audit::engine::RunSpec;
 use shuffle_audit::engine::no_progress;
 use shuffle_audit::experiment::check::{self, RecordedSummary};
-use shuffle_audit::experiment::mixing::{MixingCurve, MixingPlan, MixingPoint};
+use shuffle_audit::experiment::mixing::{MixingCurve, MixingPlan};
 use shuffle_audit::experiment::record::{
     self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, RunStart, shell_line,
 };
@@ -311,15 +311,7 @@ fn measure_with(
     Ok(MixingCurve {
         plan: plan.clone(),
         metric: format!("total variation distance to uniform ({method})"),
-        points: curve
-            .points
-            .iter()
-            .map(|p| MixingPoint {
-                steps: u64::from(p.k),
-                distance: p.tv,
-                noise: p.noise_floor,
-            })
-            .collect(),
+        points: curve.points.clone(),
         image: Some(format!("{folder}/mixing.png")),
     })
 }

@@ -42,20 +42,7 @@ impl MixingPlan {
     }
 }
 
-/// One point of a mixing curve.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MixingPoint {
-    /// Steps taken.
-    pub steps: u64,
-    /// The estimated distance from uniform after `steps` steps (in [0, 1]).
-    pub distance: f64,
-    /// The Monte Carlo bias floor, if the point was estimated: what the
-    /// estimate would be for a perfectly uniform shuffle at this trial count
-    /// (see [`crate::mixing::MixingPoint::bias_floor`]). The estimate is
-    /// biased upwards by up to this much; one near it cannot be told from
-    /// uniform. `None` for exact points.
-    pub noise: Option<f64>,
-}
+pub use crate::mixing::MixingPoint;
 
 /// A measured mixing curve, ready for a report.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -126,10 +126,6 @@ pub struct MixingPoint {
     /// noise: the true distance is below the bound, and nothing more is known
     /// from this computation.
     pub rounding_level: Option<bool>,
-    /// The same as `bias_floor`, under its former name, for callers that
-    /// have not switched yet (`shuffle-audit run`); not serialised.
-    #[serde(skip)]
-    pub noise_floor: Option<f64>,
 }
 
 impl MixingPoint {
@@ -150,7 +146,6 @@ impl MixingPoint {
             at_bias_floor: None,
             rounding_bound: Some(bound),
             rounding_level: Some(tv <= bound),
-            noise_floor: None,
         }
     }
 
@@ -169,7 +164,6 @@ impl MixingPoint {
             at_bias_floor: Some(e.at_floor),
             rounding_bound: None,
             rounding_level: None,
-            noise_floor: Some(e.bias_floor),
         }
     }
 

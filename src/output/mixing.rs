@@ -56,6 +56,25 @@ pub fn mixing_csv(curve: &MixingCurve) -> String {
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
 }
 
+/// A point's distance as every output shows it: exact values at rounding level as "< bound
+/// (rounding)", tiny exact values in scientific notation, Monte Carlo
+/// estimates at their bias floor marked "(≤ floor)" or "(≈ floor)".
+pub fn tv_text(p: &MixingPoint) -> String {
+    if p.is_rounding_level() {
+        return format!("< {} (rounding)", bound_up(p.rounding_bound.unwrap_or(0.0)));
+    }
+    let value = if p.tv > 0.0 && p.tv < 5e-5 {
+        format!("{:.2e}", p.tv)
+    } else {
+        format!("{:.4}", p.tv)
+    };
+    match p.bias_floor {
+        Some(floor) if p.is_at_bias_floor() && p.tv <= floor => format!("{value} (≤ floor)"),
+        Some(_) if p.is_at_bias_floor() => format!("{value} (≈ floor)"),
+        _ => value,
+    }
+}
+
 /// A bound rounded up to one significant digit, as `2e-14`: shown shorter, it
 /// must not become smaller.
 pub fn bound_up(x: f64) -> String {

@@ -4,6 +4,7 @@ use super::extensions;
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
 use super::{MixingOutcome, ReportInput};
 use crate::audit::Audit;
+use crate::output::mixing::tv_text;
 use crate::output::{self, format_p, thousands};
 use crate::power::AuditPlan;
 use crate::spec::TestKind;
@@ -503,16 +504,16 @@ fn mixing_section(outcomes: &[MixingOutcome]) -> Section {
                     columns: vec![
                         Column::number("k"),
                         Column::number("distance"),
-                        Column::number("noise floor"),
+                        Column::number("bias floor"),
                     ],
                     rows: curve
                         .points
                         .iter()
                         .map(|p| {
                             vec![
-                                Cell::text(p.steps.to_string()),
-                                Cell::text(format!("{:.4}", p.distance)),
-                                p.noise
+                                Cell::text(p.k.to_string()),
+                                Cell::text(tv_text(p)),
+                                p.bias_floor
                                     .map_or(Cell::Missing, |x| Cell::text(format!("{x:.4}"))),
                             ]
                         })

@@ -109,7 +109,7 @@ fn a_cell_is_named_only_when_it_stands_out() {
     // A faint modulo bias: no single cell stands out from the noise of 2,704
     // cells at 200k trials, but the exact marginals know the largest one.
     let weak = audit("fisher-yates", 52, 200_000, "rand15-mod", 1);
-    let words = deviation_words(&weak, audit::DEFAULT_ALPHA);
+    let words = deviation_words(&weak);
     assert_eq!(
         words,
         "value 0 at position 51: 1.0013× expected (exact law)"
@@ -121,7 +121,7 @@ fn a_cell_is_named_only_when_it_stands_out() {
             .standout(52, audit::DEFAULT_ALPHA)
             .is_none()
     );
-    assert!(deviation_words(&fair, audit::DEFAULT_ALPHA).starts_with("no cell stands out"));
+    assert!(deviation_words(&fair).starts_with("no cell stands out"));
     // ... and a real deviation is.
     let naive = audit("naive-swap", 10, 100_000, "chacha8", 1);
     let cell = naive

@@ -158,7 +158,7 @@ fn render(audits: &[Audit], args: &AuditArgs) -> String {
         audits.len(),
         content::verdict_counts(audits),
     );
-    out.push_str(&verdicts::render(audits, args.alpha));
+    out.push_str(&verdicts::render(audits));
     if args.until_decisive {
         out.push_str(&format!(
             "\nSequential: each audit doubled its trials until biased at alpha / (looks x {} \

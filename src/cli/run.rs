@@ -223,7 +223,7 @@ fn render(experiment: &Experiment, audits: &[Audit], mixing: &[MixingOutcome]) -
             experiment.name,
             content::verdict_counts(audits),
             experiment.alpha,
-            verdicts::render(audits, experiment.alpha)
+            verdicts::render(audits)
         )
     };
     for outcome in mixing {

@@ -8,7 +8,7 @@ use shuffle_audit::report::content;
 
 /// The table of verdicts, followed by a note on any verdict opposite to the
 /// expected one and on inconclusive runs.
-pub fn render(audits: &[Audit], alpha: f64) -> String {
+pub fn render(audits: &[Audit]) -> String {
     let mut table = Table::new(&[
         ("algorithm", false),
         ("n", true),
@@ -44,7 +44,7 @@ pub fn render(audits: &[Audit], alpha: f64) -> String {
             format_p(a.log10_p_adjusted),
             a.decisive().test.to_string(),
             a.sensitivity.short(),
-            content::deviation_words(a, alpha),
+            content::deviation_words(a),
         ]);
     }
     let mut out = table.render();

@@ -74,7 +74,8 @@ pub struct SummaryRow {
     pub log10_p: f64,
     /// Largest |standardised residual| of a cell.
     pub max_abs_z: f64,
-    /// The |z| a cell must reach to stand out among the n² cells at α.
+    /// The |z| a cell must reach to stand out among the n² cells at the
+    /// level the verdict gives each test (`sensitivity_level`).
     pub standout_z: f64,
     /// The position of the cell that stands out, if one does.
     pub standout_position: Option<usize>,
@@ -93,11 +94,12 @@ pub struct SummaryRow {
 }
 
 impl SummaryRow {
-    /// The record of one audit judged at `alpha`.
-    pub fn of(audit: &Audit, alpha: f64) -> Self {
+    /// The record of one judged audit.
+    pub fn of(audit: &Audit) -> Self {
         let t = &audit.position_value;
         let n = audit.spec.n;
-        let standout = t.standout(n, alpha);
+        let level = audit.sensitivity.level;
+        let standout = t.standout(n, level);
         let s = &audit.sensitivity;
         let decisive = audit.decisive();
         Self {
@@ -128,7 +130,7 @@ impl SummaryRow {
             p_value_is_bound: pvalue::is_bound(t.log10_p),
             log10_p: t.log10_p,
             max_abs_z: t.max_abs_z,
-            standout_z: standout_z(n, alpha),
+            standout_z: standout_z(n, level),
             standout_position: standout.map(|c| c.position),
             standout_value: standout.map(|c| c.value),
             max_rel_dev: t.max_rel_dev,
@@ -207,7 +209,7 @@ impl Summary {
             audits: audits
                 .iter()
                 .map(|a| SummaryEntry {
-                    row: SummaryRow::of(a, alpha),
+                    row: SummaryRow::of(a),
                     sensitivity: a.sensitivity.words(),
                     test_results: a.tests.iter().map(TestRecord::of).collect(),
                     counts: a.tally.rows(),

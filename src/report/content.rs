@@ -161,19 +161,21 @@ pub fn format_ratio(ratio: f64) -> String {
 /// The largest deviation in plain words, naming a cell only when it is
 /// real: from the exact marginals where they are known and not uniform,
 /// otherwise only a cell that stands out from the noise of the n² cells at
-/// `alpha` ("value 0 at position 0: 1.29× expected"); else "no cell stands
-/// out", with the largest |z| and the |z| the n² cells need.
-pub fn deviation_words(audit: &Audit, alpha: f64) -> String {
+/// the level the verdict gives each test (so a run-wide false alarm is as
+/// rare for cells as for verdicts): "value 0 at position 0: 1.29× expected";
+/// else "no cell stands out", with the largest |z| and the |z| needed.
+pub fn deviation_words(audit: &Audit) -> String {
+    let level = audit.sensitivity.level;
     let t = &audit.position_value;
     let n = audit.spec.n;
     if let Some((cell, ratio)) = extensions::exact_marginal_deviation(audit) {
         return format!("{} (exact law)", cell_words(cell, ratio));
     }
-    let Some(cell) = t.standout(n, alpha) else {
+    let Some(cell) = t.standout(n, level) else {
         let quiet = format!(
             "no cell stands out (max |z| {:.1} < {:.1})",
             t.max_abs_z,
-            standout_z(n, alpha)
+            standout_z(n, level)
         );
         return match audit.verdict {
             Verdict::Biased => format!("{quiet}; {} sees the bias", audit.decisive().test.title()),
@@ -245,7 +247,7 @@ fn verdict_section(
             Cell::text(audit.decisive().test.title()),
             Cell::text(format_p(audit.log10_p_adjusted)),
             Cell::text(audit.sensitivity.short()),
-            Cell::text(deviation_words(audit, input.alpha)),
+            Cell::text(deviation_words(audit)),
             plan.as_ref().map_or(Cell::Missing, |plan| {
                 Cell::text(extensions::plan_short(plan))
             }),
@@ -416,7 +418,7 @@ fn audit_sections(
         facts.extend([
             (
                 "Largest deviation".to_string(),
-                Cell::text(deviation_words(audit, input.alpha)),
+                Cell::text(deviation_words(audit)),
             ),
             (
                 "Shuffles".to_string(),

@@ -40,8 +40,10 @@ pub fn trial_plan(audit: &Audit, alpha: f64, audits_in_run: usize) -> Option<Aud
 /// estimated effect, or why there is none.
 pub fn plan_short(plan: &AuditPlan) -> String {
     match (plan.trials_for_power, plan.trials_for_power_range) {
-        (Some(_), Some(range)) => range.to_string(),
-        (Some(t), None) => thousands(t),
+        (Some(t), Some(range)) if range.low != t || range.high != Some(t) => {
+            format!("{} ({range})", thousands(t))
+        }
+        (Some(t), _) => thousands(t),
         (None, _) => "no plan".to_string(),
     }
 }

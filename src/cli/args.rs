@@ -60,7 +60,14 @@ fixed-points (rencontres), cycles (Stirling numbers), rising-sequences \
 `rotation` (uniform marginals, n outcomes); the others can.
 
 Each audit's tests are Holm-corrected together; the audits of a run are then \
-Holm-corrected across, and verdicts are at level --alpha.
+Holm-corrected across, and verdicts are at level --alpha (at least 1e-6). A \
+verdict is one of: biased (the adjusted p is at most alpha); no bias detected \
+(no test rejected, and the run could have seen a 20% deviation of one \
+position-value cell with 90% power; each audit states the deviation it could \
+see); inconclusive (too few trials for that, or under 5 expected counts per \
+cell). p (adjusted) is the p-value the verdict used; p-values below 1e-12 \
+are shown as the bound < 1e-12. A cell is named as the largest deviation \
+only when it stands out from the noise of the n x n cells.
 
 Counts accept 1000000, 1_000_000, 1e6 or 1M. The same --seed gives identical \
 counts on any number of threads.

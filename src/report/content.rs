@@ -21,15 +21,15 @@ pub const VERDICT_TABLE_ID: &str = "verdicts";
 /// Builds the report of `input`.
 pub fn build(input: &ReportInput<'_>) -> Document {
     let folders = output::audit_folders(input.audits);
-    let plans: Vec<Option<AuditPlan>> = input
+    let findings: Vec<Findings> = input
         .audits
         .iter()
-        .map(|a| extensions::trial_plan(a, input.alpha, input.audits.len()))
+        .map(|a| Findings::of(a, input.alpha, input.audits.len()))
         .collect();
-    let mut sections = vec![verdict_section(input, &folders, &plans)];
+    let mut sections = vec![verdict_section(input, &folders, &findings)];
     if !input.audits.is_empty() {
         sections.push(comparison_section(input.audits.len()));
-        sections.push(audit_sections(input, &folders, &plans));
+        sections.push(audit_sections(input, &folders, &findings));
     }
     if !input.mixing.is_empty() {
         sections.push(mixing_section(&input.mixing));
@@ -40,6 +40,25 @@ pub fn build(input: &ReportInput<'_>) -> Document {
         lead: paragraphs(&input.purpose),
         facts: facts(input),
         sections,
+    }
+}
+
+/// What the report says of one audit beyond its own fields, computed once
+/// (each may propagate exact marginals or enumerate an exact law) and shown
+/// in both the verdict table and the audit's section.
+struct Findings {
+    /// The trial plan of a biased audit.
+    plan: Option<AuditPlan>,
+    /// The largest deviation in words ([`deviation_words`]).
+    deviation: String,
+}
+
+impl Findings {
+    fn of(audit: &Audit, alpha: f64, audits_in_run: usize) -> Self {
+        Self {
+            plan: extensions::trial_plan(audit, alpha, audits_in_run),
+            deviation: deviation_words(audit),
+        }
     }
 }
 
@@ -209,11 +228,7 @@ pub fn sensitivity_words(audit: &Audit) -> String {
     }
 }
 
-fn verdict_section(
-    input: &ReportInput<'_>,
-    folders: &[String],
-    plans: &[Option<AuditPlan>],
-) -> Section {
+fn verdict_section(input: &ReportInput<'_>, folders: &[String], findings: &[Findings]) -> Section {
     let mut table = Table {
         id: Some(VERDICT_TABLE_ID.to_string()),
         columns: vec![
@@ -231,7 +246,7 @@ fn verdict_section(
         rows: Vec::new(),
     };
     let mut surprises = 0;
-    for ((audit, folder), plan) in input.audits.iter().zip(folders).zip(plans) {
+    for ((audit, folder), found) in input.audits.iter().zip(folders).zip(findings) {
         if is_surprise(audit) {
             surprises += 1;
         }
@@ -247,8 +262,8 @@ fn verdict_section(
             Cell::text(audit.decisive().test.title()),
             Cell::text(format_p(audit.log10_p_adjusted)),
             Cell::text(audit.sensitivity.short()),
-            Cell::text(deviation_words(audit)),
-            plan.as_ref().map_or(Cell::Missing, |plan| {
+            Cell::text(found.deviation.clone()),
+            found.plan.as_ref().map_or(Cell::Missing, |plan| {
                 Cell::text(extensions::plan_short(plan))
             }),
         ]);
@@ -359,11 +374,7 @@ fn test_table(results: &[TestResult]) -> Table {
     }
 }
 
-fn audit_sections(
-    input: &ReportInput<'_>,
-    folders: &[String],
-    plans: &[Option<AuditPlan>],
-) -> Section {
+fn audit_sections(input: &ReportInput<'_>, folders: &[String], findings: &[Findings]) -> Section {
     let mut section = Section::new(
         "audits",
         "Audits",
@@ -409,7 +420,7 @@ fn audit_sections(
                 Cell::text(sensitivity_words(audit)),
             ),
         ];
-        if let Some(plan) = &plans[i] {
+        if let Some(plan) = &findings[i].plan {
             facts.push((
                 "Trials for 90% power".to_string(),
                 Cell::text(extensions::plan_words(plan)),
@@ -418,7 +429,7 @@ fn audit_sections(
         facts.extend([
             (
                 "Largest deviation".to_string(),
-                Cell::text(deviation_words(audit)),
+                Cell::text(findings[i].deviation.clone()),
             ),
             (
                 "Shuffles".to_string(),

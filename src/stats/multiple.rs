@@ -76,7 +76,7 @@ impl Verdict {
 }
 
 /// Whether a (corrected) log10 p-value rejects at level `alpha`.
-pub fn rejects(log10_p_adjusted: f64, alpha: f64) -> bool {
+fn rejects(log10_p_adjusted: f64, alpha: f64) -> bool {
     log10_p_adjusted <= alpha.log10()
 }
 

@@ -2,14 +2,19 @@
 //!
 //! Trials are split into fixed-size chunks; chunk `c` draws from stream `c` of
 //! the run's seed, and chunk tallies merge by addition. So the counts depend
-//! only on (algorithm, n, trials, source, seed), never on the thread count or
+//! only on (shuffle, n, trials, source, seed), never on the thread count or
 //! on which thread ran which chunk.
+//!
+//! The engine runs the built-in algorithms and Rust functions (see
+//! [`crate::custom`]) itself; a shuffle whose permutations come from a file
+//! or a program is read through [`crate::ingest`] instead.
 
 use crate::algorithm::{Algorithm, Scratch};
 use crate::error::{Error, Result};
-use crate::source::{RandomSource, SourceSpec, SourceVisitor};
+use crate::source::{RandAdapter, RandomSource, SourceSpec, SourceVisitor};
 use crate::spec::TestSet;
-use crate::tally::{ChunkTally, Collect, ObserveScratch, Tally};
+use crate::subject::{Feed, Subject};
+use crate::tally::{Collect, Counter, Tally};
 use rayon::prelude::*;
 
 /// Trials per chunk. Part of the reproducibility contract: changing it
@@ -25,8 +30,8 @@ pub const BATCH: usize = 256;
 /// (which does not).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunSpec {
-    /// The algorithm under audit.
-    pub algorithm: Algorithm,
+    /// The shuffle under audit.
+    pub subject: Subject,
     /// Number of elements shuffled.
     pub n: usize,
     /// Number of shuffles.
@@ -46,15 +51,31 @@ pub struct RunSpec {
 
 impl RunSpec {
     /// A spec with the default tests for `n` and all cores.
-    pub fn new(algorithm: Algorithm, n: usize, trials: u64, source: SourceSpec, seed: u64) -> Self {
+    pub fn new(
+        subject: impl Into<Subject>,
+        n: usize,
+        trials: u64,
+        source: SourceSpec,
+        seed: u64,
+    ) -> Self {
         Self {
-            algorithm,
+            subject: subject.into(),
             n,
             trials,
             source,
             seed,
             threads: None,
             tests: TestSet::default_for(n),
+        }
+    }
+
+    /// The random source as outputs name it: the source, or `own` for a
+    /// shuffle from outside that brings its own generator.
+    pub fn source_label(&self) -> String {
+        if self.subject.uses_our_source() {
+            self.source.to_string()
+        } else {
+            OWN_SOURCE.to_string()
         }
     }
 
@@ -67,6 +88,10 @@ impl RunSpec {
     }
 }
 
+/// How outputs name the random source of a shuffle from outside the tool,
+/// which brings its own generator.
+pub const OWN_SOURCE: &str = "own";
+
 /// Receives progress: the number of trials just completed (called once per
 /// chunk, from worker threads).
 pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
@@ -74,104 +99,195 @@ pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 /// A progress sink that ignores everything.
 pub fn no_progress(_: u64) {}
 
+/// A shuffle written in Rust, run by the engine on one of our generators:
+/// it must leave `deck` a permutation of what it was given.
+pub type ShuffleFn<'a> = &'a (dyn Fn(&mut [u32], &mut dyn rand::Rng) + Sync);
+
 /// Runs the shuffles of `spec` and returns their tally.
+///
+/// For a [`Feed::Function`] subject use [`produce`], which takes the
+/// function.
 pub fn run(spec: &RunSpec, progress: Progress<'_>) -> Result<Tally> {
+    produce(spec, None, progress)
+}
+
+/// Runs (or, for an outside feed, reads) the shuffles of `spec` and returns
+/// their tally; `function` is the shuffle of a [`Feed::Function`] subject.
+pub fn produce(
+    spec: &RunSpec,
+    function: Option<ShuffleFn<'_>>,
+    progress: Progress<'_>,
+) -> Result<Tally> {
     if spec.n < 2 || spec.n > u32::MAX as usize {
         return Err(Error::invalid(format!("n = {} is out of range", spec.n)));
     }
     spec.tests.check(spec.n)?;
-    let job = Job { spec, progress };
-    match spec.threads {
-        None => Ok(spec.source.visit(spec.seed, job)),
+    let kernel = match (&spec.subject, function) {
+        (Subject::Builtin(algorithm), _) => Kernel::Builtin(*algorithm),
+        (Subject::Outside(outside), Some(f)) if outside.feed == Feed::Function => {
+            Kernel::Function(f, &outside.name)
+        }
+        (Subject::Outside(outside), _) => {
+            return Err(Error::invalid(format!(
+                "{} is not a shuffle the engine can run ({})",
+                outside.name,
+                outside.feed.description()
+            )));
+        }
+    };
+    let job = Job {
+        spec,
+        progress,
+        kernel,
+    };
+    in_pool(spec.threads, || spec.source.visit(spec.seed, job))?
+}
+
+/// Runs `work` on a dedicated pool of `threads` workers, or on the current
+/// pool when `None`.
+pub(crate) fn in_pool<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T> {
+    match threads {
+        None => Ok(work()),
         Some(threads) => {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .map_err(|e| Error::invalid(format!("cannot start {threads} threads: {e}")))?;
-            Ok(pool.install(|| spec.source.visit(spec.seed, job)))
+            Ok(pool.install(work))
         }
     }
+}
+
+/// What shuffles each row: a built-in algorithm, or a user's function.
+#[derive(Clone, Copy)]
+enum Kernel<'a> {
+    Builtin(Algorithm),
+    Function(ShuffleFn<'a>, &'a str),
 }
 
 struct Job<'a> {
     spec: &'a RunSpec,
     progress: Progress<'a>,
+    kernel: Kernel<'a>,
 }
 
 impl SourceVisitor for Job<'_> {
-    type Output = Tally;
+    type Output = Result<Tally>;
 
-    fn visit<S, F>(self, make: F) -> Tally
+    fn visit<S, F>(self, make: F) -> Result<Tally>
     where
         S: RandomSource,
         F: Fn(u64) -> S + Sync,
     {
-        let Job { spec, progress } = self;
+        let Job {
+            spec,
+            progress,
+            kernel,
+        } = self;
         let n = spec.n;
         let collect = spec.collect();
         let chunks = spec.trials.div_ceil(CHUNK_TRIALS);
         (0..chunks)
             .into_par_iter()
-            .fold(
+            .try_fold(
                 || Worker::new(n, collect),
                 |mut worker, chunk| {
                     let first = chunk * CHUNK_TRIALS;
                     let trials = CHUNK_TRIALS.min(spec.trials - first);
-                    worker.run_chunk(&spec.algorithm, &mut make(chunk), trials);
+                    worker.run_chunk(kernel, &mut make(chunk), trials)?;
                     progress(trials);
-                    worker
+                    Ok(worker)
                 },
             )
-            .map(|worker| worker.tally)
-            .reduce(
+            .map(|worker| worker.map(|w| w.counter.finish()))
+            .try_reduce(
                 || Tally::collecting(n, collect),
                 |mut a, b| {
                     a.merge(&b);
-                    a
+                    Ok(a)
                 },
             )
     }
 }
 
-/// One thread's state: its running tally and reusable buffers.
+/// One thread's state: its counter and reusable shuffle buffers.
 struct Worker {
     n: usize,
-    observe: bool,
-    tally: Tally,
-    chunk: ChunkTally,
+    counter: Counter,
     batch: Vec<u32>,
     scratch: Scratch,
-    observe_scratch: ObserveScratch,
+    seen: Vec<bool>,
 }
 
 impl Worker {
     fn new(n: usize, collect: Collect) -> Self {
         Self {
             n,
-            observe: collect != Collect::default(),
-            tally: Tally::collecting(n, collect),
-            chunk: ChunkTally::new(n),
+            counter: Counter::new(n, collect),
             batch: vec![0; BATCH * n],
             scratch: Scratch::default(),
-            observe_scratch: ObserveScratch::default(),
+            seen: vec![false; n],
         }
     }
 
-    fn run_chunk<S: RandomSource>(&mut self, algorithm: &Algorithm, rng: &mut S, trials: u64) {
+    fn run_chunk<S: RandomSource>(
+        &mut self,
+        kernel: Kernel<'_>,
+        rng: &mut S,
+        trials: u64,
+    ) -> Result<()> {
         let mut left = trials as usize;
         while left > 0 {
             let rows = left.min(BATCH);
             let batch = &mut self.batch[..rows * self.n];
-            algorithm.shuffle_batch(batch, self.n, rng, &mut self.scratch);
-            self.chunk.record_batch(batch);
-            if self.observe {
-                for perm in batch.chunks_exact(self.n) {
-                    self.tally.observe(perm, &mut self.observe_scratch);
+            match kernel {
+                Kernel::Builtin(algorithm) => {
+                    algorithm.shuffle_batch(batch, self.n, rng, &mut self.scratch)
+                }
+                Kernel::Function(f, name) => {
+                    for row in batch.chunks_exact_mut(self.n) {
+                        for (i, slot) in row.iter_mut().enumerate() {
+                            *slot = i as u32;
+                        }
+                        f(row, &mut RandAdapter(rng));
+                        check_permutation(row, &mut self.seen, name)?;
+                    }
                 }
             }
+            self.counter.count_batch(batch);
             left -= rows;
         }
-        self.chunk.flush_into(&mut self.tally);
+        self.counter.flush();
+        Ok(())
+    }
+}
+
+/// Fails, naming the shuffle and showing the start of the deck, unless
+/// `deck` holds each of 0..n-1 once: a user's function that loses or
+/// duplicates a card is broken, not merely biased.
+fn check_permutation(deck: &[u32], seen: &mut [bool], name: &str) -> Result<()> {
+    seen.fill(false);
+    let bad = deck.iter().find_map(|&v| match seen.get_mut(v as usize) {
+        Some(s) if !*s => {
+            *s = true;
+            None
+        }
+        Some(_) => Some(format!("{v} appears twice")),
+        None => Some(format!("{v} is not below n = {}", deck.len())),
+    });
+    match bad {
+        None => Ok(()),
+        Some(why) => {
+            let shown: Vec<String> = deck.iter().take(12).map(u32::to_string).collect();
+            let more = if deck.len() > 12 { ", ..." } else { "" };
+            Err(Error::invalid(format!(
+                "{name} did not return a permutation: {why} in [{}{more}]",
+                shown.join(", ")
+            )))
+        }
     }
 }
 

@@ -43,6 +43,7 @@ pub mod selftest;
 pub mod source;
 pub mod spec;
 pub mod stats;
+pub mod subject;
 pub mod tally;
 
 pub use error::{Error, Result};

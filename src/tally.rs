@@ -313,6 +313,66 @@ impl ChunkTally {
     }
 }
 
+/// Counts permutations into a [`Tally`] as fast as the engine can: a
+/// 32-bit chunk matrix flushed into the 64-bit tally, and the structure
+/// statistics only when collected. Shared by the engine (shuffles it makes)
+/// and by everything that reads permutations made elsewhere, so both count
+/// alike.
+#[derive(Debug)]
+pub(crate) struct Counter {
+    n: usize,
+    observe: bool,
+    tally: Tally,
+    chunk: ChunkTally,
+    scratch: ObserveScratch,
+    pending: u64,
+}
+
+/// Trials a [`Counter`] keeps in its 32-bit chunk before flushing: far below
+/// 2^32, so no chunk counter can overflow.
+const FLUSH_EVERY: u64 = 1 << 24;
+
+impl Counter {
+    /// An empty counter of permutations of `n`, collecting what `collect` asks.
+    pub(crate) fn new(n: usize, collect: Collect) -> Self {
+        Self {
+            n,
+            observe: collect != Collect::default(),
+            tally: Tally::collecting(n, collect),
+            chunk: ChunkTally::new(n),
+            scratch: ObserveScratch::default(),
+            pending: 0,
+        }
+    }
+
+    /// Counts permutations of `n` stored back to back in `batch`.
+    #[inline]
+    pub(crate) fn count_batch(&mut self, batch: &[u32]) {
+        self.chunk.record_batch(batch);
+        if self.observe {
+            for perm in batch.chunks_exact(self.n) {
+                self.tally.observe(perm, &mut self.scratch);
+            }
+        }
+        self.pending += (batch.len() / self.n) as u64;
+        if self.pending >= FLUSH_EVERY {
+            self.flush();
+        }
+    }
+
+    /// Moves the chunk's counts into the tally.
+    pub(crate) fn flush(&mut self) {
+        self.chunk.flush_into(&mut self.tally);
+        self.pending = 0;
+    }
+
+    /// The tally of everything counted.
+    pub(crate) fn finish(mut self) -> Tally {
+        self.flush();
+        self.tally
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

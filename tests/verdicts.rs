@@ -34,7 +34,7 @@ fn assert_verdicts(
         .collect();
     let audits = audit::run_all(&specs, DEFAULT_ALPHA, &no_progress).unwrap();
     for a in &audits {
-        let alg = a.spec.algorithm;
+        let alg = a.spec.subject.builtin().expect("a built-in algorithm");
         let want = want(alg);
         assert_eq!(
             a.verdict,

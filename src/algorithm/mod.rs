@@ -5,6 +5,7 @@
 //! randomness through [`RandomSource`], generically (no dispatch per draw).
 
 mod moves;
+pub mod record;
 mod riffle;
 mod sorts;
 mod swaps;
@@ -20,6 +21,7 @@ pub use swaps::{
 use crate::error::{Error, Result};
 use crate::params::NamedParams;
 use crate::source::{RandAdapter, RandomSource};
+pub use record::{Draws, Exact, Expected, Leaves, Param, Positional, Record, StepKind};
 use std::fmt;
 
 /// Which sort `sort-random-comparator` runs.
@@ -110,80 +112,192 @@ impl Algorithm {
         Algorithm::Riffle { k: 1 },
     ];
 
+    /// Everything known about the algorithm before it runs: the one place
+    /// that describes each algorithm (see [`record`]).
+    pub fn record(&self) -> Record<'static> {
+        use Exact::{Replay, ReplayWithoutRepeats, Stepwise, Unavailable};
+        use Expected::{Biased, Fair};
+        const K_SWAPS: &[Param] = &[Param {
+            key: "k",
+            meaning: "number of transpositions (default n)",
+        }];
+        const K_RIFFLES: &[Param] = &[Param {
+            key: "k",
+            meaning: "number of riffles (default 1)",
+        }];
+        const SORT: &[Param] = &[Param {
+            key: "sort",
+            meaning: "insertion (default) or merge",
+        }];
+        const RAW_BITS: &str = "it draws raw 32/64-bit random words (bits32/bits64), and 2^32 or \
+            more values per draw cannot be enumerated; exact mode handles algorithms that draw \
+            bounded integers (below(bound))";
+        let bounded = |name, description, expected, exact, positional| Record {
+            name,
+            description,
+            params: &[],
+            expected,
+            draws: Draws::Bounded,
+            exact,
+            positional,
+            steps: None,
+        };
+        let planned = |name, description, expected, pattern| {
+            bounded(
+                name,
+                description,
+                expected,
+                Replay(Leaves::Positional),
+                Some(pattern),
+            )
+        };
+        match self {
+            Algorithm::FisherYates => planned(
+                "fisher-yates",
+                "for i = n-1..1: swap(a[i], a[uniform[0,i]]) (Durstenfeld)",
+                Fair,
+                Positional::Durstenfeld,
+            ),
+            Algorithm::FisherYatesForward => planned(
+                "fisher-yates-forward",
+                "for i = 0..n-2: swap(a[i], a[uniform[i,n-1]])",
+                Fair,
+                Positional::Forward,
+            ),
+            Algorithm::InsideOut => planned(
+                "inside-out",
+                "for i = 0..n-1: swap(a[i], a[uniform[0,i]])",
+                Fair,
+                Positional::InsideOut,
+            ),
+            Algorithm::FisherYatesOriginal => planned(
+                "fisher-yates-original",
+                "strike a uniform remaining element, append it to the output (O(n^2))",
+                Fair,
+                Positional::Strike,
+            ),
+            Algorithm::PickUntilUnused => bounded(
+                "pick-until-unused",
+                "draw uniform[0,n-1] until untaken, take it (rejection)",
+                Fair,
+                ReplayWithoutRepeats,
+                None,
+            ),
+            Algorithm::RandCrate => Record {
+                draws: Draws::RawBits,
+                ..bounded(
+                    "rand-crate",
+                    "rand::seq::SliceRandom::shuffle (rand's own draws from the source's raw bits)",
+                    Fair,
+                    Unavailable(RAW_BITS),
+                    None,
+                )
+            },
+            Algorithm::SortRandomKeys => Record {
+                draws: Draws::RawBits,
+                ..bounded(
+                    "sort-random-keys",
+                    "sort by independent uniform 64-bit keys (ties redrawn)",
+                    Fair,
+                    Unavailable(RAW_BITS),
+                    None,
+                )
+            },
+            Algorithm::NaiveSwap => planned(
+                "naive-swap",
+                "for i = 0..n-1: swap(a[i], a[uniform[0,n-1]])",
+                Biased,
+                Positional::Naive,
+            ),
+            Algorithm::RandomSwap { .. } => Record {
+                params: K_SWAPS,
+                steps: Some(StepKind::Transpositions),
+                ..bounded(
+                    "random-swap",
+                    "k times swap two independent uniform cells (param k, default n)",
+                    Biased,
+                    Stepwise,
+                    Some(Positional::Transpositions),
+                )
+            },
+            Algorithm::ShrinkingRange => planned(
+                "shrinking-range",
+                "for i = 0..n-1: swap(a[i], a[uniform[0,n-1-i]])",
+                Biased,
+                Positional::Shrinking,
+            ),
+            Algorithm::Sattolo => planned(
+                "sattolo",
+                "for i = n-1..1: swap(a[i], a[uniform[0,i-1]]) (only n-cycles)",
+                Biased,
+                Positional::Sattolo,
+            ),
+            Algorithm::InsertLast => planned(
+                "insert-last",
+                "n times: move the last element to index uniform[0,n-1]",
+                Biased,
+                Positional::InsertLast,
+            ),
+            Algorithm::TopToRandom => planned(
+                "top-to-random",
+                "n times: move a[0] to index uniform[0,n-1]",
+                Biased,
+                Positional::TopTo,
+            ),
+            Algorithm::SortRandomComparator { .. } => Record {
+                params: SORT,
+                ..bounded(
+                    "sort-random-comparator",
+                    "sort with a coin-flip comparator (param sort=insertion|merge)",
+                    Biased,
+                    Replay(Leaves::Comparisons),
+                    None,
+                )
+            },
+            Algorithm::Rotation => planned(
+                "rotation",
+                "rotate by uniform[0,n-1] (uniform marginals, n outcomes)",
+                Biased,
+                Positional::Rotate,
+            ),
+            Algorithm::Riffle { .. } => Record {
+                params: K_RIFFLES,
+                steps: Some(StepKind::Riffles),
+                ..bounded(
+                    "riffle",
+                    "k Gilbert-Shannon-Reeds riffles: binomial cut, uniform interleave (param k, default 1)",
+                    Biased,
+                    Replay(Leaves::Riffles),
+                    None,
+                )
+            },
+        }
+    }
+
     /// The registry name, without parameters.
     pub fn name(&self) -> &'static str {
-        match self {
-            Algorithm::FisherYates => "fisher-yates",
-            Algorithm::FisherYatesForward => "fisher-yates-forward",
-            Algorithm::InsideOut => "inside-out",
-            Algorithm::FisherYatesOriginal => "fisher-yates-original",
-            Algorithm::PickUntilUnused => "pick-until-unused",
-            Algorithm::RandCrate => "rand-crate",
-            Algorithm::SortRandomKeys => "sort-random-keys",
-            Algorithm::NaiveSwap => "naive-swap",
-            Algorithm::RandomSwap { .. } => "random-swap",
-            Algorithm::ShrinkingRange => "shrinking-range",
-            Algorithm::Sattolo => "sattolo",
-            Algorithm::InsertLast => "insert-last",
-            Algorithm::TopToRandom => "top-to-random",
-            Algorithm::SortRandomComparator { .. } => "sort-random-comparator",
-            Algorithm::Rotation => "rotation",
-            Algorithm::Riffle { .. } => "riffle",
-        }
+        self.record().name
     }
 
     /// One line saying what the algorithm does.
     pub fn description(&self) -> &'static str {
-        match self {
-            Algorithm::FisherYates => "for i = n-1..1: swap(a[i], a[uniform[0,i]]) (Durstenfeld)",
-            Algorithm::FisherYatesForward => "for i = 0..n-2: swap(a[i], a[uniform[i,n-1]])",
-            Algorithm::InsideOut => "for i = 0..n-1: swap(a[i], a[uniform[0,i]])",
-            Algorithm::FisherYatesOriginal => {
-                "strike a uniform remaining element, append it to the output (O(n^2))"
-            }
-            Algorithm::PickUntilUnused => "draw uniform[0,n-1] until untaken, take it (rejection)",
-            Algorithm::RandCrate => {
-                "rand::seq::SliceRandom::shuffle (rand's own draws from the source's raw bits)"
-            }
-            Algorithm::SortRandomKeys => "sort by independent uniform 64-bit keys (ties redrawn)",
-            Algorithm::NaiveSwap => "for i = 0..n-1: swap(a[i], a[uniform[0,n-1]])",
-            Algorithm::RandomSwap { .. } => {
-                "k times swap two independent uniform cells (param k, default n)"
-            }
-            Algorithm::ShrinkingRange => "for i = 0..n-1: swap(a[i], a[uniform[0,n-1-i]])",
-            Algorithm::Sattolo => "for i = n-1..1: swap(a[i], a[uniform[0,i-1]]) (only n-cycles)",
-            Algorithm::InsertLast => "n times: move the last element to index uniform[0,n-1]",
-            Algorithm::TopToRandom => "n times: move a[0] to index uniform[0,n-1]",
-            Algorithm::SortRandomComparator { .. } => {
-                "sort with a coin-flip comparator (param sort=insertion|merge)"
-            }
-            Algorithm::Rotation => "rotate by uniform[0,n-1] (uniform marginals, n outcomes)",
-            Algorithm::Riffle { .. } => {
-                "k Gilbert-Shannon-Reeds riffles: binomial cut, uniform interleave (param k, default 1)"
-            }
-        }
+        self.record().description
     }
 
     /// Whether the algorithm produces every permutation with equal probability
     /// under an ideal source; the audit should agree.
     pub fn expected_fair(&self) -> bool {
+        self.record().expected == Expected::Fair
+    }
+
+    /// The number of repetitions of its step the algorithm makes at `n`
+    /// (`random-swap`: k transpositions, default n; `riffle`: k riffles), for
+    /// the algorithms whose record has [`StepKind`] steps; `None` otherwise.
+    pub fn step_count(&self, n: usize) -> Option<u64> {
         match self {
-            Algorithm::FisherYates
-            | Algorithm::FisherYatesForward
-            | Algorithm::InsideOut
-            | Algorithm::FisherYatesOriginal
-            | Algorithm::PickUntilUnused
-            | Algorithm::RandCrate
-            | Algorithm::SortRandomKeys => true,
-            Algorithm::NaiveSwap
-            | Algorithm::RandomSwap { .. }
-            | Algorithm::ShrinkingRange
-            | Algorithm::Sattolo
-            | Algorithm::InsertLast
-            | Algorithm::TopToRandom
-            | Algorithm::SortRandomComparator { .. }
-            | Algorithm::Rotation
-            | Algorithm::Riffle { .. } => false,
+            Algorithm::RandomSwap { k } => Some(k.map_or(n as u64, u64::from)),
+            Algorithm::Riffle { k } => Some(u64::from(*k)),
+            _ => None,
         }
     }
 

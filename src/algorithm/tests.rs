@@ -177,3 +177,38 @@ fn algorithms_follow_their_definitions_on_scripted_draws() {
         vec![0, 1, 2]
     );
 }
+
+/// The record is the one description of each algorithm: its facts must agree
+/// with one another and with the code.
+#[test]
+fn records_are_consistent() {
+    for alg in Algorithm::ALL {
+        let r = alg.record();
+        assert_eq!(r.name, alg.name());
+        assert_ne!(r.expected, Expected::Unknown, "{alg}: built-ins are known");
+        if r.exact == Exact::Replay(Leaves::Positional) {
+            assert!(
+                r.positional.is_some(),
+                "{alg}: a positional count needs a plan"
+            );
+        }
+        if matches!(r.exact, Exact::Stepwise) || r.steps.is_some() {
+            assert!(alg.with_k(1).is_some(), "{alg}: steps need a step count");
+            assert_eq!(alg.step_count(5).is_some(), r.steps.is_some(), "{alg}");
+        }
+        assert_eq!(
+            r.draws == Draws::RawBits,
+            matches!(r.exact, Exact::Unavailable(_)),
+            "{alg}: only raw bits block enumeration"
+        );
+        for p in r.params {
+            let text = format!("{}:{}=1", alg.name(), p.key);
+            assert!(
+                Algorithm::parse(&text).is_ok() || p.key == "sort",
+                "{alg}: parameter {} is parsed",
+                p.key
+            );
+        }
+        assert!(r.uses_our_source());
+    }
+}

@@ -69,7 +69,7 @@ fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
 fn write_report(audits: &[Audit], args: &AuditArgs, start: &RunStart) -> Result<()> {
     let title = match audits.first() {
         Some(a) if audits.len() == 1 => {
-            format!("Audit of {} at n = {}", a.spec.algorithm, a.spec.n)
+            format!("Audit of {} at n = {}", a.spec.subject, a.spec.n)
         }
         Some(a) => format!("Audit of {} algorithms at n = {}", audits.len(), a.spec.n),
         None => "Audit".to_string(),
@@ -170,7 +170,7 @@ fn render(audits: &[Audit], args: &AuditArgs) -> String {
             let looks: Vec<String> = a.looks.iter().map(|l| thousands(l.trials)).collect();
             out.push_str(&format!(
                 "  {}: looks at {}\n",
-                a.spec.algorithm,
+                a.spec.subject,
                 looks.join(", ")
             ));
         }

@@ -4,7 +4,7 @@
 use super::progress::Progress;
 use super::table::Table;
 use clap::Args;
-use shuffle_audit::algorithm::Algorithm;
+use shuffle_audit::algorithm::{Algorithm, StepKind};
 use shuffle_audit::audit::DEFAULT_SEED;
 use shuffle_audit::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use shuffle_audit::mixing::{self, Method, MixingCurve, MixingSpec};
@@ -204,7 +204,7 @@ fn render(curve: &MixingCurve) -> String {
             "\nThe TV of a statistic is a lower bound on the TV of the permutation: a \
              function of the deck cannot separate two laws more than the deck does.",
         );
-        if matches!(curve.algorithm, Algorithm::Riffle { .. }) {
+        if curve.algorithm.record().steps == Some(StepKind::Riffles) {
             out.push_str(
                 " Rising sequences lose nothing for riffles: a riffled deck's law depends \
                  on them alone.",

@@ -148,7 +148,7 @@ pub fn run_audits(
     let mut audits = Vec::with_capacity(specs.len());
     let width = specs.len().to_string().len();
     for (i, spec) in specs.iter().enumerate() {
-        let label = format!("{} n={} {}", spec.algorithm, spec.n, spec.source);
+        let label = format!("{} n={} {}", spec.subject, spec.n, spec.source_label());
         progress.begin(label.clone(), budget.unwrap_or(spec.trials));
         let audit = match budget {
             // Bonferroni across the audits: each sequential audit at alpha / m.

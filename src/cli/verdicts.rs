@@ -23,7 +23,7 @@ pub fn render(audits: &[Audit]) -> String {
     let mut surprises = Vec::new();
     let mut inconclusive = Vec::new();
     for a in audits {
-        let label = format!("{} (n = {})", a.spec.algorithm, a.spec.n);
+        let label = format!("{} (n = {})", a.spec.subject, a.spec.n);
         if content::is_surprise(a) {
             surprises.push(label.clone());
         }
@@ -36,10 +36,10 @@ pub fn render(audits: &[Audit]) -> String {
             inconclusive.push(format!("  {label}: {why}"));
         }
         table.push(vec![
-            a.spec.algorithm.to_string(),
+            a.spec.subject.to_string(),
             a.spec.n.to_string(),
             thousands(a.spec.trials),
-            a.spec.source.to_string(),
+            a.spec.source_label(),
             format!("{} {}", a.verdict.symbol(), a.verdict),
             format_p(a.log10_p_adjusted),
             a.decisive().test.to_string(),

@@ -6,7 +6,7 @@
 use super::mass::{Entries, Fraction, MassTable, sort_by_permutation};
 use super::plan::Plan;
 use super::{DrawLaw, ExactLaw, Method, Origin, Script, ScriptFault};
-use crate::algorithm::{Algorithm, Scratch};
+use crate::algorithm::{Algorithm, Exact, Leaves, Scratch};
 use crate::engine;
 use crate::error::{Error, Result};
 use crate::source::{RAND15_RANGE, SourceSpec};
@@ -20,17 +20,16 @@ use std::fmt;
 /// are kept in memory (beyond it, use [`super::marginals`]).
 pub const MAX_ENUMERATE_N: usize = 256;
 
-/// The method for `algorithm`, or why it cannot be enumerated.
+/// The method for `algorithm`, or why it cannot be enumerated, as its
+/// record says.
 pub(crate) fn method_for(algorithm: Algorithm) -> Result<Method> {
-    match algorithm {
-        Algorithm::RandCrate | Algorithm::SortRandomKeys => Err(Error::invalid(format!(
-            "{algorithm} cannot be enumerated exactly: it draws raw 32/64-bit random words \
-             (bits32/bits64), and 2^32 or more values per draw cannot be enumerated; exact mode \
-             handles algorithms that draw bounded integers (below(bound))"
+    match algorithm.record().exact {
+        Exact::Replay(_) => Ok(Method::Enumerated),
+        Exact::ReplayWithoutRepeats => Ok(Method::RejectionFolded),
+        Exact::Stepwise => Ok(Method::Stepwise),
+        Exact::Unavailable(why) => Err(Error::invalid(format!(
+            "{algorithm} cannot be enumerated exactly: {why}"
         ))),
-        Algorithm::PickUntilUnused => Ok(Method::RejectionFolded),
-        Algorithm::RandomSwap { .. } => Ok(Method::Stepwise),
-        _ => Ok(Method::Enumerated),
     }
 }
 
@@ -79,10 +78,8 @@ pub(crate) fn enumerate(
     };
     let (entries, leaves) = match method {
         Method::Stepwise => {
-            let Algorithm::RandomSwap { k } = algorithm else {
-                unreachable!("only random-swap is stepwise")
-            };
-            stepwise(origin, k.map_or(n as u64, u64::from), law, max_leaves)?
+            let steps = algorithm.step_count(n).unwrap_or(n as u64);
+            stepwise(origin, steps, law, max_leaves)?
         }
         _ => {
             let script = if method == Method::RejectionFolded {
@@ -133,7 +130,10 @@ fn odometer(origin: Origin, mut script: Script, max_leaves: u64) -> Result<(Mass
 /// integers over the product of those.
 fn stepwise(origin: Origin, steps: u64, law: DrawLaw, max_leaves: u64) -> Result<(Entries, u64)> {
     let n = origin.n;
-    let one_step = Algorithm::RandomSwap { k: Some(1) };
+    let one_step = origin
+        .algorithm
+        .with_k(1)
+        .expect("a stepwise algorithm has a step count");
     let identity: Box<[u32]> = (0..n as u32).collect();
     let mut states: HashMap<Box<[u32]>, BigUint> = HashMap::from([(identity, BigUint::one())]);
     let mut den = BigUint::one();
@@ -284,13 +284,13 @@ impl fmt::Display for Count {
 /// algorithm but `random-swap`, for which it is an upper bound.
 pub(crate) fn leaves_needed(algorithm: Algorithm, n: usize, law: DrawLaw) -> Count {
     let factorial = |m: usize| (2..=m as u128).fold(Count::of(1), |c, k| c.times(k));
-    match algorithm {
-        Algorithm::RandomSwap { k } => {
+    match algorithm.record().exact {
+        Exact::Stepwise => {
             // Before step s at most min(n!, S^(2(s-1))) arrangements, each
             // replayed for S^2 draw pairs, S = draws with non-zero weight.
             let pairs = u128::from(law.support(n as u32)).pow(2);
             let all = factorial(n);
-            let k = k.map_or(n as u64, u64::from);
+            let k = algorithm.step_count(n).unwrap_or(n as u64);
             let mut total = Count::of(0);
             let mut states = Count::of(1);
             for s in 0..k {
@@ -303,12 +303,13 @@ pub(crate) fn leaves_needed(algorithm: Algorithm, n: usize, law: DrawLaw) -> Cou
             }
             total
         }
-        Algorithm::PickUntilUnused => {
+        Exact::ReplayWithoutRepeats => {
             let support = u128::from(law.support(n as u32));
             (0..n as u128).fold(Count::of(1), |c, t| c.times(support - t))
         }
-        Algorithm::SortRandomComparator { .. } => factorial(n),
-        Algorithm::Riffle { k } => {
+        Exact::Replay(Leaves::Comparisons) => factorial(n),
+        Exact::Replay(Leaves::Riffles) => {
+            let k = algorithm.step_count(n).unwrap_or(1) as u32;
             // One riffle: n cut coins (2^n sequences, c heads in C(n, c) of
             // them), then one draw below L + R per card until a packet is
             // empty: f(L, R) = L f(L-1, R) + R f(L, R-1) sequences (every
@@ -330,13 +331,15 @@ pub(crate) fn leaves_needed(algorithm: Algorithm, n: usize, law: DrawLaw) -> Cou
             }
             one.pow(k)
         }
-        _ => match Plan::of(algorithm, n) {
+        Exact::Replay(Leaves::Positional) => match Plan::of(algorithm, n) {
             Some(plan) => plan.steps().fold(Count::of(1), |c, step| {
                 let support = u128::from(law.support(step.bound));
                 c.times(support.pow(step.draws() as u32))
             }),
-            None => unreachable!("{algorithm} draws raw bits and is refused before counting"),
+            None => Count::at_least(u64::MAX),
         },
+        // Refused before counting (see `method_for`): no leaves to count.
+        Exact::Unavailable(_) => Count::at_least(u64::MAX),
     }
 }
 

@@ -10,7 +10,7 @@
 //! real algorithm and its plan and requires identical arrays, so a plan cannot
 //! drift from its algorithm unnoticed.
 
-use crate::algorithm::Algorithm;
+use crate::algorithm::{Algorithm, Positional};
 
 /// What one step does with its draw(s) `j` (and `k` for two-draw steps).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,35 +66,32 @@ impl Step {
 /// (`random-swap` may have billions).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Plan {
-    algorithm: Algorithm,
+    pattern: Positional,
     n: usize,
     len: u64,
 }
 
 impl Plan {
-    /// The plan of `algorithm` at `n`, or `None` if its moves depend on the
-    /// values (or it draws raw bits).
+    /// The plan of `algorithm` at `n`, or `None` if its record has no
+    /// position-only pattern (its moves depend on the values, or it draws
+    /// raw bits, or, for riffles, packet sizes that are themselves drawn).
     pub(crate) fn of(algorithm: Algorithm, n: usize) -> Option<Self> {
+        let pattern = algorithm.record().positional?;
         let n64 = n as u64;
-        let len = match algorithm {
-            Algorithm::FisherYates | Algorithm::Sattolo => n64.saturating_sub(1),
-            Algorithm::FisherYatesForward => n64.saturating_sub(1),
-            Algorithm::InsideOut
-            | Algorithm::FisherYatesOriginal
-            | Algorithm::NaiveSwap
-            | Algorithm::ShrinkingRange
-            | Algorithm::InsertLast
-            | Algorithm::TopToRandom => n64,
-            Algorithm::RandomSwap { k } => k.map_or(n64, u64::from),
-            Algorithm::Rotation => 1,
-            // Riffles move packets whose sizes are drawn: no fixed steps.
-            Algorithm::PickUntilUnused
-            | Algorithm::RandCrate
-            | Algorithm::SortRandomKeys
-            | Algorithm::SortRandomComparator { .. }
-            | Algorithm::Riffle { .. } => return None,
+        let len = match pattern {
+            Positional::Durstenfeld | Positional::Forward | Positional::Sattolo => {
+                n64.saturating_sub(1)
+            }
+            Positional::InsideOut
+            | Positional::Strike
+            | Positional::Naive
+            | Positional::Shrinking
+            | Positional::InsertLast
+            | Positional::TopTo => n64,
+            Positional::Transpositions => algorithm.step_count(n).unwrap_or(n64),
+            Positional::Rotate => 1,
         };
-        Some(Self { algorithm, n, len })
+        Some(Self { pattern, n, len })
     }
 
     /// Number of steps.
@@ -106,31 +103,24 @@ impl Plan {
     pub(crate) fn step(&self, s: u64) -> Step {
         let n = self.n;
         let s = s as usize;
-        let (bound, kind) = match self.algorithm {
-            Algorithm::FisherYates => {
+        let (bound, kind) = match self.pattern {
+            Positional::Durstenfeld => {
                 let i = n - 1 - s;
                 (i + 1, Move::SwapWith { i, offset: 0 })
             }
-            Algorithm::FisherYatesForward => (n - s, Move::SwapWith { i: s, offset: s }),
-            Algorithm::InsideOut => (s + 1, Move::SwapWith { i: s, offset: 0 }),
-            Algorithm::FisherYatesOriginal => (n - s, Move::Strike { i: s }),
-            Algorithm::NaiveSwap => (n, Move::SwapWith { i: s, offset: 0 }),
-            Algorithm::RandomSwap { .. } => (n, Move::SwapPair),
-            Algorithm::ShrinkingRange => (n - s, Move::SwapWith { i: s, offset: 0 }),
-            Algorithm::Sattolo => {
+            Positional::Forward => (n - s, Move::SwapWith { i: s, offset: s }),
+            Positional::InsideOut => (s + 1, Move::SwapWith { i: s, offset: 0 }),
+            Positional::Strike => (n - s, Move::Strike { i: s }),
+            Positional::Naive => (n, Move::SwapWith { i: s, offset: 0 }),
+            Positional::Transpositions => (n, Move::SwapPair),
+            Positional::Shrinking => (n - s, Move::SwapWith { i: s, offset: 0 }),
+            Positional::Sattolo => {
                 let i = n - 1 - s;
                 (i, Move::SwapWith { i, offset: 0 })
             }
-            Algorithm::InsertLast => (n, Move::InsertLast),
-            Algorithm::TopToRandom => (n, Move::TopTo),
-            Algorithm::Rotation => (n, Move::Rotate),
-            Algorithm::PickUntilUnused
-            | Algorithm::RandCrate
-            | Algorithm::SortRandomKeys
-            | Algorithm::SortRandomComparator { .. }
-            | Algorithm::Riffle { .. } => {
-                unreachable!("Plan::of gives no plan for {}", self.algorithm)
-            }
+            Positional::InsertLast => (n, Move::InsertLast),
+            Positional::TopTo => (n, Move::TopTo),
+            Positional::Rotate => (n, Move::Rotate),
         };
         Step {
             bound: bound as u32,

@@ -146,7 +146,7 @@ pub fn compare(recorded: &RecordedSummary, audits: &[Audit]) -> Option<Differenc
         };
         let was = describe(&old.algorithm, old.n, old.trials, &old.rng, old.seed);
         let now = describe(
-            &spec.algorithm.to_string(),
+            &spec.subject.to_string(),
             spec.n,
             spec.trials,
             &spec.source.to_string(),

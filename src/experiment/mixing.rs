@@ -7,15 +7,10 @@
 use crate::source::SourceSpec;
 use serde::Serialize;
 
-/// The step-by-step shuffles whose mixing can be requested: each has a
-/// natural "one step" (one random transposition, one riffle, one card moved
-/// from the top). Add a name here when the mixing library supports it.
-pub const MIXING_PROCESSES: &[&str] = &["random-swap", "riffle"];
-
 /// One requested mixing curve.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MixingPlan {
-    /// The process (one of [`MIXING_PROCESSES`]).
+    /// The process (an algorithm whose record has a repeated step: see [`crate::mixing::stepped_names`]).
     pub process: String,
     /// Number of elements (cards).
     pub n: usize,

@@ -29,7 +29,7 @@ use crate::params::parse_count;
 use crate::source::SourceSpec;
 use crate::spec::{TestKind, TestSet};
 use location::SourceText;
-use mixing::{MIXING_PROCESSES, MixingPlan};
+use mixing::MixingPlan;
 use schema::{Count, RawAudit, RawExperiment, RawMixing, Sizes, Steps};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -371,12 +371,13 @@ impl Validator<'_> {
 
     fn mixing(&self, raw: &RawMixing, defaults: &Defaults) -> Result<MixingPlan> {
         let process = raw.algorithm.get_ref().trim();
-        if !MIXING_PROCESSES.contains(&process) {
+        let processes = crate::mixing::stepped_names();
+        if !processes.contains(&process) {
             return Err(self.at(
                 raw.algorithm.span(),
                 format!(
                     "no mixing curve for '{process}' (known: {})",
-                    MIXING_PROCESSES.join(", ")
+                    processes.join(", ")
                 ),
             ));
         }

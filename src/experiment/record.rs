@@ -64,7 +64,7 @@ impl RecordedSpec {
     /// The record of a planned run.
     pub fn of(run: &PlannedRun) -> Self {
         Self {
-            algorithm: run.spec.algorithm.to_string(),
+            algorithm: run.spec.subject.to_string(),
             n: run.spec.n,
             trials: run.spec.trials,
             rng: run.spec.source.to_string(),

@@ -50,7 +50,7 @@ fn a_good_file_expands_to_one_run_per_audit_and_size() {
     let runs = exp.runs(1.0, None).unwrap();
     let summary: Vec<_> = runs
         .iter()
-        .map(|r| (r.spec.algorithm.to_string(), r.spec.n, r.spec.trials))
+        .map(|r| (r.spec.subject.to_string(), r.spec.n, r.spec.trials))
         .collect();
     assert_eq!(
         summary,

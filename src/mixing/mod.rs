@@ -17,7 +17,7 @@ pub mod statistic;
 pub use monte_carlo::{Counts, Estimate, MonteCarloSpec, TvEstimator};
 pub use statistic::Statistic;
 
-use crate::algorithm::Algorithm;
+use crate::algorithm::{Algorithm, StepKind};
 use crate::error::{Error, Result};
 use crate::source::SourceSpec;
 /// Largest n whose arrangements are counted or carried one by one (8! =
@@ -187,9 +187,9 @@ impl MixingPoint {
 /// n·ε down to the smallest f64, so only a value that underflowed to 0 is
 /// flagged (bound: the smallest normal f64).
 pub fn rounding_bound(algorithm: &Algorithm, n: usize, k: u32, tv: f64) -> f64 {
-    match algorithm {
-        Algorithm::RandomSwap { .. } => random_swap::rounding_bound(n, k, tv),
-        _ => f64::MIN_POSITIVE,
+    match algorithm.record().steps {
+        Some(StepKind::Transpositions) => random_swap::rounding_bound(n, k, tv),
+        Some(StepKind::Riffles) | None => f64::MIN_POSITIVE,
     }
 }
 
@@ -243,7 +243,9 @@ impl MixingCurve {
         let statistic = self.statistic?;
         Some(match statistic {
             Statistic::Permutation => "whole permutations: the TV itself".to_string(),
-            Statistic::RisingSequences if matches!(self.algorithm, Algorithm::Riffle { .. }) => {
+            Statistic::RisingSequences
+                if self.algorithm.record().steps == Some(StepKind::Riffles) =>
+            {
                 "rising sequences: equal to the TV for riffles".to_string()
             }
             other => format!("{other}: a lower bound on the TV"),
@@ -253,19 +255,15 @@ impl MixingCurve {
 
 /// What one step of `algorithm` is called, in the plural.
 pub fn step_name(algorithm: &Algorithm) -> &'static str {
-    match algorithm {
-        Algorithm::Riffle { .. } => "riffles",
-        Algorithm::RandomSwap { .. } => "transpositions",
-        _ => "steps",
-    }
+    algorithm.record().steps.map_or("steps", StepKind::plural)
 }
 
 /// Whether the exact curve of `algorithm` on n elements is known.
 pub fn has_exact(algorithm: &Algorithm, n: usize) -> bool {
-    match algorithm {
-        Algorithm::Riffle { .. } => true,
-        Algorithm::RandomSwap { .. } => n <= MAX_PERMUTATION_N,
-        _ => false,
+    match algorithm.record().steps {
+        Some(StepKind::Riffles) => true,
+        Some(StepKind::Transpositions) => n <= MAX_PERMUTATION_N,
+        None => false,
     }
 }
 
@@ -275,7 +273,7 @@ pub fn has_exact(algorithm: &Algorithm, n: usize) -> bool {
 pub fn monte_carlo_statistic(algorithm: &Algorithm, n: usize) -> Statistic {
     if n <= MAX_PERMUTATION_N {
         Statistic::Permutation
-    } else if matches!(algorithm, Algorithm::Riffle { .. }) {
+    } else if algorithm.record().steps == Some(StepKind::Riffles) {
         Statistic::RisingSequences
     } else {
         Statistic::Cycles
@@ -284,21 +282,33 @@ pub fn monte_carlo_statistic(algorithm: &Algorithm, n: usize) -> Statistic {
 
 /// The exact distance to uniform after each k of `ks`, if it is known.
 pub fn exact_curve(algorithm: &Algorithm, n: usize, ks: &[u32]) -> Result<Option<Vec<f64>>> {
-    Ok(match algorithm {
-        Algorithm::Riffle { .. } => Some(laws::riffle_tv_curve(n, ks)),
-        Algorithm::RandomSwap { .. } if n <= MAX_PERMUTATION_N => {
+    Ok(match algorithm.record().steps {
+        Some(StepKind::Riffles) => Some(laws::riffle_tv_curve(n, ks)),
+        Some(StepKind::Transpositions) if n <= MAX_PERMUTATION_N => {
             Some(random_swap::random_swap_tv(n, ks)?)
         }
-        _ => None,
+        Some(StepKind::Transpositions) | None => None,
     })
+}
+
+/// The algorithms whose record has a repeated step: the ones with a
+/// mixing curve.
+pub fn stepped_names() -> Vec<&'static str> {
+    Algorithm::ALL
+        .iter()
+        .filter(|a| a.record().steps.is_some())
+        .map(|a| a.name())
+        .collect()
 }
 
 /// Checks `spec` without running anything.
 pub fn check(spec: &MixingSpec) -> Result<()> {
-    if spec.algorithm.with_k(1).is_none() {
+    if spec.algorithm.record().steps.is_none() {
         return Err(Error::invalid(format!(
-            "algorithm '{}' has no step count k: mixing curves need random-swap or riffle",
-            spec.algorithm
+            "algorithm '{}' has no step count k: mixing curves need an algorithm made of \
+             repeated steps ({})",
+            spec.algorithm,
+            stepped_names().join(", ")
         )));
     }
     if !(2..=MAX_N).contains(&spec.n) {
@@ -392,9 +402,9 @@ pub fn run(spec: &MixingSpec, progress: &(dyn Fn(u64) + Sync)) -> Result<MixingC
 /// (1/2) n ln n of random transpositions) for anything else, thinned to at
 /// most [`DEFAULT_K_POINTS`] + 1 points.
 pub fn default_ks(algorithm: &Algorithm, n: usize) -> Vec<u32> {
-    match algorithm {
-        Algorithm::Riffle { .. } => (1..=12).collect(),
-        _ => {
+    match algorithm.record().steps {
+        Some(StepKind::Riffles) => (1..=12).collect(),
+        Some(StepKind::Transpositions) | None => {
             let n = n.max(2) as f64;
             let last = (n * n.ln()).ceil().min(f64::from(MAX_K)) as u32;
             let stride = last.div_ceil(DEFAULT_K_POINTS).max(1);

@@ -206,7 +206,7 @@ fn bad_specs_are_refused_before_running() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("'fisher-yates'") && err.contains("random-swap or riffle"),
+        err.contains("'fisher-yates'") && err.contains("random-swap, riffle"),
         "{err}"
     );
     let err = run(&spec(Algorithm::Riffle { k: 1 }, 1, vec![1], 10), &|_| {})

@@ -29,12 +29,12 @@ const MAX_SCALE_HALF_WIDTH: f64 = 1.0;
 pub fn audit_folders(audits: &[Audit]) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     for a in audits {
-        *seen.entry(a.spec.algorithm.slug()).or_default() += 1;
+        *seen.entry(a.spec.subject.slug()).or_default() += 1;
     }
     audits
         .iter()
         .map(|a| {
-            let slug = a.spec.algorithm.slug();
+            let slug = a.spec.subject.slug();
             if seen[&slug] > 1 {
                 format!("{slug}_n{}_{}", a.spec.n, a.spec.source.kind.name())
             } else {
@@ -73,10 +73,10 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
         title: vec![
             format!(
                 "{}  n={}  T={}  {}",
-                audit.spec.algorithm,
+                audit.spec.subject,
                 n,
                 thousands(audit.spec.trials),
-                audit.spec.source
+                audit.spec.source_label()
             ),
             format!(
                 "{} {} ({} by {}); this map: Q = {:.1}, df {}, {}",

@@ -103,10 +103,10 @@ impl SummaryRow {
         let s = &audit.sensitivity;
         let decisive = audit.decisive();
         Self {
-            algorithm: audit.spec.algorithm.to_string(),
+            algorithm: audit.spec.subject.to_string(),
             n,
             trials: audit.spec.trials,
-            rng: audit.spec.source.to_string(),
+            rng: audit.spec.source_label(),
             seed: audit.spec.seed,
             threads: audit.threads,
             seconds: audit.seconds,

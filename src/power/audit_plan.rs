@@ -145,10 +145,12 @@ pub fn plan_audit_with(
         .tests
         .iter()
         .any(|t| t.test != TestKind::PositionValue);
-    let law = (needs_law
-        && exact::check_enumerate(spec.algorithm, n, spec.source, max_leaves).is_ok())
-    .then(|| exact::enumerate(spec.algorithm, n, spec.source, max_leaves).ok())
-    .flatten();
+    // Exact laws exist only for the built-in algorithms; a shuffle from
+    // outside is planned from its own counts (the pilot) alone.
+    let builtin = spec.subject.builtin();
+    let law = builtin
+        .filter(|&a| needs_law && exact::check_enumerate(a, n, spec.source, max_leaves).is_ok())
+        .and_then(|a| exact::enumerate(a, n, spec.source, max_leaves).ok());
     let structure = law.as_ref().map(StructureLaws::of_law);
     // Observed structure laws, for pooled tests without an exact law: their
     // effect depends on the pooling, so it is re-estimated at each trial
@@ -167,12 +169,9 @@ pub fn plan_audit_with(
                     l.marginals().probabilities(),
                     EffectOrigin::Exact,
                 )),
-                None if exact::check_marginals(spec.algorithm, n, spec.source).is_ok() => {
-                    exact_effect(spec.algorithm, n, spec.source, test)
-                        .ok()
-                        .flatten()
-                }
-                None => None,
+                None => builtin
+                    .filter(|&a| exact::check_marginals(a, n, spec.source).is_ok())
+                    .and_then(|a| exact_effect(a, n, spec.source, test).ok().flatten()),
             },
             TestKind::Permutation if n <= MAX_PERMUTATION_N => law
                 .as_ref()
@@ -184,8 +183,9 @@ pub fn plan_audit_with(
             .and_then(|s| s.components(test))
             .or_else(|| {
                 (test == TestKind::RisingSequences)
-                    .then(|| riffle_rising_law(spec.algorithm, n, spec.source))
+                    .then_some(builtin)
                     .flatten()
+                    .and_then(|a| riffle_rising_law(a, n, spec.source))
                     .map(|alt| Components(vec![(crate::stats::laws::rising_sequences(n), alt)]))
             });
         let estimated = observed.as_ref().and_then(|s| s.components(test));

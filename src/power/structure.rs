@@ -6,7 +6,7 @@
 //! at least 5 counts, so their df and non-centrality depend on the trial
 //! count; [`Components::effect_at`] mirrors that pooling.
 
-use crate::algorithm::Algorithm;
+use crate::algorithm::{Algorithm, StepKind};
 use crate::exact::{DrawLaw, ExactLaw};
 use crate::permutation::{cycles, fixed_points, lehmer_digits, rising_sequences};
 use crate::source::SourceSpec;
@@ -119,9 +119,10 @@ impl StructureLaws {
 /// Cheap at any n; `None` unless `algorithm` is a riffle and `source` draws
 /// ideally.
 pub fn riffle_rising_law(algorithm: Algorithm, n: usize, source: SourceSpec) -> Option<Vec<f64>> {
-    let Algorithm::Riffle { k } = algorithm else {
+    if algorithm.record().steps != Some(StepKind::Riffles) {
         return None;
-    };
+    }
+    let k = algorithm.step_count(n)?;
     if DrawLaw::of(&source).ok()? != DrawLaw::Ideal {
         return None;
     }

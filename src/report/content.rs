@@ -3,6 +3,7 @@
 use super::extensions;
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
 use super::{MixingOutcome, ReportInput};
+use crate::algorithm::Expected;
 use crate::audit::Audit;
 use crate::output::mixing::tv_text;
 use crate::output::{self, format_p, thousands};
@@ -117,20 +118,30 @@ fn facts(input: &ReportInput<'_>) -> Vec<(String, String)> {
     ]
 }
 
-/// What the audit should find with enough trials: no bias for a fair
-/// algorithm on a good source, bias otherwise.
-pub fn expected_verdict(audit: &Audit) -> Verdict {
-    if audit.spec.algorithm.expected_fair() && !audit.spec.source.kind.is_weak() {
-        Verdict::NoBiasDetected
-    } else {
-        Verdict::Biased
+/// What the audit should find with enough trials, as the shuffle's record
+/// says: no bias for a fair algorithm on a good source, bias for a biased
+/// one or a weak source; `None` when nobody knows (a shuffle from outside
+/// the tool), so that only the audit judges it.
+pub fn expected_verdict(audit: &Audit) -> Option<Verdict> {
+    let weak = audit.spec.subject.uses_our_source() && audit.spec.source.kind.is_weak();
+    match audit.spec.subject.record().expected {
+        Expected::Fair if !weak => Some(Verdict::NoBiasDetected),
+        Expected::Fair | Expected::Biased => Some(Verdict::Biased),
+        Expected::Unknown => None,
     }
 }
 
 /// Whether the audit reached the opposite of the expected verdict (an
-/// inconclusive run contradicts nothing: it says it could not tell).
+/// inconclusive run contradicts nothing: it says it could not tell; a
+/// shuffle with no expected verdict cannot surprise).
 pub fn is_surprise(audit: &Audit) -> bool {
-    audit.verdict != Verdict::Inconclusive && audit.verdict != expected_verdict(audit)
+    audit.verdict != Verdict::Inconclusive
+        && expected_verdict(audit).is_some_and(|expected| audit.verdict != expected)
+}
+
+/// The expected verdict in words: `unknown` when there is none.
+fn expected_words(audit: &Audit) -> String {
+    expected_verdict(audit).map_or_else(|| Expected::Unknown.slug().to_string(), |v| v.to_string())
 }
 
 /// The verdict, with a warning when it contradicts the expected one.
@@ -138,7 +149,7 @@ fn verdict_cell(audit: &Audit) -> Cell {
     if is_surprise(audit) {
         Cell::Stack(vec![
             Cell::Verdict(audit.verdict),
-            Cell::Flag(format!("expected {}", expected_verdict(audit))),
+            Cell::Flag(format!("expected {}", expected_words(audit))),
         ])
     } else {
         Cell::Verdict(audit.verdict)
@@ -147,7 +158,7 @@ fn verdict_cell(audit: &Audit) -> Cell {
 
 /// The expected verdict, flagged when the audit found the opposite.
 fn expected_cell(audit: &Audit) -> Cell {
-    let expected = expected_verdict(audit).to_string();
+    let expected = expected_words(audit);
     if is_surprise(audit) {
         Cell::Flag(expected)
     } else {
@@ -158,7 +169,9 @@ fn expected_cell(audit: &Audit) -> Cell {
 fn audit_label(audit: &Audit) -> String {
     format!(
         "{} · n = {} · {}",
-        audit.spec.algorithm, audit.spec.n, audit.spec.source
+        audit.spec.subject,
+        audit.spec.n,
+        audit.spec.source_label()
     )
 }
 
@@ -252,12 +265,12 @@ fn verdict_section(input: &ReportInput<'_>, folders: &[String], findings: &[Find
         }
         table.rows.push(vec![
             Cell::Link {
-                text: audit.spec.algorithm.to_string(),
+                text: audit.spec.subject.to_string(),
                 target: anchor(folder),
             },
             Cell::text(audit.spec.n.to_string()),
             Cell::text(thousands(audit.spec.trials)),
-            Cell::text(audit.spec.source.to_string()),
+            Cell::text(audit.spec.source_label()),
             verdict_cell(audit),
             Cell::text(audit.decisive().test.title()),
             Cell::text(format_p(audit.log10_p_adjusted)),

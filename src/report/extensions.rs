@@ -131,8 +131,9 @@ pub fn permutation_findings(audit: &Audit) -> Option<Vec<Block>> {
 /// finding from the exact law beats any estimate from counts.
 pub fn exact_marginal_deviation(audit: &Audit) -> Option<(PvCell, f64)> {
     let spec = &audit.spec;
-    exact::check_marginals(spec.algorithm, spec.n, spec.source).ok()?;
-    let m = exact::marginals(spec.algorithm, spec.n, spec.source).ok()?;
+    let algorithm = spec.subject.builtin()?;
+    exact::check_marginals(algorithm, spec.n, spec.source).ok()?;
+    let m = exact::marginals(algorithm, spec.n, spec.source).ok()?;
     if m.exactly_uniform() != Some(false) {
         return None;
     }
@@ -146,8 +147,9 @@ pub fn exact_marginal_deviation(audit: &Audit) -> Option<(PvCell, f64)> {
 /// leaves the section out.
 pub fn exact_results(audit: &Audit) -> Option<Vec<Block>> {
     let spec = &audit.spec;
-    if exact::check_enumerate(spec.algorithm, spec.n, spec.source, REPORT_MAX_LEAVES).is_ok() {
-        let law = exact::enumerate(spec.algorithm, spec.n, spec.source, REPORT_MAX_LEAVES).ok()?;
+    let algorithm = spec.subject.builtin()?;
+    if exact::check_enumerate(algorithm, spec.n, spec.source, REPORT_MAX_LEAVES).is_ok() {
+        let law = exact::enumerate(algorithm, spec.n, spec.source, REPORT_MAX_LEAVES).ok()?;
         let m = law.marginals();
         return Some(vec![Block::Definitions(vec![
             ("Method".into(), Cell::text(law.method().describe())),
@@ -166,8 +168,8 @@ pub fn exact_results(audit: &Audit) -> Option<Vec<Block>> {
             largest_deviation(m),
         ])]);
     }
-    if exact::check_marginals(spec.algorithm, spec.n, spec.source).is_ok() {
-        let m = exact::marginals(spec.algorithm, spec.n, spec.source).ok()?;
+    if exact::check_marginals(algorithm, spec.n, spec.source).is_ok() {
+        let m = exact::marginals(algorithm, spec.n, spec.source).ok()?;
         return Some(vec![Block::Definitions(vec![
             ("Method".into(), Cell::text(m.method().describe())),
             largest_deviation(&m),

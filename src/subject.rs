@@ -1,0 +1,167 @@
+//! What an audit judges: one of the tool's own algorithms, or a shuffle from
+//! outside (permutations in a file, the output of a running program, or a
+//! Rust function), which the audit sees only through its output.
+
+use crate::algorithm::{Algorithm, Draws, Record, record};
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+/// TEMP
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IngestFormatTBD;
+
+/// The shuffle under audit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Subject {
+    /// One of the built-in algorithms, run by the engine on our sources.
+    Builtin(Algorithm),
+    /// A shuffle whose code is elsewhere: the audit counts what it produced.
+    Outside(Outside),
+}
+
+/// A shuffle from outside the tool: a name for reports and where its
+/// permutations come from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outside {
+    /// The name reports show (the file name, the command, or the user's).
+    pub name: String,
+    /// Where the permutations come from.
+    pub feed: Feed,
+    /// The starting order, as item labels (what the deck looked like before
+    /// the shuffle); `None` means ascending.
+    pub order: Option<Vec<String>>,
+}
+
+/// Where an outside shuffle's permutations come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Feed {
+    /// A file of shuffled decks (`-` is stdin), in `format`.
+    File {
+        /// The path, or `-` for standard input.
+        path: PathBuf,
+        /// Text lines or fixed-width binary records.
+        format: IngestFormatTBD,
+    },
+    /// A program run by the tool, `jobs` copies in parallel, each printing
+    /// its share of the decks.
+    Command {
+        /// The command line (run by `sh -c`), with `{n}`, `{count}`,
+        /// `{seed}` and `{worker}` placeholders.
+        template: String,
+        /// Copies run in parallel.
+        jobs: usize,
+        /// How long a copy may stay silent before the run fails.
+        timeout: Duration,
+    },
+    /// A Rust function handed to the engine alongside the spec (see
+    /// [`crate::custom`]), drawing from our random source.
+    Function,
+}
+
+impl Subject {
+    /// Everything known about the shuffle before it runs.
+    pub fn record(&self) -> Record<'_> {
+        match self {
+            Subject::Builtin(algorithm) => algorithm.record(),
+            Subject::Outside(outside) => Record {
+                name: &outside.name,
+                description: outside.feed.description(),
+                draws: match outside.feed {
+                    Feed::Function => Draws::Generator,
+                    Feed::File { .. } | Feed::Command { .. } => Draws::Outside,
+                },
+                ..record::OUTSIDE
+            },
+        }
+    }
+
+    /// The built-in algorithm, if this is one: what exact laws, mixing
+    /// curves and power plans need.
+    pub fn builtin(&self) -> Option<Algorithm> {
+        match self {
+            Subject::Builtin(algorithm) => Some(*algorithm),
+            Subject::Outside(_) => None,
+        }
+    }
+
+    /// A name safe to use as a folder name.
+    pub fn slug(&self) -> String {
+        match self {
+            Subject::Builtin(algorithm) => algorithm.slug(),
+            Subject::Outside(outside) => slug_of(&outside.name),
+        }
+    }
+
+    /// Whether one of our random sources (with the seed) produces the
+    /// permutations, so that the source is worth naming in outputs.
+    pub fn uses_our_source(&self) -> bool {
+        self.record().uses_our_source()
+    }
+}
+
+impl Feed {
+    /// What the feed is, in a few words, for the record's description.
+    pub fn description(&self) -> &'static str {
+        match self {
+            Feed::File { .. } => "permutations read from a file (its own generator)",
+            Feed::Command { .. } => "permutations printed by a program run by the tool",
+            Feed::Function => "a Rust function drawing from our random source",
+        }
+    }
+}
+
+/// `name` with every character that is awkward in a folder name replaced:
+/// letters, digits, `-`, `_` and `.` are kept, runs of anything else become
+/// one `_`, and the result is at most 60 characters.
+pub fn slug_of(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let out: String = out.trim_matches('_').chars().take(60).collect();
+    if out.is_empty() {
+        "outside".to_string()
+    } else {
+        out
+    }
+}
+
+impl From<Algorithm> for Subject {
+    fn from(algorithm: Algorithm) -> Self {
+        Subject::Builtin(algorithm)
+    }
+}
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Subject::Builtin(algorithm) => algorithm.fmt(f),
+            Subject::Outside(outside) => f.write_str(&outside.name),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithm::Expected;
+
+    #[test]
+    fn outside_shuffles_know_nothing_in_advance() {
+        let outside = Subject::Outside(Outside {
+            name: "node shuffle.js {n}".into(),
+            feed: Feed::Function,
+            order: None,
+        });
+        let record = outside.record();
+        assert_eq!(record.expected, Expected::Unknown);
+        assert!(record.positional.is_none() && record.steps.is_none());
+        assert_eq!(outside.slug(), "node_shuffle.js_n");
+        assert_eq!(outside.builtin(), None);
+        assert_eq!(slug_of("///"), "outside");
+    }
+}

@@ -7,6 +7,7 @@ use crate::source::splitmix64;
 use crate::spec::TestKind;
 use crate::stats::pvalue::{LOG10_P_FLOOR, MIN_ALPHA};
 use crate::stats::{PositionValueTest, Sensitivity, TestResult, Verdict, battery, holm_log10};
+use crate::subject::Shuffle;
 use crate::tally::Tally;
 use std::time::Instant;
 
@@ -47,6 +48,9 @@ pub struct Audit {
     pub verdict: Verdict,
     /// The looks of a sequential (`--until-decisive`) audit; empty otherwise.
     pub looks: Vec<Look>,
+    /// The significance level the verdict was reached at (before any
+    /// correction).
+    pub alpha: f64,
 }
 
 /// One look of a sequential audit.
@@ -105,12 +109,29 @@ pub fn check_alpha(alpha: f64) -> Result<()> {
 /// Runs one audit; its verdict is provisional (uncorrected) until
 /// [`judge`] sees the whole run.
 pub fn run(spec: &RunSpec, alpha: f64, progress: Progress<'_>) -> Result<Audit> {
+    run_with(spec, alpha, || engine::run(spec, progress))
+}
+
+/// [`run`] for a user's shuffle written in Rust (see
+/// [`crate::custom`] for the friendlier front door).
+pub fn run_shuffle<T: Shuffle>(
+    spec: &RunSpec,
+    shuffle: &T,
+    alpha: f64,
+    progress: Progress<'_>,
+) -> Result<Audit> {
+    run_with(spec, alpha, || engine::run_shuffle(spec, shuffle, progress))
+}
+
+/// Checks the request, produces the tally with `produce` (timed) and
+/// evaluates it.
+fn run_with(spec: &RunSpec, alpha: f64, produce: impl FnOnce() -> Result<Tally>) -> Result<Audit> {
     check_alpha(alpha)?;
     if spec.trials == 0 {
         return Err(Error::invalid("trials must be at least 1"));
     }
     let start = Instant::now();
-    let tally = engine::run(spec, progress)?;
+    let tally = produce()?;
     Ok(evaluate(spec, tally, start.elapsed().as_secs_f64(), alpha))
 }
 
@@ -136,6 +157,7 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         log10_p_adjusted: log10_p,
         sensitivity,
         looks: Vec::new(),
+        alpha,
     }
 }
 
@@ -150,6 +172,7 @@ fn audit_log10_p(tests: &[TestResult]) -> f64 {
 /// Sets `audit`'s verdict from its adjusted p-value and its sensitivity when
 /// each test is held to α / `family`.
 fn conclude(audit: &mut Audit, log10_p_adjusted: f64, alpha: f64, family: usize) {
+    audit.alpha = alpha;
     audit.log10_p_adjusted = log10_p_adjusted;
     audit.sensitivity =
         Sensitivity::of(&audit.tests, audit.spec.n, audit.spec.trials, alpha, family);

@@ -11,9 +11,11 @@
 
 use crate::algorithm::{Algorithm, Scratch};
 use crate::error::{Error, Result};
-use crate::source::{RandAdapter, RandomSource, SourceSpec, SourceVisitor};
+use crate::source::{RandomSource, SourceSpec, SourceVisitor};
 use crate::spec::TestSet;
-use crate::subject::{Feed, Subject};
+#[cfg(doc)]
+use crate::subject::Feed;
+use crate::subject::{Shuffle, Subject};
 use crate::tally::{Collect, Counter, Tally};
 use rayon::prelude::*;
 
@@ -99,42 +101,51 @@ pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 /// A progress sink that ignores everything.
 pub fn no_progress(_: u64) {}
 
-/// A shuffle written in Rust, run by the engine on one of our generators:
-/// it must leave `deck` a permutation of what it was given.
-pub type ShuffleFn<'a> = &'a (dyn Fn(&mut [u32], &mut dyn rand::Rng) + Sync);
-
 /// Runs the shuffles of `spec` and returns their tally.
 ///
-/// For a [`Feed::Function`] subject use [`produce`], which takes the
-/// function.
+/// For a [`Feed::Function`] subject use [`run_shuffle`], which takes the
+/// shuffle.
 pub fn run(spec: &RunSpec, progress: Progress<'_>) -> Result<Tally> {
-    produce(spec, None, progress)
+    check(spec)?;
+    match &spec.subject {
+        Subject::Builtin(algorithm) => run_rows(spec, *algorithm, progress),
+        Subject::Outside(outside) => Err(Error::invalid(format!(
+            "{} is not a shuffle the engine can run by itself ({})",
+            outside.name,
+            outside.feed.description()
+        ))),
+    }
 }
 
-/// Runs (or, for an outside feed, reads) the shuffles of `spec` and returns
-/// their tally; `function` is the shuffle of a [`Feed::Function`] subject.
-pub fn produce(
+/// Runs `shuffle`, a user's shuffle written in Rust, as `spec` says (its
+/// subject names it), on our random source: deterministic chunks, exactly as
+/// for a built-in algorithm. Fails if the shuffle ever returns something
+/// that is not a permutation.
+pub fn run_shuffle<T: Shuffle>(
     spec: &RunSpec,
-    function: Option<ShuffleFn<'_>>,
+    shuffle: &T,
     progress: Progress<'_>,
 ) -> Result<Tally> {
+    check(spec)?;
+    let name = spec.subject.to_string();
+    run_rows(
+        spec,
+        Custom {
+            shuffle,
+            name: &name,
+        },
+        progress,
+    )
+}
+
+fn check(spec: &RunSpec) -> Result<()> {
     if spec.n < 2 || spec.n > u32::MAX as usize {
         return Err(Error::invalid(format!("n = {} is out of range", spec.n)));
     }
-    spec.tests.check(spec.n)?;
-    let kernel = match (&spec.subject, function) {
-        (Subject::Builtin(algorithm), _) => Kernel::Builtin(*algorithm),
-        (Subject::Outside(outside), Some(f)) if outside.feed == Feed::Function => {
-            Kernel::Function(f, &outside.name)
-        }
-        (Subject::Outside(outside), _) => {
-            return Err(Error::invalid(format!(
-                "{} is not a shuffle the engine can run ({})",
-                outside.name,
-                outside.feed.description()
-            )));
-        }
-    };
+    spec.tests.check(spec.n)
+}
+
+fn run_rows<K: Rows>(spec: &RunSpec, kernel: K, progress: Progress<'_>) -> Result<Tally> {
     let job = Job {
         spec,
         progress,
@@ -161,20 +172,72 @@ pub(crate) fn in_pool<T: Send>(
     }
 }
 
-/// What shuffles each row: a built-in algorithm, or a user's function.
-#[derive(Clone, Copy)]
-enum Kernel<'a> {
-    Builtin(Algorithm),
-    Function(ShuffleFn<'a>, &'a str),
+/// Fills a batch of rows with shuffles: a built-in algorithm (one tight
+/// loop per algorithm) or a user's [`Shuffle`] (checked row by row).
+trait Rows: Sync + Send + Copy {
+    fn fill<S: RandomSource>(
+        self,
+        batch: &mut [u32],
+        n: usize,
+        rng: &mut S,
+        w: &mut Buffers,
+    ) -> Result<()>;
 }
 
-struct Job<'a> {
+impl Rows for Algorithm {
+    #[inline]
+    fn fill<S: RandomSource>(
+        self,
+        batch: &mut [u32],
+        n: usize,
+        rng: &mut S,
+        w: &mut Buffers,
+    ) -> Result<()> {
+        self.shuffle_batch(batch, n, rng, &mut w.scratch);
+        Ok(())
+    }
+}
+
+/// A user's shuffle with the name its errors use.
+struct Custom<'a, T> {
+    shuffle: &'a T,
+    name: &'a str,
+}
+
+impl<T> Clone for Custom<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Custom<'_, T> {}
+
+impl<T: Shuffle> Rows for Custom<'_, T> {
+    fn fill<S: RandomSource>(
+        self,
+        batch: &mut [u32],
+        n: usize,
+        rng: &mut S,
+        w: &mut Buffers,
+    ) -> Result<()> {
+        for row in batch.chunks_exact_mut(n) {
+            for (i, slot) in row.iter_mut().enumerate() {
+                *slot = i as u32;
+            }
+            self.shuffle.shuffle(row, rng);
+            check_permutation(row, &mut w.seen, self.name)?;
+        }
+        Ok(())
+    }
+}
+
+struct Job<'a, K> {
     spec: &'a RunSpec,
     progress: Progress<'a>,
-    kernel: Kernel<'a>,
+    kernel: K,
 }
 
-impl SourceVisitor for Job<'_> {
+impl<K: Rows> SourceVisitor for Job<'_, K> {
     type Output = Result<Tally>;
 
     fn visit<S, F>(self, make: F) -> Result<Tally>
@@ -218,6 +281,13 @@ struct Worker {
     n: usize,
     counter: Counter,
     batch: Vec<u32>,
+    buffers: Buffers,
+}
+
+/// Working space of the shuffles: the algorithms' scratch, and the flags
+/// that check a user's shuffle returned a permutation.
+#[derive(Default)]
+struct Buffers {
     scratch: Scratch,
     seen: Vec<bool>,
 }
@@ -228,14 +298,16 @@ impl Worker {
             n,
             counter: Counter::new(n, collect),
             batch: vec![0; BATCH * n],
-            scratch: Scratch::default(),
-            seen: vec![false; n],
+            buffers: Buffers {
+                scratch: Scratch::default(),
+                seen: vec![false; n],
+            },
         }
     }
 
-    fn run_chunk<S: RandomSource>(
+    fn run_chunk<K: Rows, S: RandomSource>(
         &mut self,
-        kernel: Kernel<'_>,
+        kernel: K,
         rng: &mut S,
         trials: u64,
     ) -> Result<()> {
@@ -243,20 +315,7 @@ impl Worker {
         while left > 0 {
             let rows = left.min(BATCH);
             let batch = &mut self.batch[..rows * self.n];
-            match kernel {
-                Kernel::Builtin(algorithm) => {
-                    algorithm.shuffle_batch(batch, self.n, rng, &mut self.scratch)
-                }
-                Kernel::Function(f, name) => {
-                    for row in batch.chunks_exact_mut(self.n) {
-                        for (i, slot) in row.iter_mut().enumerate() {
-                            *slot = i as u32;
-                        }
-                        f(row, &mut RandAdapter(rng));
-                        check_permutation(row, &mut self.seen, name)?;
-                    }
-                }
-            }
+            kernel.fill(batch, self.n, rng, &mut self.buffers)?;
             self.counter.count_batch(batch);
             left -= rows;
         }

@@ -9,7 +9,10 @@
 //! output distribution instead of sampling it, [`power`] plans trial counts,
 //! [`mixing`] draws mixing curves and [`selftest`] proves the harness. An
 //! [`experiment`] file describes a whole study (many audits) so that it can be
-//! rerun bit for bit. The command-line tool is a thin shell over this library.
+//! rerun bit for bit. [`ingest`] counts permutations made outside the tool
+//! (text or binary files, stdin, or the output of a program run in parallel)
+//! into the same kind of tally, so shuffles in any language can be audited.
+//! The command-line tool is a thin shell over this library.
 //!
 //! ```
 //! use shuffle_audit::{algorithm::Algorithm, audit, engine::{RunSpec, no_progress}};
@@ -29,10 +32,12 @@
 pub mod algorithm;
 pub mod audit;
 pub mod bench;
+pub mod custom;
 pub mod engine;
 pub mod error;
 pub mod exact;
 pub mod experiment;
+pub mod ingest;
 pub mod mixing;
 pub mod output;
 pub mod params;
@@ -46,4 +51,7 @@ pub mod stats;
 pub mod subject;
 pub mod tally;
 
+pub use audit::Audit;
+pub use custom::assert_fair;
 pub use error::{Error, Result};
+pub use subject::Shuffle;

@@ -3,6 +3,7 @@
 //! Rust function), which the audit sees only through its output.
 
 use crate::algorithm::{Algorithm, Draws, Record, record};
+use crate::source::{RandAdapter, RandomSource};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -56,6 +57,29 @@ pub enum Feed {
     /// A Rust function handed to the engine alongside the spec (see
     /// [`crate::custom`]), drawing from our random source.
     Function,
+}
+
+/// A shuffle written in Rust that draws through our [`RandomSource`]: the
+/// trait form of a user's shuffle, run by the engine exactly like a built-in
+/// algorithm (the same chunks, streams and seeds).
+///
+/// Any `Fn(&mut [u32], &mut dyn rand::Rng) + Sync` closure is one too (see
+/// [`FnShuffle`]), for shuffles written against `rand`.
+pub trait Shuffle: Sync {
+    /// Shuffles `deck` in place (it arrives as `[0, 1, ..., n-1]`), drawing
+    /// every random number from `rng`.
+    fn shuffle<R: RandomSource>(&self, deck: &mut [u32], rng: &mut R);
+}
+
+/// A closure taking a `rand` generator, as a [`Shuffle`]: our source is
+/// handed to it as `&mut dyn rand::Rng` (raw 32/64-bit words).
+#[derive(Debug, Clone, Copy)]
+pub struct FnShuffle<F>(pub F);
+
+impl<F: Fn(&mut [u32], &mut dyn rand::Rng) + Sync> Shuffle for FnShuffle<F> {
+    fn shuffle<R: RandomSource>(&self, deck: &mut [u32], rng: &mut R) {
+        (self.0)(deck, &mut RandAdapter(rng))
+    }
 }
 
 impl Subject {

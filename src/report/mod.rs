@@ -16,7 +16,8 @@ pub mod model;
 use crate::audit::Audit;
 use crate::error::Result;
 use crate::experiment::mixing::{MixingCurve, MixingPlan};
-use crate::output::files;
+use crate::experiment::record::{self, RunStart};
+use crate::output::{self, files};
 use std::path::{Path, PathBuf};
 
 /// The HTML report's file name.
@@ -81,4 +82,42 @@ pub fn write(dir: &Path, input: &ReportInput<'_>) -> Result<Vec<PathBuf>> {
     let md_path = dir.join(MARKDOWN_FILE);
     files::write_atomic(&md_path, markdown::render(&doc).as_bytes())?;
     Ok(vec![html_path, md_path])
+}
+
+impl Audit {
+    /// Writes this audit's files (summary.json and .csv, heatmaps) and its
+    /// report into `dir`, as `shuffle-audit audit` would; returns the HTML
+    /// report's path. For audits run from a program (see
+    /// [`crate::custom`]), whose provenance names the library call.
+    pub fn write_report(&self, dir: &Path) -> Result<PathBuf> {
+        files::prepare_dir(dir)?;
+        let audits = std::slice::from_ref(self);
+        output::write_run(dir, audits, self.alpha)?;
+        let start = RunStart::now();
+        let call = format!(
+            "shuffle_audit::Audit::of_fn({:?}, {}, ..).trials({}).seed({})",
+            self.spec.subject.to_string(),
+            self.spec.n,
+            self.spec.trials,
+            self.spec.seed
+        );
+        let input = ReportInput {
+            title: format!("Audit of {} at n = {}", self.spec.subject, self.spec.n),
+            purpose: String::new(),
+            alpha: self.alpha,
+            audits,
+            notes: Vec::new(),
+            mixing: Vec::new(),
+            provenance: Provenance {
+                tool: record::tool_version(),
+                git_commit: start.commit.clone(),
+                git_dirty: start.dirty,
+                date: record::rfc3339(start.time),
+                command_line: call.clone(),
+                reproduce: vec![call],
+            },
+        };
+        write(dir, &input)?;
+        Ok(dir.join(HTML_FILE))
+    }
 }

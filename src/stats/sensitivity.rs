@@ -177,6 +177,21 @@ fn percent(x: f64) -> String {
     }
 }
 
+/// The fewest trials with which a position-by-value test of n items, held
+/// to `level`, is adequate for "no bias detected": at least
+/// [`MIN_EXPECTED_PER_CELL`] expected counts per cell and a detectable
+/// single-cell deviation of at most [`MAX_CELL_DEVIATION`] (the inverse of
+/// ε = √((n−1)·λ₉₀/T)).
+pub fn adequate_trials(n: usize, level: f64) -> u64 {
+    let df = ((n - 1) * (n - 1)) as f64;
+    let lambda = noncentrality_for_power(chi2_isf(level, df), df, SENSITIVITY_POWER);
+    let for_deviation = (n as f64 - 1.0) * lambda / (MAX_CELL_DEVIATION * MAX_CELL_DEVIATION);
+    let for_cells = MIN_EXPECTED_PER_CELL * n as f64;
+    // The +1 absorbs rounding in the inversion: at the returned T the
+    // adequacy check itself passes (tested).
+    for_deviation.max(for_cells).ceil() as u64 + 1
+}
+
 /// The smallest non-centrality per trial a χ²(df) test of `trials` trials
 /// detects with [`SENSITIVITY_POWER`] at `level`; infinite when df = 0.
 pub fn detectable_delta(df: f64, level: f64, trials: u64) -> f64 {
@@ -190,6 +205,20 @@ pub fn detectable_delta(df: f64, level: f64, trials: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn adequate_trials_is_the_threshold_of_adequacy() {
+        for (n, level) in [(2usize, 1e-3), (10, 1e-3 / 7.0), (52, 1e-3 / 6.0)] {
+            let tests = [result(TestKind::PositionValue, ((n - 1) * (n - 1)) as f64)];
+            let t = adequate_trials(n, level);
+            assert!(
+                Sensitivity::of(&tests, n, t, level, 1).adequate(),
+                "n = {n}"
+            );
+            let fewer = Sensitivity::of(&tests, n, t * 99 / 100, level, 1);
+            assert!(!fewer.adequate(), "n = {n}: {t} is not the threshold");
+        }
+    }
     use crate::stats::special::noncentral_chi2_sf;
 
     fn result(test: TestKind, df: f64) -> TestResult {

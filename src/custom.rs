@@ -1,0 +1,345 @@
+//! Audits of your own shuffle from Rust, for `cargo test`: the same engine,
+//! tests, verdicts and reports as a built-in algorithm, deterministic by
+//! default so that a test never flakes.
+//!
+//! ```
+//! use rand::RngExt;
+//!
+//! // A correct Durstenfeld shuffle, written against `rand`.
+//! fn my_shuffle(deck: &mut [u32], rng: &mut dyn rand::Rng) {
+//!     for i in (1..deck.len()).rev() {
+//!         deck.swap(i, rng.random_range(0..=i));
+//!     }
+//! }
+//! shuffle_audit::assert_fair("my-shuffle", 10, my_shuffle);
+//!
+//! // The classic off-by-one: `0..i` never leaves a card where it is.
+//! let off_by_one = |deck: &mut [u32], rng: &mut dyn rand::Rng| {
+//!     for i in (1..deck.len()).rev() {
+//!         deck.swap(i, rng.random_range(0..i));
+//!     }
+//! };
+//! let audit = shuffle_audit::Audit::of_fn("off-by-one", 10, off_by_one).run().unwrap();
+//! assert_eq!(audit.verdict, shuffle_audit::stats::Verdict::Biased);
+//! ```
+//!
+//! The default trial count (see [`default_trials`]) catches a bias the size
+//! of the naive swap's at n with 90% power, and is large enough for "no bias
+//! detected" to mean something (a single position-by-value cell off by 20%
+//! would be seen with 90% power); a run that cannot say as much is
+//! inconclusive, and [`assert_fair`] fails on it.
+
+use crate::algorithm::Algorithm;
+use crate::audit::{self, Audit, DEFAULT_ALPHA, DEFAULT_SEED};
+use crate::engine::{RunSpec, no_progress};
+use crate::error::Result;
+use crate::power::{self, exact_effect};
+use crate::report::content::deviation_words;
+use crate::source::{SourceKind, SourceSpec};
+use crate::spec::{TestKind, TestSet};
+use crate::stats::Verdict;
+use crate::stats::sensitivity::{SENSITIVITY_POWER, adequate_trials};
+use crate::subject::{Feed, FnShuffle, Outside, Shuffle, Subject};
+use std::path::{Path, PathBuf};
+
+/// Fewest trials a default run makes, whatever the plans say.
+pub const MIN_DEFAULT_TRIALS: u64 = 10_000;
+
+/// An audit of a user's shuffle, configured step by step and run with
+/// [`run`](Self::run) or [`assert_fair`](Self::assert_fair).
+#[derive(Debug, Clone)]
+pub struct CustomAudit<T> {
+    name: String,
+    n: usize,
+    shuffle: T,
+    trials: Option<u64>,
+    seed: u64,
+    tests: Option<TestSet>,
+    alpha: f64,
+    source: SourceSpec,
+    threads: Option<usize>,
+    report_dir: Option<PathBuf>,
+}
+
+impl Audit {
+    /// An audit of `f`, a shuffle of `n` items written against `rand`'s
+    /// generator trait, named `name` in messages and reports.
+    pub fn of_fn<F>(name: &str, n: usize, f: F) -> CustomAudit<FnShuffle<F>>
+    where
+        F: Fn(&mut [u32], &mut dyn rand::Rng) + Sync,
+    {
+        Audit::of_shuffle(name, n, FnShuffle(f))
+    }
+
+    /// An audit of `shuffle`, a shuffle of `n` items drawing through our
+    /// [`crate::source::RandomSource`] (the trait form).
+    pub fn of_shuffle<T: Shuffle>(name: &str, n: usize, shuffle: T) -> CustomAudit<T> {
+        CustomAudit {
+            name: name.to_string(),
+            n,
+            shuffle,
+            trials: None,
+            seed: DEFAULT_SEED,
+            tests: None,
+            alpha: DEFAULT_ALPHA,
+            source: SourceKind::Chacha8.into(),
+            threads: None,
+            report_dir: None,
+        }
+    }
+}
+
+impl<T: Shuffle> CustomAudit<T> {
+    /// Shuffles to run (default: [`default_trials`]).
+    pub fn trials(mut self, trials: u64) -> Self {
+        self.trials = Some(trials);
+        self
+    }
+
+    /// The seed (default [`DEFAULT_SEED`]): the same seed gives the same
+    /// counts and verdict on every machine and thread count.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// The tests to run (default: every test that makes sense at n).
+    pub fn tests(mut self, tests: TestSet) -> Self {
+        self.tests = Some(tests);
+        self
+    }
+
+    /// The significance level (default [`DEFAULT_ALPHA`]).
+    pub fn alpha(mut self, alpha: f64) -> Self {
+        self.alpha = alpha;
+        self
+    }
+
+    /// The random source handed to the shuffle (default ChaCha8).
+    pub fn source(mut self, source: SourceSpec) -> Self {
+        self.source = source;
+        self
+    }
+
+    /// Worker threads (default: all cores). The counts do not depend on it.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// Where [`assert_fair`](Self::assert_fair) writes its report when it
+    /// fails (default `target/shuffle-audit/NAME`, or under
+    /// `$CARGO_TARGET_DIR`).
+    pub fn report_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.report_dir = Some(dir.into());
+        self
+    }
+
+    /// The run this audit makes.
+    pub fn spec(&self) -> RunSpec {
+        let tests = self
+            .tests
+            .clone()
+            .unwrap_or_else(|| TestSet::default_for(self.n));
+        let trials = self
+            .trials
+            .unwrap_or_else(|| default_trials(self.n, &tests, self.alpha));
+        RunSpec {
+            threads: self.threads,
+            tests,
+            ..RunSpec::new(
+                Subject::Outside(Outside {
+                    name: self.name.clone(),
+                    feed: Feed::Function,
+                    order: None,
+                }),
+                self.n,
+                trials,
+                self.source,
+                self.seed,
+            )
+        }
+    }
+
+    /// Runs the audit and judges it.
+    pub fn run(&self) -> Result<Audit> {
+        let spec = self.spec();
+        let mut audit = audit::run_shuffle(&spec, &self.shuffle, self.alpha, &no_progress)?;
+        audit::judge(std::slice::from_mut(&mut audit), self.alpha);
+        Ok(audit)
+    }
+
+    /// Runs the audit and panics unless it found no bias with a run large
+    /// enough to have seen one: on "biased" and on "inconclusive" alike. The
+    /// panic message names the decisive test, its p-value, the largest
+    /// deviation in words and where the report was written (or how many
+    /// trials an inconclusive run needs). Returns the audit otherwise.
+    pub fn assert_fair(&self) -> Audit {
+        let audit = match self.run() {
+            Ok(audit) => audit,
+            Err(e) => panic!("shuffle-audit could not audit {}: {e}", self.name),
+        };
+        if audit.verdict == Verdict::NoBiasDetected {
+            return audit;
+        }
+        let dir = self.report_dir.clone().unwrap_or_else(|| {
+            let target = std::env::var_os("CARGO_TARGET_DIR").unwrap_or_else(|| "target".into());
+            Path::new(&target)
+                .join("shuffle-audit")
+                .join(audit.spec.subject.slug())
+        });
+        let report = match audit.write_report(&dir) {
+            Ok(path) => format!("report: {}", path.display()),
+            Err(e) => format!("(the report could not be written: {e})"),
+        };
+        panic!("{}\n{report}", failure_message(&audit));
+    }
+}
+
+/// Audits `f`, a shuffle of `n` items written against `rand`, with the
+/// defaults (deterministic seed, [`default_trials`], every test that makes
+/// sense at n, α = 0.001), and panics unless no bias was detected by a run
+/// large enough to have seen one. For `cargo test`.
+pub fn assert_fair<F>(name: &str, n: usize, f: F) -> Audit
+where
+    F: Fn(&mut [u32], &mut dyn rand::Rng) + Sync,
+{
+    Audit::of_fn(name, n, f).assert_fair()
+}
+
+/// The trials a default audit of n items runs with `tests` at `alpha`: the
+/// larger of (a) what catches a bias as large as the naive swap's at n
+/// (`swap(a[i], a[uniform[0, n-1]])`, whose exact marginals are known) with
+/// 90% power on the position-by-value test, (b) what makes "no bias
+/// detected" adequate (a 20% single-cell deviation seen with 90% power; see
+/// [`adequate_trials`]), and (c) [`MIN_DEFAULT_TRIALS`]. Each figure is at
+/// α / (number of tests), the level the verdict holds each test to. At
+/// α = 0.001 this is 10,000 trials at n = 5, 18,319 at n = 10 and 473,063
+/// at n = 52: (b) decides, since the naive swap's bias is caught with far
+/// fewer.
+pub fn default_trials(n: usize, tests: &TestSet, alpha: f64) -> u64 {
+    let level = alpha / tests.iter().count().max(1) as f64;
+    let naive = exact_effect(
+        Algorithm::NaiveSwap,
+        n,
+        SourceKind::Chacha8.into(),
+        TestKind::PositionValue,
+    )
+    .ok()
+    .flatten()
+    .and_then(|effect| power::plan(effect, level, SENSITIVITY_POWER).ok())
+    .map_or(0, |plan| plan.trials);
+    naive.max(adequate_trials(n, level)).max(MIN_DEFAULT_TRIALS)
+}
+
+/// Why an audit is not "no bias detected", in a few lines.
+fn failure_message(audit: &Audit) -> String {
+    let decisive = audit.decisive();
+    let head = format!(
+        "{} is {} (n = {}, {} trials, seed {})",
+        audit.spec.subject, audit.verdict, audit.spec.n, audit.spec.trials, audit.spec.seed
+    );
+    match audit.verdict {
+        Verdict::Inconclusive => {
+            let why = audit.sensitivity.inconclusive.clone().unwrap_or_default();
+            let needed = adequate_trials(audit.spec.n, audit.sensitivity.level);
+            format!("{head}: {why}; run at least {needed} trials (.trials({needed})) for a verdict")
+        }
+        Verdict::Biased | Verdict::NoBiasDetected => format!(
+            "{head}: decisive test {}, p (adjusted) {}; {}",
+            decisive.test.title(),
+            crate::output::format_p(audit.log10_p_adjusted),
+            deviation_words(audit)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::RngExt;
+
+    fn durstenfeld(deck: &mut [u32], rng: &mut dyn rand::Rng) {
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, rng.random_range(0..=i));
+        }
+    }
+
+    fn off_by_one(deck: &mut [u32], rng: &mut dyn rand::Rng) {
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, rng.random_range(0..i));
+        }
+    }
+
+    #[test]
+    fn a_correct_shuffle_passes_and_an_off_by_one_is_caught() {
+        let fair = assert_fair("durstenfeld", 10, durstenfeld);
+        assert_eq!(
+            fair.spec.trials,
+            default_trials(10, &TestSet::default_for(10), 1e-3)
+        );
+        let dir = std::env::temp_dir().join(format!("sa-custom-{}", std::process::id()));
+        let caught = std::panic::catch_unwind(|| {
+            Audit::of_fn("off-by-one", 10, off_by_one)
+                .report_dir(&dir)
+                .assert_fair()
+        });
+        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        assert!(message.contains("off-by-one is biased"), "{message}");
+        assert!(message.contains("decisive test"), "{message}");
+        assert!(message.contains("report.html"), "{message}");
+        assert!(dir.join("report.html").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_small_run_is_inconclusive_and_says_how_many_trials_it_needs() {
+        let caught = std::panic::catch_unwind(|| {
+            Audit::of_fn("durstenfeld", 52, durstenfeld)
+                .trials(200)
+                .report_dir(std::env::temp_dir().join("sa-custom-inconclusive"))
+                .assert_fair()
+        });
+        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        assert!(message.contains("inconclusive"), "{message}");
+        assert!(message.contains("run at least"), "{message}");
+        let _ = std::fs::remove_dir_all(std::env::temp_dir().join("sa-custom-inconclusive"));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_counts_on_any_thread_count() {
+        let run = |threads| {
+            Audit::of_fn("d", 6, durstenfeld)
+                .trials(100_000)
+                .threads(threads)
+                .run()
+                .unwrap()
+                .tally
+        };
+        assert_eq!(run(1), run(2));
+    }
+
+    #[test]
+    fn a_shuffle_that_loses_a_card_is_an_error_not_a_verdict() {
+        let broken = |deck: &mut [u32], _: &mut dyn rand::Rng| deck[0] = deck[1];
+        let err = Audit::of_fn("broken", 5, broken)
+            .trials(10)
+            .run()
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("broken did not return a permutation: 1 appears twice"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn default_trials_catch_the_naive_swap_and_are_adequate() {
+        for n in [3usize, 10, 52] {
+            let tests = TestSet::default_for(n);
+            let t = default_trials(n, &tests, 1e-3);
+            let level = 1e-3 / tests.iter().count() as f64;
+            assert!(t >= adequate_trials(n, level), "n = {n}: {t}");
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! An audit: run one algorithm many times, test the counts, and judge the
 //! result together with the other audits of the same run.
 
-use crate::engine::{self, Progress, RunSpec};
+use crate::engine::{self, FeedReport, Produced, Progress, RunSpec};
 use crate::error::{Error, Result};
 use crate::source::splitmix64;
 use crate::spec::TestKind;
@@ -51,6 +51,9 @@ pub struct Audit {
     /// The significance level the verdict was reached at (before any
     /// correction).
     pub alpha: f64,
+    /// What an outside feed gave (decks read, items, workers); `None` for
+    /// shuffles the engine ran.
+    pub feed: Option<FeedReport>,
 }
 
 /// One look of a sequential audit.
@@ -109,7 +112,7 @@ pub fn check_alpha(alpha: f64) -> Result<()> {
 /// Runs one audit; its verdict is provisional (uncorrected) until
 /// [`judge`] sees the whole run.
 pub fn run(spec: &RunSpec, alpha: f64, progress: Progress<'_>) -> Result<Audit> {
-    run_with(spec, alpha, || engine::run(spec, progress))
+    run_with(spec, alpha, || engine::produce(spec, progress))
 }
 
 /// [`run`] for a user's shuffle written in Rust (see
@@ -120,33 +123,48 @@ pub fn run_shuffle<T: Shuffle>(
     alpha: f64,
     progress: Progress<'_>,
 ) -> Result<Audit> {
-    run_with(spec, alpha, || engine::run_shuffle(spec, shuffle, progress))
+    run_with(spec, alpha, || {
+        engine::run_shuffle(spec, shuffle, progress).map(|tally| Produced { tally, feed: None })
+    })
 }
 
 /// Checks the request, produces the tally with `produce` (timed) and
 /// evaluates it.
-fn run_with(spec: &RunSpec, alpha: f64, produce: impl FnOnce() -> Result<Tally>) -> Result<Audit> {
+fn run_with(
+    spec: &RunSpec,
+    alpha: f64,
+    produce: impl FnOnce() -> Result<Produced>,
+) -> Result<Audit> {
     check_alpha(alpha)?;
     if spec.trials == 0 {
         return Err(Error::invalid("trials must be at least 1"));
     }
     let start = Instant::now();
-    let tally = produce()?;
-    Ok(evaluate(spec, tally, start.elapsed().as_secs_f64(), alpha))
+    let produced = produce()?;
+    let mut audit = evaluate(spec, produced.tally, start.elapsed().as_secs_f64(), alpha);
+    audit.feed = produced.feed;
+    Ok(audit)
 }
 
 /// Tests a tally produced for `spec` (in `seconds`) and gives the audit its
 /// provisional verdict at `alpha`.
+///
+/// The spec is completed from the tally: its trials and n are what was
+/// counted (a file may hold fewer decks than asked, and say what n is), and
+/// default tests are those for that n.
 pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit {
+    let spec = &RunSpec {
+        n: tally.n(),
+        trials: tally.trials(),
+        tests: spec.tests.at(tally.n()),
+        ..spec.clone()
+    };
     let position_value = PositionValueTest::run(&tally);
     let tests = battery::run(&tally, &spec.tests, &position_value, spec.seed);
     let log10_p = audit_log10_p(&tests);
     let sensitivity = Sensitivity::of(&tests, spec.n, tally.trials(), alpha, tests.len());
     Audit {
-        spec: RunSpec {
-            trials: tally.trials(),
-            ..spec.clone()
-        },
+        spec: spec.clone(),
         threads: spec.threads.unwrap_or_else(rayon::current_num_threads),
         seconds,
         tally,
@@ -158,6 +176,7 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         sensitivity,
         looks: Vec::new(),
         alpha,
+        feed: None,
     }
 }
 

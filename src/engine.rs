@@ -11,11 +11,10 @@
 
 use crate::algorithm::{Algorithm, Scratch};
 use crate::error::{Error, Result};
+use crate::ingest::{self, Items, WorkerRun};
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
 use crate::spec::TestSet;
-#[cfg(doc)]
-use crate::subject::Feed;
-use crate::subject::{Shuffle, Subject};
+use crate::subject::{Feed, Shuffle, Subject};
 use crate::tally::{Collect, Counter, Tally};
 use rayon::prelude::*;
 
@@ -83,10 +82,7 @@ impl RunSpec {
 
     /// What the tally must collect for these tests.
     pub fn collect(&self) -> Collect {
-        Collect {
-            permutations: self.tests.needs_permutations(),
-            structure: self.tests.needs_structure(),
-        }
+        self.tests.collect()
     }
 }
 
@@ -101,20 +97,101 @@ pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 /// A progress sink that ignores everything.
 pub fn no_progress(_: u64) {}
 
+/// `RunSpec::trials` of a file feed that reads every deck the input holds.
+pub const ALL_DECKS: u64 = u64::MAX;
+
+/// `RunSpec::n` of a file feed whose n is the first deck's length.
+pub const N_FROM_INPUT: usize = 0;
+
+/// What a run produced: the tally and, for a shuffle from outside, what was
+/// read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Produced {
+    /// The counts.
+    pub tally: Tally,
+    /// What the feed gave, for a file or a command; `None` otherwise.
+    pub feed: Option<FeedReport>,
+}
+
+/// What an outside feed gave: how many decks, what the items were, and, for
+/// a command, each worker as run (what a rerun needs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeedReport {
+    /// Decks counted.
+    pub decks: u64,
+    /// Whether the trial limit stopped the read before the input ended.
+    pub stopped_early: bool,
+    /// What each index of the tally means (the starting order).
+    pub items: Items,
+    /// The workers of a command, in order; empty for a file.
+    pub workers: Vec<WorkerRun>,
+}
+
 /// Runs the shuffles of `spec` and returns their tally.
 ///
 /// For a [`Feed::Function`] subject use [`run_shuffle`], which takes the
 /// shuffle.
 pub fn run(spec: &RunSpec, progress: Progress<'_>) -> Result<Tally> {
-    check(spec)?;
-    match &spec.subject {
-        Subject::Builtin(algorithm) => run_rows(spec, *algorithm, progress),
-        Subject::Outside(outside) => Err(Error::invalid(format!(
-            "{} is not a shuffle the engine can run by itself ({})",
-            outside.name,
-            outside.feed.description()
-        ))),
-    }
+    produce(spec, progress).map(|p| p.tally)
+}
+
+/// Runs the shuffles of `spec`, or reads them from its outside feed, and
+/// returns the tally with what the feed gave.
+pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
+    let outside = match &spec.subject {
+        Subject::Builtin(algorithm) => {
+            check(spec)?;
+            let tally = run_rows(spec, *algorithm, progress)?;
+            return Ok(Produced { tally, feed: None });
+        }
+        Subject::Outside(outside) => outside,
+    };
+    let opts = ingest::Options {
+        n: (spec.n != N_FROM_INPUT).then_some(spec.n),
+        format: ingest::Format::Text,
+        order: outside.order.clone(),
+        max_decks: (spec.trials != ALL_DECKS).then_some(spec.trials),
+        collect: spec.collect(),
+        tests: Some(spec.tests.clone()),
+    };
+    let (read, workers) = match &outside.feed {
+        Feed::File { path, format } => {
+            let opts = ingest::Options {
+                format: *format,
+                ..opts
+            };
+            let read = in_pool(spec.threads, || ingest::read_path(path, &opts, progress))??;
+            (read, Vec::new())
+        }
+        Feed::Command {
+            template,
+            jobs,
+            timeout,
+        } => {
+            check(spec)?;
+            let command = ingest::CommandSpec {
+                template: template.clone(),
+                jobs: *jobs,
+                timeout: *timeout,
+            };
+            ingest::run_command(&command, spec.n, spec.trials, spec.seed, &opts, progress)?
+        }
+        Feed::Function => {
+            return Err(Error::invalid(format!(
+                "{} is a Rust function: run it with engine::run_shuffle",
+                outside.name
+            )));
+        }
+    };
+    Ok(Produced {
+        tally: read.tally,
+        feed: Some(FeedReport {
+            decks: read.decks,
+            stopped_early: read.stopped_early,
+            items: read.items,
+            workers,
+        }),
+    })
 }
 
 /// Runs `shuffle`, a user's shuffle written in Rust, as `spec` says (its

@@ -2,6 +2,7 @@
 //! (which must know what to count) and of the statistics (which run them).
 
 use crate::error::{Error, Result};
+use crate::tally::Collect;
 use serde::Serialize;
 use std::fmt;
 
@@ -141,20 +142,45 @@ impl fmt::Display for TestKind {
 }
 
 /// A set of tests to run, in report order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TestSet(Vec<TestKind>);
+///
+/// A set chosen as "the default" remembers it, so that a run whose n is
+/// only known once its input is read (permutations from a file) can take
+/// the default for that n (see [`at`](Self::at)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestSet {
+    kinds: Vec<TestKind>,
+    default: bool,
+}
+
+impl Serialize for TestSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.kinds.serialize(s)
+    }
+}
 
 impl TestSet {
     /// Every test that makes sense at `n`: the permutation test only up to
     /// n = 8 (its cost grows as n!), the rest always.
     pub fn default_for(n: usize) -> Self {
-        Self(
-            TestKind::ALL
-                .into_iter()
-                .filter(|&t| t != TestKind::Permutation || n <= DEFAULT_PERMUTATION_N)
-                .collect(),
-        )
+        let kinds = TestKind::ALL
+            .into_iter()
+            .filter(|&t| t != TestKind::Permutation || n <= DEFAULT_PERMUTATION_N)
+            .collect();
+        Self {
+            kinds,
+            default: true,
+        }
         .without_equivalents(n)
+    }
+
+    /// The set to run at `n`: the default for `n` if this set was chosen as
+    /// the default (for another or an unknown n), else this set itself.
+    pub fn at(&self, n: usize) -> Self {
+        if self.default {
+            Self::default_for(n)
+        } else {
+            self.clone()
+        }
     }
 
     /// The set with every test that is another test of the set at `n` (see
@@ -162,8 +188,8 @@ impl TestSet {
     /// A test whose twin is absent stays.
     pub fn without_equivalents(mut self, n: usize) -> Self {
         let twins = TestKind::equivalences(n);
-        let kept = self.0.clone();
-        self.0.retain(|t| {
+        let kept = self.kinds.clone();
+        self.kinds.retain(|t| {
             !twins
                 .iter()
                 .any(|(dropped, keep)| dropped == t && kept.contains(keep))
@@ -173,7 +199,10 @@ impl TestSet {
 
     /// Only the position-by-value test (the fastest audit).
     pub fn position_value() -> Self {
-        Self(vec![TestKind::PositionValue])
+        Self {
+            kinds: vec![TestKind::PositionValue],
+            default: false,
+        }
     }
 
     /// Parses a comma-separated list of test names, or `all` / `default`,
@@ -200,7 +229,11 @@ impl TestSet {
         }
         tests.sort();
         tests.dedup();
-        let set = Self(tests).without_equivalents(n);
+        let set = Self {
+            kinds: tests,
+            default: false,
+        }
+        .without_equivalents(n);
         set.check(n)?;
         Ok(set)
     }
@@ -213,7 +246,7 @@ impl TestSet {
                  thread; n = {n} would need {n}! of them): choose other --tests"
             )));
         }
-        if self.0.is_empty() {
+        if self.kinds.is_empty() {
             return Err(Error::invalid("no test selected"));
         }
         Ok(())
@@ -221,12 +254,20 @@ impl TestSet {
 
     /// Whether `kind` is in the set.
     pub fn contains(&self, kind: TestKind) -> bool {
-        self.0.contains(&kind)
+        self.kinds.contains(&kind)
     }
 
     /// The tests, in report order.
     pub fn iter(&self) -> impl Iterator<Item = TestKind> + '_ {
-        self.0.iter().copied()
+        self.kinds.iter().copied()
+    }
+
+    /// What a tally must collect for these tests.
+    pub fn collect(&self) -> Collect {
+        Collect {
+            permutations: self.needs_permutations(),
+            structure: self.needs_structure(),
+        }
     }
 
     /// Whether whole permutations must be counted.
@@ -236,7 +277,7 @@ impl TestSet {
 
     /// Whether per-permutation statistics (fixed points, cycles, ...) must be counted.
     pub fn needs_structure(&self) -> bool {
-        self.0.iter().any(|t| {
+        self.kinds.iter().any(|t| {
             matches!(
                 t,
                 TestKind::FixedPoints
@@ -251,7 +292,7 @@ impl TestSet {
 
 impl fmt::Display for TestSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<_> = self.0.iter().map(|t| t.name()).collect();
+        let names: Vec<_> = self.kinds.iter().map(|t| t.name()).collect();
         f.write_str(&names.join(","))
     }
 }

@@ -7,9 +7,6 @@ use crate::source::{RandAdapter, RandomSource};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
-/// TEMP
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct IngestFormatTBD;
 
 /// The shuffle under audit.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +38,7 @@ pub enum Feed {
         /// The path, or `-` for standard input.
         path: PathBuf,
         /// Text lines or fixed-width binary records.
-        format: IngestFormatTBD,
+        format: crate::ingest::Format,
     },
     /// A program run by the tool, `jobs` copies in parallel, each printing
     /// its share of the decks.

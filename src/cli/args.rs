@@ -26,7 +26,7 @@ pub enum Command {
     List(ListArgs),
     /// Audit shuffle algorithms: run, count, test, write reports.
     #[command(long_about = AUDIT_ABOUT)]
-    Audit(AuditArgs),
+    Audit(Box<AuditArgs>),
     /// Run an experiment file (experiments/*.toml) and write its report.
     #[command(long_about = RUN_ABOUT)]
     Run(RunArgs),
@@ -71,6 +71,31 @@ only when it stands out from the noise of the n x n cells.
 
 Counts accept 1000000, 1_000_000, 1e6 or 1M. The same --seed gives identical \
 counts on any number of threads.
+
+YOUR OWN SHUFFLE, in any language: instead of -a, give its output.
+  --input FILE (- for stdin): one shuffled deck per line; items separated by \
+spaces or commas, optional [ ] (a JSON array per line works), blank lines and \
+# comments skipped. Items are integers (0-based or 1-based: the first line \
+must contain 0 or n) or labels (AS 10H QD ...). n comes from the first line; \
+every line must be a permutation of the same items. Without -t every deck is \
+read; with -t only the first TRIALS. Binary input: --format u8|u16|u32 \
+(little-endian records of n values; -n required).
+  --cmd 'PROGRAM {n} {count} {seed}': runs PROGRAM (through sh -c) --jobs \
+times in parallel, each with its own {seed} (derived from --seed and \
+{worker}) and its share {count} of -t decks, and reads the decks it prints, \
+as from a file. A program that fails, prints a bad line or stays silent for \
+--cmd-timeout seconds ends the run (exit 2, its stderr shown, nothing \
+written). run.json records each worker's command, seed and count.
+  The starting order (--order AS,2S,... or --order-file FILE; default \
+ascending) says what the deck looked like before the shuffle. Any fixed \
+relabelling of a uniform shuffle is uniform, so every test keeps its null \
+law under the default; the true order only adds power to the tests about \
+movement (fixed points, cycles, rising sequences).
+  Nobody knows the answer in advance for your shuffle, so there is no \
+expected verdict: read the verdict and the sensitivity it states. Examples:
+    python3 deal.py | shuffle-audit audit --input -
+    shuffle-audit audit --cmd 'node shuffle.js {n} {count} {seed}' -n 52 -t 1M
+    shuffle-audit audit --input deals.txt --order-file deck.txt
 
 Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased); \
 1 --fail-on-bias and something was biased; 2 bad input.";
@@ -221,13 +246,57 @@ pub struct AuditArgs {
     #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
     pub algorithms: Vec<String>,
 
-    /// Number of elements to shuffle.
-    #[arg(short = 'n', long, default_value_t = 10)]
-    pub n: usize,
+    /// Audit your own shuffle from the decks in FILE (- for stdin), one per
+    /// line (see below).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["algorithms", "cmd"])]
+    pub input: Option<PathBuf>,
 
-    /// Shuffles per algorithm (1e6, 1_000_000 and 1M are all accepted).
-    #[arg(short = 't', long, default_value = "1M", value_name = "TRIALS")]
-    pub trials: String,
+    /// Audit your own shuffle by running PROGRAM (sh -c), which prints
+    /// {count} decks of {n} items for {seed} (see below).
+    #[arg(long, value_name = "PROGRAM", conflicts_with = "algorithms")]
+    pub cmd: Option<String>,
+
+    /// --input format: text, or fixed-width little-endian binary records
+    /// u8, u16 or u32 (which need -n).
+    #[arg(
+        long,
+        default_value = "text",
+        value_name = "FORMAT",
+        requires = "input"
+    )]
+    pub format: String,
+
+    /// The starting order of the deck, comma-separated (--input/--cmd)
+    /// [default: ascending].
+    #[arg(long, value_name = "LIST", conflicts_with = "order_file")]
+    pub order: Option<String>,
+
+    /// The starting order, read from FILE (items separated by spaces,
+    /// commas or lines).
+    #[arg(long, value_name = "FILE")]
+    pub order_file: Option<PathBuf>,
+
+    /// --cmd: copies of the program run in parallel [default: all cores].
+    #[arg(long, value_name = "N", requires = "cmd")]
+    pub jobs: Option<usize>,
+
+    /// --cmd: seconds a program may print nothing before the run fails.
+    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "cmd")]
+    pub cmd_timeout: u64,
+
+    /// The name reports give your shuffle [default: the file or command].
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Number of elements to shuffle [default: 10; with --input, the first
+    /// line's].
+    #[arg(short = 'n', long)]
+    pub n: Option<usize>,
+
+    /// Shuffles per algorithm (1e6, 1_000_000 and 1M are all accepted)
+    /// [default: 1M; with --input, every deck in the file].
+    #[arg(short = 't', long, value_name = "TRIALS")]
+    pub trials: Option<String>,
 
     /// Seed of the run; the same seed reproduces the same counts.
     #[arg(long, default_value_t = DEFAULT_SEED)]

@@ -6,8 +6,9 @@ use super::run::run_audits;
 use super::verdicts;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{self, Audit};
-use shuffle_audit::engine::{self, RunSpec};
+use shuffle_audit::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
+use shuffle_audit::ingest::Format;
 use shuffle_audit::output::{self, files, summary::Summary, thousands};
 use shuffle_audit::params::parse_count;
 use shuffle_audit::report::content;
@@ -15,6 +16,14 @@ use shuffle_audit::report::{self, Provenance, ReportInput};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::TestSet;
 use shuffle_audit::stats::Verdict;
+use shuffle_audit::subject::{Feed, Outside, Subject};
+use std::path::Path;
+use std::time::Duration;
+
+/// n when -n is not given (and the input does not say).
+const DEFAULT_N: usize = 10;
+/// Trials when -t is not given (and no file says how many decks it holds).
+const DEFAULT_TRIALS: u64 = 1_000_000;
 use shuffle_audit::{Error, Result};
 
 pub fn run(args: &AuditArgs) -> Result<i32> {
@@ -82,6 +91,7 @@ fn write_report(audits: &[Audit], args: &AuditArgs, start: &RunStart) -> Result<
         audits,
         notes: Vec::new(),
         mixing: Vec::new(),
+        skipped: Vec::new(),
         provenance: Provenance {
             tool: record::tool_version(),
             git_commit: start.commit.clone(),
@@ -98,16 +108,33 @@ fn write_report(audits: &[Audit], args: &AuditArgs, start: &RunStart) -> Result<
 /// Turns the arguments into run specs, rejecting every bad value before any
 /// work starts.
 fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
-    if args.n < 2 {
+    let outside = outside(args)?;
+    let reads_file = matches!(&outside, Some(o) if matches!(o.feed, Feed::File { .. }));
+    let binary = args.format != "text";
+    let n = match args.n {
+        Some(n) => n,
+        None if reads_file && binary => {
+            return Err(Error::invalid(format!(
+                "--format {} needs -n: binary records do not say how many items a deck has",
+                args.format
+            )));
+        }
+        None if reads_file => N_FROM_INPUT,
+        None => DEFAULT_N,
+    };
+    if n != N_FROM_INPUT && n < 2 {
         return Err(Error::invalid(format!(
-            "n = {} is too small: n must be at least 2",
-            args.n
+            "n = {n} is too small: n must be at least 2"
         )));
     }
-    if args.n > u32::MAX as usize {
-        return Err(Error::invalid(format!("n = {} is too large", args.n)));
+    if n > u32::MAX as usize {
+        return Err(Error::invalid(format!("n = {n} is too large")));
     }
-    let trials = parse_count(&args.trials)?;
+    let trials = match &args.trials {
+        Some(text) => parse_count(text)?,
+        None if reads_file => ALL_DECKS,
+        None => DEFAULT_TRIALS,
+    };
     if trials == 0 {
         return Err(Error::invalid("trials must be at least 1 (got 0)"));
     }
@@ -115,31 +142,135 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
         return Err(Error::invalid("threads must be at least 1 (got 0)"));
     }
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
-    let tests = TestSet::parse(&args.tests, args.n)?;
+    // With n from the input, "default" is resolved once n is known; a list
+    // is checked against the largest n it could meet.
+    let tests = TestSet::parse(&args.tests, n.max(2))?;
     let source = SourceSpec::parse(&args.rng)?;
-    let algorithms = if args.algorithms.is_empty() {
-        Algorithm::ALL.to_vec()
-    } else {
-        let mut chosen: Vec<Algorithm> = Vec::new();
-        for text in &args.algorithms {
-            let alg = Algorithm::parse(text)?;
-            if chosen.contains(&alg) {
-                return Err(Error::invalid(format!("algorithm '{alg}' is given twice")));
-            }
-            chosen.push(alg);
+    let subjects: Vec<Subject> = match outside {
+        Some(outside) => vec![Subject::Outside(outside)],
+        None if args.algorithms.is_empty() => {
+            Algorithm::ALL.into_iter().map(Subject::from).collect()
         }
-        chosen
+        None => {
+            let mut chosen: Vec<Subject> = Vec::new();
+            for text in &args.algorithms {
+                let alg = Subject::from(Algorithm::parse(text)?);
+                if chosen.contains(&alg) {
+                    return Err(Error::invalid(format!("algorithm '{alg}' is given twice")));
+                }
+                chosen.push(alg);
+            }
+            chosen
+        }
     };
-    let specs: Vec<RunSpec> = algorithms
+    let specs: Vec<RunSpec> = subjects
         .into_iter()
-        .map(|algorithm| RunSpec {
+        .map(|subject| RunSpec {
             threads: args.threads,
             tests: tests.clone(),
-            ..RunSpec::new(algorithm, args.n, trials, source, args.seed)
+            ..RunSpec::new(subject, n, trials, source, args.seed)
         })
         .collect();
-    engine::check_memory(args.n, threads, specs[0].collect())?;
+    if n != N_FROM_INPUT {
+        engine::check_memory(n, threads, specs[0].collect())?;
+    }
     Ok(specs)
+}
+
+/// The shuffle from outside named by --input or --cmd, if any, with its
+/// starting order; `None` for built-in algorithms.
+fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
+    if args.input.is_none() && args.cmd.is_none() {
+        if args.order.is_some() || args.order_file.is_some() {
+            return Err(Error::invalid(
+                "--order and --order-file describe your own shuffle's deck: use them with \
+                 --input or --cmd",
+            ));
+        }
+        if args.name.is_some() {
+            return Err(Error::invalid(
+                "--name names your own shuffle: use it with --input or --cmd",
+            ));
+        }
+        return Ok(None);
+    }
+    let order = match (&args.order, &args.order_file) {
+        (Some(list), _) => Some(order_items(list)),
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
+            Some(order_items(&text))
+        }
+        (None, None) => None,
+    };
+    if order.as_ref().is_some_and(Vec::is_empty) {
+        return Err(Error::invalid(
+            "the starting order (--order/--order-file) is empty",
+        ));
+    }
+    let (feed, default_name) = match (&args.input, &args.cmd) {
+        (Some(path), _) => {
+            let format = Format::parse(&args.format)?;
+            let name = if path == Path::new("-") {
+                "stdin".to_string()
+            } else {
+                if !path.is_file() {
+                    return Err(Error::invalid(format!(
+                        "--input {}: no such file",
+                        path.display()
+                    )));
+                }
+                path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |f| f.to_string_lossy().into(),
+                )
+            };
+            (
+                Feed::File {
+                    path: path.clone(),
+                    format,
+                },
+                name,
+            )
+        }
+        (None, Some(template)) => {
+            if args.jobs == Some(0) {
+                return Err(Error::invalid("--jobs must be at least 1 (got 0)"));
+            }
+            if args.cmd_timeout == 0 {
+                return Err(Error::invalid(
+                    "--cmd-timeout must be at least 1 second (got 0)",
+                ));
+            }
+            if template.trim().is_empty() {
+                return Err(Error::invalid("--cmd is empty"));
+            }
+            (
+                Feed::Command {
+                    template: template.clone(),
+                    jobs: args.jobs.unwrap_or_else(rayon::current_num_threads),
+                    timeout: Duration::from_secs(args.cmd_timeout),
+                },
+                template.clone(),
+            )
+        }
+        (None, None) => unreachable!("checked above"),
+    };
+    Ok(Some(Outside {
+        name: args.name.clone().unwrap_or(default_name),
+        feed,
+        order,
+    }))
+}
+
+/// The items of a starting order: separated by commas, spaces or lines.
+fn order_items(text: &str) -> Vec<String> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The human-readable result: a header line, the verdict table and notes.
@@ -147,17 +278,27 @@ fn render(audits: &[Audit], args: &AuditArgs) -> String {
     let Some(first) = audits.first() else {
         return String::new();
     };
-    let mut out = format!(
-        "n = {}, {} trials each, rng {}, seed {}, tests {}, alpha {} (Holm within each audit, then over {} audits): {}\n\n",
-        first.spec.n,
-        thousands(first.spec.trials),
-        first.spec.source,
-        first.spec.seed,
-        first.spec.tests,
-        args.alpha,
-        audits.len(),
-        content::verdict_counts(audits),
-    );
+    let mut out = if first.spec.subject.builtin().is_some() {
+        format!(
+            "n = {}, {} trials each, rng {}, seed {}, tests {}, alpha {} (Holm within each audit, then over {} audits): {}\n\n",
+            first.spec.n,
+            thousands(first.spec.trials),
+            first.spec.source,
+            first.spec.seed,
+            first.spec.tests,
+            args.alpha,
+            audits.len(),
+            content::verdict_counts(audits),
+        )
+    } else {
+        format!(
+            "{}: {}; tests {}, alpha {} (Holm across the tests)\n\n",
+            first.spec.subject,
+            output::run_words(first),
+            first.spec.tests,
+            args.alpha,
+        )
+    };
     out.push_str(&verdicts::render(audits));
     if args.until_decisive {
         out.push_str(&format!(

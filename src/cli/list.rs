@@ -1,19 +1,39 @@
-//! `shuffle-audit list`.
+//! `shuffle-audit list`: the algorithms (from their records) and sources.
 
 use super::args::ListArgs;
 use shuffle_audit::Result;
-use shuffle_audit::algorithm::Algorithm;
+use shuffle_audit::algorithm::{Algorithm, Exact, Record};
 use shuffle_audit::source::SourceKind;
+
+/// The exact method of a record, in a word or two.
+fn exact_words(record: &Record<'_>) -> &'static str {
+    match record.exact {
+        Exact::Replay(_) => "enumerate",
+        Exact::ReplayWithoutRepeats => "enumerate (rejection folded)",
+        Exact::Stepwise => "compose steps",
+        Exact::Unavailable(_) => "none",
+    }
+}
 
 pub fn run(args: &ListArgs) -> Result<i32> {
     if args.json {
         let algorithms: Vec<_> = Algorithm::ALL
             .iter()
             .map(|a| {
+                let r = a.record();
+                let params: Vec<_> = r
+                    .params
+                    .iter()
+                    .map(|p| serde_json::json!({ "key": p.key, "meaning": p.meaning }))
+                    .collect();
                 serde_json::json!({
-                    "name": a.name(),
-                    "expected": if a.expected_fair() { "fair" } else { "biased" },
-                    "description": a.description(),
+                    "name": r.name,
+                    "expected": r.expected.slug(),
+                    "description": r.description,
+                    "params": params,
+                    "exact": exact_words(&r),
+                    "exact_marginals": r.positional.is_some(),
+                    "mixing": r.steps.map(|s| s.plural()),
                 })
             })
             .collect();
@@ -31,11 +51,21 @@ pub fn run(args: &ListArgs) -> Result<i32> {
         println!("{}", serde_json::to_string_pretty(&doc).expect("JSON"));
         return Ok(0);
     }
-    println!("Algorithms (-a NAME[:key=value]):");
+    println!("Algorithms (-a NAME[:key=value]); exact: how `exact` computes the law:");
     for a in Algorithm::ALL {
-        let expected = if a.expected_fair() { "fair" } else { "biased" };
-        println!("  {:<24} {:<7} {}", a.name(), expected, a.description());
+        let r = a.record();
+        println!(
+            "  {:<24} {:<7} {:<10} {}",
+            r.name,
+            r.expected.slug(),
+            exact_words(&r).split(' ').next().unwrap_or(""),
+            r.description
+        );
     }
+    println!(
+        "\nYour own shuffle: --input FILE (decks one per line, or - for stdin), --cmd 'PROGRAM \
+         {{n}} {{count}} {{seed}}', or shuffle_audit::assert_fair in cargo test."
+    );
     println!();
     println!("Random sources (--rng NAME):");
     for s in SourceKind::ALL {

@@ -3,6 +3,7 @@
 //! second; plus one line per finished audit (also when stderr is a file).
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use shuffle_audit::engine::ALL_DECKS;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -52,7 +53,12 @@ impl Progress {
 
     /// Starts the next audit: `label` with `trials` trials.
     pub fn begin(&self, label: String, trials: u64) {
-        self.item.set_length(trials);
+        if trials == ALL_DECKS {
+            self.item.unset_length();
+            self.overall.unset_length();
+        } else {
+            self.item.set_length(trials);
+        }
         self.item.set_position(0);
         self.item.set_message(label);
     }

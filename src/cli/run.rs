@@ -78,6 +78,16 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     let runs = experiment.runs(args.trials_scale, args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
     files::prepare_dir(&out)?;
+    let skipped: Vec<String> = experiment
+        .skipped()
+        .into_iter()
+        .map(|(plan, missing)| format!("{} (needs `{missing}`, not installed)", plan.subject))
+        .collect();
+    if !args.quiet {
+        for line in &skipped {
+            eprintln!("skipped: {line}");
+        }
+    }
 
     let specs: Vec<RunSpec> = runs.iter().map(|r| r.spec.clone()).collect();
     let audits = run_audits(&specs, experiment.alpha, args.quiet, true, None)?;
@@ -108,6 +118,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         audits: &audits,
         notes: runs.iter().map(|r| r.note.clone()).collect(),
         mixing,
+        skipped,
         provenance: Provenance {
             tool: record.tool.clone(),
             git_commit: record.git_commit.clone(),
@@ -142,7 +153,12 @@ pub fn run_audits(
     announce: bool,
     budget: Option<u64>,
 ) -> Result<Vec<Audit>> {
-    let total: u64 = specs.iter().map(|s| budget.unwrap_or(s.trials)).sum();
+    // A file read to its end has no known length (ALL_DECKS): its bars
+    // count without a total.
+    let total: u64 = specs
+        .iter()
+        .map(|s| budget.unwrap_or(s.trials))
+        .fold(0, u64::saturating_add);
     let progress = Progress::new(total, quiet);
     let report = |k| progress.add(k);
     let mut audits = Vec::with_capacity(specs.len());
@@ -205,7 +221,11 @@ fn run_record(
             .first()
             .map_or_else(rayon::current_num_threads, |a| a.threads),
         trials_scale: args.trials_scale,
-        audits: runs.iter().map(RecordedSpec::of).collect(),
+        audits: runs
+            .iter()
+            .enumerate()
+            .map(|(i, run)| RecordedSpec::of(run, audits.get(i)))
+            .collect(),
         reproduce: vec![
             shell_line(&["shuffle-audit", "run", "--check", &dir]),
             shell_line(&rerun),

@@ -3,6 +3,7 @@
 
 use crate::audit::Audit;
 use crate::error::{Error, Result};
+use crate::subject::{Feed, Subject};
 use serde::Deserialize;
 use std::fmt;
 use std::path::Path;
@@ -83,6 +84,9 @@ pub enum Difference {
         recorded: u64,
         /// Count recomputed.
         recomputed: u64,
+        /// Why the counts may legitimately differ (a program that is not
+        /// deterministic for its seed), if that applies.
+        hint: Option<String>,
     },
     /// The recorded matrix is not n × n.
     Shape {
@@ -116,10 +120,17 @@ impl fmt::Display for Difference {
                 value,
                 recorded,
                 recomputed,
-            } => write!(
-                f,
-                "audit {audit}: position {position}, value {value}: recorded {recorded}, recomputed {recomputed}"
-            ),
+                hint,
+            } => {
+                write!(
+                    f,
+                    "audit {audit}: position {position}, value {value}: recorded {recorded}, recomputed {recomputed}"
+                )?;
+                match hint {
+                    Some(hint) => write!(f, " ({hint})"),
+                    None => Ok(()),
+                }
+            }
             Difference::Shape { audit } => {
                 write!(
                     f,
@@ -127,6 +138,27 @@ impl fmt::Display for Difference {
                 )
             }
         }
+    }
+}
+
+/// Why a rerun of `subject` may count differently without anything being
+/// wrong: a program run by the tool reproduces its decks only if it is
+/// deterministic for its seed, and a file only if it has not changed.
+fn rerun_hint(subject: &Subject) -> Option<String> {
+    let Subject::Outside(outside) = subject else {
+        return None;
+    };
+    match &outside.feed {
+        Feed::Command { .. } => Some(
+            "this audit runs a program: its decks are reproducible only if the program is \
+             deterministic for its {seed}, which this one is not (or it changed)"
+                .to_string(),
+        ),
+        Feed::File { path, .. } => Some(format!(
+            "this audit reads {}: it has changed since the run",
+            path.display()
+        )),
+        Feed::Function => None,
     }
 }
 
@@ -149,7 +181,7 @@ pub fn compare(recorded: &RecordedSummary, audits: &[Audit]) -> Option<Differenc
             &spec.subject.to_string(),
             spec.n,
             spec.trials,
-            &spec.source.to_string(),
+            &spec.source_label(),
             spec.seed,
         );
         if was != now {
@@ -173,6 +205,7 @@ pub fn compare(recorded: &RecordedSummary, audits: &[Audit]) -> Option<Differenc
                         value,
                         recorded: count,
                         recomputed: now,
+                        hint: rerun_hint(&spec.subject),
                     });
                 }
             }

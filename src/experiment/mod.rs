@@ -23,11 +23,13 @@ mod schema;
 
 use crate::algorithm::Algorithm;
 use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED, check_alpha};
-use crate::engine::{self, RunSpec};
+use crate::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use crate::error::{Error, Result};
+use crate::ingest::Format;
 use crate::params::parse_count;
 use crate::source::SourceSpec;
 use crate::spec::{TestKind, TestSet};
+use crate::subject::{Feed, Outside, Subject};
 use location::SourceText;
 use mixing::MixingPlan;
 use schema::{Count, RawAudit, RawExperiment, RawMixing, Sizes, Steps};
@@ -70,8 +72,12 @@ pub struct Experiment {
 /// One `[[audit]]` table with its defaults filled in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AuditPlan {
-    /// The algorithm with its parameters.
-    pub algorithm: Algorithm,
+    /// What is audited: a built-in algorithm with its parameters, or a
+    /// shuffle from outside (`input` or `cmd`).
+    pub subject: Subject,
+    /// Programs that must be on PATH for the audit to run (`requires`); an
+    /// audit whose program is missing is skipped, not failed.
+    pub requires: Vec<String>,
     /// The sizes to audit it at.
     pub sizes: Vec<usize>,
     /// Shuffles per size (before any `--trials-scale`).
@@ -128,24 +134,28 @@ impl Experiment {
         let threads = threads.or(self.threads);
         let workers = threads.unwrap_or_else(rayon::current_num_threads);
         let mut runs = Vec::new();
-        for plan in &self.audits {
+        for plan in self.audits.iter().filter(|p| p.missing().is_none()) {
             for &n in &plan.sizes {
-                let in_audit =
-                    |e: Error| Error::invalid(format!("audit of {}: {e}", plan.algorithm));
+                let in_audit = |e: Error| Error::invalid(format!("audit of {}: {e}", plan.subject));
                 let tests = match &plan.tests {
-                    None => TestSet::default_for(n),
+                    None => TestSet::default_for(n.max(2)),
                     Some(kinds) => {
                         let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
-                        TestSet::parse(&names.join(","), n).map_err(in_audit)?
+                        TestSet::parse(&names.join(","), n.max(2)).map_err(in_audit)?
                     }
                 };
-                let trials = scale_trials(plan.trials, trials_scale);
+                let trials = match plan.trials {
+                    ALL_DECKS => ALL_DECKS,
+                    t => scale_trials(t, trials_scale),
+                };
                 let spec = RunSpec {
                     threads,
                     tests,
-                    ..RunSpec::new(plan.algorithm, n, trials, plan.source, plan.seed)
+                    ..RunSpec::new(plan.subject.clone(), n, trials, plan.source, plan.seed)
                 };
-                engine::check_memory(n, workers, spec.collect()).map_err(in_audit)?;
+                if n != N_FROM_INPUT {
+                    engine::check_memory(n, workers, spec.collect()).map_err(in_audit)?;
+                }
                 runs.push(PlannedRun {
                     spec,
                     note: plan.note.clone(),
@@ -154,6 +164,36 @@ impl Experiment {
         }
         Ok(runs)
     }
+}
+
+impl Experiment {
+    /// The audits that will not run because a program they require is not
+    /// on PATH, each with the missing program: reported, never a failure.
+    pub fn skipped(&self) -> Vec<(&AuditPlan, String)> {
+        self.audits
+            .iter()
+            .filter_map(|p| p.missing().map(|m| (p, m)))
+            .collect()
+    }
+}
+
+impl AuditPlan {
+    /// The first program of `requires` that is not on PATH, if any.
+    pub fn missing(&self) -> Option<String> {
+        self.requires.iter().find(|p| !on_path(p)).cloned()
+    }
+}
+
+/// Whether `program` is an executable file in one of PATH's folders.
+pub fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|dir| {
+        std::fs::metadata(dir.join(program))
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
 }
 
 /// Fails unless `scale` is a positive finite factor.
@@ -282,21 +322,22 @@ impl Validator<'_> {
         let mut seen: Vec<(RunKey, Range<usize>)> = Vec::new();
         for table in &raw.audit {
             let plan = self.audit(table, &defaults)?;
+            let span = self.subject_span(table)?;
             for &n in &plan.sizes {
-                let key = (plan.algorithm.slug(), n, plan.source.kind.name());
+                let key = (plan.subject.slug(), n, plan.source.kind.name());
                 if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
                     let (line, _) = location::line_column(self.src.text, first.start);
                     return Err(self.at(
-                        table.algorithm.span(),
+                        span,
                         format!(
                             "{} at n = {n} with rng {} is already audited (line {line}); \
                              each algorithm, n and source may appear once",
-                            plan.algorithm,
+                            plan.subject,
                             plan.source.kind.name()
                         ),
                     ));
                 }
-                seen.push((key, table.algorithm.span()));
+                seen.push((key, span.clone()));
             }
             audits.push(plan);
         }
@@ -322,9 +363,116 @@ impl Validator<'_> {
         })
     }
 
+    /// Where an `[[audit]]` table says what it audits: its `algorithm`,
+    /// `input` or `cmd` key (exactly one must be there).
+    fn subject_span(&self, raw: &RawAudit) -> Result<Range<usize>> {
+        let given: Vec<Range<usize>> = [&raw.algorithm, &raw.input, &raw.cmd]
+            .into_iter()
+            .flatten()
+            .map(Spanned::span)
+            .collect();
+        match given.as_slice() {
+            [one] => Ok(one.clone()),
+            [] => Err(self.src.error(
+                None,
+                "an [[audit]] table needs one of algorithm, input or cmd",
+            )),
+            [_, second, ..] => Err(self.at(
+                second.clone(),
+                "an [[audit]] table audits one thing: give only one of algorithm, input or cmd",
+            )),
+        }
+    }
+
+    /// What an `[[audit]]` table audits, checked.
+    fn subject(&self, raw: &RawAudit) -> Result<Subject> {
+        self.subject_span(raw)?;
+        let outside_keys = [
+            raw.name.as_ref().map(Spanned::span),
+            raw.format.as_ref().map(Spanned::span),
+            raw.order.as_ref().map(Spanned::span),
+            raw.jobs.as_ref().map(Spanned::span),
+            raw.cmd_timeout.as_ref().map(Spanned::span),
+        ];
+        if let Some(algorithm) = &raw.algorithm {
+            if let Some(span) = outside_keys.into_iter().flatten().next() {
+                return Err(self.at(
+                    span,
+                    "name, format, order, jobs and cmd_timeout describe your own shuffle: use \
+                     them with input or cmd, not algorithm",
+                ));
+            }
+            return Algorithm::parse(algorithm.get_ref())
+                .map(Subject::from)
+                .map_err(self.rethrow(algorithm.span()));
+        }
+        let positive = |v: &Option<Spanned<i64>>, what: &str| -> Result<Option<u64>> {
+            match v {
+                Some(x) if *x.get_ref() < 1 => Err(self.at(
+                    x.span(),
+                    format!("{what} = {} must be at least 1", x.get_ref()),
+                )),
+                Some(x) => Ok(Some(*x.get_ref() as u64)),
+                None => Ok(None),
+            }
+        };
+        let order = raw.order.as_ref().map(|o| {
+            o.get_ref()
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        });
+        let (feed, default_name) = match (&raw.input, &raw.cmd) {
+            (Some(input), _) => {
+                if let Some(span) = [&raw.jobs, &raw.cmd_timeout]
+                    .into_iter()
+                    .flatten()
+                    .map(Spanned::span)
+                    .next()
+                {
+                    return Err(self.at(span, "jobs and cmd_timeout go with cmd, not input"));
+                }
+                let format = match &raw.format {
+                    Some(f) => Format::parse(f.get_ref()).map_err(self.rethrow(f.span()))?,
+                    None => Format::Text,
+                };
+                let path = PathBuf::from(input.get_ref());
+                (Feed::File { path, format }, input.get_ref().clone())
+            }
+            (None, Some(cmd)) => {
+                if let Some(f) = &raw.format {
+                    return Err(self.at(f.span(), "format goes with input: a cmd prints text"));
+                }
+                if cmd.get_ref().trim().is_empty() {
+                    return Err(self.at(cmd.span(), "cmd is empty"));
+                }
+                let jobs = positive(&raw.jobs, "jobs")?;
+                let timeout = positive(&raw.cmd_timeout, "cmd_timeout")?.unwrap_or(60);
+                (
+                    Feed::Command {
+                        template: cmd.get_ref().clone(),
+                        jobs: jobs.map_or_else(rayon::current_num_threads, |j| j as usize),
+                        timeout: std::time::Duration::from_secs(timeout),
+                    },
+                    cmd.get_ref().clone(),
+                )
+            }
+            (None, None) => return Err(self.src.error(None, "nothing to audit")),
+        };
+        Ok(Subject::Outside(Outside {
+            name: raw
+                .name
+                .as_ref()
+                .map_or(default_name, |n| n.get_ref().trim().to_string()),
+            feed,
+            order,
+        }))
+    }
+
     fn audit(&self, raw: &RawAudit, defaults: &Defaults) -> Result<AuditPlan> {
-        let algorithm = Algorithm::parse(raw.algorithm.get_ref())
-            .map_err(self.rethrow(raw.algorithm.span()))?;
+        let subject = self.subject(raw)?;
+        let reads_file = raw.input.is_some();
         let tests = match &raw.tests {
             None => None,
             Some(tests) => {
@@ -346,12 +494,24 @@ impl Validator<'_> {
             }
         };
         Ok(AuditPlan {
-            algorithm,
+            subject,
+            requires: raw
+                .requires
+                .iter()
+                .flatten()
+                .map(|r| r.get_ref().trim().to_string())
+                .collect(),
             sizes: match &raw.n {
                 Some(n) => self.sizes(n)?,
+                // A file's decks say how many items they hold.
+                None if reads_file => vec![N_FROM_INPUT],
                 None => defaults.sizes.clone(),
             },
-            trials: self.count_or(&raw.trials, defaults.trials)?,
+            trials: match &raw.trials {
+                Some(t) => self.count(t)?,
+                None if reads_file => ALL_DECKS,
+                None => defaults.trials,
+            },
             source: self.source_or(&raw.rng, defaults.source)?,
             seed: raw.seed.unwrap_or(defaults.seed),
             tests,

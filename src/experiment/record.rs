@@ -2,7 +2,9 @@
 //! beside a copy of the experiment file.
 
 use super::PlannedRun;
+use crate::audit::Audit;
 use crate::error::{Error, Result};
+use crate::subject::{Feed, Subject};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -58,12 +60,60 @@ pub struct RecordedSpec {
     pub seed: u64,
     /// Tests requested.
     pub tests: Vec<String>,
+    /// Where a shuffle from outside came from: the input file or the
+    /// command template; absent for built-in algorithms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feed: Option<String>,
+    /// A command's workers as run: each one's command, seed and share, so
+    /// that any of them can be rerun by hand.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workers: Vec<RecordedWorker>,
+}
+
+/// One worker of a command, as run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedWorker {
+    /// Its number, from 0.
+    pub worker: usize,
+    /// Its `{seed}`.
+    pub seed: u64,
+    /// Its `{count}`.
+    pub count: u64,
+    /// The command after substitution.
+    pub command: String,
 }
 
 impl RecordedSpec {
-    /// The record of a planned run.
-    pub fn of(run: &PlannedRun) -> Self {
+    /// The record of a planned run and, once it has run, its audit (which
+    /// knows what an outside feed gave).
+    pub fn of(run: &PlannedRun, audit: Option<&Audit>) -> Self {
+        let feed = match &run.spec.subject {
+            Subject::Builtin(_) => None,
+            Subject::Outside(outside) => match &outside.feed {
+                Feed::File { path, format } => Some(format!("input {} ({format})", path.display())),
+                Feed::Command { template, jobs, .. } => {
+                    Some(format!("cmd {template} ({jobs} jobs)"))
+                }
+                Feed::Function => Some("a Rust function".to_string()),
+            },
+        };
+        let workers = audit
+            .and_then(|a| a.feed.as_ref())
+            .map(|f| {
+                f.workers
+                    .iter()
+                    .map(|w| RecordedWorker {
+                        worker: w.worker,
+                        seed: w.seed,
+                        count: w.count,
+                        command: w.command.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         Self {
+            feed,
+            workers,
             algorithm: run.spec.subject.to_string(),
             n: run.spec.n,
             trials: run.spec.trials,

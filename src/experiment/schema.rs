@@ -26,11 +26,20 @@ pub(super) struct RawExperiment {
     pub mixing: Vec<RawMixing>,
 }
 
-/// One `[[audit]]` table.
+/// One `[[audit]]` table: a built-in `algorithm`, or a shuffle from outside
+/// (`input` file or `cmd` program) with its own keys.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawAudit {
-    pub algorithm: Spanned<String>,
+    pub algorithm: Option<Spanned<String>>,
+    pub input: Option<Spanned<String>>,
+    pub cmd: Option<Spanned<String>>,
+    pub name: Option<Spanned<String>>,
+    pub format: Option<Spanned<String>>,
+    pub order: Option<Spanned<String>>,
+    pub jobs: Option<Spanned<i64>>,
+    pub cmd_timeout: Option<Spanned<i64>>,
+    pub requires: Option<Vec<Spanned<String>>>,
     pub n: Option<Spanned<Sizes>>,
     pub trials: Option<Spanned<Count>>,
     pub rng: Option<Spanned<String>>,

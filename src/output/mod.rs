@@ -11,6 +11,7 @@ pub mod text;
 use crate::audit::Audit;
 use crate::error::{Error, Result};
 use crate::stats::pvalue::{LOG10_P_FLOOR, is_bound};
+use crate::subject::{Feed, Subject};
 use heatmap::HeatmapPanel;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,56 @@ const MIN_SCALE_STANDARD_ERRORS: f64 = 4.0;
 /// The colour scale never spans more than O/E in [0, 2]: beyond that colours
 /// saturate, so one extreme algorithm cannot wash out the subtle ones.
 const MAX_SCALE_HALF_WIDTH: f64 = 1.0;
+
+/// What an audit ran or read, in one phrase, the same in every output:
+/// `1,000,000 shuffles of n = 10 items, chacha8 with seed 7`, or for a
+/// shuffle from outside where its decks came from.
+pub fn run_words(audit: &Audit) -> String {
+    let spec = &audit.spec;
+    let (n, trials) = (spec.n, thousands(spec.trials));
+    let outside = match &spec.subject {
+        Subject::Outside(outside) => outside,
+        Subject::Builtin(_) => {
+            return format!(
+                "{trials} shuffles of n = {n} items, {} with seed {}",
+                spec.source, spec.seed
+            );
+        }
+    };
+    let items = audit
+        .feed
+        .as_ref()
+        .map(|f| format!(" ({})", f.items.describe(n)))
+        .unwrap_or_default();
+    let early = if audit.feed.as_ref().is_some_and(|f| f.stopped_early) {
+        ", the first of a longer input"
+    } else {
+        ""
+    };
+    match &outside.feed {
+        Feed::File { path, .. } => format!(
+            "{trials} decks of n = {n} items{items} read from {}{early}",
+            if path.as_os_str() == "-" {
+                "stdin".to_string()
+            } else {
+                path.display().to_string()
+            }
+        ),
+        Feed::Command { template, .. } => {
+            let workers = audit.feed.as_ref().map_or(0, |f| f.workers.len());
+            format!(
+                "{trials} decks of n = {n} items{items} printed by {workers} cop{} of `{template}`, \
+                 seeds derived from {}",
+                if workers == 1 { "y" } else { "ies" },
+                spec.seed
+            )
+        }
+        Feed::Function => format!(
+            "{trials} shuffles of n = {n} items by a Rust function, {} with seed {}",
+            spec.source, spec.seed
+        ),
+    }
+}
 
 /// The folder name of each audit's files: the algorithm's slug, made unique
 /// with n and the source where a run audits the same algorithm twice.

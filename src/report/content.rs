@@ -38,7 +38,10 @@ pub fn build(input: &ReportInput<'_>) -> Document {
     sections.push(method_section(input));
     Document {
         title: input.title.clone(),
-        lead: paragraphs(&input.purpose),
+        lead: paragraphs(&input.purpose)
+            .into_iter()
+            .chain(skipped_paragraph(&input.skipped))
+            .collect(),
         facts: facts(input),
         sections,
     }
@@ -61,6 +64,11 @@ impl Findings {
             deviation: deviation_words(audit),
         }
     }
+}
+
+/// The audits that did not run, in one paragraph, if any.
+fn skipped_paragraph(skipped: &[String]) -> Option<String> {
+    (!skipped.is_empty()).then(|| format!("Not run on this machine: {}.", skipped.join("; ")))
 }
 
 /// Splits text at blank lines into paragraphs, joining the lines of each.
@@ -444,16 +452,7 @@ fn audit_sections(input: &ReportInput<'_>, folders: &[String], findings: &[Findi
                 "Largest deviation".to_string(),
                 Cell::text(findings[i].deviation.clone()),
             ),
-            (
-                "Shuffles".to_string(),
-                Cell::text(format!(
-                    "{} of n = {} elements, {} with seed {}",
-                    thousands(audit.spec.trials),
-                    audit.spec.n,
-                    audit.spec.source,
-                    audit.spec.seed
-                )),
-            ),
+            ("Shuffles".to_string(), Cell::text(output::run_words(audit))),
             (
                 "Total variation".to_string(),
                 Cell::text(format!(
@@ -720,6 +719,7 @@ mod tests {
                 source: SourceSpec::default(),
                 seed: 1,
             })],
+            skipped: vec!["js (needs `node`, not installed)".into()],
             provenance: Provenance {
                 tool: "shuffle-audit 0".into(),
                 git_commit: Some("0123456789abcdef".into()),
@@ -737,7 +737,14 @@ mod tests {
         let doc = build(&input(&audits));
         let ids: Vec<&str> = doc.sections.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["summary", "comparison", "audits", "mixing", "method"]);
-        assert_eq!(doc.lead, ["one", "two"]);
+        assert_eq!(
+            doc.lead,
+            [
+                "one",
+                "two",
+                "Not run on this machine: js (needs `node`, not installed)."
+            ]
+        );
         assert!(
             doc.facts[1]
                 .1

@@ -68,6 +68,9 @@ pub struct ReportInput<'a> {
     pub notes: Vec<Option<String>>,
     /// Mixing curves requested, if any.
     pub mixing: Vec<MixingOutcome>,
+    /// Audits that did not run, each with why (a program that is not
+    /// installed): said in the report, never a failure.
+    pub skipped: Vec<String>,
     /// Where it came from.
     pub provenance: Provenance,
 }
@@ -108,6 +111,7 @@ impl Audit {
             audits,
             notes: Vec::new(),
             mixing: Vec::new(),
+            skipped: Vec::new(),
             provenance: Provenance {
                 tool: record::tool_version(),
                 git_commit: start.commit.clone(),

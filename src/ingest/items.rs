@@ -1,0 +1,267 @@
+//! The item set of an input: which token (or binary value) is item number i
+//! of the starting order, built once and looked up for every item read.
+
+use super::Items;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// What a lookup returns for a token that is not one of the items.
+pub(crate) const NOT_ITEM: u32 = u32::MAX;
+
+/// Integer items are looked up in a table indexed by value when the largest
+/// is below this (a 4 MiB table at most); larger ones go through the map.
+const TABLE_LIMIT: u32 = 1 << 20;
+
+/// A small, fast hasher for label lookups (FxHash's multiply-rotate): the
+/// map is built from trusted-enough input and looked up once per item read,
+/// so SipHash's flood resistance is not worth its cost here.
+#[derive(Default)]
+pub(crate) struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let word = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
+        }
+        let mut last = [0u8; 8];
+        let rest = chunks.remainder();
+        last[..rest.len()].copy_from_slice(rest);
+        self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type LabelMap = HashMap<Box<[u8]>, u32, BuildHasherDefault<FxHasher>>;
+
+/// How tokens are turned into item indices.
+#[derive(Debug)]
+pub(crate) enum Lookup {
+    /// Every item is a canonical non-negative integer: `table[value]`.
+    Table(Vec<u32>),
+    /// Any tokens: a map from the token's bytes.
+    Labels(LabelMap),
+}
+
+/// The items of an input, in their starting order.
+#[derive(Debug)]
+pub(crate) struct Dict {
+    /// Number of items.
+    pub n: usize,
+    /// Token → index.
+    pub lookup: Lookup,
+    /// What the items were taken from, for messages: `line 1`,
+    /// `the starting order`, `record 1`.
+    pub against: String,
+    /// The public description of what index i means.
+    pub items: Items,
+}
+
+/// The value of a canonical decimal integer token (`0`, or digits not
+/// starting with `0`, at most 9 of them), if it is one. Items are identified
+/// by their text, so `07` is not the item `7`.
+#[inline]
+pub(crate) fn canonical_int(token: &[u8]) -> Option<u32> {
+    if token.is_empty() || token.len() > 9 || (token.len() > 1 && token[0] == b'0') {
+        return None;
+    }
+    let mut v = 0u32;
+    for &b in token {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + u32::from(d);
+    }
+    Some(v)
+}
+
+/// A token as shown in messages: in double quotes, at most 40 characters.
+pub(crate) fn quoted(token: &[u8]) -> String {
+    let text = String::from_utf8_lossy(token);
+    let mut shown: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        shown.push('…');
+    }
+    format!("\"{shown}\"")
+}
+
+/// The first token appearing twice, if any.
+pub(crate) fn first_repeat<'a>(tokens: &[&'a [u8]]) -> Option<&'a [u8]> {
+    let mut seen: HashMap<&[u8], (), BuildHasherDefault<FxHasher>> = HashMap::default();
+    tokens
+        .iter()
+        .find(|t| seen.insert(t, ()).is_some())
+        .copied()
+}
+
+/// The message for repeated items on the first deck.
+pub(crate) fn repeated_items(shown: &str) -> String {
+    format!(
+        "{shown} appears twice: decks with repeated items (shoes, AABB blocks) are not supported \
+         yet; every deck must hold n distinct items"
+    )
+}
+
+impl Dict {
+    /// A dictionary whose item i is `tokens[i]` (distinct tokens).
+    pub(crate) fn from_ordered(tokens: &[&[u8]], against: String, items: Items) -> Dict {
+        let n = tokens.len();
+        let ints: Option<Vec<u32>> = tokens.iter().map(|t| canonical_int(t)).collect();
+        let lookup = match ints {
+            Some(values) if values.iter().all(|&v| v < TABLE_LIMIT) => {
+                let max = values.iter().copied().max().unwrap_or(0) as usize;
+                let mut table = vec![NOT_ITEM; max + 1];
+                for (i, &v) in values.iter().enumerate() {
+                    table[v as usize] = i as u32;
+                }
+                Lookup::Table(table)
+            }
+            _ => Lookup::Labels(
+                tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (Box::<[u8]>::from(*t), i as u32))
+                    .collect(),
+            ),
+        };
+        Dict {
+            n,
+            lookup,
+            against,
+            items,
+        }
+    }
+
+    /// The dictionary of a text input without a starting order, from the
+    /// tokens of its first deck: integers forming 0..n-1 or 1..n in
+    /// ascending order, anything else as labels in byte order. Fails (with
+    /// the problem, without the place) on fewer than 2 items, on a count
+    /// other than `want`, and on repeated items.
+    pub(crate) fn from_first_deck(
+        tokens: &[&[u8]],
+        want: Option<usize>,
+        against: String,
+    ) -> Result<Dict, String> {
+        let k = tokens.len();
+        if let Some(n) = want
+            && k != n
+        {
+            return Err(format!("expected {n} items, found {k}"));
+        }
+        if k < 2 {
+            let found = if k == 0 {
+                "no items".to_string()
+            } else {
+                format!("1 item ({})", quoted(tokens[0]))
+            };
+            return Err(format!("found {found}: n must be at least 2"));
+        }
+        if let Some(t) = first_repeat(tokens) {
+            return Err(repeated_items(&quoted(t)));
+        }
+        let ints: Option<Vec<u32>> = tokens.iter().map(|t| canonical_int(t)).collect();
+        if let Some(values) = ints {
+            // Distinct values: all below n means exactly 0..n-1; all in 1..=n
+            // means exactly 1..n.
+            let max = values.iter().copied().max().unwrap_or(0) as usize;
+            let min = values.iter().copied().min().unwrap_or(0);
+            let one_based = if max < k {
+                Some(false)
+            } else if min >= 1 && max == k {
+                Some(true)
+            } else {
+                None
+            };
+            if let Some(one_based) = one_based {
+                let base = u32::from(one_based);
+                let mut table = vec![NOT_ITEM; k + 1];
+                for v in 0..k as u32 {
+                    table[(v + base) as usize] = v;
+                }
+                if !one_based {
+                    table.pop();
+                }
+                return Ok(Dict {
+                    n: k,
+                    lookup: Lookup::Table(table),
+                    against,
+                    items: Items::Numeric { one_based },
+                });
+            }
+        }
+        let mut sorted: Vec<&[u8]> = tokens.to_vec();
+        sorted.sort_unstable();
+        let labels = sorted
+            .iter()
+            .map(|t| String::from_utf8_lossy(t).into_owned())
+            .collect();
+        Ok(Dict::from_ordered(&sorted, against, Items::Labels(labels)))
+    }
+
+    /// The dictionary of an explicit starting order.
+    pub(crate) fn from_order(order: &[String], want: Option<usize>) -> Result<Dict, String> {
+        let tokens: Vec<&[u8]> = order.iter().map(|s| s.as_bytes()).collect();
+        if let Some(n) = want
+            && tokens.len() != n
+        {
+            return Err(format!(
+                "the starting order has {} items but n = {n}",
+                tokens.len()
+            ));
+        }
+        if tokens.len() < 2 {
+            return Err(format!(
+                "the starting order has {} item(s): n must be at least 2",
+                tokens.len()
+            ));
+        }
+        if let Some(t) = first_repeat(&tokens) {
+            return Err(format!(
+                "the starting order: {}",
+                repeated_items(&quoted(t))
+            ));
+        }
+        Ok(Dict::from_ordered(
+            &tokens,
+            "the starting order".to_string(),
+            Items::Labels(order.to_vec()),
+        ))
+    }
+
+    /// The index of `token`, or [`NOT_ITEM`].
+    #[inline]
+    pub(crate) fn index(&self, token: &[u8]) -> u32 {
+        match &self.lookup {
+            Lookup::Table(table) => canonical_int(token)
+                .and_then(|v| table.get(v as usize).copied())
+                .unwrap_or(NOT_ITEM),
+            Lookup::Labels(map) => map.get(token).copied().unwrap_or(NOT_ITEM),
+        }
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub(crate) fn thousands(x: u64) -> String {
+    let digits = x.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,202 @@
+//! Block-boundary tests: they need the block size, which only the crate sees.
+
+use super::*;
+use crate::algorithm::Algorithm;
+use crate::engine::no_progress;
+use crate::source::{ChaCha8Source, StreamSource};
+
+fn decks(n: usize, count: usize, seed: u64) -> Vec<Vec<u32>> {
+    let mut rng = ChaCha8Source::for_stream(seed, 0);
+    (0..count)
+        .map(|_| {
+            let mut row: Vec<u32> = (0..n as u32).collect();
+            Algorithm::NaiveSwap.shuffle(&mut row, &mut rng);
+            row
+        })
+        .collect()
+}
+
+fn expected(n: usize, decks: &[Vec<u32>], collect: Collect) -> Tally {
+    let mut t = Tally::collecting(n, collect);
+    for d in decks {
+        t.record(d);
+    }
+    t
+}
+
+fn text(decks: &[Vec<u32>]) -> Vec<u8> {
+    let mut out = String::new();
+    for (i, d) in decks.iter().enumerate() {
+        if i % 7 == 3 {
+            out.push_str("# a comment\n\n");
+        }
+        let items: Vec<String> = d.iter().map(u32::to_string).collect();
+        out.push_str(&items.join(" "));
+        out.push_str(if i % 2 == 0 { "\n" } else { "\r\n" });
+    }
+    out.into_bytes()
+}
+
+const ALL: Collect = Collect {
+    permutations: true,
+    structure: true,
+};
+
+fn read_with(bytes: &[u8], opts: &Options, block: usize) -> Result<Ingested> {
+    read_blocks(bytes, "deals.txt", opts, &no_progress, block)
+}
+
+#[test]
+fn any_block_size_gives_the_same_tally() {
+    let n = 7;
+    let ds = decks(n, 3000, 1);
+    let bytes = text(&ds);
+    let opts = Options {
+        collect: ALL,
+        ..Options::default()
+    };
+    let want = expected(n, &ds, ALL);
+    for block in [1, 13, 64, 1000, 1 << 20] {
+        let got = read_with(&bytes, &opts, block).unwrap();
+        assert_eq!(got.tally, want, "block {block}");
+        assert_eq!(got.decks, 3000);
+        assert!(!got.stopped_early);
+        assert_eq!(got.items, Items::Numeric { one_based: false });
+    }
+}
+
+#[test]
+fn errors_name_the_global_line_across_blocks() {
+    let n = 5;
+    let ds = decks(n, 400, 2);
+    let mut lines: Vec<String> = ds
+        .iter()
+        .map(|d| d.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
+        .collect();
+    lines.insert(0, "# header".to_string());
+    // Physical line 251 and 301 are bad; 251 must be reported.
+    lines[250] = "0 1 2 3".to_string();
+    lines[300] = "0 1 2 3 9".to_string();
+    let bytes = (lines.join("\n") + "\n").into_bytes();
+    for block in [16, 100, 4096, 1 << 20] {
+        let err = read_with(&bytes, &Options::default(), block)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err, "deals.txt:251: expected 5 items, found 4",
+            "block {block}"
+        );
+    }
+    // With a limit below the bad line, the read succeeds and stops early.
+    for block in [16, 100, 1 << 20] {
+        let opts = Options {
+            max_decks: Some(249),
+            ..Options::default()
+        };
+        let got = read_with(&bytes, &opts, block).unwrap();
+        assert_eq!(got.decks, 249);
+        assert!(got.stopped_early, "block {block}");
+        assert_eq!(got.tally, expected(n, &ds[..249], Collect::default()));
+    }
+}
+
+#[test]
+fn the_limit_is_exact_at_every_block_size() {
+    let n = 6;
+    let ds = decks(n, 500, 3);
+    let bytes = text(&ds);
+    for block in [8, 50, 333, 1 << 20] {
+        for limit in [1u64, 17, 256, 499, 500, 501] {
+            let opts = Options {
+                max_decks: Some(limit),
+                collect: ALL,
+                ..Options::default()
+            };
+            let got = read_with(&bytes, &opts, block).unwrap();
+            let k = limit.min(500) as usize;
+            assert_eq!(got.decks, k as u64);
+            assert_eq!(
+                got.stopped_early,
+                limit < 500,
+                "block {block} limit {limit}"
+            );
+            assert_eq!(got.tally, expected(n, &ds[..k], ALL));
+        }
+    }
+}
+
+#[test]
+fn binary_blocks_and_limits() {
+    let n = 9;
+    let ds = decks(n, 700, 4);
+    let mut bytes = Vec::new();
+    for d in &ds {
+        for &v in d {
+            bytes.extend_from_slice(&(v as u16 + 1).to_le_bytes());
+        }
+    }
+    for block in [1, 18, 1000, 1 << 20] {
+        let opts = Options {
+            n: Some(n),
+            format: Format::U16,
+            collect: ALL,
+            ..Options::default()
+        };
+        let got = read_blocks(&bytes[..], "deals.bin", &opts, &no_progress, block).unwrap();
+        assert_eq!(got.tally, expected(n, &ds, ALL));
+        assert_eq!(got.items, Items::Numeric { one_based: true });
+        let limited = Options {
+            max_decks: Some(300),
+            ..opts.clone()
+        };
+        let got = read_blocks(&bytes[..], "deals.bin", &limited, &no_progress, block).unwrap();
+        assert_eq!(got.tally, expected(n, &ds[..300], ALL));
+        assert!(got.stopped_early);
+        let mut ragged = bytes.clone();
+        ragged.push(1);
+        let err = read_blocks(&ragged[..], "deals.bin", &opts, &no_progress, block)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err, "deals.bin: 12,601 bytes is not a whole number of 18-byte records",
+            "block {block}"
+        );
+    }
+}
+
+#[test]
+fn the_fast_and_general_paths_agree() {
+    // Lines the fast loop hands to the general path must still parse.
+    let src = "[0, 1, 2]\n\"2\" \"1\" \"0\"\n  [ 1 ,0,2 ]  \r\n\t2 0 1\n";
+    let got = read_with(src.as_bytes(), &Options::default(), 1 << 20).unwrap();
+    let want = expected(
+        3,
+        &[vec![0, 1, 2], vec![2, 1, 0], vec![1, 0, 2], vec![2, 0, 1]],
+        Collect::default(),
+    );
+    assert_eq!(got.tally, want);
+    // `07` is not the item 7, and `1 ] 2` is not a deck.
+    for (line, problem) in [
+        ("0 1 02", "\"02\" is not one of the 3 items of line 1"),
+        ("0 1 ] 2", "expected 3 items, found 4"),
+        ("0 1 2a", "\"2a\" is not one of the 3 items of line 1"),
+    ] {
+        let src = format!("0 1 2\n{line}\n");
+        let err = read_with(src.as_bytes(), &Options::default(), 1 << 20)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, format!("deals.txt:2: {problem}"));
+    }
+}
+
+#[test]
+fn marks_clear_when_the_stamps_wrap() {
+    let mut marks = driver::Marks::new(3);
+    let first = marks.next();
+    marks.seen[1] = first;
+    // Run the stamps round to `first` again: item 1 must not look seen.
+    marks.skip_to(u32::MAX);
+    let stamp = marks.next();
+    assert_eq!(stamp, first);
+    assert_ne!(marks.seen[1], stamp);
+}

@@ -29,11 +29,12 @@ use shuffle_audit::{Error, Result};
 pub fn run(args: &AuditArgs) -> Result<i32> {
     let specs = specs(args)?;
     audit::check_alpha(args.alpha)?;
-    files::prepare_dir(&args.out)?;
+    let budget = max_trials(args, specs[0].trials)?;
+    let prepared = files::prepare_dir(&args.out)?;
 
     let start = RunStart::now();
-    let budget = max_trials(args, specs[0].trials)?;
-    let audits = run_audits(&specs, args.alpha, args.quiet, false, budget)?;
+    let audits = run_audits(&specs, args.alpha, args.quiet, false, budget)
+        .inspect_err(|_| prepared.discard())?;
 
     output::write_run(&args.out, &audits, args.alpha)?;
     write_report(&audits, args, &start)?;
@@ -235,7 +236,8 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
                 name,
             )
         }
-        (None, Some(template)) => {
+        (None, template) => {
+            let template = template.as_deref().unwrap_or_default();
             if args.jobs == Some(0) {
                 return Err(Error::invalid("--jobs must be at least 1 (got 0)"));
             }
@@ -247,16 +249,22 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
             if template.trim().is_empty() {
                 return Err(Error::invalid("--cmd is empty"));
             }
+            let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
+            if jobs > 1 && !template.contains("{seed}") && !args.quiet {
+                eprintln!(
+                    "note: --cmd has no {{seed}}: the {jobs} copies get the same arguments, so a \
+                     program that is deterministic without a seed prints the same decks in each"
+                );
+            }
             (
                 Feed::Command {
-                    template: template.clone(),
-                    jobs: args.jobs.unwrap_or_else(rayon::current_num_threads),
+                    template: template.to_string(),
+                    jobs,
                     timeout: Duration::from_secs(args.cmd_timeout),
                 },
-                template.clone(),
+                template.to_string(),
             )
         }
-        (None, None) => unreachable!("checked above"),
     };
     Ok(Some(Outside {
         name: args.name.clone().unwrap_or(default_name),

@@ -59,7 +59,7 @@ pub fn run(args: &ExactArgs) -> Result<i32> {
         exact::check_enumerate(algorithm, args.n, source, max_leaves)?;
     }
     if let Some(dir) = &args.out {
-        files::prepare_dir(dir)?;
+        let _ = files::prepare_dir(dir)?;
     }
 
     let start = Instant::now();

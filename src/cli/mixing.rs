@@ -101,7 +101,7 @@ pub struct MixingArgs {
 
 pub fn run(args: &MixingArgs) -> Result<i32> {
     let spec = spec(args)?;
-    files::prepare_dir(&args.out)?;
+    let _ = files::prepare_dir(&args.out)?;
 
     let total = if mixing::simulates(&spec) {
         spec.trials

@@ -77,7 +77,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     let experiment = Experiment::load(file)?;
     let runs = experiment.runs(args.trials_scale, args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
-    files::prepare_dir(&out)?;
+    let prepared = files::prepare_dir(&out)?;
     let skipped: Vec<String> = experiment
         .skipped()
         .into_iter()
@@ -90,7 +90,8 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     }
 
     let specs: Vec<RunSpec> = runs.iter().map(|r| r.spec.clone()).collect();
-    let audits = run_audits(&specs, experiment.alpha, args.quiet, true, None)?;
+    let audits = run_audits(&specs, experiment.alpha, args.quiet, true, None)
+        .inspect_err(|_| prepared.discard())?;
     let mixing: Vec<MixingOutcome> = experiment
         .mixing
         .iter()

@@ -93,7 +93,7 @@ impl Audit {
     /// report's path. For audits run from a program (see
     /// [`crate::custom`]), whose provenance names the library call.
     pub fn write_report(&self, dir: &Path) -> Result<PathBuf> {
-        files::prepare_dir(dir)?;
+        let _ = files::prepare_dir(dir)?;
         let audits = std::slice::from_ref(self);
         output::write_run(dir, audits, self.alpha)?;
         let start = RunStart::now();

@@ -115,7 +115,7 @@ mod tests {
     #[test]
     fn prepares_and_writes_atomically() {
         let dir = scratch_dir("ok");
-        prepare_dir(&dir).unwrap();
+        let _ = prepare_dir(&dir).unwrap();
         let file = dir.join("sub/a.txt");
         write_atomic(&file, b"hello").unwrap();
         assert_eq!(fs::read_to_string(&file).unwrap(), "hello");

@@ -80,6 +80,16 @@ impl RunSpec {
         }
     }
 
+    /// The random source's bare name (no parameters), or `own` like
+    /// [`source_label`](Self::source_label): for folder names.
+    pub fn source_name(&self) -> &'static str {
+        if self.subject.uses_our_source() {
+            self.source.kind.name()
+        } else {
+            OWN_SOURCE
+        }
+    }
+
     /// What the tally must collect for these tests.
     pub fn collect(&self) -> Collect {
         self.tests.collect()

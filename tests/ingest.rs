@@ -698,3 +698,11 @@ fn binary_values_follow_an_explicit_order() {
         "deals.bin: record 1: value 7 is not one of the 4 items of the starting order"
     );
 }
+
+#[test]
+fn placeholders_are_substituted_including_the_help_spelling_of_n() {
+    assert_eq!(
+        ingest::substitute("p {n} {N} {count} {seed} {worker}", 52, 10, 7, 1),
+        "p 52 52 10 7 1"
+    );
+}

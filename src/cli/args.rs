@@ -80,7 +80,8 @@ must contain 0 or n) or labels (AS 10H QD ...). n comes from the first line; \
 every line must be a permutation of the same items. Without -t every deck is \
 read; with -t only the first TRIALS. Binary input: --format u8|u16|u32 \
 (little-endian records of n values; -n required).
-  --cmd 'PROGRAM {n} {count} {seed}': runs PROGRAM (through sh -c) --jobs \
+  --cmd 'PROGRAM {N} {count} {seed}' ({N} is the deck size; lowercase n in \
+braces works too): runs PROGRAM (through sh -c) --jobs \
 times in parallel, each with its own {seed} (derived from --seed and \
 {worker}) and its share {count} of -t decks, and reads the decks it prints, \
 as from a file. A program that fails, prints a bad line or stays silent for \
@@ -94,7 +95,7 @@ movement (fixed points, cycles, rising sequences).
   Nobody knows the answer in advance for your shuffle, so there is no \
 expected verdict: read the verdict and the sensitivity it states. Examples:
     python3 deal.py | shuffle-audit audit --input -
-    shuffle-audit audit --cmd 'node shuffle.js {n} {count} {seed}' -n 52 -t 1M
+    shuffle-audit audit --cmd 'node shuffle.js {N} {count} {seed}' -n 52 -t 1M
     shuffle-audit audit --input deals.txt --order-file deck.txt
 
 Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased); \
@@ -252,7 +253,7 @@ pub struct AuditArgs {
     pub input: Option<PathBuf>,
 
     /// Audit your own shuffle by running PROGRAM (sh -c), which prints
-    /// {count} decks of {n} items for {seed} (see below).
+    /// {count} decks of {N} items for {seed} (see below).
     #[arg(long, value_name = "PROGRAM", conflicts_with = "algorithms")]
     pub cmd: Option<String>,
 

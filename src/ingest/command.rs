@@ -67,9 +67,12 @@ pub fn shares(trials: u64, jobs: usize) -> Vec<u64> {
 }
 
 /// `template` with `{n}`, `{count}`, `{seed}` and `{worker}` replaced.
+/// `{N}` means `{n}` too: command-line help cannot display `{n}` (clap
+/// turns it into a line break), so the help spells it `{N}`.
 pub fn substitute(template: &str, n: usize, count: u64, seed: u64, worker: usize) -> String {
     template
         .replace("{n}", &n.to_string())
+        .replace("{N}", &n.to_string())
         .replace("{count}", &count.to_string())
         .replace("{seed}", &seed.to_string())
         .replace("{worker}", &worker.to_string())

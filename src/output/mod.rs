@@ -87,7 +87,7 @@ pub fn audit_folders(audits: &[Audit]) -> Vec<String> {
         .map(|a| {
             let slug = a.spec.subject.slug();
             if seen[&slug] > 1 {
-                format!("{slug}_n{}_{}", a.spec.n, a.spec.source.kind.name())
+                format!("{slug}_n{}_{}", a.spec.n, a.spec.source_name())
             } else {
                 slug
             }

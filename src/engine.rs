@@ -131,6 +131,9 @@ pub struct FeedReport {
     pub decks: u64,
     /// Whether the trial limit stopped the read before the input ended.
     pub stopped_early: bool,
+    /// The decks asked for (`--trials`), if a limit was set: a file may
+    /// hold fewer, which is fine and said.
+    pub asked: Option<u64>,
     /// What each index of the tally means (the starting order).
     pub items: Items,
     /// The workers of a command, in order; empty for a file.
@@ -198,6 +201,7 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
         feed: Some(FeedReport {
             decks: read.decks,
             stopped_early: read.stopped_early,
+            asked: (spec.trials != ALL_DECKS).then_some(spec.trials),
             items: read.items,
             workers,
         }),

@@ -215,6 +215,24 @@ fn labels_with_a_starting_order_and_a_limit() {
         report.contains("unknown"),
         "no expected verdict for an outside shuffle"
     );
+    // Asking for more decks than the file holds is fine, and said.
+    let o = run(&[
+        "audit",
+        "--input",
+        file.to_str().unwrap(),
+        "-t",
+        "5000",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("1,000 decks of n = 4 items"), "{stdout}");
+    assert!(
+        stdout.contains("all the input held (5,000 were asked for)"),
+        "{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_file(&file);
 }

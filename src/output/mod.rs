@@ -45,10 +45,13 @@ pub fn run_words(audit: &Audit) -> String {
         .as_ref()
         .map(|f| format!(" ({})", f.items.describe(n)))
         .unwrap_or_default();
-    let early = if audit.feed.as_ref().is_some_and(|f| f.stopped_early) {
-        ", the first of a longer input"
-    } else {
-        ""
+    let early = match &audit.feed {
+        Some(f) if f.stopped_early => ", the first of a longer input".to_string(),
+        Some(f) if f.asked.is_some_and(|a| a > f.decks) => format!(
+            ", all the input held ({} were asked for)",
+            thousands(f.asked.unwrap_or_default())
+        ),
+        _ => String::new(),
     };
     match &outside.feed {
         Feed::File { path, .. } => format!(

@@ -93,14 +93,7 @@ fn write_report(audits: &[Audit], args: &AuditArgs, start: &RunStart) -> Result<
         notes: Vec::new(),
         mixing: Vec::new(),
         skipped: Vec::new(),
-        provenance: Provenance {
-            tool: record::tool_version(),
-            git_commit: start.commit.clone(),
-            git_dirty: start.dirty,
-            date: record::rfc3339(start.time),
-            command_line: shell_line(&command),
-            reproduce: vec![shell_line(&command)],
-        },
+        provenance: Provenance::of(start, shell_line(&command), vec![shell_line(&command)]),
     };
     report::write(&args.out, &input)?;
     Ok(())

@@ -3,9 +3,9 @@
 //! input order so that the deck limit and the first error behave exactly as
 //! if the input had been read line by line.
 
-use super::items::thousands;
 use crate::engine::Progress;
 use crate::error::{Error, Result};
+use crate::params::thousands;
 use crate::tally::{Collect, Counter, Tally};
 use rayon::prelude::*;
 use std::io::{self, Read};

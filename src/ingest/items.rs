@@ -252,16 +252,3 @@ impl Dict {
         }
     }
 }
-
-/// `1234567` as `1,234,567`.
-pub(crate) fn thousands(x: u64) -> String {
-    let digits = x.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}

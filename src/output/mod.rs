@@ -10,6 +10,7 @@ pub mod text;
 
 use crate::audit::Audit;
 use crate::error::{Error, Result};
+pub use crate::params::thousands;
 use crate::stats::pvalue::{LOG10_P_FLOOR, is_bound};
 use crate::subject::{Feed, Subject};
 use heatmap::HeatmapPanel;
@@ -224,19 +225,6 @@ pub fn p_phrase(log10_p: f64) -> String {
 /// `yes` or `no`, for answers in tables and reports.
 pub fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
-}
-
-/// An integer with thousands separators: `1,000,000`.
-pub fn thousands(x: u64) -> String {
-    let digits = x.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -42,6 +42,21 @@ pub struct Provenance {
     pub reproduce: Vec<String>,
 }
 
+impl Provenance {
+    /// The provenance of a run that started at `start`, made by
+    /// `command_line` and reproduced by `reproduce`.
+    pub fn of(start: &RunStart, command_line: String, reproduce: Vec<String>) -> Self {
+        Self {
+            tool: record::tool_version(),
+            git_commit: start.commit.clone(),
+            git_dirty: start.dirty,
+            date: record::rfc3339(start.time),
+            command_line,
+            reproduce,
+        }
+    }
+}
+
 /// What became of one requested mixing curve.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MixingOutcome {
@@ -112,14 +127,7 @@ impl Audit {
             notes: Vec::new(),
             mixing: Vec::new(),
             skipped: Vec::new(),
-            provenance: Provenance {
-                tool: record::tool_version(),
-                git_commit: start.commit.clone(),
-                git_dirty: start.dirty,
-                date: record::rfc3339(start.time),
-                command_line: call.clone(),
-                reproduce: vec![call],
-            },
+            provenance: Provenance::of(&start, call.clone(), vec![call]),
         };
         write(dir, &input)?;
         Ok(dir.join(HTML_FILE))

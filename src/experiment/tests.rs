@@ -232,3 +232,42 @@ fn folder_names_are_safe() {
     assert_eq!(folder_name("../../etc"), "etc");
     assert_eq!(folder_name("///"), "experiment");
 }
+
+#[test]
+fn outside_shuffles_are_audits_with_their_own_keys() {
+    let head = "name = \"x\"\npurpose = \"y\"\nn = 10\n[[audit]]\n";
+    let ok = parse(&format!(
+        "{head}cmd = \"node s.js {{n}} {{count}} {{seed}}\"\nname = \"js\"\njobs = 3\n\
+         requires = [\"node\"]\n[[audit]]\ninput = \"deals.txt\"\norder = \"A,B,C\"\n"
+    ))
+    .unwrap();
+    let (cmd, file) = (&ok.audits[0], &ok.audits[1]);
+    assert_eq!(cmd.subject.to_string(), "js");
+    assert_eq!(cmd.sizes, vec![10], "a command takes the file's n");
+    assert_eq!(cmd.requires, vec!["node".to_string()]);
+    let Subject::Outside(outside) = &file.subject else {
+        panic!("an input is an outside shuffle")
+    };
+    assert_eq!(outside.order.as_deref().map(<[String]>::len), Some(3));
+    assert_eq!(file.sizes, vec![engine::N_FROM_INPUT], "a file says its n");
+    assert_eq!(file.trials, engine::ALL_DECKS, "a file is read whole");
+
+    let err = error(&format!("{head}algorithm = \"sattolo\"\ncmd = \"x\"\n"));
+    assert!(
+        err.contains("give only one of algorithm, input or cmd"),
+        "{err}"
+    );
+    let err = error(&format!("{head}trials = 5\n"));
+    assert!(
+        err.contains("needs one of algorithm, input or cmd"),
+        "{err}"
+    );
+    let err = error(&format!("{head}input = \"d.txt\"\njobs = 2\n"));
+    assert!(err.contains("jobs and cmd_timeout go with cmd"), "{err}");
+    let err = error(&format!("{head}algorithm = \"sattolo\"\nname = \"s\"\n"));
+    assert!(err.contains("describe your own shuffle"), "{err}");
+    let err = error(&format!("{head}cmd = \"x\"\njobs = 0\n"));
+    assert!(err.contains("jobs = 0 must be at least 1"), "{err}");
+    let err = error(&format!("{head}input = \"d.bin\"\nformat = \"u7\"\n"));
+    assert!(err.contains("u7"), "{err}");
+}

@@ -335,11 +335,22 @@ mod tests {
 
     #[test]
     fn default_trials_catch_the_naive_swap_and_are_adequate() {
-        for n in [3usize, 10, 52] {
-            let tests = TestSet::default_for(n);
-            let t = default_trials(n, &tests, 1e-3);
-            let level = 1e-3 / tests.iter().count() as f64;
-            assert!(t >= adequate_trials(n, level), "n = {n}: {t}");
+        let naive = |deck: &mut [u32], rng: &mut dyn rand::Rng| {
+            let n = deck.len();
+            for i in 0..n {
+                deck.swap(i, rng.random_range(0..n));
+            }
+        };
+        for n in [3usize, 10, 24] {
+            let caught = Audit::of_fn("naive", n, naive).seed(9).run().unwrap();
+            assert_eq!(caught.verdict, Verdict::Biased, "n = {n}");
+            let fair = Audit::of_fn("d", n, durstenfeld).seed(9).run().unwrap();
+            assert!(
+                fair.sensitivity.adequate(),
+                "n = {n}: {:?}",
+                fair.sensitivity
+            );
+            assert_eq!(fair.verdict, Verdict::NoBiasDetected, "n = {n}");
         }
     }
 }

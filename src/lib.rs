@@ -37,6 +37,8 @@ pub mod engine;
 pub mod error;
 pub mod exact;
 pub mod experiment;
+pub mod findings;
+pub mod format;
 pub mod ingest;
 pub mod mixing;
 pub mod output;

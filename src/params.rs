@@ -117,19 +117,6 @@ pub fn parse_count(text: &str) -> Result<u64> {
     Ok(value as u64)
 }
 
-/// An integer with thousands separators: `1,000,000`.
-pub fn thousands(x: u64) -> String {
-    let digits = x.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

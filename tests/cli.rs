@@ -116,7 +116,7 @@ fn an_audit_writes_every_output_file() {
     assert_eq!(audits[0]["trials"], 20_000);
     assert_eq!(audits[0]["counts"].as_array().unwrap().len(), 6);
     assert_eq!(audits[1]["verdict"], "biased");
-    let tests = audits[0]["test_results"].as_array().unwrap();
+    let tests = audits[0]["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 7, "n = 6 runs every test by default");
     let perms = std::fs::read_to_string(out.join("fisher-yates/permutations.csv")).unwrap();
     assert_eq!(perms.lines().count(), 1 + 720);
@@ -259,6 +259,40 @@ fn every_output_states_the_same_verdict_and_p() {
             assert_eq!(&records[i][column("verdict")], slug);
             assert_eq!(records[i][column("p_adjusted")].parse::<f64>().unwrap(), p);
             assert!(entry["sensitivity"].as_str().unwrap().contains("90% power"));
+            // The findings (largest deviation, trials for power) are the
+            // same in the table, the JSON, the CSV and the report.
+            let deviation = entry["largest_deviation"].as_str().unwrap();
+            assert!(row.contains(deviation), "{row} vs {deviation}");
+            let md_deviation = deviation.replace('|', "\\|").replace('<', "\\<");
+            assert!(md_row.contains(&md_deviation), "{md_row} vs {md_deviation}");
+            assert_eq!(&records[i][column("largest_deviation")], deviation);
+            match entry["trials_for_power"].as_u64() {
+                Some(t) => {
+                    assert_eq!(words, "biased");
+                    let t = t.to_string();
+                    assert_eq!(&records[i][column("trials_for_power")], t.as_str());
+                    assert_eq!(
+                        entry["plan"]["trials_for_power"]
+                            .as_u64()
+                            .unwrap()
+                            .to_string(),
+                        t
+                    );
+                    let thousands: String = t
+                        .chars()
+                        .rev()
+                        .enumerate()
+                        .flat_map(|(k, c)| {
+                            (k > 0 && k % 3 == 0).then_some(',').into_iter().chain([c])
+                        })
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .rev()
+                        .collect();
+                    assert!(md_row.contains(&thousands), "{md_row} vs {thousands}");
+                }
+                None => assert_ne!(words, "biased", "a biased audit has a plan"),
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{self, Audit};
 use shuffle_audit::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
+use shuffle_audit::findings::Findings;
 use shuffle_audit::ingest::Format;
 use shuffle_audit::output::{self, files, summary::Summary, thousands};
 use shuffle_audit::params::parse_count;
@@ -36,12 +37,13 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     let audits = run_audits(&specs, args.alpha, args.quiet, false, budget)
         .inspect_err(|_| prepared.discard())?;
 
-    output::write_run(&args.out, &audits, args.alpha)?;
-    write_report(&audits, args, &start)?;
+    let findings = Findings::of(&audits, args.alpha);
+    output::write_run(&args.out, &audits, &findings)?;
+    write_report(&audits, &findings, args, &start)?;
     if args.json {
-        println!("{}", Summary::of(&audits, args.alpha).to_json());
+        println!("{}", Summary::of(&audits, &findings).to_json());
     } else {
-        print!("{}", render(&audits, args));
+        print!("{}", render(&audits, &findings, args));
     }
     if !args.quiet {
         eprintln!(
@@ -76,7 +78,12 @@ fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
 }
 
 /// Writes report.html and report.md, the same report `run` writes.
-fn write_report(audits: &[Audit], args: &AuditArgs, start: &RunStart) -> Result<()> {
+fn write_report(
+    audits: &[Audit],
+    findings: &Findings,
+    args: &AuditArgs,
+    start: &RunStart,
+) -> Result<()> {
     let title = match audits.first() {
         Some(a) if audits.len() == 1 => {
             format!("Audit of {} at n = {}", a.spec.subject, a.spec.n)
@@ -90,6 +97,7 @@ fn write_report(audits: &[Audit], args: &AuditArgs, start: &RunStart) -> Result<
         purpose: String::new(),
         alpha: args.alpha,
         audits,
+        findings,
         notes: Vec::new(),
         mixing: Vec::new(),
         skipped: Vec::new(),
@@ -275,7 +283,7 @@ fn order_items(text: &str) -> Vec<String> {
 }
 
 /// The human-readable result: a header line, the verdict table and notes.
-fn render(audits: &[Audit], args: &AuditArgs) -> String {
+fn render(audits: &[Audit], findings: &Findings, args: &AuditArgs) -> String {
     let Some(first) = audits.first() else {
         return String::new();
     };
@@ -300,7 +308,7 @@ fn render(audits: &[Audit], args: &AuditArgs) -> String {
             args.alpha,
         )
     };
-    out.push_str(&verdicts::render(audits));
+    out.push_str(&verdicts::render(audits, findings));
     if args.until_decisive {
         out.push_str(&format!(
             "\nSequential: each audit doubled its trials until biased at alpha / (looks x {} \

@@ -14,6 +14,7 @@ use shuffle_audit::experiment::record::{
     self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, RunStart, shell_line,
 };
 use shuffle_audit::experiment::{Experiment, PlannedRun, scale_trials};
+use shuffle_audit::findings::Findings;
 use shuffle_audit::mixing;
 use shuffle_audit::output::{self, files, summary::Summary, thousands};
 use shuffle_audit::report::{self, MixingOutcome, Provenance, ReportInput, content};
@@ -108,7 +109,8 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         })
         .collect();
 
-    output::write_run(&out, &audits, experiment.alpha)?;
+    let findings = Findings::of(&audits, experiment.alpha);
+    output::write_run(&out, &audits, &findings)?;
     let record = run_record(&experiment, file, &out, &runs, &audits, args, &start);
     files::write_atomic(&out.join(EXPERIMENT_FILE), experiment.text.as_bytes())?;
     files::write_atomic(&out.join(RUN_FILE), record.to_json().as_bytes())?;
@@ -117,6 +119,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         purpose: experiment.purpose.clone(),
         alpha: experiment.alpha,
         audits: &audits,
+        findings: &findings,
         notes: runs.iter().map(|r| r.note.clone()).collect(),
         mixing,
         skipped,
@@ -132,9 +135,9 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     report::write(&out, &input)?;
 
     if args.json {
-        println!("{}", Summary::of(&audits, experiment.alpha).to_json());
+        println!("{}", Summary::of(&audits, &findings).to_json());
     } else {
-        print!("{}", render(&experiment, &audits, &input.mixing));
+        print!("{}", render(&experiment, &audits, &findings, &input.mixing));
     }
     if !args.quiet {
         eprintln!(
@@ -235,7 +238,12 @@ fn run_record(
 }
 
 /// The verdict table printed on stdout.
-fn render(experiment: &Experiment, audits: &[Audit], mixing: &[MixingOutcome]) -> String {
+fn render(
+    experiment: &Experiment,
+    audits: &[Audit],
+    findings: &Findings,
+    mixing: &[MixingOutcome],
+) -> String {
     let mut out = if audits.is_empty() {
         format!("{}: no audits\n", experiment.name)
     } else {
@@ -244,7 +252,7 @@ fn render(experiment: &Experiment, audits: &[Audit], mixing: &[MixingOutcome]) -
             experiment.name,
             content::verdict_counts(audits),
             experiment.alpha,
-            verdicts::render(audits)
+            verdicts::render(audits, findings)
         )
     };
     for outcome in mixing {

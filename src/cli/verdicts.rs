@@ -3,12 +3,13 @@
 
 use super::table::Table;
 use shuffle_audit::audit::Audit;
+use shuffle_audit::findings::Findings;
 use shuffle_audit::output::{format_p, thousands};
 use shuffle_audit::report::content;
 
 /// The table of verdicts, followed by a note on any verdict opposite to the
 /// expected one and on inconclusive runs.
-pub fn render(audits: &[Audit]) -> String {
+pub fn render(audits: &[Audit], findings: &Findings) -> String {
     let mut table = Table::new(&[
         ("algorithm", false),
         ("n", true),
@@ -22,7 +23,7 @@ pub fn render(audits: &[Audit]) -> String {
     ]);
     let mut surprises = Vec::new();
     let mut inconclusive = Vec::new();
-    for a in audits {
+    for (a, found) in audits.iter().zip(&findings.audits) {
         let label = format!("{} (n = {})", a.spec.subject, a.spec.n);
         if content::is_surprise(a) {
             surprises.push(label.clone());
@@ -44,7 +45,7 @@ pub fn render(audits: &[Audit]) -> String {
             format_p(a.log10_p_adjusted),
             a.decisive().test.to_string(),
             a.sensitivity.short(),
-            content::deviation_words(a),
+            found.deviation.clone(),
         ]);
     }
     let mut out = table.render();

@@ -5,7 +5,7 @@
 
 use crate::engine::Progress;
 use crate::error::{Error, Result};
-use crate::params::thousands;
+use crate::format::thousands;
 use crate::tally::{Collect, Counter, Tally};
 use rayon::prelude::*;
 use std::io::{self, Read};

@@ -10,7 +10,8 @@ pub mod text;
 
 use crate::audit::Audit;
 use crate::error::{Error, Result};
-pub use crate::params::thousands;
+use crate::findings::Findings;
+pub use crate::format::thousands;
 use crate::stats::pvalue::{LOG10_P_FLOOR, is_bound};
 use crate::subject::{Feed, Subject};
 use heatmap::HeatmapPanel;
@@ -151,8 +152,8 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
 ///
 /// Every file is written atomically; the folder should have been checked with
 /// [`files::prepare_dir`] before the run started.
-pub fn write_run(dir: &Path, audits: &[Audit], alpha: f64) -> Result<Vec<PathBuf>> {
-    let summary = Summary::of(audits, alpha);
+pub fn write_run(dir: &Path, audits: &[Audit], findings: &Findings) -> Result<Vec<PathBuf>> {
+    let summary = Summary::of(audits, findings);
     let mut written = Vec::new();
     let put = |path: PathBuf, bytes: &[u8]| -> Result<PathBuf> {
         files::write_atomic(&path, bytes)?;

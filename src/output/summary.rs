@@ -2,7 +2,10 @@
 //! JSON (the JSON also carries every audit's counts).
 
 use crate::audit::Audit;
+use crate::engine::FeedReport;
+use crate::findings::{AuditFindings, DeviationCell, Findings};
 use crate::permutation::unrank;
+use crate::power::AuditPlan;
 use crate::spec::TestKind;
 use crate::stats::position_value::standout_z;
 use crate::stats::{TestResult, Verdict, pvalue};
@@ -35,7 +38,7 @@ pub struct SummaryRow {
     /// Shuffles per second.
     pub shuffles_per_sec: f64,
     /// The tests run, comma-separated.
-    pub tests: String,
+    pub tests_run: String,
     /// `biased`, `no-bias-detected` or `inconclusive`.
     pub verdict: Verdict,
     /// The p-value the verdict compared with α, after every correction
@@ -62,16 +65,23 @@ pub struct SummaryRow {
     pub sensitivity_test: TestKind,
     /// Why the run is inconclusive, if it is.
     pub inconclusive_reason: Option<String>,
-    /// Calibrated position-by-value statistic Q.
-    pub statistic: f64,
+    /// The largest deviation in words, as every output states it.
+    pub largest_deviation: String,
+    /// For a biased audit: the trials its battery, judged as this run
+    /// judged it, needs for 90% power (empty otherwise, or if no plan).
+    pub trials_for_power: Option<u64>,
+    /// The position-by-value test's calibrated statistic Q (one of the
+    /// tests; the verdict's p is `p_adjusted`).
+    pub position_value_statistic: f64,
     /// Degrees of freedom of Q, (n-1)².
-    pub df: f64,
-    /// p-value of Q, as stated.
-    pub p_value: f64,
-    /// Whether `p_value` is only the bound "p < 1e-12".
-    pub p_value_is_bound: bool,
-    /// log10 of Q's p-value (see the type's note).
-    pub log10_p: f64,
+    pub position_value_df: f64,
+    /// The position-by-value test's own p-value (before any correction), as
+    /// stated.
+    pub position_value_p: f64,
+    /// Whether `position_value_p` is only the bound "p < 1e-12".
+    pub position_value_p_is_bound: bool,
+    /// log10 of `position_value_p` (see the type's note).
+    pub position_value_log10_p: f64,
     /// Largest |standardised residual| of a cell.
     pub max_abs_z: f64,
     /// The |z| a cell must reach to stand out among the n² cells at the
@@ -94,8 +104,8 @@ pub struct SummaryRow {
 }
 
 impl SummaryRow {
-    /// The record of one judged audit.
-    pub fn of(audit: &Audit) -> Self {
+    /// The record of one judged audit and its findings.
+    pub fn of(audit: &Audit, found: &AuditFindings) -> Self {
         let t = &audit.position_value;
         let n = audit.spec.n;
         let level = audit.sensitivity.level;
@@ -111,7 +121,7 @@ impl SummaryRow {
             threads: audit.threads,
             seconds: audit.seconds,
             shuffles_per_sec: audit.shuffles_per_sec(),
-            tests: audit.spec.tests.to_string(),
+            tests_run: audit.spec.tests.to_string(),
             verdict: audit.verdict,
             p_adjusted: pvalue::stated(audit.log10_p_adjusted),
             p_adjusted_is_bound: pvalue::is_bound(audit.log10_p_adjusted),
@@ -124,11 +134,13 @@ impl SummaryRow {
             detectable_cohen_w: s.cohen_w,
             sensitivity_test: s.test,
             inconclusive_reason: s.inconclusive.clone(),
-            statistic: t.statistic,
-            df: t.df,
-            p_value: pvalue::stated(t.log10_p),
-            p_value_is_bound: pvalue::is_bound(t.log10_p),
-            log10_p: t.log10_p,
+            largest_deviation: found.deviation.clone(),
+            trials_for_power: found.plan.as_ref().and_then(|p| p.trials_for_power),
+            position_value_statistic: t.statistic,
+            position_value_df: t.df,
+            position_value_p: pvalue::stated(t.log10_p),
+            position_value_p_is_bound: pvalue::is_bound(t.log10_p),
+            position_value_log10_p: t.log10_p,
             max_abs_z: t.max_abs_z,
             standout_z: standout_z(n, level),
             standout_position: standout.map(|c| c.position),
@@ -169,7 +181,8 @@ impl TestRecord {
     }
 }
 
-/// One audit in `summary.json`: its record plus its counts.
+/// One audit in `summary.json`: its record, its findings, every test and
+/// its counts.
 #[derive(Debug, Clone, Serialize)]
 pub struct SummaryEntry {
     /// The flat record.
@@ -177,15 +190,77 @@ pub struct SummaryEntry {
     pub row: SummaryRow,
     /// The sensitivity in words, as the report states it.
     pub sensitivity: String,
-    /// Every test's result.
-    pub test_results: Vec<TestRecord>,
+    /// The cell behind `largest_deviation`, when one is named.
+    pub deviation_cell: Option<DeviationCell>,
+    /// The whole trial plan of a biased audit.
+    pub plan: Option<AuditPlan>,
+    /// Where an outside shuffle's decks came from, if it is one.
+    pub feed: Option<FeedSummary>,
+    /// Every test's result, with its own p and its p Holm-adjusted within
+    /// the audit.
+    pub tests: Vec<TestRecord>,
     /// `counts[position][value]`.
     pub counts: Vec<Vec<u64>>,
 }
 
+/// What an outside feed gave, in `summary.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct FeedSummary {
+    /// Decks counted.
+    pub decks: u64,
+    /// Decks asked for (`--trials`), if a limit was set.
+    pub asked: Option<u64>,
+    /// Whether the limit stopped the read before the input ended.
+    pub stopped_early: bool,
+    /// What the items were (`0..51`, `the labels AS, 2S, ...`).
+    pub items: String,
+    /// A command's workers: command, seed and count of each.
+    pub workers: Vec<WorkerSummary>,
+}
+
+/// One worker of a command.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkerSummary {
+    /// Its number, from 0.
+    pub worker: usize,
+    /// Its `{seed}`.
+    pub seed: u64,
+    /// Its `{count}`.
+    pub count: u64,
+    /// The command as run.
+    pub command: String,
+}
+
+impl FeedSummary {
+    fn of(feed: &FeedReport, n: usize) -> Self {
+        Self {
+            decks: feed.decks,
+            asked: feed.asked,
+            stopped_early: feed.stopped_early,
+            items: feed.items.describe(n),
+            workers: feed
+                .workers
+                .iter()
+                .map(|w| WorkerSummary {
+                    worker: w.worker,
+                    seed: w.seed,
+                    count: w.count,
+                    command: w.command.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The version of the `summary.json` layout: raised whenever a field is
+/// renamed or its meaning changes (see the README's field list).
+pub const SUMMARY_SCHEMA: u32 = 2;
+
 /// The whole `summary.json` document.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
+    /// The layout's version ([`SUMMARY_SCHEMA`]).
+    pub schema: u32,
     /// Tool name and version, for reproducibility.
     pub tool: String,
     /// Significance level of the verdicts.
@@ -199,19 +274,24 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary of a judged run.
-    pub fn of(audits: &[Audit], alpha: f64) -> Self {
+    /// The summary of a judged run and its findings.
+    pub fn of(audits: &[Audit], findings: &Findings) -> Self {
         Self {
+            schema: SUMMARY_SCHEMA,
             tool: format!("shuffle-audit {}", env!("CARGO_PKG_VERSION")),
-            alpha,
+            alpha: findings.alpha,
             correction: "holm",
             test: "per audit: the selected tests, Holm-corrected within the audit; verdicts after Holm across audits",
             audits: audits
                 .iter()
-                .map(|a| SummaryEntry {
-                    row: SummaryRow::of(a),
+                .zip(&findings.audits)
+                .map(|(a, found)| SummaryEntry {
+                    row: SummaryRow::of(a, found),
                     sensitivity: a.sensitivity.words(),
-                    test_results: a.tests.iter().map(TestRecord::of).collect(),
+                    deviation_cell: found.deviation_cell,
+                    plan: found.plan.clone(),
+                    feed: a.feed.as_ref().map(|f| FeedSummary::of(f, a.spec.n)),
+                    tests: a.tests.iter().map(TestRecord::of).collect(),
                     counts: a.tally.rows(),
                 })
                 .collect(),

@@ -5,16 +5,16 @@ use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Tab
 use super::{MixingOutcome, ReportInput};
 use crate::algorithm::Expected;
 use crate::audit::Audit;
+use crate::findings::AuditFindings;
+use crate::format::format_ratio;
 use crate::output::mixing::tv_text;
 use crate::output::{self, format_p, thousands};
-use crate::power::AuditPlan;
 use crate::spec::TestKind;
-use crate::stats::position_value::standout_z;
 use crate::stats::pvalue::LOG10_P_FLOOR;
 use crate::stats::sensitivity::{
     MAX_CELL_DEVIATION, MAX_COHEN_W, MIN_EXPECTED_PER_CELL, SENSITIVITY_POWER,
 };
-use crate::stats::{Cell as PvCell, TestResult, Verdict};
+use crate::stats::{TestResult, Verdict};
 
 /// The id of the headline verdict table (the browser check looks for it).
 pub const VERDICT_TABLE_ID: &str = "verdicts";
@@ -22,15 +22,11 @@ pub const VERDICT_TABLE_ID: &str = "verdicts";
 /// Builds the report of `input`.
 pub fn build(input: &ReportInput<'_>) -> Document {
     let folders = output::audit_folders(input.audits);
-    let findings: Vec<Findings> = input
-        .audits
-        .iter()
-        .map(|a| Findings::of(a, input.alpha, input.audits.len()))
-        .collect();
-    let mut sections = vec![verdict_section(input, &folders, &findings)];
+    let findings = &input.findings.audits;
+    let mut sections = vec![verdict_section(input, &folders, findings)];
     if !input.audits.is_empty() {
         sections.push(comparison_section(input.audits.len()));
-        sections.push(audit_sections(input, &folders, &findings));
+        sections.push(audit_sections(input, &folders, findings));
     }
     if !input.mixing.is_empty() {
         sections.push(mixing_section(&input.mixing));
@@ -44,25 +40,6 @@ pub fn build(input: &ReportInput<'_>) -> Document {
             .collect(),
         facts: facts(input),
         sections,
-    }
-}
-
-/// What the report says of one audit beyond its own fields, computed once
-/// (each may propagate exact marginals or enumerate an exact law) and shown
-/// in both the verdict table and the audit's section.
-struct Findings {
-    /// The trial plan of a biased audit.
-    plan: Option<AuditPlan>,
-    /// The largest deviation in words ([`deviation_words`]).
-    deviation: String,
-}
-
-impl Findings {
-    fn of(audit: &Audit, alpha: f64, audits_in_run: usize) -> Self {
-        Self {
-            plan: extensions::trial_plan(audit, alpha, audits_in_run),
-            deviation: deviation_words(audit),
-        }
     }
 }
 
@@ -187,59 +164,6 @@ fn anchor(folder: &str) -> String {
     format!("audit-{folder}")
 }
 
-/// O/E with enough decimals to show how far it is from 1.
-pub fn format_ratio(ratio: f64) -> String {
-    let gap = (ratio - 1.0).abs();
-    let decimals = if gap >= 0.01 || gap == 0.0 {
-        2
-    } else {
-        ((-gap.log10()).ceil() as usize + 1).min(6)
-    };
-    format!("{ratio:.decimals$}")
-}
-
-/// The largest deviation in plain words, naming a cell only when it is
-/// real: from the exact marginals where they are known and not uniform,
-/// otherwise only a cell that stands out from the noise of the n² cells at
-/// the level the verdict gives each test (so a run-wide false alarm is as
-/// rare for cells as for verdicts): "value 0 at position 0: 1.29× expected";
-/// else "no cell stands out", with the largest |z| and the |z| needed.
-pub fn deviation_words(audit: &Audit) -> String {
-    let level = audit.sensitivity.level;
-    let t = &audit.position_value;
-    let n = audit.spec.n;
-    if let Some((cell, ratio)) = extensions::exact_marginal_deviation(audit) {
-        return format!("{} (exact law)", cell_words(cell, ratio));
-    }
-    let Some(cell) = t.standout(n, level) else {
-        let quiet = format!(
-            "no cell stands out (max |z| {:.1} < {:.1})",
-            t.max_abs_z,
-            standout_z(n, level)
-        );
-        return match audit.verdict {
-            Verdict::Biased => format!("{quiet}; {} sees the bias", audit.decisive().test.title()),
-            _ => quiet,
-        };
-    };
-    let expected = audit.spec.trials as f64 / n as f64;
-    let ratio = audit.tally.count(cell.position, cell.value) as f64 / expected;
-    cell_words(cell, ratio)
-}
-
-/// One cell's deviation: "value 3 at position 0: 1.29× expected".
-fn cell_words(cell: PvCell, ratio: f64) -> String {
-    let (p, v) = (cell.position, cell.value);
-    if ratio == 0.0 {
-        format!("value {v} never at position {p}")
-    } else {
-        format!(
-            "value {v} at position {p}: {}× expected",
-            format_ratio(ratio)
-        )
-    }
-}
-
 /// What the run could see, and for an inconclusive one why it cannot tell.
 pub fn sensitivity_words(audit: &Audit) -> String {
     let s = &audit.sensitivity;
@@ -249,7 +173,11 @@ pub fn sensitivity_words(audit: &Audit) -> String {
     }
 }
 
-fn verdict_section(input: &ReportInput<'_>, folders: &[String], findings: &[Findings]) -> Section {
+fn verdict_section(
+    input: &ReportInput<'_>,
+    folders: &[String],
+    findings: &[AuditFindings],
+) -> Section {
     let mut table = Table {
         id: Some(VERDICT_TABLE_ID.to_string()),
         columns: vec![
@@ -395,7 +323,11 @@ fn test_table(results: &[TestResult]) -> Table {
     }
 }
 
-fn audit_sections(input: &ReportInput<'_>, folders: &[String], findings: &[Findings]) -> Section {
+fn audit_sections(
+    input: &ReportInput<'_>,
+    folders: &[String],
+    findings: &[AuditFindings],
+) -> Section {
     let mut section = Section::new(
         "audits",
         "Audits",
@@ -679,6 +611,7 @@ mod tests {
     use crate::algorithm::Algorithm;
     use crate::engine::{RunSpec, no_progress};
     use crate::experiment::mixing::MixingPlan;
+    use crate::findings::Findings;
     use crate::report::Provenance;
     use crate::source::SourceSpec;
     use crate::spec::TestSet;
@@ -704,8 +637,9 @@ mod tests {
         crate::audit::run_all(&specs, 0.001, &no_progress).unwrap()
     }
 
-    fn input(audits: &[Audit]) -> ReportInput<'_> {
+    fn input<'a>(audits: &'a [Audit], findings: &'a Findings) -> ReportInput<'a> {
         ReportInput {
+            findings,
             title: "t".into(),
             purpose: "one\n\ntwo".into(),
             alpha: 0.001,
@@ -734,7 +668,8 @@ mod tests {
     #[test]
     fn sections_come_in_the_documented_order() {
         let audits = audits();
-        let doc = build(&input(&audits));
+        let findings = Findings::of(&audits, 0.001);
+        let doc = build(&input(&audits, &findings));
         let ids: Vec<&str> = doc.sections.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["summary", "comparison", "audits", "mixing", "method"]);
         assert_eq!(

@@ -7,34 +7,11 @@
 use super::model::{Block, Cell, Column, Table};
 use crate::audit::Audit;
 use crate::exact;
+use crate::findings::REPORT_MAX_LEAVES;
 use crate::output::thousands;
 use crate::output::yes_no;
 use crate::permutation::unrank;
-use crate::power::{self, AuditPlan};
-use crate::stats::{Cell as PvCell, Verdict};
-
-/// The power the "trials needed" column plans for.
-pub const PLANNED_POWER: f64 = 0.9;
-
-/// Largest enumeration the report attempts for its exact results (draw
-/// sequences), so that writing a report stays quick.
-pub const REPORT_MAX_LEAVES: u64 = 2_000_000;
-
-/// The trial plan for a biased audit: the trials its battery, judged as the
-/// run judges it (Holm within the audit and across `audits_in_run`), needs to
-/// detect this bias with 90% power; `None` (shown as "—") for an audit that
-/// found no bias, where there is no effect to plan for.
-pub fn trial_plan(audit: &Audit, alpha: f64, audits_in_run: usize) -> Option<AuditPlan> {
-    (audit.verdict == Verdict::Biased).then(|| {
-        power::plan_audit_with(
-            audit,
-            alpha,
-            audits_in_run,
-            PLANNED_POWER,
-            REPORT_MAX_LEAVES,
-        )
-    })
-}
+use crate::power::AuditPlan;
 
 /// The plan in a few words for the verdict table: "505", "36 to 52" for an
 /// estimated effect, or why there is none.
@@ -124,22 +101,6 @@ pub fn permutation_findings(audit: &Audit) -> Option<Vec<Block>> {
             rows,
         }),
     ])
-}
-
-/// The largest deviation of the exact marginals, as (cell, n·P), where they
-/// can be propagated and are certainly not uniform; `None` otherwise. A
-/// finding from the exact law beats any estimate from counts.
-pub fn exact_marginal_deviation(audit: &Audit) -> Option<(PvCell, f64)> {
-    let spec = &audit.spec;
-    let algorithm = spec.subject.builtin()?;
-    exact::check_marginals(algorithm, spec.n, spec.source).ok()?;
-    let m = exact::marginals(algorithm, spec.n, spec.source).ok()?;
-    if m.exactly_uniform() != Some(false) {
-        return None;
-    }
-    let cell = m.max_deviation_cell();
-    let ratio = spec.n as f64 * m.probability(cell.position, cell.value);
-    Some((cell, ratio))
 }
 
 /// The exact law of `audit`'s algorithm at its n where it can be enumerated

@@ -17,6 +17,7 @@ use crate::audit::Audit;
 use crate::error::Result;
 use crate::experiment::mixing::{MixingCurve, MixingPlan};
 use crate::experiment::record::{self, RunStart};
+use crate::findings::Findings;
 use crate::output::{self, files};
 use std::path::{Path, PathBuf};
 
@@ -79,6 +80,8 @@ pub struct ReportInput<'a> {
     pub alpha: f64,
     /// The judged audits, in run order.
     pub audits: &'a [Audit],
+    /// What the run found (computed once; every output renders it).
+    pub findings: &'a Findings,
     /// A note per audit (same order; missing entries mean none).
     pub notes: Vec<Option<String>>,
     /// Mixing curves requested, if any.
@@ -110,7 +113,8 @@ impl Audit {
     pub fn write_report(&self, dir: &Path) -> Result<PathBuf> {
         let _ = files::prepare_dir(dir)?;
         let audits = std::slice::from_ref(self);
-        output::write_run(dir, audits, self.alpha)?;
+        let findings = Findings::of(audits, self.alpha);
+        output::write_run(dir, audits, &findings)?;
         let start = RunStart::now();
         let call = format!(
             "shuffle_audit::Audit::of_fn({:?}, {}, ..).trials({}).seed({})",
@@ -124,6 +128,7 @@ impl Audit {
             purpose: String::new(),
             alpha: self.alpha,
             audits,
+            findings: &findings,
             notes: Vec::new(),
             mixing: Vec::new(),
             skipped: Vec::new(),

@@ -78,6 +78,53 @@ impl NamedParams {
     }
 }
 
+/// The entry of `known` (name, value) called `name`: exactly, or ignoring
+/// case and `_`/`-` (so `Fisher_Yates` finds `fisher-yates`). Otherwise an
+/// error naming the `what` and the closest known name when it is near
+/// (a typo): `unknown algorithm 'fisher-yate': did you mean 'fisher-yates'?
+/// (known: ...)`.
+pub fn lookup<T: Copy>(what: &str, name: &str, known: &[(&str, T)]) -> Result<T> {
+    if let Some(&(_, value)) = known.iter().find(|(k, _)| *k == name) {
+        return Ok(value);
+    }
+    let wanted = normalise(name);
+    if let Some(&(_, value)) = known.iter().find(|(k, _)| normalise(k) == wanted) {
+        return Ok(value);
+    }
+    let names: Vec<&str> = known.iter().map(|(k, _)| *k).collect();
+    let near = names
+        .iter()
+        .map(|k| (edit_distance(&wanted, &normalise(k)), *k))
+        .min()
+        .filter(|&(d, _)| d <= (wanted.chars().count() / 3).max(2));
+    let hint = near.map_or(String::new(), |(_, k)| format!(": did you mean '{k}'?"));
+    Err(Error::invalid(format!(
+        "unknown {what} '{name}'{hint} (known: {})",
+        names.join(", ")
+    )))
+}
+
+/// Lower case, with `_` spelled `-`: how names are compared leniently.
+fn normalise(name: &str) -> String {
+    name.trim().to_lowercase().replace('_', "-")
+}
+
+/// The Levenshtein distance between `a` and `b` (characters).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
 /// Parses a count the way people write them: `1000000`, `1_000_000`, `1e6`,
 /// `2.5e6`, `10M`, `500k`, `1G`. The result must be a whole number.
 pub fn parse_count(text: &str) -> Result<u64> {
@@ -140,6 +187,30 @@ mod tests {
             let err = parse_count(text).unwrap_err().to_string();
             assert!(err.contains(&format!("'{text}'")), "{text}: {err}");
         }
+    }
+
+    #[test]
+    fn names_are_found_leniently_and_typos_get_a_suggestion() {
+        let known = [("fisher-yates", 1), ("sattolo", 2), ("naive-swap", 3)];
+        assert_eq!(lookup("algorithm", "fisher-yates", &known).unwrap(), 1);
+        assert_eq!(lookup("algorithm", "Fisher_Yates", &known).unwrap(), 1);
+        assert_eq!(lookup("algorithm", "NAIVE-SWAP", &known).unwrap(), 3);
+        let err = lookup("algorithm", "fisher-yate", &known)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("unknown algorithm 'fisher-yate': did you mean 'fisher-yates'?"),
+            "{err}"
+        );
+        let err = lookup("algorithm", "bogo-sort", &known)
+            .unwrap_err()
+            .to_string();
+        assert!(!err.contains("did you mean"), "{err}");
+        assert!(
+            err.contains("(known: fisher-yates, sattolo, naive-swap)"),
+            "{err}"
+        );
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (which must know what to count) and of the statistics (which run them).
 
 use crate::error::{Error, Result};
+use crate::params::lookup;
 use crate::tally::Collect;
 use serde::Serialize;
 use std::fmt;
@@ -61,6 +62,13 @@ impl TestKind {
     /// The test called `name`, if any.
     pub fn from_name(name: &str) -> Option<TestKind> {
         TestKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The test called `name` (leniently: case and `_`/`-` ignored), or an
+    /// error suggesting the closest name.
+    pub fn parse(name: &str) -> Result<TestKind> {
+        let known: Vec<(&str, TestKind)> = TestKind::ALL.iter().map(|k| (k.name(), *k)).collect();
+        lookup("test", name, &known)
     }
 
     /// The known test names, comma-separated, for error messages.
@@ -217,13 +225,10 @@ impl TestSet {
             let kinds: Vec<TestKind> = if name == "all" {
                 TestKind::ALL.to_vec()
             } else {
-                let kind = TestKind::from_name(name).ok_or_else(|| {
-                    Error::invalid(format!(
-                        "unknown test '{name}' (known: {}, all, default)",
-                        TestKind::known_names()
-                    ))
-                })?;
-                vec![kind]
+                vec![
+                    TestKind::parse(name)
+                        .map_err(|e| Error::invalid(format!("{e}; or all, or default")))?,
+                ]
             };
             tests.extend(kinds);
         }

@@ -51,6 +51,13 @@ fn bad_input_is_refused_with_exit_2_and_no_files() {
     assert_refused(&["audit", "-a", "random-swap:q=3"], "'q'");
     assert_refused(&["audit", "-a", "random-swap:k=x"], "'x'");
     assert_refused(&["audit", "--rng", "mt19937"], "'mt19937'");
+    assert_refused(
+        &["audit", "-a", "fisher-yate"],
+        "unknown algorithm 'fisher-yate': did you mean 'fisher-yates'?",
+    );
+    assert_refused(&["audit", "--rng", "chacha"], "did you mean 'chacha8'?");
+    assert_refused(&["audit", "--tests", "cycels"], "did you mean 'cycles'?");
+    assert_refused(&["audit", "--seed", "1.5"], "bad seed '1.5'");
     assert_refused(&["audit", "--alpha", "1.5"], "alpha = 1.5");
     assert_refused(&["audit", "--threads", "0"], "threads must be at least 1");
     assert_refused(
@@ -295,4 +302,30 @@ fn every_output_states_the_same_verdict_and_p() {
             }
         }
     }
+}
+
+#[test]
+fn names_are_lenient_and_seeds_are_written_like_counts() {
+    let counts = |args: &[&str]| {
+        let out = temp_out(&format!(
+            "lenient-{}",
+            args.join("_").replace(['-', '/'], "")
+        ));
+        let mut full = vec!["audit", "-n", "5", "-t", "2k", "-q", "--out"];
+        let out_str = out.to_string_lossy().into_owned();
+        full.push(&out_str);
+        full.extend(args);
+        let o = run(&full);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let summary: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+        std::fs::remove_dir_all(&out).unwrap();
+        (
+            summary["audits"][0]["algorithm"].clone(),
+            summary["audits"][0]["counts"].clone(),
+        )
+    };
+    let plain = counts(&["-a", "fisher-yates", "--seed", "1000"]);
+    assert_eq!(plain, counts(&["-a", "Fisher_Yates", "--seed", "1e3"]));
+    assert_eq!(plain.0, "fisher-yates");
 }

@@ -19,7 +19,7 @@ pub use swaps::{
 };
 
 use crate::error::{Error, Result};
-use crate::params::NamedParams;
+use crate::params::{NamedParams, lookup};
 use crate::source::{RandAdapter, RandomSource};
 pub use record::{Draws, Exact, Expected, Leaves, Param, Positional, Record, StepKind};
 use std::fmt;
@@ -303,18 +303,10 @@ impl Algorithm {
 
     /// Parses `NAME[:key=value,...]`, e.g. `random-swap:k=100`.
     pub fn parse(text: &str) -> Result<Self> {
-        let p = NamedParams::parse(text)?;
-        let base = Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name() == p.name)
-            .ok_or_else(|| {
-                let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-                Error::invalid(format!(
-                    "unknown algorithm '{}' (known: {})",
-                    p.name,
-                    names.join(", ")
-                ))
-            })?;
+        let mut p = NamedParams::parse(text)?;
+        let known: Vec<(&str, Algorithm)> = Algorithm::ALL.iter().map(|a| (a.name(), *a)).collect();
+        let base = lookup("algorithm", &p.name, &known)?;
+        p.name = base.name().to_string();
         match base {
             Algorithm::RandomSwap { .. } => {
                 p.only(&["k"])?;

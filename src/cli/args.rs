@@ -300,7 +300,7 @@ pub struct AuditArgs {
     pub trials: Option<String>,
 
     /// Seed of the run; the same seed reproduces the same counts.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = parse_seed)]
     pub seed: u64,
 
     /// Random source (see `shuffle-audit list`).
@@ -370,4 +370,10 @@ pub struct BenchArgs {
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A seed written like a count (`7`, `1e3`, `20_261_121`): any whole number
+/// up to 2^64 − 1.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    shuffle_audit::params::parse_count(text).map_err(|e| e.to_string().replace("count", "seed"))
 }

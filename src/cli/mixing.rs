@@ -79,7 +79,7 @@ pub struct MixingArgs {
     pub trials: String,
 
     /// Seed of the Monte Carlo runs; the same seed reproduces the same counts.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = super::args::parse_seed)]
     pub seed: u64,
 
     /// Simulate even where the exact curve is known, and show both.

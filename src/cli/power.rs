@@ -66,7 +66,7 @@ pub struct PowerArgs {
     pub pilot_trials: String,
 
     /// Seed of the pilot run.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = super::args::parse_seed)]
     pub seed: u64,
 
     /// Print the plan as JSON.

@@ -118,7 +118,7 @@ impl Experiment {
         let name = file.display().to_string();
         let src = SourceText { file: &name, text };
         let raw: RawExperiment =
-            toml::from_str(text).map_err(|e| src.error(e.span(), e.message()))?;
+            toml::from_str(text).map_err(|e| src.error(e.span(), suggest_key(e.message())))?;
         Validator { src }.experiment(raw, file)
     }
 
@@ -194,6 +194,32 @@ pub fn on_path(program: &str) -> bool {
         std::fs::metadata(dir.join(program))
             .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     })
+}
+
+/// serde's "unknown field `trails`, expected one of `name`, ..." with the
+/// closest known key suggested ("did you mean `trials`?"), when one is near.
+fn suggest_key(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_string();
+    };
+    let Some((field, expected)) = rest.split_once('`') else {
+        return message.to_string();
+    };
+    let known: Vec<(&str, ())> = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|k| (k, ()))
+        .collect();
+    match crate::params::lookup("key", field, &known) {
+        Err(e) if e.to_string().contains("did you mean") => {
+            let hint = e.to_string();
+            let start = hint.find("did you mean").unwrap_or(0);
+            let end = hint.find('?').map_or(hint.len(), |i| i + 1);
+            format!("{message} ({})", &hint[start..end])
+        }
+        _ => message.to_string(),
+    }
 }
 
 /// Fails unless `scale` is a positive finite factor.
@@ -272,13 +298,6 @@ impl Validator<'_> {
         if name.is_empty() || name.contains('\n') {
             return Err(self.at(raw.name.span(), "name must be a non-empty single line"));
         }
-        let purpose = raw.purpose.get_ref().trim().to_string();
-        if purpose.is_empty() {
-            return Err(self.at(
-                raw.purpose.span(),
-                "purpose is empty: say in a paragraph what the study is for",
-            ));
-        }
         let alpha = match &raw.alpha {
             Some(a) => {
                 check_alpha(*a.get_ref()).map_err(self.rethrow(a.span()))?;
@@ -346,6 +365,23 @@ impl Validator<'_> {
             .iter()
             .map(|m| self.mixing(m, &defaults))
             .collect::<Result<Vec<_>>>()?;
+        // Checked last, so that a missing purpose does not hide the other
+        // errors of a file being written.
+        let purpose = match &raw.purpose {
+            Some(p) if p.get_ref().trim().is_empty() => {
+                return Err(self.at(
+                    p.span(),
+                    "purpose is empty: say in a paragraph what the study is for",
+                ));
+            }
+            Some(p) => p.get_ref().trim().to_string(),
+            None => {
+                return Err(self.src.error(
+                    Some(raw.name.span()),
+                    "missing key purpose: say in a paragraph what the study is for",
+                ));
+            }
+        };
         let out = match raw.out {
             Some(out) => PathBuf::from(out),
             None => Path::new("reports").join(folder_name(&name)),
@@ -479,12 +515,7 @@ impl Validator<'_> {
                 let mut kinds: Vec<TestKind> = Vec::new();
                 for t in tests {
                     let name = t.get_ref().as_str();
-                    let Some(kind) = TestKind::from_name(name) else {
-                        return Err(self.at(
-                            t.span(),
-                            format!("unknown test '{name}' (known: {})", TestKind::known_names()),
-                        ));
-                    };
+                    let kind = TestKind::parse(name).map_err(self.rethrow(t.span()))?;
                     if kinds.contains(&kind) {
                         return Err(self.at(t.span(), format!("test '{name}' is listed twice")));
                     }

@@ -12,7 +12,7 @@ use toml::Spanned;
 #[serde(deny_unknown_fields)]
 pub(super) struct RawExperiment {
     pub name: Spanned<String>,
-    pub purpose: Spanned<String>,
+    pub purpose: Option<Spanned<String>>,
     pub n: Option<Spanned<Sizes>>,
     pub trials: Option<Spanned<Count>>,
     pub rng: Option<Spanned<String>>,

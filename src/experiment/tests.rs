@@ -210,7 +210,13 @@ fn other_impossible_values_are_refused() {
 fn missing_fields_and_duplicates_are_refused() {
     let err = error("name = \"x\"\n[[audit]]\nalgorithm = \"fisher-yates\"\n");
     assert!(err.starts_with("exp/bad.toml:"), "{err}");
-    assert!(err.contains("missing field `purpose`"), "{err}");
+    assert!(err.contains("missing key purpose"), "{err}");
+    // A missing purpose does not hide the errors of the rest of the file.
+    let err = error("name = \"x\"\n[[audit]]\nalgorithm = \"fisher-yate\"\n");
+    assert!(err.contains("did you mean 'fisher-yates'?"), "{err}");
+    let err = error("name = \"x\"\npurpose = \"y\"\ntrails = 5\n");
+    assert!(err.contains("unknown field `trails`"), "{err}");
+    assert!(err.contains("(did you mean 'trials'?)"), "{err}");
     let err = error("name = \"x\"\npurpose = \"y\"\n");
     assert!(err.contains("no [[audit]] or [[mixing]] table"), "{err}");
     let twice = "name = \"x\"\npurpose = \"y\"\n[[audit]]\nalgorithm = \"sattolo\"\n\

@@ -5,7 +5,7 @@ use super::{
     ReseedPerDrawSource, StreamSource, Xoshiro256ppSource,
 };
 use crate::error::{Error, Result};
-use crate::params::NamedParams;
+use crate::params::{NamedParams, lookup};
 use serde::Serialize;
 use std::fmt;
 
@@ -128,17 +128,9 @@ impl SourceSpec {
     /// Parses `NAME[:key=value]`, e.g. `reseed-per-draw:d=50`.
     pub fn parse(text: &str) -> Result<Self> {
         let p = NamedParams::parse(text)?;
-        let kind = SourceKind::ALL
-            .into_iter()
-            .find(|k| k.name() == p.name)
-            .ok_or_else(|| {
-                let names: Vec<_> = SourceKind::ALL.iter().map(|k| k.name()).collect();
-                Error::invalid(format!(
-                    "unknown random source '{}' (known: {})",
-                    p.name,
-                    names.join(", ")
-                ))
-            })?;
+        let known: Vec<(&str, SourceKind)> =
+            SourceKind::ALL.iter().map(|k| (k.name(), *k)).collect();
+        let kind = lookup("random source", &p.name, &known)?;
         let mut spec = SourceSpec::from(kind);
         if kind == SourceKind::ReseedPerDraw {
             p.only(&["d"])?;

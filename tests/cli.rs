@@ -329,3 +329,68 @@ fn names_are_lenient_and_seeds_are_written_like_counts() {
     assert_eq!(plain, counts(&["-a", "Fisher_Yates", "--seed", "1e3"]));
     assert_eq!(plain.0, "fisher-yates");
 }
+
+#[test]
+fn json_alone_writes_no_files() {
+    let cwd = temp_out("json-cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let o = bin()
+        .current_dir(&cwd)
+        .args(["audit", "-a", "sattolo", "-n", "5", "-t", "2k", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    assert_eq!(doc["audits"][0]["verdict"], "biased");
+    assert_eq!(doc["schema"], 2);
+    let left: Vec<_> = std::fs::read_dir(&cwd).unwrap().collect();
+    assert!(left.is_empty(), "--json alone wrote {left:?}");
+    std::fs::remove_dir_all(&cwd).unwrap();
+}
+
+#[test]
+fn absurd_work_is_announced_and_finished_audits_are_reported_without_a_terminal() {
+    use std::io::{BufRead, BufReader};
+    let out = temp_out("absurd");
+    let mut child = bin()
+        .args(["audit", "-a", "fisher-yates", "-t", "1e19", "--out"])
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        first.starts_with("warning: this run shuffles 1.0e20 elements"),
+        "{first}"
+    );
+    assert!(first.contains("days"), "{first}");
+    let _ = std::fs::remove_dir_all(&out);
+
+    // stderr is a pipe here, not a terminal: one line per finished audit.
+    let o = run(&[
+        "audit",
+        "-a",
+        "sattolo",
+        "-a",
+        "rotation",
+        "-n",
+        "5",
+        "-t",
+        "2k",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("[1/2] sattolo n=5 chacha8: 2,000 trials in"),
+        "{err}"
+    );
+    assert!(err.contains("[2/2] rotation"), "{err}");
+    std::fs::remove_dir_all(&out).unwrap();
+}

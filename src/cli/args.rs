@@ -321,9 +321,10 @@ pub struct AuditArgs {
     #[arg(long, default_value_t = DEFAULT_ALPHA)]
     pub alpha: f64,
 
-    /// Output folder for the report (HTML, Markdown) and CSV, JSON, PNG files.
-    #[arg(long, default_value = "reports/latest", value_name = "DIR")]
-    pub out: PathBuf,
+    /// Output folder for the report (HTML, Markdown) and CSV, JSON, PNG files
+    /// [default: reports/latest; with --json, no files unless --out is given].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 
     /// Print the summary as JSON on stdout instead of the table.
     #[arg(long)]

@@ -18,11 +18,13 @@ use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::TestSet;
 use shuffle_audit::stats::Verdict;
 use shuffle_audit::subject::{Feed, Outside, Subject};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// n when -n is not given (and the input does not say).
 const DEFAULT_N: usize = 10;
+/// Where files go when neither --out nor --json is given.
+const DEFAULT_OUT: &str = "reports/latest";
 /// Trials when -t is not given (and no file says how many decks it holds).
 const DEFAULT_TRIALS: u64 = 1_000_000;
 use shuffle_audit::{Error, Result};
@@ -31,25 +33,36 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     let specs = specs(args)?;
     audit::check_alpha(args.alpha)?;
     let budget = max_trials(args, specs[0].trials)?;
-    let prepared = files::prepare_dir(&args.out)?;
+    // --json alone prints and writes nothing; --out (or no --json) writes.
+    let out = match (&args.out, args.json) {
+        (Some(dir), _) => Some(dir.clone()),
+        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
+        (None, true) => None,
+    };
+    let prepared = out.as_deref().map(files::prepare_dir).transpose()?;
 
     let start = RunStart::now();
-    let audits = run_audits(&specs, args.alpha, args.quiet, false, budget)
-        .inspect_err(|_| prepared.discard())?;
+    let audits = run_audits(&specs, args.alpha, args.quiet, false, budget).inspect_err(|_| {
+        if let Some(p) = &prepared {
+            p.discard()
+        }
+    })?;
 
     let findings = Findings::of(&audits, args.alpha);
-    output::write_run(&args.out, &audits, &findings)?;
-    write_report(&audits, &findings, args, &start)?;
+    if let Some(dir) = &out {
+        output::write_run(dir, &audits, &findings)?;
+        write_report(dir, &audits, &findings, args, &start)?;
+    }
     if args.json {
         println!("{}", Summary::of(&audits, &findings).to_json());
     } else {
         print!("{}", render(&audits, &findings, args));
     }
-    if !args.quiet {
+    if let Some(dir) = out.as_ref().filter(|_| !args.quiet) {
         eprintln!(
             "Reports written to {} (open {})",
-            args.out.display(),
-            args.out.join(report::HTML_FILE).display()
+            dir.display(),
+            dir.join(report::HTML_FILE).display()
         );
     }
     let any_biased = audits.iter().any(|a| a.verdict == Verdict::Biased);
@@ -79,6 +92,7 @@ fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
 
 /// Writes report.html and report.md, the same report `run` writes.
 fn write_report(
+    dir: &Path,
     audits: &[Audit],
     findings: &Findings,
     args: &AuditArgs,
@@ -103,7 +117,7 @@ fn write_report(
         skipped: Vec::new(),
         provenance: Provenance::of(start, shell_line(&command), vec![shell_line(&command)]),
     };
-    report::write(&args.out, &input)?;
+    report::write(dir, &input)?;
     Ok(())
 }
 

@@ -10,6 +10,24 @@ use std::time::{Duration, Instant};
 
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 
+/// A rate for people: `2.58 M/s`, `950 k/s`, `12 /s`.
+pub fn human_rate(per_sec: f64) -> String {
+    let (value, unit) = match per_sec {
+        r if r >= 1e9 => (r / 1e9, " G"),
+        r if r >= 1e6 => (r / 1e6, " M"),
+        r if r >= 1e3 => (r / 1e3, " k"),
+        r => (r, " "),
+    };
+    let digits = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.digits$}{unit}/s")
+}
+
 /// Counts trials done in the current audit and across all audits of a run.
 pub struct Progress {
     bars: MultiProgress,
@@ -28,9 +46,15 @@ impl Progress {
         let item = bars.add(ProgressBar::new(0));
         item.set_style(
             ProgressStyle::with_template(
-                "{spinner} {msg:<36} [{bar:30}] {percent:>3}%  {per_sec:>12}",
+                "{spinner} {msg:<36} [{bar:30}] {percent:>3}%  {rate:>16}",
             )
             .expect("valid template")
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&human_rate(state.per_sec()));
+                },
+            )
             .progress_chars("=> "),
         );
         let overall = bars.add(ProgressBar::new(total));
@@ -92,5 +116,18 @@ impl Progress {
         self.item.finish_and_clear();
         self.overall.finish_and_clear();
         let _ = self.bars.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_read_in_human_units() {
+        assert_eq!(human_rate(2_582_036.141_177_221), "2.58 M/s");
+        assert_eq!(human_rate(950_000.0), "950 k/s");
+        assert_eq!(human_rate(12.0), "12.0 /s");
+        assert_eq!(human_rate(3.2e9), "3.20 G/s");
     }
 }

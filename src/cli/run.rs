@@ -19,6 +19,7 @@ use shuffle_audit::mixing;
 use shuffle_audit::output::{self, files, summary::Summary, thousands};
 use shuffle_audit::report::{self, MixingOutcome, Provenance, ReportInput, content};
 use shuffle_audit::{Error, Result};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Exit code of `--check` when the counts differ.
@@ -163,7 +164,11 @@ pub fn run_audits(
         .iter()
         .map(|s| budget.unwrap_or(s.trials))
         .fold(0, u64::saturating_add);
+    warn_if_long(specs, budget, quiet);
     let progress = Progress::new(total, quiet);
+    // Without bars (stderr not a terminal), a line per finished audit shows
+    // that a long run is alive.
+    let announce = announce || !std::io::stderr().is_terminal();
     let report = |k| progress.add(k);
     let mut audits = Vec::with_capacity(specs.len());
     let width = specs.len().to_string().len();
@@ -191,6 +196,31 @@ pub fn run_audits(
         audit::judge(&mut audits, alpha);
     }
     Ok(audits)
+}
+
+/// Element moves a core makes per second, roughly, with the default tests:
+/// only for the long-run warning below, never shown as a measurement.
+const ROUGH_ELEMENTS_PER_CORE_SECOND: f64 = 2e7;
+
+/// Warns (unless quiet) when the planned shuffles would take more than a
+/// day at a rough engine speed, before anything runs: `-t 1e19` should not
+/// start silently.
+fn warn_if_long(specs: &[RunSpec], budget: Option<u64>, quiet: bool) {
+    let work: f64 = specs
+        .iter()
+        .filter(|s| s.subject.builtin().is_some())
+        .map(|s| budget.unwrap_or(s.trials) as f64 * s.n as f64)
+        .sum();
+    let seconds = work / (ROUGH_ELEMENTS_PER_CORE_SECOND * rayon::current_num_threads() as f64);
+    if seconds > 86_400.0 && !quiet {
+        eprintln!(
+            "warning: this run shuffles {:.1e} elements in all: at a rough {:.0e} per core and \
+             second that is about {:.0} days; Ctrl-C and lower --trials if that is not intended",
+            work,
+            ROUGH_ELEMENTS_PER_CORE_SECOND,
+            seconds / 86_400.0
+        );
+    }
 }
 
 fn run_record(

@@ -336,7 +336,7 @@ fn the_report_renders_in_a_browser_if_one_is_installed() {
 }
 
 #[test]
-fn the_report_folder_defaults_to_reports_name_and_json_goes_to_stdout() {
+fn the_report_folder_defaults_to_reports_latest_name_and_json_goes_to_stdout() {
     let dir = TempDir::new("default-out");
     let text = SMALL.replace(
         "name = \"small <script>alert('x')</script>\"",
@@ -352,7 +352,7 @@ fn the_report_folder_defaults_to_reports_name_and_json_goes_to_stdout() {
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["audits"].as_array().unwrap().len(), 4);
     assert_eq!(summary["audits"][0]["trials"], 3500);
-    assert!(dir.path("reports/tiny-study/report.html").is_file());
+    assert!(dir.path("reports/latest/tiny-study/report.html").is_file());
     assert!(stderr(&out).is_empty(), "quiet: {}", stderr(&out));
 
     let bad_scale = Command::new(BIN)

@@ -218,7 +218,7 @@ value is checked before any work starts; a bad one is reported as \
 FILE:LINE:COLUMN and the exit code is 2. All audits are judged together \
 (Holm correction at the file's alpha).
 
-The report folder (--out, else the file's `out`, else reports/<name>) gets \
+The report folder (--out, else the file's `out`, else reports/latest/<name>) gets \
 report.html (one self-contained page), report.md, summary.json, summary.csv, \
 comparison.png, one folder per audit with counts.csv and heatmap.png, and, \
 to rerun bit for bit, experiment.toml (a copy of the file) and run.json \
@@ -231,7 +231,7 @@ names the first difference and exits 1. Counts do not depend on --threads.
 Examples:
   shuffle-audit run experiments/quick.toml
   shuffle-audit run experiments/classics.toml --trials-scale 0.1 --out /tmp/c
-  shuffle-audit run --check reports/quick";
+  shuffle-audit run --check reports/latest/quick";
 
 #[derive(Debug, Args)]
 pub struct ListArgs {

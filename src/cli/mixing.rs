@@ -91,7 +91,7 @@ pub struct MixingArgs {
     pub json: bool,
 
     /// Output folder for mixing.csv and mixing.png.
-    #[arg(long, default_value = "reports/mixing", value_name = "DIR")]
+    #[arg(long, default_value = "reports/latest/mixing", value_name = "DIR")]
     pub out: PathBuf,
 
     /// No progress bar and no closing note on stderr.

@@ -31,7 +31,7 @@ pub struct RunArgs {
     #[arg(value_name = "FILE", required_unless_present = "check")]
     pub file: Option<PathBuf>,
 
-    /// Report folder [default: the file's `out`, else reports/<name>].
+    /// Report folder [default: the file's `out`, else reports/latest/<name>].
     #[arg(long, value_name = "DIR", conflicts_with = "check")]
     pub out: Option<PathBuf>,
 

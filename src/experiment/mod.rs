@@ -49,7 +49,7 @@ pub const MAX_MIXING_POINTS: usize = 1000;
 /// A validated experiment.
 #[derive(Debug, Clone)]
 pub struct Experiment {
-    /// The study's name (the default report folder is `reports/<name>`).
+    /// The study's name (the default report folder is `reports/latest/<name>`, which git ignores).
     pub name: String,
     /// Why the study exists, as written (paragraphs separated by blank lines).
     pub purpose: String,
@@ -384,7 +384,7 @@ impl Validator<'_> {
         };
         let out = match raw.out {
             Some(out) => PathBuf::from(out),
-            None => Path::new("reports").join(folder_name(&name)),
+            None => Path::new("reports").join("latest").join(folder_name(&name)),
         };
         Ok(Experiment {
             name,

@@ -46,7 +46,7 @@ fn a_good_file_expands_to_one_run_per_audit_and_size() {
     let exp = parse(GOOD).unwrap();
     assert_eq!(exp.name, "study");
     assert_eq!(exp.alpha, DEFAULT_ALPHA);
-    assert_eq!(exp.out, Path::new("reports/study"));
+    assert_eq!(exp.out, Path::new("reports/latest/study"));
     let runs = exp.runs(1.0, None).unwrap();
     let summary: Vec<_> = runs
         .iter()

@@ -363,7 +363,10 @@ fn absurd_work_is_announced_and_finished_audits_are_reported_without_a_terminal(
     BufReader::new(child.stderr.take().unwrap())
         .read_line(&mut first)
         .unwrap();
-    child.kill().unwrap();
+    // SAFETY: sending SIGINT to our own child process (Ctrl-C cleans up).
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
     child.wait().unwrap();
     assert!(
         first.starts_with("warning: this run shuffles 1.0e20 elements"),
@@ -393,4 +396,93 @@ fn absurd_work_is_announced_and_finished_audits_are_reported_without_a_terminal(
     );
     assert!(err.contains("[2/2] rotation"), "{err}");
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_reused_folder_holds_only_the_last_run_and_foreign_folders_are_refused() {
+    let out = temp_out("reuse");
+    let out_str = out.to_string_lossy().into_owned();
+    let first = run(&[
+        "audit", "-a", "sattolo", "-n", "5", "-t", "2k", "-q", "--out", &out_str,
+    ]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert!(out.join("sattolo").is_dir());
+    let second = run(&[
+        "audit", "-a", "rotation", "-n", "5", "-t", "2k", "-q", "--out", &out_str,
+    ]);
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert!(out.join("rotation").is_dir());
+    assert!(
+        !out.join("sattolo").exists(),
+        "a stale folder of the first run remained"
+    );
+    let siblings: Vec<_> = std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("-reuse.partial"))
+        .collect();
+    assert!(siblings.is_empty(), "{siblings:?}");
+    std::fs::remove_dir_all(&out).unwrap();
+
+    let theirs = temp_out("theirs");
+    std::fs::create_dir_all(&theirs).unwrap();
+    std::fs::write(theirs.join("notes.txt"), "mine").unwrap();
+    let o = run(&[
+        "audit",
+        "-a",
+        "sattolo",
+        "-n",
+        "5",
+        "-t",
+        "2k",
+        "--out",
+        &theirs.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("did not write"), "{}", stderr(&o));
+    assert!(theirs.join("notes.txt").is_file());
+    std::fs::remove_dir_all(&theirs).unwrap();
+}
+
+#[test]
+fn ctrl_c_says_how_far_it_got_writes_nothing_and_exits_130() {
+    use std::io::Read;
+    let out = temp_out("interrupted");
+    let mut child = bin()
+        .args([
+            "audit",
+            "-a",
+            "fisher-yates",
+            "-n",
+            "52",
+            "-t",
+            "1e12",
+            "--out",
+        ])
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    // SAFETY: sending SIGINT to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted after "), "{err}");
+    assert!(
+        err.contains("of 1,000,000,000,000 trials; nothing written"),
+        "{err}"
+    );
+    assert!(!out.exists(), "an interrupted run left its folder");
 }

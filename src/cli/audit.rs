@@ -2,6 +2,7 @@
 
 use super::EXIT_BIASED;
 use super::args::AuditArgs;
+use super::interrupt;
 use super::run::run_audits;
 use super::verdicts;
 use shuffle_audit::algorithm::Algorithm;
@@ -10,7 +11,7 @@ use shuffle_audit::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::findings::Findings;
 use shuffle_audit::ingest::Format;
-use shuffle_audit::output::{self, files, summary::Summary, thousands};
+use shuffle_audit::output::{self, summary::Summary, thousands};
 use shuffle_audit::params::parse_count;
 use shuffle_audit::report::content;
 use shuffle_audit::report::{self, Provenance, ReportInput};
@@ -39,20 +40,16 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
         (None, true) => None,
     };
-    let prepared = out.as_deref().map(files::prepare_dir).transpose()?;
-
     let start = RunStart::now();
-    let audits = run_audits(&specs, args.alpha, args.quiet, false, budget).inspect_err(|_| {
-        if let Some(p) = &prepared {
-            p.discard()
+    let (audits, findings): (Vec<Audit>, Findings) = interrupt::staged(out.as_deref(), |dir| {
+        let audits = run_audits(&specs, args.alpha, args.quiet, false, budget)?;
+        let findings = Findings::of(&audits, args.alpha);
+        if let Some(dir) = dir {
+            output::write_run(dir, &audits, &findings)?;
+            write_report(dir, &audits, &findings, args, &start)?;
         }
+        Ok((audits, findings))
     })?;
-
-    let findings = Findings::of(&audits, args.alpha);
-    if let Some(dir) = &out {
-        output::write_run(dir, &audits, &findings)?;
-        write_report(dir, &audits, &findings, args, &start)?;
-    }
     if args.json {
         println!("{}", Summary::of(&audits, &findings).to_json());
     } else {

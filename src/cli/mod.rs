@@ -1,12 +1,13 @@
 //! Command-line parsing and dispatch. Exit codes: 0 ran (and, with
 //! `--fail-on-bias`, nothing was biased; with `run --check`, the counts are
 //! identical); 1 `--fail-on-bias` found bias or `run --check` found a
-//! difference; 2 bad input or a failure to write.
+//! difference; 2 bad input or a failure to write; 130 interrupted (Ctrl-C).
 
 mod args;
 mod audit;
 mod bench;
 mod exact;
+mod interrupt;
 mod list;
 mod mixing;
 mod power;
@@ -26,6 +27,7 @@ pub const EXIT_ERROR: i32 = 2;
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
+    interrupt::install();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::List(args) => list::run(&args),

@@ -42,6 +42,7 @@ pub struct Progress {
 impl Progress {
     /// Bars for `total` trials; `quiet` or a non-terminal stderr hides them.
     pub fn new(total: u64, quiet: bool) -> Self {
+        super::interrupt::planned(total);
         let bars = MultiProgress::with_draw_target(ProgressDrawTarget::hidden());
         let item = bars.add(ProgressBar::new(0));
         item.set_style(
@@ -89,6 +90,7 @@ impl Progress {
 
     /// Records `trials` more trials done.
     pub fn add(&self, trials: u64) {
+        super::interrupt::advanced(trials);
         self.item.inc(trials);
         self.overall.inc(trials);
         if self.enabled

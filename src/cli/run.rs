@@ -79,7 +79,6 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     let experiment = Experiment::load(file)?;
     let runs = experiment.runs(args.trials_scale, args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
-    let prepared = files::prepare_dir(&out)?;
     let skipped: Vec<String> = experiment
         .skipped()
         .into_iter()
@@ -92,9 +91,44 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     }
 
     let specs: Vec<RunSpec> = runs.iter().map(|r| r.spec.clone()).collect();
-    let audits = run_audits(&specs, experiment.alpha, args.quiet, true, None)
-        .inspect_err(|_| prepared.discard())?;
-    let mixing: Vec<MixingOutcome> = experiment
+    let (audits, findings, mixing) = super::interrupt::staged(Some(&out), |dir| {
+        let dir = dir.expect("a staged folder");
+        let audits = run_audits(&specs, experiment.alpha, args.quiet, true, None)?;
+        let mixing = measure_mixing(&experiment, args, dir);
+        let findings = Findings::of(&audits, experiment.alpha);
+        write_files(
+            dir,
+            &out,
+            &experiment,
+            file,
+            &runs,
+            &audits,
+            &findings,
+            &mixing,
+            &skipped,
+            args,
+            &start,
+        )?;
+        Ok((audits, findings, mixing))
+    })?;
+
+    if args.json {
+        println!("{}", Summary::of(&audits, &findings).to_json());
+    } else {
+        print!("{}", render(&experiment, &audits, &findings, &mixing));
+    }
+    if !args.quiet {
+        eprintln!(
+            "Report written to {}",
+            out.join(report::HTML_FILE).display()
+        );
+    }
+    Ok(0)
+}
+
+/// Measures the experiment's mixing curves, writing their files into `dir`.
+fn measure_mixing(experiment: &Experiment, args: &RunArgs, dir: &Path) -> Vec<MixingOutcome> {
+    experiment
         .mixing
         .iter()
         .map(|plan| {
@@ -102,28 +136,44 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
                 trials: scale_trials(plan.trials, args.trials_scale),
                 ..plan.clone()
             };
-            match measure(&plan, &out) {
+            match measure(&plan, dir) {
                 None => MixingOutcome::NotAvailable(plan),
                 Some(Ok(curve)) => MixingOutcome::Measured(curve),
                 Some(Err(e)) => MixingOutcome::Failed(plan, e.to_string()),
             }
         })
-        .collect();
+        .collect()
+}
 
-    let findings = Findings::of(&audits, experiment.alpha);
-    output::write_run(&out, &audits, &findings)?;
-    let record = run_record(&experiment, file, &out, &runs, &audits, args, &start);
-    files::write_atomic(&out.join(EXPERIMENT_FILE), experiment.text.as_bytes())?;
-    files::write_atomic(&out.join(RUN_FILE), record.to_json().as_bytes())?;
+/// Writes the run's files (summary, heatmaps, record, copy of the
+/// experiment, report) into `dir`, the staged folder of `out`.
+#[allow(clippy::too_many_arguments)]
+fn write_files(
+    dir: &Path,
+    out: &Path,
+    experiment: &Experiment,
+    file: &Path,
+    runs: &[PlannedRun],
+    audits: &[Audit],
+    findings: &Findings,
+    mixing: &[MixingOutcome],
+    skipped: &[String],
+    args: &RunArgs,
+    start: &RunStart,
+) -> Result<()> {
+    output::write_run(dir, audits, findings)?;
+    let record = run_record(experiment, file, out, runs, audits, args, start);
+    files::write_atomic(&dir.join(EXPERIMENT_FILE), experiment.text.as_bytes())?;
+    files::write_atomic(&dir.join(RUN_FILE), record.to_json().as_bytes())?;
     let input = ReportInput {
         title: experiment.name.clone(),
         purpose: experiment.purpose.clone(),
         alpha: experiment.alpha,
-        audits: &audits,
-        findings: &findings,
+        audits,
+        findings,
         notes: runs.iter().map(|r| r.note.clone()).collect(),
-        mixing,
-        skipped,
+        mixing: mixing.to_vec(),
+        skipped: skipped.to_vec(),
         provenance: Provenance {
             tool: record.tool.clone(),
             git_commit: record.git_commit.clone(),
@@ -133,20 +183,8 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
             reproduce: record.reproduce.clone(),
         },
     };
-    report::write(&out, &input)?;
-
-    if args.json {
-        println!("{}", Summary::of(&audits, &findings).to_json());
-    } else {
-        print!("{}", render(&experiment, &audits, &findings, &input.mixing));
-    }
-    if !args.quiet {
-        eprintln!(
-            "Report written to {}",
-            out.join(report::HTML_FILE).display()
-        );
-    }
-    Ok(0)
+    report::write(dir, &input)?;
+    Ok(())
 }
 
 /// Runs every spec with progress (one line per finished audit when

@@ -63,6 +63,102 @@ impl Prepared {
     }
 }
 
+/// The file that marks a folder as written by shuffle-audit, so that a
+/// rerun may replace it (and never a folder of someone else's files).
+pub const MARKER: &str = ".shuffle-audit";
+
+/// A run's output folder, written in a temporary sibling folder and moved
+/// into place only once complete: after a run the folder holds exactly that
+/// run's files (no stale folders of an earlier run), and a run that fails
+/// or is interrupted leaves nothing behind.
+#[derive(Debug)]
+#[must_use = "commit() the folder when the run is complete, discard() it otherwise"]
+pub struct Staged {
+    target: PathBuf,
+    work: PathBuf,
+}
+
+/// Checks `dir` can take a run's output and opens its temporary sibling,
+/// before any work starts: a file in the way, a folder of files shuffle-audit
+/// did not write, or an unwritable place fail in milliseconds.
+pub fn stage(dir: &Path) -> Result<Staged> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::invalid(format!(
+            "output folder {} exists and is not a folder",
+            dir.display()
+        )));
+    }
+    if dir.is_dir() && !is_ours(dir) {
+        return Err(Error::invalid(format!(
+            "output folder {} holds files shuffle-audit did not write: choose another --out \
+             (a run replaces its folder whole)",
+            dir.display()
+        )));
+    }
+    let name = dir
+        .file_name()
+        .map_or_else(|| "out".to_string(), |n| n.to_string_lossy().into_owned());
+    let work = dir.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&work);
+    fs::create_dir_all(&work).map_err(|e| {
+        Error::invalid(format!(
+            "cannot create output folder {}: {e}",
+            dir.display()
+        ))
+    })?;
+    let staged = Staged {
+        target: dir.to_path_buf(),
+        work,
+    };
+    let probe = staged.work.join(MARKER);
+    if let Err(e) = fs::write(&probe, b"written by shuffle-audit\n") {
+        staged.discard();
+        return Err(Error::invalid(format!(
+            "output folder {} is not writable: {e}",
+            dir.display()
+        )));
+    }
+    Ok(staged)
+}
+
+/// Whether `dir` is empty or was written by shuffle-audit (it holds the
+/// marker, or, for folders written before the marker existed, a summary).
+fn is_ours(dir: &Path) -> bool {
+    let empty = fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_none());
+    empty || dir.join(MARKER).is_file() || dir.join("summary.json").is_file()
+}
+
+impl Staged {
+    /// Where the run writes its files until [`commit`](Self::commit).
+    pub fn path(&self) -> &Path {
+        &self.work
+    }
+
+    /// The folder the files end up in.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Moves the finished files into place, replacing the folder of an
+    /// earlier run whole.
+    pub fn commit(self) -> Result<()> {
+        let old = self
+            .work
+            .with_file_name(format!(".replaced-{}", std::process::id()));
+        if self.target.exists() {
+            fs::rename(&self.target, &old).map_err(|s| io_error(&self.target, s))?;
+        }
+        fs::rename(&self.work, &self.target).map_err(|s| io_error(&self.target, s))?;
+        let _ = fs::remove_dir_all(&old);
+        Ok(())
+    }
+
+    /// Removes the unfinished files: nothing of a failed run remains.
+    pub fn discard(&self) {
+        let _ = fs::remove_dir_all(&self.work);
+    }
+}
+
 /// Writes `bytes` to `path` by writing a temporary file beside it and renaming
 /// it into place, creating parent folders as needed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -121,6 +217,43 @@ mod tests {
         assert_eq!(fs::read_to_string(&file).unwrap(), "hello");
         let leftovers: Vec<_> = fs::read_dir(dir.join("sub")).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary file may remain");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_staged_folder_appears_whole_or_not_at_all() {
+        let dir = scratch_dir("staged");
+        let first = stage(&dir).unwrap();
+        fs::write(first.path().join("stale.txt"), b"old").unwrap();
+        first.commit().unwrap();
+        assert!(dir.join("stale.txt").is_file());
+        // A second run replaces the folder whole: no stale files remain.
+        let second = stage(&dir).unwrap();
+        fs::write(second.path().join("new.txt"), b"new").unwrap();
+        assert!(!dir.join("new.txt").exists(), "nothing shows before commit");
+        second.commit().unwrap();
+        assert!(dir.join("new.txt").is_file() && !dir.join("stale.txt").exists());
+        // A failed run leaves the previous folder and no temporary one.
+        let third = stage(&dir).unwrap();
+        third.discard();
+        assert!(dir.join("new.txt").is_file());
+        let siblings = fs::read_dir(dir.parent().unwrap())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().contains("partial"))
+            .count();
+        assert_eq!(siblings, 0);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_folder_of_someone_elses_files_is_never_replaced() {
+        let dir = scratch_dir("theirs");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("thesis.tex"), b"precious").unwrap();
+        let err = stage(&dir).unwrap_err().to_string();
+        assert!(err.contains("did not write"), "{err}");
+        assert!(dir.join("thesis.tex").is_file());
         fs::remove_dir_all(&dir).unwrap();
     }
 

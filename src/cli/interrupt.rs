@@ -1,0 +1,121 @@
+//! Ctrl-C: a run interrupted by the user says how far it got, removes its
+//! unfinished output folder, and exits with status 130 (128 + SIGINT), as
+//! shells expect.
+//!
+//! SIGINT is blocked in every thread (the mask is inherited by the threads
+//! started later, and reset by the standard library in child processes) and
+//! received by one watcher thread with `sigwait`, so no code runs inside a
+//! signal handler.
+
+use shuffle_audit::Result;
+use shuffle_audit::output::files;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Exit status of an interrupted run.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Trials done so far and planned, for the message.
+static DONE: AtomicU64 = AtomicU64::new(0);
+static TOTAL: AtomicU64 = AtomicU64::new(0);
+
+/// The unfinished output folder to remove on Ctrl-C.
+static CLEANUP: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Starts watching for Ctrl-C. Call first thing, before any thread starts.
+pub fn install() {
+    // SAFETY: plain libc calls on a local signal set; pthread_sigmask only
+    // changes this thread's mask (inherited by threads started afterwards).
+    let blocked = unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) == 0
+    };
+    if !blocked {
+        return; // Keep the default behaviour: Ctrl-C ends the process.
+    }
+    std::thread::spawn(|| {
+        // SAFETY: as above; sigwait blocks this thread until SIGINT arrives.
+        let received = unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGINT);
+            let mut signal = 0;
+            libc::sigwait(&set, &mut signal) == 0
+        };
+        if received {
+            interrupted();
+        }
+    });
+}
+
+/// Reports, cleans up and exits.
+fn interrupted() -> ! {
+    let cleaned = CLEANUP
+        .lock()
+        .ok()
+        .and_then(|mut c| c.take())
+        .map(std::fs::remove_dir_all);
+    let (done, total) = (DONE.load(Ordering::Relaxed), TOTAL.load(Ordering::Relaxed));
+    let progress = if total > 0 {
+        format!(
+            " after {} of {} trials",
+            shuffle_audit::output::thousands(done),
+            shuffle_audit::output::thousands(total)
+        )
+    } else {
+        String::new()
+    };
+    let written = match cleaned {
+        Some(Err(e)) => format!("; the unfinished output could not be removed: {e}"),
+        _ => "; nothing written".to_string(),
+    };
+    // Not eprintln!: stderr may be closed, and a panic here would leave the
+    // run going.
+    let _ = writeln!(std::io::stderr(), "\ninterrupted{progress}{written}");
+    std::process::exit(EXIT_INTERRUPTED);
+}
+
+/// Runs `work` with the run's files going into a staged folder for `out`
+/// (see [`files::stage`]): moved into place when `work` succeeds, removed
+/// when it fails or the user presses Ctrl-C. `None` writes no files.
+pub fn staged<T>(out: Option<&Path>, work: impl FnOnce(Option<&Path>) -> Result<T>) -> Result<T> {
+    let Some(out) = out else {
+        return work(None);
+    };
+    let staged = files::stage(out)?;
+    cleanup(Some(staged.path().to_path_buf()));
+    let result = work(Some(staged.path()));
+    cleanup(None);
+    match result {
+        Ok(value) => {
+            staged.commit()?;
+            Ok(value)
+        }
+        Err(e) => {
+            staged.discard();
+            Err(e)
+        }
+    }
+}
+
+/// The unfinished folder Ctrl-C must remove (`None` once it is complete).
+fn cleanup(path: Option<PathBuf>) {
+    if let Ok(mut c) = CLEANUP.lock() {
+        *c = path;
+    }
+}
+
+/// Records the trials planned for the run.
+pub fn planned(total: u64) {
+    TOTAL.store(total, Ordering::Relaxed);
+    DONE.store(0, Ordering::Relaxed);
+}
+
+/// Records `trials` more trials done.
+pub fn advanced(trials: u64) {
+    DONE.fetch_add(trials, Ordering::Relaxed);
+}

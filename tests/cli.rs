@@ -486,3 +486,31 @@ fn ctrl_c_says_how_far_it_got_writes_nothing_and_exits_130() {
     );
     assert!(!out.exists(), "an interrupted run left its folder");
 }
+
+#[test]
+fn a_sequential_run_states_the_budget_not_the_first_look() {
+    let out = temp_out("sequential");
+    let o = run(&[
+        "audit",
+        "-a",
+        "naive-swap",
+        "-a",
+        "fisher-yates",
+        "-t",
+        "10k",
+        "--until-decisive",
+        "--max-trials",
+        "40k",
+        "-q",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("up to 40,000 trials each (until decisive)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("naive-swap: looks at 10,000\n"), "{stdout}");
+    std::fs::remove_dir_all(&out).unwrap();
+}

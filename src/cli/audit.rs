@@ -298,11 +298,20 @@ fn render(audits: &[Audit], findings: &Findings, args: &AuditArgs) -> String {
     let Some(first) = audits.first() else {
         return String::new();
     };
+    // Sequential audits stop at different trial counts: say what each may
+    // use, not the count of the first one.
+    let trials = if args.until_decisive {
+        let most = audits.iter().map(|a| a.spec.trials).max().unwrap_or(0);
+        format!("up to {} trials each (until decisive)", thousands(most))
+    } else if audits.iter().all(|a| a.spec.trials == first.spec.trials) {
+        format!("{} trials each", thousands(first.spec.trials))
+    } else {
+        "trials as listed".to_string()
+    };
     let mut out = if first.spec.subject.builtin().is_some() {
         format!(
-            "n = {}, {} trials each, rng {}, seed {}, tests {}, alpha {} (Holm within each audit, then over {} audits): {}\n\n",
+            "n = {}, {trials}, rng {}, seed {}, tests {}, alpha {} (Holm within each audit, then over {} audits): {}\n\n",
             first.spec.n,
-            thousands(first.spec.trials),
             first.spec.source,
             first.spec.seed,
             first.spec.tests,

@@ -31,11 +31,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_and_ratios_read_well() {
+    fn ratios_show_their_distance_from_one() {
+        assert_eq!(format_ratio(1.2912), "1.29");
+        assert_eq!(format_ratio(0.7149), "0.71");
+        assert_eq!(format_ratio(1.0016), "1.0016");
+        assert_eq!(format_ratio(0.99912), "0.99912");
+        assert_eq!(format_ratio(1.0), "1.00");
+        assert_eq!(format_ratio(5.333), "5.33");
+    }
+
+    #[test]
+    fn counts_read_well() {
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(12), "12");
-        assert_eq!(format_ratio(1.2912), "1.29");
-        assert_eq!(format_ratio(1.0016), "1.0016");
-        assert_eq!(format_ratio(1.0), "1.00");
     }
 }

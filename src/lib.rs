@@ -44,6 +44,7 @@ pub mod mixing;
 pub mod output;
 pub mod params;
 pub mod permutation;
+pub mod plot;
 pub mod power;
 pub mod report;
 pub mod selftest;

@@ -2,17 +2,18 @@
 //! marginal matrix as CSV, the marginal heatmap as PNG, the whole result as
 //! JSON.
 
-use super::heatmap::{self, HeatmapPanel};
-use super::{MAX_SCALE_HALF_WIDTH, draw, files};
+use super::{files, write_png};
 use crate::error::Result;
 use crate::exact::{ExactLaw, ExactMarginals, Method};
+use crate::plot::{self, HeatmapPanel, LogScale};
 use num_rational::BigRational;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-/// The heatmap's colour scale never spans less than this: an exactly (or,
-/// in `f64`, numerically) uniform matrix then shows white, not rounding noise.
-const MIN_HALF_WIDTH: f64 = 1e-6;
+/// The heatmap's colour scale never saturates closer to 1 than this: an
+/// exactly (or, in `f64`, numerically) uniform matrix then shows white, not
+/// rounding noise.
+const MIN_SCALE_LIMIT: f64 = 1.0 + 1e-6;
 
 /// A permutation as text: its values separated by spaces, `0 2 1`.
 pub fn permutation_text(perm: &[u32]) -> String {
@@ -57,11 +58,11 @@ pub fn marginals_csv(m: &ExactMarginals) -> String {
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
 }
 
-/// The colour-scale half-width that shows the matrix's largest deviation at
-/// full colour.
-pub fn half_width(m: &ExactMarginals) -> f64 {
-    m.max_deviation()
-        .clamp(MIN_HALF_WIDTH, MAX_SCALE_HALF_WIDTH)
+/// The colour scale (symmetric in log(n·P)) that shows the matrix's largest
+/// deviation at full colour: exact values have no noise to hide, so
+/// `ln X = min(ln 2, max(ln(1 + 1e-6), max |ln(n·P)|))`.
+pub fn scale(m: &ExactMarginals) -> LogScale {
+    LogScale::fit(&m.ratios(), MIN_SCALE_LIMIT)
 }
 
 /// The heatmap panel of an exact marginal matrix: n·P per cell, titled with
@@ -85,6 +86,7 @@ pub fn panel(m: &ExactMarginals, tv: Option<f64>) -> HeatmapPanel {
             format!("{}  n={}  {}  exact", m.algorithm(), m.n(), m.source()),
             format!("{uniform}{tv}"),
         ],
+        verdict: None,
     }
 }
 
@@ -107,9 +109,7 @@ pub fn write_exact(
     }
     let png = dir.join("heatmap.png");
     let panel = panel(marginals, law.map(ExactLaw::tv_to_uniform));
-    draw(&png, |tmp| {
-        heatmap::draw_heatmap(tmp, &panel, half_width(marginals))
-    })?;
+    write_png(&png, || plot::draw_heatmap(&panel, &scale(marginals)))?;
     written.push(png);
     Ok(written)
 }

@@ -1,31 +1,30 @@
 //! Writers: everything an audit run leaves on disk (CSV, JSON, PNG).
 
-pub mod compress;
 pub mod exact;
 pub mod files;
-pub mod heatmap;
 pub mod mixing;
 pub mod summary;
-pub mod text;
 
 use crate::audit::Audit;
 use crate::error::{Error, Result};
 use crate::findings::Findings;
 pub use crate::format::thousands;
+use crate::plot::{self, HeatmapPanel, LogScale, PlotError};
 use crate::stats::pvalue::{LOG10_P_FLOOR, is_bound};
 use crate::subject::{Feed, Subject};
-use heatmap::HeatmapPanel;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use summary::{Summary, counts_csv, permutations_csv};
 
-/// The colour scale never spans less than this many standard errors of O/E,
-/// so that the noise of a fair shuffle shows as pale, not as a pattern.
-const MIN_SCALE_STANDARD_ERRORS: f64 = 4.0;
+/// An audit's heatmap never saturates before this many standard errors of
+/// O/E (in log terms): a fair shuffle's most extreme cell among n² sits near
+/// 3.5 to 4 standard errors, so its noise stays at half strength or paler.
+const MIN_SCALE_STANDARD_ERRORS: f64 = 8.0;
 
-/// The colour scale never spans more than O/E in [0, 2]: beyond that colours
-/// saturate, so one extreme algorithm cannot wash out the subtle ones.
-const MAX_SCALE_HALF_WIDTH: f64 = 1.0;
+/// An audit's heatmap never saturates before 1.25× (and 0.8×): at a million
+/// trials a fair shuffle's noise (O/E 0.97 to 1.03) then shows as a pale
+/// tint, not a pattern as strong as a real bias's.
+pub const MIN_SCALE_LIMIT: f64 = 1.25;
 
 /// What an audit ran or read, in one phrase, the same in every output:
 /// `1,000,000 shuffles of n = 10 items, chacha8 with seed 7`, or for a
@@ -100,32 +99,46 @@ pub fn audit_folders(audits: &[Audit]) -> Vec<String> {
         .collect()
 }
 
-/// The O/E half-width that shows this audit's deviations without magnifying
-/// its noise.
-pub fn scale_half_width(audit: &Audit) -> f64 {
+/// The colour scale of an audit's heatmap, symmetric in log(O/E): it
+/// saturates at `1/X` and `X` with
+/// `ln X = min(ln 2, max(ln 1.25, 8·sqrt((n-1)/T), max |ln O/E|))`, so that
+/// it shows the audit's largest deviation without magnifying its noise
+/// (the 8 standard errors keep a fair shuffle's most extreme cell, near 3.5
+/// to 4 of them, at half strength or paler; see also [`MIN_SCALE_LIMIT`] and
+/// [`plot::scale::MAX_LIMIT`]).
+pub fn heatmap_scale(audit: &Audit) -> LogScale {
     let n = audit.spec.n as f64;
     let standard_error = ((n - 1.0) / audit.spec.trials as f64).sqrt();
+    let floor = (MIN_SCALE_STANDARD_ERRORS * standard_error)
+        .exp()
+        .max(MIN_SCALE_LIMIT);
+    LogScale::fit(&ratios(audit), floor)
+}
+
+/// An audit's heatmap scale in words, for captions: `0.8× to 1.25×`.
+pub fn scale_words(audit: &Audit) -> String {
+    heatmap_scale(audit).range_words()
+}
+
+/// Observed/expected per cell, row-major by position.
+fn ratios(audit: &Audit) -> Vec<f64> {
+    let expected = audit.spec.trials as f64 / audit.spec.n as f64;
     audit
-        .position_value
-        .max_rel_dev
-        .max(MIN_SCALE_STANDARD_ERRORS * standard_error)
-        .min(MAX_SCALE_HALF_WIDTH)
+        .tally
+        .counts()
+        .iter()
+        .map(|&c| c as f64 / expected)
+        .collect()
 }
 
 /// The heatmap panel of an audit: O/E per cell, titled with what was run and
-/// what the test found.
+/// what the tests found, with the audit's verdict for its badge.
 pub fn panel(audit: &Audit) -> HeatmapPanel {
     let n = audit.spec.n;
-    let expected = audit.spec.trials as f64 / n as f64;
     let t = &audit.position_value;
     HeatmapPanel {
         n,
-        ratios: audit
-            .tally
-            .counts()
-            .iter()
-            .map(|&c| c as f64 / expected)
-            .collect(),
+        ratios: ratios(audit),
         title: vec![
             format!(
                 "{}  n={}  T={}  {}",
@@ -135,16 +148,18 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
                 audit.spec.source_label()
             ),
             format!(
-                "{} {} ({} by {}); this map: Q = {:.1}, df {}, {}",
-                audit.verdict.symbol(),
-                audit.verdict,
+                "{} by {}",
                 p_phrase(audit.log10_p_adjusted),
-                audit.decisive().test,
+                audit.decisive().test
+            ),
+            format!(
+                "this map: Q = {:.1}, df {}, {}",
                 t.statistic,
                 t.df,
                 p_phrase(t.log10_p),
             ),
         ],
+        verdict: Some(audit.verdict),
     }
 }
 
@@ -162,7 +177,7 @@ pub fn write_run(dir: &Path, audits: &[Audit], findings: &Findings) -> Result<Ve
     written.push(put(dir.join("summary.json"), summary.to_json().as_bytes())?);
     written.push(put(dir.join("summary.csv"), summary.to_csv().as_bytes())?);
     let mut panels = Vec::new();
-    let mut shared_half_width: f64 = 0.0;
+    let mut scales = Vec::new();
     for (audit, folder) in audits.iter().zip(audit_folders(audits)) {
         let sub = dir.join(&folder);
         written.push(put(
@@ -174,31 +189,30 @@ pub fn write_run(dir: &Path, audits: &[Audit], findings: &Findings) -> Result<Ve
             written.push(put(sub.join("permutations.csv"), text.as_bytes())?);
         }
         let panel = panel(audit);
-        let half_width = scale_half_width(audit);
+        let scale = heatmap_scale(audit);
         let png = sub.join("heatmap.png");
-        draw(&png, |tmp| heatmap::draw_heatmap(tmp, &panel, half_width))?;
+        write_png(&png, || plot::draw_heatmap(&panel, &scale))?;
         written.push(png);
-        shared_half_width = shared_half_width.max(half_width);
+        scales.push(scale);
         panels.push(panel);
     }
-    if !panels.is_empty() {
+    // One scale for all panels: the widest of theirs.
+    if let Some(shared) = LogScale::widest(scales) {
         let png = dir.join("comparison.png");
-        draw(&png, |tmp| {
-            heatmap::draw_comparison(tmp, &panels, shared_half_width)
-        })?;
+        write_png(&png, || plot::draw_comparison(&panels, &shared))?;
         written.push(png);
     }
     Ok(written)
 }
 
-fn draw(path: &Path, render: impl FnOnce(&Path) -> Result<(), heatmap::PlotError>) -> Result<()> {
-    files::with_temp(path, |tmp| {
-        render(tmp).map_err(|e| Error::Output {
-            path: path.to_path_buf(),
-            message: e.0,
-        })?;
-        compress::recompress(tmp)
-    })
+/// Draws a PNG with `draw` and writes it atomically to `path`; a drawing
+/// error becomes an [`Error::Output`] naming the file.
+fn write_png(path: &Path, draw: impl FnOnce() -> Result<Vec<u8>, PlotError>) -> Result<()> {
+    let bytes = draw().map_err(|e| Error::Output {
+        path: path.to_path_buf(),
+        message: e.0,
+    })?;
+    files::write_atomic(path, &bytes)
 }
 
 /// A p-value from its log10 as every output shows it: `0.420`, `3.1e-7`, or

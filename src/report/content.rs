@@ -6,7 +6,6 @@ use super::{MixingOutcome, ReportInput};
 use crate::algorithm::Expected;
 use crate::audit::Audit;
 use crate::findings::AuditFindings;
-use crate::format::format_ratio;
 use crate::output::mixing::tv_text;
 use crate::output::{self, format_p, thousands};
 use crate::spec::TestKind;
@@ -285,9 +284,11 @@ fn comparison_section(count: usize) -> Section {
                  pattern such as a red diagonal (values tend to stay put) or a blue one (they \
                  never stay put)."
                     .to_string(),
-                "The scale spans at least a few standard errors of a fair shuffle, so noise \
-                 stays pale, and at most 0 to 2, so one extreme algorithm cannot wash out the \
-                 subtle ones."
+                "The scale is logarithmic (0.5× and 2× are equally strong), spans at least \
+                 8 standard errors of a fair shuffle so that noise stays pale, and saturates \
+                 at 0.5× and 2× (marked ≤ and ≥ on the bar), so one extreme algorithm cannot \
+                 wash out the subtle ones. Each square carries its verdict as a coloured \
+                 badge, so a biased shuffle with pale colours is not mistaken for a fair one."
                     .to_string(),
             ]),
         ],
@@ -339,7 +340,6 @@ fn audit_sections(
     );
     for (i, (audit, folder)) in input.audits.iter().zip(folders).enumerate() {
         let t = &audit.position_value;
-        let half_width = output::scale_half_width(audit);
         let mut blocks = vec![Block::Image(Image {
             path: format!("{folder}/heatmap.png"),
             alt: format!(
@@ -348,9 +348,8 @@ fn audit_sections(
             ),
             caption: Some(format!(
                 "Observed / expected per cell (rows = positions, columns = values), on this \
-                 audit's own scale: {} to {}.",
-                format_ratio(1.0 - half_width),
-                format_ratio(1.0 + half_width)
+                 audit's own logarithmic scale: {}.",
+                output::scale_words(audit)
             )),
             size: ImageSize::Panel,
         })];
@@ -747,16 +746,6 @@ mod tests {
                 "mixing curves: not available in this build".into()
             )]
         );
-    }
-
-    #[test]
-    fn ratios_show_their_distance_from_one() {
-        assert_eq!(format_ratio(1.2912), "1.29");
-        assert_eq!(format_ratio(0.7149), "0.71");
-        assert_eq!(format_ratio(1.0016), "1.0016");
-        assert_eq!(format_ratio(0.99912), "0.99912");
-        assert_eq!(format_ratio(1.0), "1.00");
-        assert_eq!(format_ratio(5.333), "5.33");
     }
 
     #[test]

@@ -367,3 +367,55 @@ fn the_report_folder_defaults_to_reports_latest_name_and_json_goes_to_stdout() {
         stderr(&bad_scale)
     );
 }
+
+#[test]
+fn large_matrices_live_in_counts_csv_and_still_check() {
+    let dir = TempDir::new("large-n");
+    let file = dir.write(
+        "large.toml",
+        "name = \"large\"\npurpose = \"n above the embedding limit\"\n\
+         [[audit]]\nalgorithm = \"naive-swap\"\nn = 70\ntrials = 2000\ntests = [\"position-value\"]\n",
+    );
+    let out_dir = dir.path("report");
+    let o = run(&[
+        "run",
+        file.to_str().unwrap(),
+        "-q",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out_dir.join("summary.json")).unwrap()).unwrap();
+    assert!(
+        summary["audits"][0].get("counts").is_none(),
+        "n = 70 is not embedded"
+    );
+    let check = run(&["run", "--check", out_dir.to_str().unwrap(), "-q"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(
+        stdout(&check).starts_with("identical: 1 audits, 4,900 counts"),
+        "{}",
+        stdout(&check)
+    );
+
+    // Tamper with counts.csv: the check reads it and names the cell.
+    let csv_path = out_dir.join("naive-swap/counts.csv");
+    let text = fs::read_to_string(&csv_path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut cells: Vec<u64> = lines[1].split(',').map(|c| c.parse().unwrap()).collect();
+    cells[1] += 1;
+    lines[1] = cells
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    fs::write(&csv_path, lines.join("\n") + "\n").unwrap();
+    let check = run(&["run", "--check", out_dir.to_str().unwrap(), "-q"]);
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    assert!(
+        stdout(&check).contains("position 0, value 0"),
+        "{}",
+        stdout(&check)
+    );
+}

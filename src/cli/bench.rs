@@ -3,6 +3,7 @@
 use super::args::BenchArgs;
 use super::table::Table;
 use shuffle_audit::bench;
+use shuffle_audit::output::thousands;
 use shuffle_audit::params::parse_count;
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::{Error, Result};
@@ -42,6 +43,11 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         .iter()
         .map(|&n| {
             let trials = trials.unwrap_or(AUTO_WORK / n as u64);
+            eprintln!(
+                "bench: n = {n}, {} shuffles x 3 speeds x {} repeats ...",
+                thousands(trials),
+                args.repeats
+            );
             bench::measure(n, trials, source, args.repeats)
         })
         .collect::<Result<Vec<_>>>()?;
@@ -50,6 +56,10 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         .iter()
         .map(|&n| {
             let decks = trials.unwrap_or(AUTO_INGEST_WORK / n as u64).max(1);
+            eprintln!(
+                "bench: n = {n}, reading {} decks back from files ...",
+                thousands(decks)
+            );
             bench::measure_ingest(n, decks, source, args.repeats.min(INGEST_REPEATS))
         })
         .collect::<Result<Vec<_>>>()?;

@@ -344,10 +344,11 @@ fn render(
 fn check(dir: &Path, args: &RunArgs) -> Result<i32> {
     let record = RunRecord::load(dir)?;
     let experiment = Experiment::load(&dir.join(EXPERIMENT_FILE))?;
-    let recorded = RecordedSummary::load(dir)?;
+    let mut recorded = RecordedSummary::load(dir)?;
     let runs = experiment.runs(record.trials_scale, args.threads)?;
     let specs: Vec<RunSpec> = runs.iter().map(|r| r.spec.clone()).collect();
     let audits = run_audits(&specs, experiment.alpha, args.quiet, false, None)?;
+    check::load_counts(&mut recorded, &audits, dir)?;
     match check::compare(&recorded, &audits) {
         None => {
             let cells: usize = audits.iter().map(|a| a.spec.n * a.spec.n).sum();

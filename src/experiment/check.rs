@@ -28,8 +28,10 @@ pub struct RecordedAudit {
     pub rng: String,
     /// Seed.
     pub seed: u64,
-    /// `counts[position][value]`.
-    pub counts: Vec<Vec<u64>>,
+    /// `counts[position][value]`, when summary.json embeds them (small n);
+    /// otherwise they are read from the audit's `counts.csv`.
+    #[serde(default)]
+    pub counts: Option<Vec<Vec<u64>>>,
 }
 
 impl RecordedAudit {
@@ -162,6 +164,34 @@ fn rerun_hint(subject: &Subject) -> Option<String> {
     }
 }
 
+/// Fills in the counts summary.json does not embed (large n) from each
+/// audit's `counts.csv` in the report folder `dir`; `audits` (the recomputed
+/// ones) name the folders.
+pub fn load_counts(recorded: &mut RecordedSummary, audits: &[Audit], dir: &Path) -> Result<()> {
+    let folders = crate::output::audit_folders(audits);
+    for (old, folder) in recorded.audits.iter_mut().zip(folders) {
+        if old.counts.is_none() {
+            let path = dir.join(folder).join("counts.csv");
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+            old.counts = Some(parse_counts_csv(&text).ok_or_else(|| {
+                Error::invalid(format!("{}: not a counts table", path.display()))
+            })?);
+        }
+    }
+    Ok(())
+}
+
+/// The rows of a `counts.csv` (header `position,v0,...`, then one row per
+/// position), or `None` if it is not one.
+fn parse_counts_csv(text: &str) -> Option<Vec<Vec<u64>>> {
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(|line| line.split(',').skip(1).map(|c| c.parse().ok()).collect())
+        .collect()
+}
+
 /// The first difference between `recorded` and `audits`, or `None` if every
 /// specification and every count is identical.
 pub fn compare(recorded: &RecordedSummary, audits: &[Audit]) -> Option<Difference> {
@@ -192,10 +222,13 @@ pub fn compare(recorded: &RecordedSummary, audits: &[Audit]) -> Option<Differenc
             });
         }
         let n = spec.n;
-        if old.counts.len() != n || old.counts.iter().any(|row| row.len() != n) {
+        let Some(counts) = old.counts.as_ref() else {
+            return Some(Difference::Shape { audit: old.label() });
+        };
+        if counts.len() != n || counts.iter().any(|row| row.len() != n) {
             return Some(Difference::Shape { audit: old.label() });
         }
-        for (position, row) in old.counts.iter().enumerate() {
+        for (position, row) in counts.iter().enumerate() {
             for (value, &count) in row.iter().enumerate() {
                 let now = new.tally.count(position, value);
                 if count != now {

@@ -199,9 +199,16 @@ pub struct SummaryEntry {
     /// Every test's result, with its own p and its p Holm-adjusted within
     /// the audit.
     pub tests: Vec<TestRecord>,
-    /// `counts[position][value]`.
-    pub counts: Vec<Vec<u64>>,
+    /// `counts[position][value]`, for n up to [`MAX_EMBEDDED_N`] (larger
+    /// matrices are only in the audit's `counts.csv`, so that summary.json
+    /// stays small).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Vec<Vec<u64>>>,
 }
+
+/// The largest n whose count matrix summary.json embeds (n² numbers);
+/// every audit's `counts.csv` holds its matrix whatever n.
+pub const MAX_EMBEDDED_N: usize = 64;
 
 /// What an outside feed gave, in `summary.json`.
 #[derive(Debug, Clone, Serialize)]
@@ -292,7 +299,7 @@ impl Summary {
                     plan: found.plan.clone(),
                     feed: a.feed.as_ref().map(|f| FeedSummary::of(f, a.spec.n)),
                     tests: a.tests.iter().map(TestRecord::of).collect(),
-                    counts: a.tally.rows(),
+                    counts: (a.spec.n <= MAX_EMBEDDED_N).then(|| a.tally.rows()),
                 })
                 .collect(),
         }

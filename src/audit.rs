@@ -2,7 +2,7 @@
 //! result together with the other audits of the same run.
 
 use crate::engine::{self, FeedReport, Produced, Progress, RunSpec};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::source::splitmix64;
 use crate::spec::TestKind;
 use crate::stats::pvalue::{LOG10_P_FLOOR, MIN_ALPHA};
@@ -101,11 +101,14 @@ pub fn check_alpha(alpha: f64) -> Result<()> {
     if (MIN_ALPHA..1.0).contains(&alpha) {
         Ok(())
     } else {
-        Err(Error::invalid(format!(
-            "alpha = {alpha} is not a significance level in [{MIN_ALPHA:e}, 1) (below \
+        Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!(
+                "alpha = {alpha} is not a significance level in [{MIN_ALPHA:e}, 1) (below \
              {MIN_ALPHA:e} the approximations behind the p-values are not accurate enough to \
              decide)"
-        )))
+            ),
+        ))
     }
 }
 

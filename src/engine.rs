@@ -10,7 +10,7 @@
 //! or a program is read through [`crate::ingest`] instead.
 
 use crate::algorithm::{Algorithm, Scratch};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::{self, Items, WorkerRun};
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
 use crate::spec::TestSet;
@@ -173,7 +173,8 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
                 format: *format,
                 ..opts
             };
-            let read = in_pool(spec.threads, || ingest::read_path(path, &opts, progress))??;
+            let read = in_pool(spec.threads, || ingest::read_path(path, &opts, progress))?
+                .map_err(as_bad_input)?;
             (read, Vec::new())
         }
         Feed::Command {
@@ -187,7 +188,8 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
                 jobs: *jobs,
                 timeout: *timeout,
             };
-            ingest::run_command(&command, spec.n, spec.trials, spec.seed, &opts, progress)?
+            ingest::run_command(&command, spec.n, spec.trials, spec.seed, &opts, progress)
+                .map_err(as_bad_input)?
         }
         Feed::Function => {
             return Err(Error::invalid(format!(
@@ -243,6 +245,14 @@ fn run_rows<K: Rows>(spec: &RunSpec, kernel: K, progress: Progress<'_>) -> Resul
         kernel,
     };
     in_pool(spec.threads, || spec.source.visit(spec.seed, job))?
+}
+
+/// A feed's error, as [`ErrorKind::BadInput`] unless it says better.
+fn as_bad_input(e: Error) -> Error {
+    match e.kind() {
+        Some(ErrorKind::Other) => e.with_kind(ErrorKind::BadInput),
+        _ => e,
+    }
 }
 
 /// Runs `work` on a dedicated pool of `threads` workers, or on the current
@@ -462,11 +472,14 @@ pub fn check_memory(n: usize, threads: usize, collect: Collect) -> Result<()> {
     let needed = memory_needed(n, threads, collect);
     let available = available_memory().unwrap_or(u128::from(u64::MAX));
     if needed > available {
-        return Err(Error::invalid(format!(
-            "n = {n} needs about {} of memory for {threads} worker(s), but only {} is available",
-            human_bytes(needed),
-            human_bytes(available)
-        )));
+        return Err(Error::of_kind(
+            ErrorKind::TooCostly,
+            format!(
+                "n = {n} needs about {} of memory for {threads} worker(s), but only {} is available",
+                human_bytes(needed),
+                human_bytes(available)
+            ),
+        ));
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The `NAME:key=value[,key=value]` syntax shared by algorithms and sources.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use std::str::FromStr;
 
 /// A name with its parameters, as typed by the user (`random-swap:k=100`).
@@ -98,10 +98,13 @@ pub fn lookup<T: Copy>(what: &str, name: &str, known: &[(&str, T)]) -> Result<T>
         .min()
         .filter(|&(d, _)| d <= (wanted.chars().count() / 3).max(2));
     let hint = near.map_or(String::new(), |(_, k)| format!(": did you mean '{k}'?"));
-    Err(Error::invalid(format!(
-        "unknown {what} '{name}'{hint} (known: {})",
-        names.join(", ")
-    )))
+    Err(Error::of_kind(
+        ErrorKind::UnknownName,
+        format!(
+            "unknown {what} '{name}'{hint} (known: {})",
+            names.join(", ")
+        ),
+    ))
 }
 
 /// Lower case, with `_` spelled `-`: how names are compared leniently.

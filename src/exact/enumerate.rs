@@ -8,7 +8,7 @@ use super::plan::Plan;
 use super::{DrawLaw, ExactLaw, Method, Origin, Script, ScriptFault};
 use crate::algorithm::{Algorithm, Exact, Leaves, Scratch};
 use crate::engine;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::source::{RAND15_RANGE, SourceSpec};
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
@@ -27,9 +27,10 @@ pub(crate) fn method_for(algorithm: Algorithm) -> Result<Method> {
         Exact::Replay(_) => Ok(Method::Enumerated),
         Exact::ReplayWithoutRepeats => Ok(Method::RejectionFolded),
         Exact::Stepwise => Ok(Method::Stepwise),
-        Exact::Unavailable(why) => Err(Error::invalid(format!(
-            "{algorithm} cannot be enumerated exactly: {why}"
-        ))),
+        Exact::Unavailable(why) => Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            format!("{algorithm} cannot be enumerated exactly: {why}"),
+        )),
     }
 }
 
@@ -373,11 +374,14 @@ fn check_memory(algorithm: Algorithm, n: usize, leaves: &Count) -> Result<()> {
 }
 
 fn cap_error(algorithm: Algorithm, n: usize, needed: &Count, max_leaves: u64) -> Error {
-    Error::invalid(format!(
-        "enumerating {algorithm} at n = {n} needs {needed} leaves (replays of the algorithm), \
+    Error::of_kind(
+        ErrorKind::TooCostly,
+        format!(
+            "enumerating {algorithm} at n = {n} needs {needed} leaves (replays of the algorithm), \
          more than the cap of {max_leaves} (--max-leaves); raise the cap (time and memory grow \
          with it) or compute only the marginal matrix by propagation (--marginals)"
-    ))
+        ),
+    )
 }
 
 fn fault_error(origin: Origin, fault: ScriptFault) -> Error {

@@ -290,7 +290,14 @@ impl Validator<'_> {
 
     /// Re-anchors a library error (bad name, bad count) at `span`.
     fn rethrow(&self, span: Range<usize>) -> impl Fn(Error) -> Error + '_ {
-        move |e| self.at(span.clone(), e)
+        move |e| {
+            let kind = e.kind();
+            let located = self.at(span.clone(), e);
+            match kind {
+                Some(k) => located.with_kind(k),
+                None => located,
+            }
+        }
     }
 
     fn experiment(&self, raw: RawExperiment, file: &Path) -> Result<Experiment> {

@@ -2,6 +2,7 @@
 //! of the starting order, built once and looked up for every item read.
 
 use super::Items;
+use crate::error::{Error, ErrorKind};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -107,12 +108,25 @@ pub(crate) fn first_repeat<'a>(tokens: &[&'a [u8]]) -> Option<&'a [u8]> {
         .copied()
 }
 
+/// The words that mark the refusal of decks with repeated items.
+pub(crate) const REPEATED_ITEMS: &str =
+    "decks with repeated items (shoes, AABB blocks) are not supported yet";
+
 /// The message for repeated items on the first deck.
 pub(crate) fn repeated_items(shown: &str) -> String {
-    format!(
-        "{shown} appears twice: decks with repeated items (shoes, AABB blocks) are not supported \
-         yet; every deck must hold n distinct items"
-    )
+    format!("{shown} appears twice: {REPEATED_ITEMS}; every deck must hold n distinct items")
+}
+
+/// The error for a problem `p` with the first deck (at `place`): a deck
+/// with repeated items is something the tool does not do yet, anything
+/// else is bad input.
+pub(crate) fn first_deck_error(place: String, p: String) -> Error {
+    let kind = if p.contains(REPEATED_ITEMS) {
+        ErrorKind::Unsupported
+    } else {
+        ErrorKind::BadInput
+    };
+    Error::of_kind(kind, format!("{place}: {p}"))
 }
 
 impl Dict {

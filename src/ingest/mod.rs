@@ -421,7 +421,7 @@ pub(crate) fn ingest(
                         let body = text::deck_body(text).unwrap_or_default();
                         let tokens: Vec<&[u8]> = text::tokens(body).collect();
                         let dict = Dict::from_first_deck(&tokens, opts.n, format!("line {at}"))
-                            .map_err(|p| Error::invalid(format!("{name}:{at}: {p}")))?;
+                            .map_err(|p| items::first_deck_error(format!("{name}:{at}"), p))?;
                         Some(dict)
                     }
                 };
@@ -455,7 +455,7 @@ pub(crate) fn ingest(
                 Some(_) => None,
                 None => Some(
                     binary::first_record_dict(&binary::record_values(&first[..record], width))
-                        .map_err(|p| Error::invalid(format!("{name}: record 1: {p}")))?,
+                        .map_err(|p| items::first_deck_error(format!("{name}: record 1"), p))?,
                 ),
             };
             let dict = own.as_ref().or(plan.order.as_ref()).expect("a dictionary");

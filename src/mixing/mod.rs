@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::source::SourceSpec;
 /// Largest n whose arrangements are counted or carried one by one (8! =
 /// 40,320 cells), the same limit the audit's default permutation test uses.
-pub const MAX_PERMUTATION_N: usize = crate::spec::DEFAULT_PERMUTATION_N;
+pub const MAX_CARRIED_N: usize = crate::spec::DEFAULT_PERMUTATION_N;
 use serde::{Serialize, Serializer};
 use std::fmt;
 use std::time::Instant;
@@ -262,7 +262,7 @@ pub fn step_name(algorithm: &Algorithm) -> &'static str {
 pub fn has_exact(algorithm: &Algorithm, n: usize) -> bool {
     match algorithm.record().steps {
         Some(StepKind::Riffles) => true,
-        Some(StepKind::Transpositions) => n <= MAX_PERMUTATION_N,
+        Some(StepKind::Transpositions) => n <= MAX_CARRIED_N,
         None => false,
     }
 }
@@ -271,7 +271,7 @@ pub fn has_exact(algorithm: &Algorithm, n: usize) -> bool {
 /// arrangements up to n = 8, else the rising sequences of a riffle (its
 /// sufficient statistic) or the cycles of anything else.
 pub fn monte_carlo_statistic(algorithm: &Algorithm, n: usize) -> Statistic {
-    if n <= MAX_PERMUTATION_N {
+    if n <= MAX_CARRIED_N {
         Statistic::Permutation
     } else if algorithm.record().steps == Some(StepKind::Riffles) {
         Statistic::RisingSequences
@@ -284,7 +284,7 @@ pub fn monte_carlo_statistic(algorithm: &Algorithm, n: usize) -> Statistic {
 pub fn exact_curve(algorithm: &Algorithm, n: usize, ks: &[u32]) -> Result<Option<Vec<f64>>> {
     Ok(match algorithm.record().steps {
         Some(StepKind::Riffles) => Some(laws::riffle_tv_curve(n, ks)),
-        Some(StepKind::Transpositions) if n <= MAX_PERMUTATION_N => {
+        Some(StepKind::Transpositions) if n <= MAX_CARRIED_N => {
             Some(random_swap::random_swap_tv(n, ks)?)
         }
         Some(StepKind::Transpositions) | None => None,

@@ -2,12 +2,12 @@
 //! carrying the probability of every one of the n! arrangements forward one
 //! transposition at a time.
 
-use super::MAX_PERMUTATION_N;
+use super::MAX_CARRIED_N;
 use crate::error::{Error, Result};
 use crate::permutation::{factorial, rank, unrank};
 
 /// The exact distance to uniform of `random-swap` after each k in `ks`
-/// (ascending), for n ≤ [`MAX_PERMUTATION_N`].
+/// (ascending), for n ≤ [`MAX_CARRIED_N`].
 ///
 /// Each step swaps cells i and j drawn independently and uniformly (i = j,
 /// probability 1/n, changes nothing; each of the n(n-1)/2 transpositions has
@@ -16,9 +16,9 @@ use crate::permutation::{factorial, rank, unrank};
 /// combination, so rounding errors stay near 1e-16 per step and the total
 /// mass stays 1 to about k · 1e-16. TV at k is (1/2) Σ |P_k(π) - 1/n!|.
 pub fn random_swap_tv(n: usize, ks: &[u32]) -> Result<Vec<f64>> {
-    if !(1..=MAX_PERMUTATION_N).contains(&n) {
+    if !(1..=MAX_CARRIED_N).contains(&n) {
         return Err(Error::invalid(format!(
-            "exact random-swap needs 1 <= n <= {MAX_PERMUTATION_N} (got n = {n})"
+            "exact random-swap needs 1 <= n <= {MAX_CARRIED_N} (got n = {n})"
         )));
     }
     let cells = factorial(n);
@@ -85,7 +85,7 @@ pub fn random_swap_tv(n: usize, ks: &[u32]) -> Result<Vec<f64>> {
 pub fn rounding_bound(n: usize, k: u32, tv: f64) -> f64 {
     let u = f64::EPSILON / 2.0;
     let pairs = (n * n.saturating_sub(1) / 2) as f64;
-    let cells = factorial(n.min(MAX_PERMUTATION_N)) as f64;
+    let cells = factorial(n.min(MAX_CARRIED_N)) as f64;
     0.5 * u * (f64::from(k) * (pairs + 2.0) + 1.0) + cells * u * tv
 }
 

@@ -1,7 +1,7 @@
 //! What a Monte Carlo mixing run counts: whole arrangements (small n) or one
 //! statistic of the arrangement whose law under a uniform shuffle is known.
 
-use super::MAX_PERMUTATION_N;
+use super::MAX_CARRIED_N;
 use crate::permutation::{cycles, factorial, rank, rising_sequences};
 use crate::stats::laws;
 use serde::Serialize;
@@ -16,7 +16,7 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Statistic {
-    /// The whole arrangement (n ≤ [`MAX_PERMUTATION_N`]): n! cells.
+    /// The whole arrangement (n ≤ [`MAX_CARRIED_N`]): n! cells.
     Permutation,
     /// The number of rising sequences, 1..=n. After riffles the law of an
     /// arrangement depends on it alone, so for `riffle` its distance is the
@@ -79,9 +79,9 @@ impl Statistic {
     }
 
     /// Whether n elements can be counted this way ([`Statistic::Permutation`]
-    /// needs n ≤ [`MAX_PERMUTATION_N`]).
+    /// needs n ≤ [`MAX_CARRIED_N`]).
     pub fn fits(self, n: usize) -> bool {
-        self != Statistic::Permutation || n <= MAX_PERMUTATION_N
+        self != Statistic::Permutation || n <= MAX_CARRIED_N
     }
 }
 

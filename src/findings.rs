@@ -59,11 +59,6 @@ impl Findings {
                 .collect(),
         }
     }
-
-    /// The findings of the `i`-th audit.
-    pub fn get(&self, i: usize) -> &AuditFindings {
-        &self.audits[i]
-    }
 }
 
 impl AuditFindings {

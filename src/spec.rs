@@ -59,22 +59,11 @@ impl TestKind {
         }
     }
 
-    /// The test called `name`, if any.
-    pub fn from_name(name: &str) -> Option<TestKind> {
-        TestKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
     /// The test called `name` (leniently: case and `_`/`-` ignored), or an
     /// error suggesting the closest name.
     pub fn parse(name: &str) -> Result<TestKind> {
         let known: Vec<(&str, TestKind)> = TestKind::ALL.iter().map(|k| (k.name(), *k)).collect();
         lookup("test", name, &known)
-    }
-
-    /// The known test names, comma-separated, for error messages.
-    pub fn known_names() -> String {
-        let names: Vec<_> = TestKind::ALL.iter().map(|k| k.name()).collect();
-        names.join(", ")
     }
 
     /// A short human title for tables and reports.

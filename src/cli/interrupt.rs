@@ -86,20 +86,12 @@ pub fn staged<T>(out: Option<&Path>, work: impl FnOnce(Option<&Path>) -> Result<
     let Some(out) = out else {
         return work(None);
     };
-    let staged = files::stage(out)?;
-    cleanup(Some(staged.path().to_path_buf()));
-    let result = work(Some(staged.path()));
+    let result = files::staged(out, |dir| {
+        cleanup(Some(dir.to_path_buf()));
+        work(Some(dir))
+    });
     cleanup(None);
-    match result {
-        Ok(value) => {
-            staged.commit()?;
-            Ok(value)
-        }
-        Err(e) => {
-            staged.discard();
-            Err(e)
-        }
-    }
+    result
 }
 
 /// The unfinished folder Ctrl-C must remove (`None` once it is complete).

@@ -121,6 +121,22 @@ pub fn stage(dir: &Path) -> Result<Staged> {
     Ok(staged)
 }
 
+/// Runs `work` on the staged folder of `dir` (see [`stage`]) and moves the
+/// folder into place when `work` succeeds; removes it when `work` fails.
+pub fn staged<T>(dir: &Path, work: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
+    let staged = stage(dir)?;
+    match work(staged.path()) {
+        Ok(value) => {
+            staged.commit()?;
+            Ok(value)
+        }
+        Err(e) => {
+            staged.discard();
+            Err(e)
+        }
+    }
+}
+
 /// Whether `dir` is empty or was written by shuffle-audit (it holds the
 /// marker, or, for folders written before the marker existed, a summary).
 fn is_ours(dir: &Path) -> bool {
@@ -132,11 +148,6 @@ impl Staged {
     /// Where the run writes its files until [`commit`](Self::commit).
     pub fn path(&self) -> &Path {
         &self.work
-    }
-
-    /// The folder the files end up in.
-    pub fn target(&self) -> &Path {
-        &self.target
     }
 
     /// Moves the finished files into place, replacing the folder of an
@@ -168,9 +179,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Runs `write` on a temporary path beside `path`, then renames the result
-/// into place; on failure the temporary file is removed. For writers (like
-/// the PNG encoder) that insist on writing to a path themselves.
-pub fn with_temp(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+/// into place; on failure the temporary file is removed.
+fn with_temp(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(|source| io_error(parent, source))?;
     }

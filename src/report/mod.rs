@@ -111,7 +111,12 @@ impl Audit {
     /// report's path. For audits run from a program (see
     /// [`crate::custom`]), whose provenance names the library call.
     pub fn write_report(&self, dir: &Path) -> Result<PathBuf> {
-        let _ = files::prepare_dir(dir)?;
+        files::staged(dir, |staged| self.write_report_into(staged))?;
+        Ok(dir.join(HTML_FILE))
+    }
+
+    /// [`write_report`](Self::write_report) into the (staged) folder `dir`.
+    fn write_report_into(&self, dir: &Path) -> Result<()> {
         let audits = std::slice::from_ref(self);
         let findings = Findings::of(audits, self.alpha);
         output::write_run(dir, audits, &findings)?;
@@ -135,6 +140,6 @@ impl Audit {
             provenance: Provenance::of(&start, call.clone(), vec![call]),
         };
         write(dir, &input)?;
-        Ok(dir.join(HTML_FILE))
+        Ok(())
     }
 }

@@ -212,7 +212,7 @@ fn labels_with_a_starting_order_and_a_limit() {
     assert_eq!(s["audits"][0]["counts"], serde_json::json!(direct));
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
-        report.contains("unknown"),
+        report.contains("**Expected:** unknown"),
         "no expected verdict for an outside shuffle"
     );
     // Asking for more decks than the file holds is fine, and said.
@@ -364,7 +364,11 @@ fn bad_decks_are_refused_with_their_place_and_nothing_written() {
 
 #[test]
 fn bad_input_with_an_explicit_n_names_both() {
-    assert_refused(&["audit", "--input", "-", "-n", "4"], Some("0 1 2\n"), "4");
+    assert_refused(
+        &["audit", "--input", "-", "-n", "4"],
+        Some("0 1 2\n"),
+        "stdin:1: expected 4 items, found 3",
+    );
 }
 
 #[test]

@@ -2,13 +2,14 @@
 //! result together with the other audits of the same run.
 
 use crate::engine::{self, FeedReport, Produced, Progress, RunSpec};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::source::splitmix64;
 use crate::spec::TestKind;
-use crate::stats::pvalue::{LOG10_P_FLOOR, MIN_ALPHA};
+use crate::stats::pvalue::LOG10_P_FLOOR;
 use crate::stats::{PositionValueTest, Sensitivity, TestResult, Verdict, battery, holm_log10};
 use crate::subject::Shuffle;
 use crate::tally::Tally;
+use crate::values::check_alpha;
 use std::time::Instant;
 
 /// The significance level used when none is given: strict, because a run
@@ -91,24 +92,6 @@ impl Audit {
     /// Shuffles per second achieved.
     pub fn shuffles_per_sec(&self) -> f64 {
         self.spec.trials as f64 / self.seconds.max(1e-9)
-    }
-}
-
-/// Checks `alpha` is a usable significance level: below 1 and at least
-/// [`MIN_ALPHA`], so that every decision is taken where p-values are
-/// meaningful (see [`crate::stats::pvalue`]).
-pub fn check_alpha(alpha: f64) -> Result<()> {
-    if (MIN_ALPHA..1.0).contains(&alpha) {
-        Ok(())
-    } else {
-        Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!(
-                "alpha = {alpha} is not a significance level in [{MIN_ALPHA:e}, 1) (below \
-             {MIN_ALPHA:e} the approximations behind the p-values are not accurate enough to \
-             decide)"
-            ),
-        ))
     }
 }
 

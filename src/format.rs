@@ -15,6 +15,51 @@ pub fn thousands(x: u64) -> String {
     out
 }
 
+/// `value` scaled to a unit prefix: (value, "k" | "M" | "G" | "").
+fn scaled(value: f64) -> (f64, &'static str) {
+    match value {
+        v if v >= 1e9 => (v / 1e9, "G"),
+        v if v >= 1e6 => (v / 1e6, "M"),
+        v if v >= 1e3 => (v / 1e3, "k"),
+        v => (v, ""),
+    }
+}
+
+/// A scaled value with three significant digits (`2.58`, `18.3`, `950`).
+fn three_digits(value: f64) -> String {
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.decimals$}")
+}
+
+/// A rate for people: `2.58 M/s`, `950 k/s`, `12.0 /s`.
+pub fn human_rate(per_sec: f64) -> String {
+    let (value, unit) = scaled(per_sec);
+    format!("{} {unit}/s", three_digits(value))
+}
+
+/// A count in a few characters, for narrow tables: exact below 10,000
+/// (`9,999`), else three significant digits and a unit (`18.3k`, `100k`,
+/// `10M`).
+pub fn short_count(x: u64) -> String {
+    if x < 10_000 {
+        return thousands(x);
+    }
+    let (value, unit) = scaled(x as f64);
+    let digits = three_digits(value);
+    let digits = if digits.contains('.') {
+        digits.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &digits
+    };
+    format!("{digits}{unit}")
+}
+
 /// O/E with enough decimals to show how far it is from 1.
 pub fn format_ratio(ratio: f64) -> String {
     let gap = (ratio - 1.0).abs();
@@ -29,6 +74,19 @@ pub fn format_ratio(ratio: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rates_and_counts_read_in_human_units() {
+        assert_eq!(human_rate(2_582_036.141_177_221), "2.58 M/s");
+        assert_eq!(human_rate(950_000.0), "950 k/s");
+        assert_eq!(human_rate(12.0), "12.0 /s");
+        assert_eq!(human_rate(3.2e9), "3.20 G/s");
+        assert_eq!(short_count(9_999), "9,999");
+        assert_eq!(short_count(18_319), "18.3k");
+        assert_eq!(short_count(100_000), "100k");
+        assert_eq!(short_count(10_000_000), "10M");
+        assert_eq!(short_count(1_500_000), "1.5M");
+    }
 
     #[test]
     fn ratios_show_their_distance_from_one() {

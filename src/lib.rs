@@ -51,8 +51,10 @@ pub mod selftest;
 pub mod source;
 pub mod spec;
 pub mod stats;
+pub mod study;
 pub mod subject;
 pub mod tally;
+pub mod values;
 
 pub use audit::Audit;
 pub use custom::assert_fair;

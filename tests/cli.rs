@@ -67,6 +67,46 @@ fn bad_input_is_refused_with_exit_2_and_no_files() {
 }
 
 #[test]
+fn every_command_checks_its_numbers_the_same_way() {
+    // n, trials, seed and alpha are each parsed and checked in one place,
+    // so every command refuses the same value with the same words.
+    for args in [
+        &["power", "-a", "naive-swap", "-n", "1"][..],
+        &["mixing", "-a", "riffle", "-n", "1"],
+        &["bench", "-n", "1"],
+        &["exact", "-a", "naive-swap", "-n", "1"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("n = 1 is too small: n must be at least 2"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    for args in [
+        &["power", "-a", "naive-swap", "--pilot-trials", "0"][..],
+        &["mixing", "-a", "riffle", "-t", "0"],
+        &["bench", "-t", "0"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("trials must be at least 1"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    let o = run(&["power", "-a", "naive-swap", "--alpha", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("alpha = 0 is not a significance level"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn an_unwritable_output_folder_is_refused_before_any_work() {
     let file = temp_out("a-file");
     std::fs::write(&file, b"x").unwrap();
@@ -269,7 +309,20 @@ fn every_output_states_the_same_verdict_and_p() {
             // The findings (largest deviation, trials for power) are the
             // same in the table, the JSON, the CSV and the report.
             let deviation = entry["largest_deviation"].as_str().unwrap();
-            assert!(row.contains(deviation), "{row} vs {deviation}");
+            // The terminal shows the same cell in a few characters.
+            let short = match entry["deviation_cell"].as_object() {
+                Some(cell) => format!(
+                    "{}× v{} p{}",
+                    shuffle_audit::format::format_ratio(cell["ratio"].as_f64().unwrap()),
+                    cell["value"],
+                    cell["position"]
+                ),
+                None => {
+                    assert!(deviation.starts_with("no cell stands out"), "{deviation}");
+                    "none stands out".to_string()
+                }
+            };
+            assert!(row.contains(&short), "{row} vs {short} ({deviation})");
             let md_deviation = deviation.replace('|', "\\|").replace('<', "\\<");
             assert!(md_row.contains(&md_deviation), "{md_row} vs {md_deviation}");
             assert_eq!(&records[i][column("largest_deviation")], deviation);
@@ -512,5 +565,95 @@ fn a_sequential_run_states_the_budget_not_the_first_look() {
         "{stdout}"
     );
     assert!(stdout.contains("naive-swap: looks at 10,000\n"), "{stdout}");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn exports_write_the_same_findings_and_no_report_folder() {
+    let cwd = temp_out("export-cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let o = bin()
+        .current_dir(&cwd)
+        .args([
+            "audit",
+            "-a",
+            "sattolo",
+            "-a",
+            "fisher-yates",
+            "-n",
+            "5",
+            "-t",
+            "20k",
+            "--export-json",
+            "e.json",
+            "--export-csv",
+            "e.csv",
+            "--export-markdown",
+            "e.md",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut left: Vec<String> = std::fs::read_dir(&cwd)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["e.csv", "e.json", "e.md"], "no report folder");
+    // The exported JSON is what --json printed.
+    let printed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let exported: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(cwd.join("e.json")).unwrap()).unwrap();
+    assert_eq!(printed, exported);
+    let csv = std::fs::read_to_string(cwd.join("e.csv")).unwrap();
+    assert!(csv.lines().nth(1).unwrap().contains("biased"), "{csv}");
+    let md = std::fs::read_to_string(cwd.join("e.md")).unwrap();
+    assert!(
+        md.contains("| sattolo |") && md.contains("✗ **biased**"),
+        "{md}"
+    );
+    assert!(md.contains("no bias detected"), "{md}");
+    assert!(
+        !md.contains("](#"),
+        "links to sections that are not there: {md}"
+    );
+    std::fs::remove_dir_all(&cwd).unwrap();
+}
+
+#[test]
+fn an_export_into_a_missing_folder_is_refused_before_the_run() {
+    assert_refused(
+        &[
+            "audit",
+            "-a",
+            "sattolo",
+            "--export-csv",
+            "/nonexistent-folder/x.csv",
+        ],
+        "cannot export to /nonexistent-folder/x.csv: no such folder",
+    );
+}
+
+#[test]
+fn tables_and_notes_fit_100_columns() {
+    // A run mixing sizes, sources and long names: the widest table there is.
+    let out = temp_out("wide");
+    let o = run(&[
+        "run",
+        "experiments/classics.toml",
+        "--trials-scale",
+        "0.01",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    for line in stdout.lines() {
+        assert!(line.chars().count() <= 100, "{} wide: {line}", line.len());
+    }
+    // Audits that differ only in their source stay distinguishable.
+    assert!(stdout.contains("rand15-mod") && stdout.contains("reseed-per-draw"));
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -9,7 +9,7 @@ use shuffle_audit::ingest::{self, Options};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::subject::{Feed, Outside, Subject};
 use shuffle_audit::tally::Collect;
-use shuffle_audit::{audit, engine, exact};
+use shuffle_audit::{engine, exact};
 use std::path::Path;
 
 #[test]
@@ -18,7 +18,7 @@ fn each_sort_of_wrong_has_its_kind() {
     assert_eq!(unknown.kind(), Some(ErrorKind::UnknownName));
     assert!(unknown.to_string().contains("did you mean 'fisher-yates'?"));
 
-    let alpha = audit::check_alpha(2.0).unwrap_err();
+    let alpha = shuffle_audit::values::check_alpha(2.0).unwrap_err();
     assert_eq!(alpha.kind(), Some(ErrorKind::OutOfRange));
 
     let memory = engine::check_memory(1_000_000, 2, Collect::default()).unwrap_err();

@@ -2,8 +2,10 @@
 
 use super::mixing::MixingArgs;
 use super::run::RunArgs;
+use super::study::ExportArgs;
 use clap::{Args, Parser, Subcommand};
 use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
+use shuffle_audit::values;
 use std::path::PathBuf;
 
 /// Tells, with calibrated statistics, whether a shuffle is fair.
@@ -182,7 +184,7 @@ pub struct ExactArgs {
     pub algorithm: String,
 
     /// Number of elements to shuffle.
-    #[arg(short = 'n', long)]
+    #[arg(short = 'n', long, value_parser = values::parse_n)]
     pub n: usize,
 
     /// Random source (see `shuffle-audit list`); the good generators all mean
@@ -278,7 +280,7 @@ pub struct AuditArgs {
     pub order_file: Option<PathBuf>,
 
     /// --cmd: copies of the program run in parallel [default: all cores].
-    #[arg(long, value_name = "N", requires = "cmd")]
+    #[arg(long, value_name = "N", requires = "cmd", value_parser = values::parse_threads)]
     pub jobs: Option<usize>,
 
     /// --cmd: seconds a program may print nothing before the run fails.
@@ -291,16 +293,16 @@ pub struct AuditArgs {
 
     /// Number of elements to shuffle [default: 10; with --input, the first
     /// line's].
-    #[arg(short = 'n', long)]
+    #[arg(short = 'n', long, value_parser = values::parse_n)]
     pub n: Option<usize>,
 
     /// Shuffles per algorithm (1e6, 1_000_000 and 1M are all accepted)
     /// [default: 1M; with --input, every deck in the file].
-    #[arg(short = 't', long, value_name = "TRIALS")]
-    pub trials: Option<String>,
+    #[arg(short = 't', long, value_name = "TRIALS", value_parser = values::parse_trials)]
+    pub trials: Option<u64>,
 
     /// Seed of the run; the same seed reproduces the same counts.
-    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = parse_seed)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = values::parse_seed)]
     pub seed: u64,
 
     /// Random source (see `shuffle-audit list`).
@@ -314,17 +316,21 @@ pub struct AuditArgs {
     pub tests: String,
 
     /// Worker threads [default: all cores]. Does not change the counts.
-    #[arg(long)]
+    #[arg(long, value_parser = values::parse_threads)]
     pub threads: Option<usize>,
 
     /// Significance level of the verdicts (after Holm correction).
-    #[arg(long, default_value_t = DEFAULT_ALPHA)]
+    #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = values::parse_alpha)]
     pub alpha: f64,
 
     /// Output folder for the report (HTML, Markdown) and CSV, JSON, PNG files
-    /// [default: reports/latest; with --json, no files unless --out is given].
+    /// [default: reports/latest; with --json or an --export-*, no folder
+    /// unless --out is given].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub export: ExportArgs,
 
     /// Print the summary as JSON on stdout instead of the table.
     #[arg(long)]
@@ -346,19 +352,24 @@ pub struct AuditArgs {
     pub until_decisive: bool,
 
     /// Trial budget per audit for --until-decisive [default: 64 x --trials].
-    #[arg(long, value_name = "TRIALS", requires = "until_decisive")]
-    pub max_trials: Option<String>,
+    #[arg(
+        long,
+        value_name = "TRIALS",
+        requires = "until_decisive",
+        value_parser = values::parse_trials
+    )]
+    pub max_trials: Option<u64>,
 }
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Sizes to measure.
-    #[arg(short = 'n', long = "n", default_values_t = [10usize, 52], num_args = 1..)]
+    #[arg(short = 'n', long = "n", default_values_t = [10usize, 52], num_args = 1.., value_parser = values::parse_n)]
     pub sizes: Vec<usize>,
 
     /// Shuffles per measurement [default: 2e8 / n, about half a second each].
-    #[arg(short = 't', long, value_name = "TRIALS")]
-    pub trials: Option<String>,
+    #[arg(short = 't', long, value_name = "TRIALS", value_parser = values::parse_trials)]
+    pub trials: Option<u64>,
 
     /// Random source used by all three measurements.
     #[arg(long = "rng", default_value = "chacha8", value_name = "NAME")]
@@ -371,10 +382,4 @@ pub struct BenchArgs {
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-/// A seed written like a count (`7`, `1e3`, `20_261_121`): any whole number
-/// up to 2^64 − 1.
-pub fn parse_seed(text: &str) -> Result<u64, String> {
-    shuffle_audit::params::parse_count(text).map_err(|e| e.to_string().replace("count", "seed"))
 }

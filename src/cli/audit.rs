@@ -1,23 +1,19 @@
-//! `shuffle-audit audit`: validate everything, run, judge, write, report.
+//! `shuffle-audit audit`: turn the flags into a study, run it, show it.
 
 use super::EXIT_BIASED;
 use super::args::AuditArgs;
-use super::interrupt;
-use super::run::run_audits;
+use super::study::execute;
+use super::table::{TABLE_WIDTH, wrap};
 use super::verdicts;
 use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::audit::{self, Audit};
 use shuffle_audit::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
-use shuffle_audit::findings::Findings;
 use shuffle_audit::ingest::Format;
-use shuffle_audit::output::{self, summary::Summary, thousands};
-use shuffle_audit::params::parse_count;
-use shuffle_audit::report::content;
-use shuffle_audit::report::{self, Provenance, ReportInput};
+use shuffle_audit::output::{self, thousands};
+use shuffle_audit::report::{self, Provenance, content};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::TestSet;
-use shuffle_audit::stats::Verdict;
+use shuffle_audit::study::{Study, StudyResult};
 use shuffle_audit::subject::{Feed, Outside, Subject};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -32,28 +28,32 @@ use shuffle_audit::{Error, Result};
 
 pub fn run(args: &AuditArgs) -> Result<i32> {
     let specs = specs(args)?;
-    audit::check_alpha(args.alpha)?;
-    let budget = max_trials(args, specs[0].trials)?;
-    // --json alone prints and writes nothing; --out (or no --json) writes.
-    let out = match (&args.out, args.json) {
+    let until_decisive = max_trials(args, specs[0].trials)?;
+    // --json or an export alone writes no folder; --out (or neither) does.
+    let out = match (&args.out, args.json || args.export.any()) {
         (Some(dir), _) => Some(dir.clone()),
         (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
         (None, true) => None,
     };
-    let start = RunStart::now();
-    let (audits, findings): (Vec<Audit>, Findings) = interrupt::staged(out.as_deref(), |dir| {
-        let audits = run_audits(&specs, args.alpha, args.quiet, false, budget)?;
-        let findings = Findings::of(&audits, args.alpha);
-        if let Some(dir) = dir {
-            output::write_run(dir, &audits, &findings)?;
-            write_report(dir, &audits, &findings, args, &start)?;
-        }
-        Ok((audits, findings))
-    })?;
+    let command = shell_line(&record::command_line());
+    let study = Study {
+        alpha: args.alpha,
+        until_decisive,
+        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
+        ..Study::new(specs)
+    };
+    let result = execute(
+        study,
+        out.as_deref(),
+        args.quiet,
+        false,
+        &args.export,
+        |_, _| Ok(()),
+    )?;
     if args.json {
-        println!("{}", Summary::of(&audits, &findings).to_json());
+        println!("{}", result.summary().to_json());
     } else {
-        print!("{}", render(&audits, &findings, args));
+        print!("{}", render(&result, args));
     }
     if let Some(dir) = out.as_ref().filter(|_| !args.quiet) {
         eprintln!(
@@ -62,8 +62,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
             dir.join(report::HTML_FILE).display()
         );
     }
-    let any_biased = audits.iter().any(|a| a.verdict == Verdict::Biased);
-    Ok(if args.fail_on_bias && any_biased {
+    Ok(if args.fail_on_bias && result.any_biased() {
         EXIT_BIASED
     } else {
         0
@@ -75,47 +74,13 @@ fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
     if !args.until_decisive {
         return Ok(None);
     }
-    let max = match &args.max_trials {
-        Some(text) => parse_count(text)?,
-        None => first.saturating_mul(64),
-    };
+    let max = args.max_trials.unwrap_or_else(|| first.saturating_mul(64));
     if max < first {
         return Err(Error::invalid(format!(
             "--max-trials ({max}) must be at least --trials ({first})"
         )));
     }
     Ok(Some(max))
-}
-
-/// Writes report.html and report.md, the same report `run` writes.
-fn write_report(
-    dir: &Path,
-    audits: &[Audit],
-    findings: &Findings,
-    args: &AuditArgs,
-    start: &RunStart,
-) -> Result<()> {
-    let title = match audits.first() {
-        Some(a) if audits.len() == 1 => {
-            format!("Audit of {} at n = {}", a.spec.subject, a.spec.n)
-        }
-        Some(a) => format!("Audit of {} algorithms at n = {}", audits.len(), a.spec.n),
-        None => "Audit".to_string(),
-    };
-    let command = record::command_line();
-    let input = ReportInput {
-        title,
-        purpose: String::new(),
-        alpha: args.alpha,
-        audits,
-        findings,
-        notes: Vec::new(),
-        mixing: Vec::new(),
-        skipped: Vec::new(),
-        provenance: Provenance::of(start, shell_line(&command), vec![shell_line(&command)]),
-    };
-    report::write(dir, &input)?;
-    Ok(())
 }
 
 /// Turns the arguments into run specs, rejecting every bad value before any
@@ -135,25 +100,11 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
         None if reads_file => N_FROM_INPUT,
         None => DEFAULT_N,
     };
-    if n != N_FROM_INPUT && n < 2 {
-        return Err(Error::invalid(format!(
-            "n = {n} is too small: n must be at least 2"
-        )));
-    }
-    if n > u32::MAX as usize {
-        return Err(Error::invalid(format!("n = {n} is too large")));
-    }
-    let trials = match &args.trials {
-        Some(text) => parse_count(text)?,
+    let trials = match args.trials {
+        Some(trials) => trials,
         None if reads_file => ALL_DECKS,
         None => DEFAULT_TRIALS,
     };
-    if trials == 0 {
-        return Err(Error::invalid("trials must be at least 1 (got 0)"));
-    }
-    if args.threads == Some(0) {
-        return Err(Error::invalid("threads must be at least 1 (got 0)"));
-    }
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
     // With n from the input, "default" is resolved once n is known; a list
     // is checked against the largest n it could meet.
@@ -250,9 +201,6 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
         }
         (None, template) => {
             let template = template.as_deref().unwrap_or_default();
-            if args.jobs == Some(0) {
-                return Err(Error::invalid("--jobs must be at least 1 (got 0)"));
-            }
             if args.cmd_timeout == 0 {
                 return Err(Error::invalid(
                     "--cmd-timeout must be at least 1 second (got 0)",
@@ -294,7 +242,8 @@ fn order_items(text: &str) -> Vec<String> {
 }
 
 /// The human-readable result: a header line, the verdict table and notes.
-fn render(audits: &[Audit], findings: &Findings, args: &AuditArgs) -> String {
+fn render(result: &StudyResult, args: &AuditArgs) -> String {
+    let audits = &result.audits;
     let Some(first) = audits.first() else {
         return String::new();
     };
@@ -310,25 +259,28 @@ fn render(audits: &[Audit], findings: &Findings, args: &AuditArgs) -> String {
     };
     let mut out = if first.spec.subject.builtin().is_some() {
         format!(
-            "n = {}, {trials}, rng {}, seed {}, tests {}, alpha {} (Holm within each audit, then over {} audits): {}\n\n",
+            "n = {}, {trials}, rng {}, seed {}: {}\nalpha {}, Holm within each audit and over \
+             {} audits\ntests: {}\n\n",
             first.spec.n,
             first.spec.source,
             first.spec.seed,
-            first.spec.tests,
+            content::verdict_counts(audits),
             args.alpha,
             audits.len(),
-            content::verdict_counts(audits),
+            first.spec.tests,
         )
     } else {
         format!(
-            "{}: {}; tests {}, alpha {} (Holm across the tests)\n\n",
-            first.spec.subject,
-            output::run_words(first),
-            first.spec.tests,
+            "{}\nalpha {}, Holm across the tests; tests: {}\n\n",
+            wrap(
+                &format!("{}: {}", first.spec.subject, output::run_words(first)),
+                TABLE_WIDTH
+            ),
             args.alpha,
+            first.spec.tests,
         )
     };
-    out.push_str(&verdicts::render(audits, findings));
+    out.push_str(&verdicts::render(audits, &result.findings));
     if args.until_decisive {
         out.push_str(&format!(
             "\nSequential: each audit doubled its trials until biased at alpha / (looks x {} \

@@ -1,18 +1,18 @@
 //! `shuffle-audit mixing`: validate everything, compute the curve, write
 //! `mixing.csv` and `mixing.png`, print a table.
 
-use super::progress::Progress;
+use super::progress::{Progress, work};
 use super::table::Table;
 use clap::Args;
+use shuffle_audit::Result;
 use shuffle_audit::algorithm::{Algorithm, StepKind};
 use shuffle_audit::audit::DEFAULT_SEED;
 use shuffle_audit::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use shuffle_audit::mixing::{self, Method, MixingCurve, MixingSpec};
 use shuffle_audit::output::mixing::{tv_text, write_mixing};
 use shuffle_audit::output::{files, thousands};
-use shuffle_audit::params::parse_count;
 use shuffle_audit::source::SourceSpec;
-use shuffle_audit::{Error, Result};
+use shuffle_audit::values;
 use std::path::PathBuf;
 
 /// What `mixing --help` adds after the options: how to read the Monte Carlo
@@ -62,7 +62,7 @@ pub struct MixingArgs {
     pub algorithm: String,
 
     /// Number of elements (cards).
-    #[arg(short = 'n', long, default_value_t = 52)]
+    #[arg(short = 'n', long, default_value_t = 52, value_parser = values::parse_n)]
     pub n: usize,
 
     /// Step counts: 1..12 (inclusive), 0..50, 1,2,4,8, or a mix
@@ -75,11 +75,11 @@ pub struct MixingArgs {
     pub rng: String,
 
     /// Monte Carlo trials (1e6, 1_000_000 and 1M are all accepted).
-    #[arg(short = 't', long, default_value = "1M", value_name = "TRIALS")]
-    pub trials: String,
+    #[arg(short = 't', long, default_value = "1M", value_name = "TRIALS", value_parser = values::parse_trials)]
+    pub trials: u64,
 
     /// Seed of the Monte Carlo runs; the same seed reproduces the same counts.
-    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = super::args::parse_seed)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = values::parse_seed)]
     pub seed: u64,
 
     /// Simulate even where the exact curve is known, and show both.
@@ -108,8 +108,8 @@ pub fn run(args: &MixingArgs) -> Result<i32> {
     } else {
         0
     };
-    let progress = Progress::new(total, args.quiet);
-    progress.begin(spec.algorithm.name().to_string(), total);
+    let progress = Progress::new(total, work(total, spec.n), args.quiet);
+    progress.begin(spec.algorithm.name().to_string(), total, spec.n);
     let curve = mixing::run(&spec, &|trials| progress.add(trials))?;
     progress.finish();
 
@@ -140,10 +140,7 @@ fn spec(args: &MixingArgs) -> Result<MixingSpec> {
         Some(text) => mixing::parse_ks(text)?,
         None => mixing::default_ks(&algorithm, args.n),
     };
-    let trials = parse_count(&args.trials)?;
-    if trials == 0 {
-        return Err(Error::invalid("trials must be at least 1 (got 0)"));
-    }
+    let trials = args.trials;
     let spec = MixingSpec {
         algorithm,
         n: args.n,

@@ -14,6 +14,7 @@ mod power;
 mod progress;
 mod run;
 mod selftest;
+mod study;
 mod table;
 mod verdicts;
 

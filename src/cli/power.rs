@@ -9,10 +9,10 @@ use clap::Args;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use shuffle_audit::output::thousands;
-use shuffle_audit::params::parse_count;
 use shuffle_audit::power::{self, EffectOrigin, Plan, PlanOutcome};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::{TestKind, TestSet};
+use shuffle_audit::values;
 use shuffle_audit::{Error, Result};
 
 /// Arguments of `shuffle-audit power`.
@@ -37,7 +37,7 @@ pub struct PowerArgs {
     pub algorithm: String,
 
     /// Number of elements.
-    #[arg(short = 'n', long, default_value_t = 10)]
+    #[arg(short = 'n', long, default_value_t = 10, value_parser = values::parse_n)]
     pub n: usize,
 
     /// Random source.
@@ -45,7 +45,7 @@ pub struct PowerArgs {
     pub rng: String,
 
     /// Significance level the audit will use.
-    #[arg(long, default_value_t = DEFAULT_ALPHA)]
+    #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = values::parse_alpha)]
     pub alpha: f64,
 
     /// Divide alpha by this (the number of tests times audits that the
@@ -62,11 +62,11 @@ pub struct PowerArgs {
     pub test: String,
 
     /// Trials of the pilot run, when the exact law is not available.
-    #[arg(long, default_value = "1M", value_name = "TRIALS")]
-    pub pilot_trials: String,
+    #[arg(long, default_value = "1M", value_name = "TRIALS", value_parser = values::parse_trials)]
+    pub pilot_trials: u64,
 
     /// Seed of the pilot run.
-    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = super::args::parse_seed)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = values::parse_seed)]
     pub seed: u64,
 
     /// Print the plan as JSON.
@@ -77,12 +77,6 @@ pub struct PowerArgs {
 pub fn run(args: &PowerArgs) -> Result<i32> {
     let algorithm = Algorithm::parse(&args.algorithm)?;
     let source = SourceSpec::parse(&args.rng)?;
-    if args.n < 2 {
-        return Err(Error::invalid(format!(
-            "n = {} is too small: n must be at least 2",
-            args.n
-        )));
-    }
     let test = match args.test.as_str() {
         "position-value" => TestKind::PositionValue,
         "permutation" => TestKind::Permutation,
@@ -94,10 +88,7 @@ pub fn run(args: &PowerArgs) -> Result<i32> {
     };
     // Refuse a test that cannot run at this n before any work starts.
     TestSet::parse(test.name(), args.n)?;
-    let pilot_trials = parse_count(&args.pilot_trials)?;
-    if pilot_trials == 0 {
-        return Err(Error::invalid("pilot trials must be at least 1 (got 0)"));
-    }
+    let pilot_trials = args.pilot_trials;
     let effect = match power::exact_effect(algorithm, args.n, source, test)? {
         Some(effect) => effect,
         None => power::pilot_effect(algorithm, args.n, source, test, pilot_trials, args.seed)?,

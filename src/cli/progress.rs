@@ -1,32 +1,19 @@
 //! Progress on stderr: a bar for the audit running now and one for the whole
 //! run, shown only on a terminal and only once a run has lasted about a
 //! second; plus one line per finished audit (also when stderr is a file).
+//!
+//! The overall bar counts work, not trials: a trial of n items weighs n, so
+//! its ETA stays right when a run mixes sizes (a trial at n = 52 costs about
+//! five at n = 10).
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shuffle_audit::engine::ALL_DECKS;
+use shuffle_audit::format::human_rate;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const SHOW_AFTER: Duration = Duration::from_secs(1);
-
-/// A rate for people: `2.58 M/s`, `950 k/s`, `12 /s`.
-pub fn human_rate(per_sec: f64) -> String {
-    let (value, unit) = match per_sec {
-        r if r >= 1e9 => (r / 1e9, " G"),
-        r if r >= 1e6 => (r / 1e6, " M"),
-        r if r >= 1e3 => (r / 1e3, " k"),
-        r => (r, " "),
-    };
-    let digits = if value >= 100.0 {
-        0
-    } else if value >= 10.0 {
-        1
-    } else {
-        2
-    };
-    format!("{value:.digits$}{unit}/s")
-}
 
 /// Counts trials done in the current audit and across all audits of a run.
 pub struct Progress {
@@ -37,12 +24,25 @@ pub struct Progress {
     enabled: bool,
     shown: AtomicBool,
     start: Instant,
+    weight: AtomicU64,
+}
+
+/// The work of `trials` trials of `n` items, as the overall bar counts it:
+/// saturating, and [`ALL_DECKS`] (unknown) stays unknown.
+pub fn work(trials: u64, n: usize) -> u64 {
+    if trials == ALL_DECKS {
+        ALL_DECKS
+    } else {
+        trials.saturating_mul(n.max(1) as u64)
+    }
 }
 
 impl Progress {
-    /// Bars for `total` trials; `quiet` or a non-terminal stderr hides them.
-    pub fn new(total: u64, quiet: bool) -> Self {
-        super::interrupt::planned(total);
+    /// Bars for `trials` trials in all, weighing `work` (see [`work`]);
+    /// `quiet` or a non-terminal stderr hides them.
+    pub fn new(trials: u64, work: u64, quiet: bool) -> Self {
+        super::interrupt::planned(trials);
+        let total = work;
         let bars = MultiProgress::with_draw_target(ProgressDrawTarget::hidden());
         let item = bars.add(ProgressBar::new(0));
         item.set_style(
@@ -73,11 +73,13 @@ impl Progress {
             enabled: !quiet && std::io::stderr().is_terminal(),
             shown: AtomicBool::new(false),
             start: Instant::now(),
+            weight: AtomicU64::new(1),
         }
     }
 
-    /// Starts the next audit: `label` with `trials` trials.
-    pub fn begin(&self, label: String, trials: u64) {
+    /// Starts the next audit: `label` with `trials` trials of `n` items.
+    pub fn begin(&self, label: String, trials: u64, n: usize) {
+        self.weight.store(n.max(1) as u64, Ordering::Relaxed);
         if trials == ALL_DECKS {
             self.item.unset_length();
             self.overall.unset_length();
@@ -92,7 +94,8 @@ impl Progress {
     pub fn add(&self, trials: u64) {
         super::interrupt::advanced(trials);
         self.item.inc(trials);
-        self.overall.inc(trials);
+        self.overall
+            .inc(trials.saturating_mul(self.weight.load(Ordering::Relaxed)));
         if self.enabled
             && self.start.elapsed() > SHOW_AFTER
             && !self.shown.swap(true, Ordering::Relaxed)
@@ -126,10 +129,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rates_read_in_human_units() {
-        assert_eq!(human_rate(2_582_036.141_177_221), "2.58 M/s");
-        assert_eq!(human_rate(950_000.0), "950 k/s");
-        assert_eq!(human_rate(12.0), "12.0 /s");
-        assert_eq!(human_rate(3.2e9), "3.20 G/s");
+    fn the_overall_bar_weighs_trials_by_their_size() {
+        // 1,000 trials at n = 52 are about as much work as 5,200 at n = 10:
+        // counting trials alone made the ETA of a mixed run far off.
+        assert_eq!(work(1_000, 52), 52_000);
+        assert_eq!(work(5_200, 10), 52_000);
+        assert_eq!(work(ALL_DECKS, 10), ALL_DECKS);
+        assert_eq!(work(u64::MAX - 1, 10), u64::MAX);
+        let progress = Progress::new(2_000, work(1_000, 10) + work(1_000, 52), true);
+        progress.begin("a".into(), 1_000, 10);
+        progress.add(1_000);
+        progress.begin("b".into(), 1_000, 52);
+        progress.add(500);
+        assert_eq!(progress.overall.position(), 10_000 + 26_000);
+        assert_eq!(progress.overall.length(), Some(62_000));
     }
 }

@@ -1,9 +1,35 @@
-//! Plain-text tables with aligned columns.
+//! Plain-text tables with aligned columns, fitted to the width of a
+//! terminal, and word wrapping for the prose around them.
+
+/// The width every table and note is fitted to: readable in a standard
+/// terminal and in a pasted log alike.
+pub const TABLE_WIDTH: usize = 100;
+
+/// Narrowest a shortened column gets.
+const MIN_SHRUNK: usize = 12;
+
+/// How far long text is shortened before any column is left out.
+const SOFT_SHRUNK: usize = 20;
 
 /// A table: a header row and data rows, printed with columns padded to fit.
 pub struct Table {
     rows: Vec<Vec<String>>,
     right_aligned: Vec<bool>,
+    /// Columns that may be left out when the table is too wide, first to go
+    /// first.
+    droppable: Vec<usize>,
+    /// Columns whose text may be shortened (with "…"), first shortened first.
+    shrinkable: Vec<usize>,
+}
+
+/// A table fitted to a width: its text and the columns left out.
+pub struct Fitted {
+    /// The table as text.
+    pub text: String,
+    /// Headers of the columns left out to fit.
+    pub dropped: Vec<String>,
+    /// Whether some cell was shortened.
+    pub shortened: bool,
 }
 
 impl Table {
@@ -12,7 +38,30 @@ impl Table {
         Self {
             rows: vec![header.iter().map(|(h, _)| h.to_string()).collect()],
             right_aligned: header.iter().map(|&(_, r)| r).collect(),
+            droppable: Vec::new(),
+            shrinkable: Vec::new(),
         }
+    }
+
+    /// Marks the columns (by header) that [`fit`](Self::fit) may leave out,
+    /// in the order it leaves them out.
+    pub fn droppable(mut self, headers: &[&str]) -> Self {
+        self.droppable = self.indices(headers);
+        self
+    }
+
+    /// Marks the columns (by header) whose text [`fit`](Self::fit) may
+    /// shorten, in the order it shortens them.
+    pub fn shrinkable(mut self, headers: &[&str]) -> Self {
+        self.shrinkable = self.indices(headers);
+        self
+    }
+
+    fn indices(&self, headers: &[&str]) -> Vec<usize> {
+        headers
+            .iter()
+            .filter_map(|h| self.rows[0].iter().position(|c| c == h))
+            .collect()
     }
 
     /// Appends a row.
@@ -20,39 +69,168 @@ impl Table {
         self.rows.push(row);
     }
 
-    /// The table as text, with a rule under the header.
+    /// The table as text, with a rule under the header, at its natural width.
     pub fn render(&self) -> String {
-        let widths: Vec<usize> = (0..self.right_aligned.len())
-            .map(|c| {
-                self.rows
-                    .iter()
-                    .map(|r| r[c].chars().count())
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let mut out = String::new();
-        for (i, row) in self.rows.iter().enumerate() {
-            let cells: Vec<String> = row
+        self.fit(usize::MAX).text
+    }
+
+    /// Narrows the shrinkable columns, in order, until the table fits
+    /// `width` or each is down to `floor` (or its header).
+    fn shrink(&self, widths: &mut [usize], shown: &[bool], width: usize, floor: usize) {
+        for &c in &self.shrinkable {
+            let excess = total_width(widths, shown).saturating_sub(width);
+            if excess == 0 {
+                break;
+            }
+            let floor = floor.max(self.rows[0][c].chars().count()).min(widths[c]);
+            widths[c] = widths[c].saturating_sub(excess).max(floor);
+        }
+    }
+
+    /// The table in at most `width` characters a line where it can be: first
+    /// droppable columns are left out, then shrinkable text is shortened.
+    pub fn fit(&self, width: usize) -> Fitted {
+        let columns = self.right_aligned.len();
+        let natural = |c: usize| {
+            self.rows
                 .iter()
-                .zip(&widths)
-                .zip(&self.right_aligned)
-                .map(|((cell, &w), &right)| {
-                    if right {
+                .map(|r| r[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let mut widths: Vec<usize> = (0..columns).map(natural).collect();
+        let mut shown = vec![true; columns];
+        let total = |widths: &[usize], shown: &[bool]| total_width(widths, shown);
+        // Shorten long text to a readable width before leaving any column
+        // out, then leave columns out, then shorten further.
+        self.shrink(&mut widths, &shown, width, SOFT_SHRUNK);
+        let mut dropped = Vec::new();
+        for &c in &self.droppable {
+            if total(&widths, &shown) <= width {
+                break;
+            }
+            shown[c] = false;
+            dropped.push(self.rows[0][c].clone());
+        }
+        self.shrink(&mut widths, &shown, width, MIN_SHRUNK);
+        let mut shortened = false;
+        let mut text = String::new();
+        for (i, row) in self.rows.iter().enumerate() {
+            let cells: Vec<String> = (0..columns)
+                .filter(|&c| shown[c])
+                .map(|c| {
+                    let w = widths[c];
+                    let cell = if row[c].chars().count() > w {
+                        shortened = true;
+                        let kept: String = row[c].chars().take(w - 1).collect();
+                        format!("{kept}…")
+                    } else {
+                        row[c].clone()
+                    };
+                    if self.right_aligned[c] {
                         format!("{cell:>w$}")
                     } else {
                         format!("{cell:<w$}")
                     }
                 })
                 .collect();
-            out.push_str(cells.join("  ").trim_end());
-            out.push('\n');
+            text.push_str(cells.join("  ").trim_end());
+            text.push('\n');
             if i == 0 {
-                let rule: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
-                out.push_str(&rule.join("  "));
-                out.push('\n');
+                let rule: Vec<String> = (0..columns)
+                    .filter(|&c| shown[c])
+                    .map(|c| "-".repeat(widths[c]))
+                    .collect();
+                text.push_str(&rule.join("  "));
+                text.push('\n');
             }
         }
-        out
+        Fitted {
+            text,
+            dropped,
+            shortened,
+        }
+    }
+}
+
+/// The width of the shown columns with their separators.
+fn total_width(widths: &[usize], shown: &[bool]) -> usize {
+    let cells: Vec<usize> = (0..widths.len())
+        .filter(|&c| shown[c])
+        .map(|c| widths[c])
+        .collect();
+    cells.iter().sum::<usize>() + 2 * cells.len().saturating_sub(1)
+}
+
+/// `text` with its lines broken at spaces to at most `width` characters
+/// (a word longer than that stays whole); existing line breaks and a
+/// line's leading indent are kept (the indent repeats on continued lines).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let indent: String = line.chars().take_while(|c| *c == ' ').collect();
+        let mut current = String::new();
+        for word in line.split_whitespace() {
+            let extra = if current.is_empty() { 0 } else { 1 };
+            let len = |s: &str| s.chars().count();
+            if !current.is_empty() && len(&indent) + len(&current) + extra + len(word) > width {
+                out.push_str(&indent);
+                out.push_str(&current);
+                out.push('\n');
+                current.clear();
+            }
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        if !current.is_empty() {
+            out.push_str(&indent);
+            out.push_str(&current);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn widest(text: &str) -> usize {
+        text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn wide_tables_drop_then_shorten_to_fit() {
+        let mut table = Table::new(&[("name", false), ("detail", false), ("p", true)])
+            .droppable(&["detail"])
+            .shrinkable(&["name"]);
+        table.push(vec!["a".repeat(60), "b".repeat(30), "0.5".into()]);
+        let fitted = table.fit(100);
+        assert!(fitted.dropped.is_empty() && !fitted.shortened);
+        // First the long name is shortened to a readable width, ...
+        let fitted = table.fit(90);
+        assert!(fitted.dropped.is_empty() && fitted.shortened);
+        // ... then a column is left out, ...
+        let fitted = table.fit(50);
+        assert_eq!(fitted.dropped, ["detail"]);
+        // ... and then the text is shortened further.
+        let fitted = table.fit(20);
+        assert!(fitted.shortened);
+        assert!(widest(&fitted.text) <= 20, "{}", fitted.text);
+        assert!(fitted.text.contains('…'));
+    }
+
+    #[test]
+    fn prose_wraps_at_spaces_and_keeps_indents() {
+        let text = format!("  {}", "word ".repeat(40).trim_end());
+        let wrapped = wrap(&text, 30);
+        assert!(widest(&wrapped) <= 30, "{wrapped}");
+        assert!(wrapped.lines().all(|l| l.starts_with("  word")));
+        assert_eq!(wrap("a\nb", 10), "a\nb");
+        assert_eq!(wrap(&"x".repeat(50), 10), "x".repeat(50));
     }
 }

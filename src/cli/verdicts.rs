@@ -1,30 +1,79 @@
 //! The verdict table both `audit` and `run` print: one rendering of the
-//! judged audits, with the same words and numbers as the report and JSON.
+//! judged audits, with the same words and numbers as the report and JSON,
+//! fitted to [`TABLE_WIDTH`] columns.
 
-use super::table::Table;
+use super::table::{TABLE_WIDTH, Table, wrap};
 use shuffle_audit::audit::Audit;
-use shuffle_audit::findings::Findings;
+use shuffle_audit::findings::{AuditFindings, Findings};
+use shuffle_audit::format::{format_ratio, short_count};
 use shuffle_audit::output::{format_p, thousands};
 use shuffle_audit::report::content;
+use shuffle_audit::stats::Verdict;
 
-/// The table of verdicts, followed by a note on any verdict opposite to the
-/// expected one and on inconclusive runs.
+/// What every audit of a run shares, for a header line (`n = 10`,
+/// `1,000,000 trials each`, `rng chacha8`); these columns are left out of
+/// the table.
+pub fn shared(audits: &[Audit]) -> Vec<String> {
+    let Some(first) = audits.first() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if audits.iter().all(|a| a.spec.n == first.spec.n) {
+        out.push(format!("n = {}", first.spec.n));
+    }
+    if audits.iter().all(|a| a.spec.trials == first.spec.trials) {
+        out.push(format!("{} trials each", thousands(first.spec.trials)));
+    }
+    if audits
+        .iter()
+        .all(|a| a.spec.source_label() == first.spec.source_label())
+    {
+        out.push(format!("rng {}", first.spec.source_label()));
+    }
+    out
+}
+
+/// The table of verdicts, followed by what its columns mean and a note on
+/// any verdict opposite to the expected one and on inconclusive runs.
+/// Columns every audit shares (see [`shared`]) are left out.
 pub fn render(audits: &[Audit], findings: &Findings) -> String {
-    let mut table = Table::new(&[
-        ("algorithm", false),
-        ("n", true),
-        ("trials", true),
-        ("rng", false),
+    let first = match audits.first() {
+        Some(first) => first,
+        None => return String::new(),
+    };
+    let same = |f: &dyn Fn(&Audit) -> String| audits.iter().all(|a| f(a) == f(first));
+    let with_n = !same(&|a| a.spec.n.to_string());
+    let with_trials = !same(&|a| a.spec.trials.to_string());
+    let with_rng = !same(&|a| a.spec.source_label());
+    let mut header = vec![("algorithm", false)];
+    if with_n {
+        header.push(("n", true));
+    }
+    if with_trials {
+        header.push(("trials", true));
+    }
+    if with_rng {
+        header.push(("rng", false));
+    }
+    header.extend([
         ("verdict", false),
-        ("p (adjusted)", true),
+        ("p (adj.)", true),
         ("decisive test", false),
         ("could detect", false),
         ("largest deviation", false),
     ]);
+    let mut table = Table::new(&header)
+        .droppable(&["decisive test", "could detect"])
+        .shrinkable(&["algorithm", "largest deviation", "rng"]);
     let mut surprises = Vec::new();
     let mut inconclusive = Vec::new();
     for (a, found) in audits.iter().zip(&findings.audits) {
-        let label = format!("{} (n = {})", a.spec.subject, a.spec.n);
+        let rng = if with_rng {
+            format!(", {}", a.spec.source_label())
+        } else {
+            String::new()
+        };
+        let label = format!("{} (n = {}{rng})", a.spec.subject, a.spec.n);
         if content::is_surprise(a) {
             surprises.push(label.clone());
         }
@@ -32,40 +81,81 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
             .sensitivity
             .inconclusive
             .as_ref()
-            .filter(|_| a.verdict == shuffle_audit::stats::Verdict::Inconclusive)
+            .filter(|_| a.verdict == Verdict::Inconclusive)
         {
             inconclusive.push(format!("  {label}: {why}"));
         }
-        table.push(vec![
-            a.spec.subject.to_string(),
-            a.spec.n.to_string(),
-            thousands(a.spec.trials),
-            a.spec.source_label(),
+        let mut row = vec![a.spec.subject.to_string()];
+        if with_n {
+            row.push(a.spec.n.to_string());
+        }
+        if with_trials {
+            row.push(short_count(a.spec.trials));
+        }
+        if with_rng {
+            row.push(a.spec.source_label());
+        }
+        row.extend([
             format!("{} {}", a.verdict.symbol(), a.verdict),
             format_p(a.log10_p_adjusted),
             a.decisive().test.to_string(),
             a.sensitivity.short(),
-            found.deviation.clone(),
+            deviation_short(found),
         ]);
+        table.push(row);
     }
-    let mut out = table.render();
-    out.push_str(
-        "\np (adjusted): the p-value each verdict compared with alpha, after every correction. \
-         could detect: the smallest deviation of one cell the run would have seen with 90% power.\n",
+    let fitted = table.fit(TABLE_WIDTH);
+    let mut out = fitted.text;
+    let mut notes = String::from(
+        "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
+         could detect: the smallest deviation of one cell the run would have seen with 90% \
+         power. largest deviation: observed/expected count of value v at position p (exact: \
+         from the exact law).",
     );
+    if !fitted.dropped.is_empty() || fitted.shortened {
+        let left_out = if fitted.dropped.is_empty() {
+            String::new()
+        } else {
+            format!("left out here: {}; ", fitted.dropped.join(", "))
+        };
+        notes.push_str(&format!(
+            " To fit {TABLE_WIDTH} columns, {left_out}the full table is in the report \
+             (report.md) and summary.csv."
+        ));
+    }
+    out.push_str(&wrap(&notes, TABLE_WIDTH));
+    out.push('\n');
     if !inconclusive.is_empty() {
         out.push_str(&format!(
             "\nInconclusive (too few trials to tell):\n{}\n",
-            inconclusive.join("\n")
+            wrap(&inconclusive.join("\n"), TABLE_WIDTH)
         ));
     }
     if !surprises.is_empty() {
-        out.push_str(&format!(
+        let note = format!(
             "\nOpposite to the expected verdict: {}. The position-by-value test sees only where \
              single values land: uniform marginals with non-uniform orderings (rotation) pass \
              it; a mild bias may need more trials (see `power`).\n",
             surprises.join(", ")
-        ));
+        );
+        out.push_str(&wrap(&note, TABLE_WIDTH));
     }
     out
+}
+
+/// The largest deviation in a few characters: `1.27× v1 p0 exact`, or
+/// `none stands out`. The same finding as the report's sentence.
+fn deviation_short(found: &AuditFindings) -> String {
+    match found.deviation_cell {
+        Some(c) => {
+            let exact = if c.exact { " exact" } else { "" };
+            let ratio = if c.ratio == 0.0 {
+                "0".to_string()
+            } else {
+                format_ratio(c.ratio)
+            };
+            format!("{ratio}× v{} p{}{exact}", c.value, c.position)
+        }
+        None => "none stands out".to_string(),
+    }
 }

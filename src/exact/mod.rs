@@ -40,7 +40,7 @@ pub use propagate::{EXACT_MAX_BITS, EXACT_MAX_N, MAX_WORK};
 pub use script::{Script, ScriptFault};
 
 use crate::algorithm::Algorithm;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::source::SourceSpec;
 use serde::Serialize;
 
@@ -153,15 +153,7 @@ pub fn method_for(algorithm: Algorithm) -> Result<Method> {
 
 /// Rejects sizes that exact mode does not take.
 fn check_n(n: usize) -> Result<()> {
-    if n < 2 {
-        return Err(Error::invalid(format!(
-            "n = {n} is too small: n must be at least 2"
-        )));
-    }
-    if n > u32::MAX as usize {
-        return Err(Error::invalid(format!("n = {n} is too large")));
-    }
-    Ok(())
+    crate::values::check_n(n).map(|_| ())
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub mod record;
 mod schema;
 
 use crate::algorithm::Algorithm;
-use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED, check_alpha};
+use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use crate::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use crate::error::{Error, Result};
 use crate::ingest::Format;
@@ -30,6 +30,7 @@ use crate::params::parse_count;
 use crate::source::SourceSpec;
 use crate::spec::{TestKind, TestSet};
 use crate::subject::{Feed, Outside, Subject};
+use crate::values::{MIN_N, check_alpha, check_n};
 use location::SourceText;
 use mixing::MixingPlan;
 use schema::{Count, RawAudit, RawExperiment, RawMixing, Sizes, Steps};
@@ -603,13 +604,13 @@ impl Validator<'_> {
     }
 
     fn size(&self, n: i64, span: Range<usize>) -> Result<usize> {
-        if n < 2 {
-            return Err(self.at(span, format!("n = {n} is too small: n must be at least 2")));
-        }
-        if n > i64::from(u32::MAX) {
-            return Err(self.at(span, format!("n = {n} is too large")));
-        }
-        Ok(n as usize)
+        let n = usize::try_from(n).map_err(|_| {
+            self.at(
+                span.clone(),
+                format!("n = {n} is too small: n must be at least {MIN_N}"),
+            )
+        })?;
+        check_n(n).map_err(self.rethrow(span))
     }
 
     fn sizes(&self, sizes: &Spanned<Sizes>) -> Result<Vec<usize>> {

@@ -17,6 +17,8 @@ use crate::stats::{TestResult, Verdict};
 
 /// The id of the headline verdict table (the browser check looks for it).
 pub const VERDICT_TABLE_ID: &str = "verdicts";
+/// Anchor id of the verdict section.
+pub const VERDICT_SECTION_ID: &str = "summary";
 
 /// Builds the report of `input`.
 pub fn build(input: &ReportInput<'_>) -> Document {
@@ -218,7 +220,7 @@ fn verdict_section(
     }
     if input.audits.is_empty() {
         let text = "This experiment has no audits, so there are no verdicts.".to_string();
-        return Section::new("summary", "Verdicts", vec![Block::Paragraph(text)]);
+        return Section::new(VERDICT_SECTION_ID, "Verdicts", vec![Block::Paragraph(text)]);
     }
     let mut blocks = vec![Block::Paragraph(format!(
         "{} at α = {}, after a Holm correction within each audit and across all {} of them. \
@@ -240,7 +242,7 @@ fn verdict_section(
                 .to_string(),
         ));
     }
-    Section::new("summary", "Verdicts", blocks)
+    Section::new(VERDICT_SECTION_ID, "Verdicts", blocks)
 }
 
 /// How many audits reached each verdict: "2 biased, 14 no bias detected, 1

@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::experiment::mixing::{MixingCurve, MixingPlan};
 use crate::experiment::record::{self, RunStart};
 use crate::findings::Findings;
-use crate::output::{self, files};
+use crate::output::files;
 use std::path::{Path, PathBuf};
 
 /// The HTML report's file name.
@@ -93,6 +93,24 @@ pub struct ReportInput<'a> {
     pub provenance: Provenance,
 }
 
+/// The verdicts alone, as Markdown: the title, the facts of the run and
+/// the verdict section of `report.md`, with its links to other sections
+/// made plain text (what `--export-markdown` writes, to paste anywhere).
+pub fn verdicts_markdown(input: &ReportInput<'_>) -> String {
+    let mut doc = content::build(input);
+    doc.sections.retain(|s| s.id == content::VERDICT_SECTION_ID);
+    for block in doc.sections.iter_mut().flat_map(|s| s.blocks.iter_mut()) {
+        if let model::Block::Table(table) = block {
+            for cell in table.rows.iter_mut().flatten() {
+                if let model::Cell::Link { text, .. } = cell {
+                    *cell = model::Cell::Text(std::mem::take(text));
+                }
+            }
+        }
+    }
+    markdown::render(&doc)
+}
+
 /// Writes `report.html` and `report.md` into `dir`, which must already hold
 /// the run's PNGs (see [`crate::output::write_run`]); returns the paths.
 pub fn write(dir: &Path, input: &ReportInput<'_>) -> Result<Vec<PathBuf>> {
@@ -103,43 +121,4 @@ pub fn write(dir: &Path, input: &ReportInput<'_>) -> Result<Vec<PathBuf>> {
     let md_path = dir.join(MARKDOWN_FILE);
     files::write_atomic(&md_path, markdown::render(&doc).as_bytes())?;
     Ok(vec![html_path, md_path])
-}
-
-impl Audit {
-    /// Writes this audit's files (summary.json and .csv, heatmaps) and its
-    /// report into `dir`, as `shuffle-audit audit` would; returns the HTML
-    /// report's path. For audits run from a program (see
-    /// [`crate::custom`]), whose provenance names the library call.
-    pub fn write_report(&self, dir: &Path) -> Result<PathBuf> {
-        files::staged(dir, |staged| self.write_report_into(staged))?;
-        Ok(dir.join(HTML_FILE))
-    }
-
-    /// [`write_report`](Self::write_report) into the (staged) folder `dir`.
-    fn write_report_into(&self, dir: &Path) -> Result<()> {
-        let audits = std::slice::from_ref(self);
-        let findings = Findings::of(audits, self.alpha);
-        output::write_run(dir, audits, &findings)?;
-        let start = RunStart::now();
-        let call = format!(
-            "shuffle_audit::Audit::of_fn({:?}, {}, ..).trials({}).seed({})",
-            self.spec.subject.to_string(),
-            self.spec.n,
-            self.spec.trials,
-            self.spec.seed
-        );
-        let input = ReportInput {
-            title: format!("Audit of {} at n = {}", self.spec.subject, self.spec.n),
-            purpose: String::new(),
-            alpha: self.alpha,
-            audits,
-            findings: &findings,
-            notes: Vec::new(),
-            mixing: Vec::new(),
-            skipped: Vec::new(),
-            provenance: Provenance::of(&start, call.clone(), vec![call]),
-        };
-        write(dir, &input)?;
-        Ok(())
-    }
 }

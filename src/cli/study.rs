@@ -1,0 +1,190 @@
+//! Running a study from the command line, the same way for `audit` and
+//! `run`: a warning when the work is absurdly long, progress on stderr, the
+//! files written into a staged folder (moved into place only when complete,
+//! removed on failure or Ctrl-C), then the `--export-*` files.
+
+use super::interrupt;
+use super::progress::{Progress, work};
+use clap::Args;
+use shuffle_audit::Result;
+use shuffle_audit::audit::Audit;
+use shuffle_audit::engine::RunSpec;
+use shuffle_audit::output::{files, thousands};
+use shuffle_audit::report;
+use shuffle_audit::study::{Observer, Study, StudyResult};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// hyperfine-style exports: the run's findings, each to a file of its own,
+/// whatever else is shown or written.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ExportArgs {
+    /// Also write the summary (summary.json's content) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+
+    /// Also write the verdicts as CSV (summary.csv's content) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub export_csv: Option<PathBuf>,
+
+    /// Also write the verdict table as Markdown to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+}
+
+impl ExportArgs {
+    /// Whether any export was asked for.
+    pub fn any(&self) -> bool {
+        self.export_json.is_some() || self.export_csv.is_some() || self.export_markdown.is_some()
+    }
+
+    /// Refuses, before the run, an export into a folder that does not exist.
+    pub fn check(&self) -> Result<()> {
+        for path in self.paths() {
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+            if parent.is_some_and(|p| !p.is_dir()) {
+                return Err(shuffle_audit::Error::invalid(format!(
+                    "cannot export to {}: no such folder",
+                    path.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn paths(&self) -> impl Iterator<Item = &PathBuf> {
+        [&self.export_json, &self.export_csv, &self.export_markdown]
+            .into_iter()
+            .flatten()
+    }
+
+    /// Writes the exports of `result` (each atomically).
+    pub fn write(&self, result: &StudyResult) -> Result<()> {
+        let summary = result.summary();
+        if let Some(path) = &self.export_json {
+            files::write_atomic(path, format!("{}\n", summary.to_json()).as_bytes())?;
+        }
+        if let Some(path) = &self.export_csv {
+            files::write_atomic(path, summary.to_csv().as_bytes())?;
+        }
+        if let Some(path) = &self.export_markdown {
+            files::write_atomic(
+                path,
+                report::verdicts_markdown(&result.report_input()).as_bytes(),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `study` with progress (unless `quiet`; a line per finished audit
+/// when `announce` or when stderr is not a terminal), writing its files
+/// into `out` when given (plus what `extra` writes there), then the
+/// exports. Nothing is left half-written.
+pub fn execute(
+    study: Study,
+    out: Option<&Path>,
+    quiet: bool,
+    announce: bool,
+    exports: &ExportArgs,
+    extra: impl FnOnce(&Path, &StudyResult) -> Result<()>,
+) -> Result<StudyResult> {
+    exports.check()?;
+    warn_if_long(&study, quiet);
+    let observer = Bars::new(&study, quiet, announce);
+    let result = interrupt::staged(out, |dir| {
+        let result = study.run(&observer);
+        observer.progress.finish();
+        let result = result?;
+        if let Some(dir) = dir {
+            result.write(dir)?;
+            extra(dir, &result)?;
+        }
+        Ok(result)
+    })?;
+    exports.write(&result)?;
+    Ok(result)
+}
+
+/// Progress bars and per-audit lines for a study.
+struct Bars {
+    progress: Progress,
+    announce: bool,
+    count: usize,
+    labels: Vec<String>,
+}
+
+impl Bars {
+    fn new(study: &Study, quiet: bool, announce: bool) -> Self {
+        let budget = |s: &RunSpec| study.until_decisive.unwrap_or(s.trials);
+        let total_work = study
+            .audits
+            .iter()
+            .map(|s| work(budget(s), s.n))
+            .fold(0, u64::saturating_add);
+        Self {
+            progress: Progress::new(study.planned_trials(), total_work, quiet),
+            // Without bars (stderr not a terminal), a line per finished
+            // audit shows that a long run is alive.
+            announce: announce || !std::io::stderr().is_terminal(),
+            count: study.audits.len(),
+            labels: study.audits.iter().map(label).collect(),
+        }
+    }
+}
+
+/// How progress names an audit: `naive-swap n=10 chacha8`.
+fn label(spec: &RunSpec) -> String {
+    format!("{} n={} {}", spec.subject, spec.n, spec.source_label())
+}
+
+impl Observer for Bars {
+    fn begin(&self, index: usize, spec: &RunSpec, trials: u64) {
+        self.progress
+            .begin(self.labels[index].clone(), trials, spec.n);
+    }
+
+    fn advanced(&self, trials: u64) {
+        self.progress.add(trials);
+    }
+
+    fn finished(&self, index: usize, audit: &Audit) {
+        if self.announce {
+            let width = self.count.to_string().len();
+            self.progress.println(&format!(
+                "[{:>width$}/{}] {}: {} trials in {:.2} s",
+                index + 1,
+                self.count,
+                self.labels[index],
+                thousands(audit.spec.trials),
+                audit.seconds
+            ));
+        }
+    }
+}
+
+/// Element moves a core makes per second, roughly, with the default tests:
+/// only for the long-run warning below, never shown as a measurement.
+const ROUGH_ELEMENTS_PER_CORE_SECOND: f64 = 2e7;
+
+/// Warns (unless quiet) when the planned shuffles would take more than a
+/// day at a rough engine speed, before anything runs: `-t 1e19` should not
+/// start silently.
+fn warn_if_long(study: &Study, quiet: bool) {
+    let work: f64 = study
+        .audits
+        .iter()
+        .filter(|s| s.subject.builtin().is_some())
+        .map(|s| study.until_decisive.unwrap_or(s.trials) as f64 * s.n as f64)
+        .sum();
+    let seconds = work / (ROUGH_ELEMENTS_PER_CORE_SECOND * rayon::current_num_threads() as f64);
+    if seconds > 86_400.0 && !quiet {
+        eprintln!(
+            "warning: this run shuffles {:.1e} elements in all: at a rough {:.0e} per core and \
+             second that is about {:.0} days; Ctrl-C and lower --trials if that is not intended",
+            work,
+            ROUGH_ELEMENTS_PER_CORE_SECOND,
+            seconds / 86_400.0
+        );
+    }
+}

@@ -1,0 +1,376 @@
+//! A study: the audits (and mixing curves) of one run, judged together and
+//! shown as one set of findings.
+//!
+//! `shuffle-audit audit`, `shuffle-audit run` and a program calling the
+//! library all do the same three things: build a [`Study`], [`Study::run`]
+//! it, and show the [`StudyResult`] (print it, [`StudyResult::write`] its
+//! files, or read its [`Findings`]). What was found is computed once, when
+//! the study finishes, and every output renders that one result, so the
+//! terminal, the JSON, the CSV and the report never disagree.
+
+use crate::algorithm::Algorithm;
+use crate::audit::{self, Audit, DEFAULT_ALPHA};
+use crate::engine::RunSpec;
+use crate::error::{Error, Result};
+use crate::experiment::mixing::{MixingCurve as PlannedCurve, MixingPlan};
+use crate::experiment::record::{RunStart, tool_version};
+use crate::findings::Findings;
+use crate::mixing::{self, MixingCurve};
+use crate::output::{self, files, summary::Summary};
+use crate::report::{self, MixingOutcome, Provenance, ReportInput};
+use crate::stats::Verdict;
+use crate::values::check_alpha;
+use std::path::{Path, PathBuf};
+
+/// What a study runs and how it is judged and presented.
+#[derive(Debug, Clone)]
+pub struct Study {
+    /// The report's title.
+    pub title: String,
+    /// Why the study was run (may be empty); paragraphs split at blank lines.
+    pub purpose: String,
+    /// The significance level of the verdicts (before any correction).
+    pub alpha: f64,
+    /// The audits, in the order they run and are shown.
+    pub audits: Vec<RunSpec>,
+    /// A note per audit for the report (same order; missing means none).
+    pub notes: Vec<Option<String>>,
+    /// The per-audit trial budget of a sequential study (each audit doubles
+    /// its trials until decisively biased or out of budget); `None` runs
+    /// every audit once, at its own trials.
+    pub until_decisive: Option<u64>,
+    /// Mixing curves to measure.
+    pub mixing: Vec<MixingPlan>,
+    /// Audits that were planned but cannot run here, each with why (said in
+    /// the report, never a failure).
+    pub skipped: Vec<String>,
+    /// Where the study comes from and how to redo it.
+    pub provenance: Provenance,
+}
+
+/// Follows a study as it runs (progress bars, log lines). Every method has
+/// a do-nothing default.
+pub trait Observer: Sync {
+    /// Audit `index` starts, with `trials` trials (its budget for a
+    /// sequential study; [`ALL_DECKS`](crate::engine::ALL_DECKS) for a file read to its end).
+    fn begin(&self, index: usize, spec: &RunSpec, trials: u64) {
+        let _ = (index, spec, trials);
+    }
+
+    /// `trials` more trials of the current audit are done (called from
+    /// worker threads).
+    fn advanced(&self, trials: u64) {
+        let _ = trials;
+    }
+
+    /// Audit `index` finished (its verdict is provisional until the whole
+    /// study is judged).
+    fn finished(&self, index: usize, audit: &Audit) {
+        let _ = (index, audit);
+    }
+}
+
+/// An [`Observer`] that shows nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unobserved;
+
+impl Observer for Unobserved {}
+
+impl Study {
+    /// A study of `audits` with the defaults: α = [`DEFAULT_ALPHA`], a title
+    /// naming what is audited, no purpose, no mixing curves, and provenance
+    /// naming the library call.
+    pub fn new(audits: Vec<RunSpec>) -> Self {
+        let call = format!("shuffle_audit::study::Study::new(..) ({})", tool_version());
+        Self {
+            title: default_title(&audits),
+            purpose: String::new(),
+            alpha: DEFAULT_ALPHA,
+            notes: Vec::new(),
+            until_decisive: None,
+            mixing: Vec::new(),
+            skipped: Vec::new(),
+            provenance: Provenance::of(&RunStart::now(), call.clone(), vec![call]),
+            audits,
+        }
+    }
+
+    /// The trials the study plans to count in all (budgets for a sequential
+    /// study); [`ALL_DECKS`](crate::engine::ALL_DECKS) if any audit reads a
+    /// file to its end.
+    pub fn planned_trials(&self) -> u64 {
+        self.audits
+            .iter()
+            .map(|s| self.until_decisive.unwrap_or(s.trials))
+            .fold(0, u64::saturating_add)
+    }
+
+    /// Runs every audit (telling `observer`), judges them together and
+    /// measures the mixing curves; nothing is written.
+    pub fn run(self, observer: &dyn Observer) -> Result<StudyResult> {
+        check_alpha(self.alpha)?;
+        let count = self.audits.len();
+        let mut audits = Vec::with_capacity(count);
+        for (i, spec) in self.audits.iter().enumerate() {
+            observer.begin(i, spec, self.until_decisive.unwrap_or(spec.trials));
+            let progress = |k| observer.advanced(k);
+            let audit = match self.until_decisive {
+                // Bonferroni across the audits: each sequential audit at alpha / m.
+                Some(max) => audit::run_until_decisive(spec, self.alpha, max, count, &progress)?,
+                None => audit::run(spec, self.alpha, &progress)?,
+            };
+            observer.finished(i, &audit);
+            audits.push(audit);
+        }
+        if self.until_decisive.is_none() {
+            audit::judge(&mut audits, self.alpha);
+        }
+        let mixing = self.mixing.iter().map(measure).collect();
+        Ok(StudyResult::judged(self, audits, mixing))
+    }
+}
+
+/// The title a study gets when nobody names it: "Audit of naive-swap at
+/// n = 10", "Audit of 16 algorithms at n = 10".
+pub fn default_title(audits: &[RunSpec]) -> String {
+    match audits {
+        [one] => format!("Audit of {} at n = {}", one.subject, one.n),
+        [first, ..] => format!("Audit of {} algorithms at n = {}", audits.len(), first.n),
+        [] => "Audit".to_string(),
+    }
+}
+
+/// What a study found: its judged audits, the findings every output
+/// renders, and its mixing curves.
+#[derive(Debug, Clone)]
+pub struct StudyResult {
+    /// The study that ran.
+    pub study: Study,
+    /// The judged audits, in study order (their specs completed from what
+    /// was counted: a file's n and deck count).
+    pub audits: Vec<Audit>,
+    /// What the audits found, computed once.
+    pub findings: Findings,
+    /// The mixing curves, in study order.
+    pub mixing: Vec<MeasuredMixing>,
+}
+
+/// One mixing curve of a study: what the report says of it, and the curve
+/// itself when it was measured (for its CSV and PNG).
+#[derive(Debug, Clone)]
+pub struct MeasuredMixing {
+    /// What became of it, as the report shows it.
+    pub outcome: MixingOutcome,
+    /// The measured curve.
+    pub curve: Option<MixingCurve>,
+}
+
+impl StudyResult {
+    /// The result of `study` whose `audits` have already run and been judged
+    /// (e.g. one audit of a user's function in `cargo test`).
+    pub fn judged(study: Study, audits: Vec<Audit>, mixing: Vec<MeasuredMixing>) -> Self {
+        let findings = Findings::of(&audits, study.alpha);
+        Self {
+            study,
+            audits,
+            findings,
+            mixing,
+        }
+    }
+
+    /// The `summary.json` document (also what `--json` prints).
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.audits, &self.findings)
+    }
+
+    /// Whether any audit was judged biased.
+    pub fn any_biased(&self) -> bool {
+        self.audits.iter().any(|a| a.verdict == Verdict::Biased)
+    }
+
+    /// Writes every file of the study into `dir` (which should be staged:
+    /// see [`files::staged`]): summary.json and .csv, comparison.png, a
+    /// folder per audit, a folder per mixing curve, report.html and
+    /// report.md.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        output::write_run(dir, &self.audits, &self.findings)?;
+        for measured in &self.mixing {
+            if let (Some(curve), MixingOutcome::Measured(planned)) =
+                (&measured.curve, &measured.outcome)
+            {
+                output::mixing::write_mixing(&dir.join(mixing_folder(&planned.plan)), curve)?;
+            }
+        }
+        report::write(dir, &self.report_input())?;
+        Ok(())
+    }
+
+    /// Everything the report shows.
+    pub fn report_input(&self) -> ReportInput<'_> {
+        ReportInput {
+            title: self.study.title.clone(),
+            purpose: self.study.purpose.clone(),
+            alpha: self.study.alpha,
+            audits: &self.audits,
+            findings: &self.findings,
+            notes: self.study.notes.clone(),
+            mixing: self.mixing.iter().map(|m| m.outcome.clone()).collect(),
+            skipped: self.study.skipped.clone(),
+            provenance: self.study.provenance.clone(),
+        }
+    }
+}
+
+impl Audit {
+    /// Writes this audit's report (summary, heatmap, report.html and .md)
+    /// into `dir`, replacing what an earlier report left there (a folder
+    /// not written by shuffle-audit is refused); returns the HTML's path.
+    /// What [`crate::custom::Audit::assert_fair`] does when it fails.
+    pub fn write_report(&self, dir: &Path) -> Result<PathBuf> {
+        let call = format!(
+            "shuffle_audit::Audit::of_fn({:?}, {}, ..).trials({}).seed({})",
+            self.spec.subject.to_string(),
+            self.spec.n,
+            self.spec.trials,
+            self.spec.seed
+        );
+        let study = Study {
+            alpha: self.alpha,
+            provenance: Provenance::of(&RunStart::now(), call.clone(), vec![call]),
+            ..Study::new(vec![self.spec.clone()])
+        };
+        let result = StudyResult::judged(study, vec![self.clone()], Vec::new());
+        files::staged(dir, |staged| result.write(staged))?;
+        Ok(dir.join(report::HTML_FILE))
+    }
+}
+
+/// The folder of a mixing curve in the report folder.
+fn mixing_folder(plan: &MixingPlan) -> String {
+    format!("mixing-{}-n{}", plan.process, plan.n)
+}
+
+/// Measures the curve of `plan`: exact where the law is known, Monte Carlo
+/// otherwise. A process the mixing library cannot measure, or a failure,
+/// is reported, not fatal.
+fn measure(plan: &MixingPlan) -> MeasuredMixing {
+    let Some(algorithm) = Algorithm::parse(&plan.process)
+        .ok()
+        .and_then(|a| a.with_k(1))
+    else {
+        return MeasuredMixing {
+            outcome: MixingOutcome::NotAvailable(plan.clone()),
+            curve: None,
+        };
+    };
+    match measure_with(plan, algorithm) {
+        Ok(curve) => {
+            let method = match curve.statistic {
+                Some(statistic) => {
+                    format!("Monte Carlo, {} trials per k, via {statistic}", plan.trials)
+                }
+                None => "exact".to_string(),
+            };
+            MeasuredMixing {
+                outcome: MixingOutcome::Measured(PlannedCurve {
+                    plan: plan.clone(),
+                    metric: format!("total variation distance to uniform ({method})"),
+                    points: curve.points.clone(),
+                    image: Some(format!("{}/mixing.png", mixing_folder(plan))),
+                }),
+                curve: Some(curve),
+            }
+        }
+        Err(e) => MeasuredMixing {
+            outcome: MixingOutcome::Failed(plan.clone(), e.to_string()),
+            curve: None,
+        },
+    }
+}
+
+fn measure_with(plan: &MixingPlan, algorithm: Algorithm) -> Result<MixingCurve> {
+    let ks = plan
+        .steps
+        .iter()
+        .map(|&k| {
+            u32::try_from(k)
+                .map_err(|_| Error::invalid(format!("k = {k} is too large for a mixing curve")))
+        })
+        .collect::<Result<Vec<u32>>>()?;
+    let spec = mixing::MixingSpec {
+        algorithm,
+        n: plan.n,
+        ks,
+        monte_carlo: false,
+        trials: plan.trials,
+        source: plan.source,
+        seed: plan.seed,
+    };
+    mixing::run(&spec, &crate::engine::no_progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ALL_DECKS;
+    use crate::source::SourceSpec;
+    use crate::subject::Subject;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    fn spec(name: &str, trials: u64) -> RunSpec {
+        RunSpec::new(
+            Subject::from(Algorithm::parse(name).unwrap()),
+            6,
+            trials,
+            SourceSpec::parse("xoshiro256pp").unwrap(),
+            7,
+        )
+    }
+
+    struct Counting(AtomicU64, AtomicU64);
+
+    impl Observer for Counting {
+        fn advanced(&self, trials: u64) {
+            self.0.fetch_add(trials, Ordering::Relaxed);
+        }
+        fn finished(&self, _: usize, _: &Audit) {
+            self.1.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn a_study_runs_judges_and_reports_every_trial() {
+        let study = Study::new(vec![
+            spec("naive-swap", 30_000),
+            spec("fisher-yates", 30_000),
+        ]);
+        assert_eq!(study.planned_trials(), 60_000);
+        assert_eq!(study.title, "Audit of 2 algorithms at n = 6");
+        let seen = Counting(AtomicU64::new(0), AtomicU64::new(0));
+        let result = study.run(&seen).unwrap();
+        assert_eq!(seen.0.load(Ordering::Relaxed), 60_000);
+        assert_eq!(seen.1.load(Ordering::Relaxed), 2);
+        assert_eq!(result.audits[0].verdict, Verdict::Biased);
+        assert_eq!(result.audits[1].verdict, Verdict::NoBiasDetected);
+        assert!(result.any_biased());
+        assert_eq!(result.findings.audits.len(), 2);
+        assert_eq!(result.summary().audits.len(), 2);
+    }
+
+    #[test]
+    fn a_bad_alpha_is_refused_before_anything_runs() {
+        let study = Study {
+            alpha: 0.0,
+            ..Study::new(vec![spec("naive-swap", 1_000)])
+        };
+        let seen = Counting(AtomicU64::new(0), AtomicU64::new(0));
+        assert!(study.run(&seen).is_err());
+        assert_eq!(seen.0.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn files_read_to_their_end_plan_an_unknown_total() {
+        let study = Study::new(vec![spec("naive-swap", ALL_DECKS)]);
+        assert_eq!(study.planned_trials(), ALL_DECKS);
+    }
+}

@@ -1,0 +1,143 @@
+//! The numbers a run is made of (n, trials, seed, alpha, threads), each
+//! checked in one place, so that every entry point (command-line flags,
+//! experiment files, the library) refuses the same bad values with the same
+//! words. The `parse_*` functions read the text a person types (counts
+//! accept `1000000`, `1_000_000`, `1e6` or `1M`) and serve as clap value
+//! parsers; the `check_*` functions take numbers from code.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::params::parse_count;
+use crate::stats::pvalue::MIN_ALPHA;
+
+/// The smallest n: one item has nothing to shuffle.
+pub const MIN_N: usize = 2;
+
+/// Checks a number of items: at least [`MIN_N`], and small enough to be a
+/// `u32` index (what the engine stores).
+pub fn check_n(n: usize) -> Result<usize> {
+    if n < MIN_N {
+        return Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!("n = {n} is too small: n must be at least {MIN_N}"),
+        ));
+    }
+    if n > u32::MAX as usize {
+        return Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!("n = {n} is too large: n must be below 2^32"),
+        ));
+    }
+    Ok(n)
+}
+
+/// Reads and checks a number of items (count syntax).
+pub fn parse_n(text: &str) -> Result<usize> {
+    let n = parse_count(text).map_err(|e| renamed(e, "n"))?;
+    check_n(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// Checks a number of trials: at least 1.
+pub fn check_trials(trials: u64) -> Result<u64> {
+    if trials == 0 {
+        return Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            "trials must be at least 1 (got 0)",
+        ));
+    }
+    Ok(trials)
+}
+
+/// Reads and checks a number of trials (count syntax).
+pub fn parse_trials(text: &str) -> Result<u64> {
+    check_trials(parse_count(text)?)
+}
+
+/// Reads a seed written like a count (`7`, `1e3`, `20_261_121`): any whole
+/// number up to 2^64 − 1.
+pub fn parse_seed(text: &str) -> Result<u64> {
+    parse_count(text).map_err(|e| renamed(e, "seed"))
+}
+
+/// Checks a significance level: below 1 and at least [`MIN_ALPHA`], so that
+/// every decision is taken where p-values are meaningful (see
+/// [`crate::stats::pvalue`]).
+pub fn check_alpha(alpha: f64) -> Result<f64> {
+    if (MIN_ALPHA..1.0).contains(&alpha) {
+        Ok(alpha)
+    } else {
+        Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!(
+                "alpha = {alpha} is not a significance level in [{MIN_ALPHA:e}, 1) (below \
+                 {MIN_ALPHA:e} the approximations behind the p-values are not accurate enough \
+                 to decide)"
+            ),
+        ))
+    }
+}
+
+/// Reads and checks a significance level (`0.001`, `1e-3`).
+pub fn parse_alpha(text: &str) -> Result<f64> {
+    let alpha: f64 = text.trim().parse().map_err(|_| {
+        Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!("alpha '{text}' is not a number (e.g. 0.001 or 1e-3)"),
+        )
+    })?;
+    check_alpha(alpha)
+}
+
+/// Checks a number of worker threads (or program copies): at least 1.
+pub fn check_threads(threads: usize) -> Result<usize> {
+    if threads == 0 {
+        return Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            "threads must be at least 1 (got 0)",
+        ));
+    }
+    Ok(threads)
+}
+
+/// Reads and checks a number of worker threads.
+pub fn parse_threads(text: &str) -> Result<usize> {
+    let threads = parse_count(text).map_err(|e| renamed(e, "threads"))?;
+    check_threads(usize::try_from(threads).unwrap_or(usize::MAX))
+}
+
+/// `parse_count`'s error, naming the value as `what` instead of "count".
+fn renamed(e: Error, what: &str) -> Error {
+    let message = e.to_string().replacen("count", what, 1);
+    Error::of_kind(ErrorKind::OutOfRange, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_values_are_named_and_out_of_range() {
+        for (result, words) in [
+            (parse_n("1").map(|_| ()), "n = 1 is too small"),
+            (parse_n("ten").map(|_| ()), "bad n 'ten'"),
+            (parse_trials("0").map(|_| ()), "trials must be at least 1"),
+            (parse_seed("-3").map(|_| ()), "bad seed '-3'"),
+            (parse_alpha("2").map(|_| ()), "alpha = 2 is not"),
+            (parse_alpha("x").map(|_| ()), "alpha 'x' is not a number"),
+            (parse_threads("0").map(|_| ()), "threads must be at least 1"),
+        ] {
+            let e = result.expect_err(words);
+            assert!(e.to_string().contains(words), "{e} lacks {words}");
+            assert_eq!(e.kind(), Some(ErrorKind::OutOfRange), "{e}");
+        }
+    }
+
+    #[test]
+    fn good_values_read_like_counts() {
+        assert_eq!(parse_n("52").unwrap(), 52);
+        assert_eq!(parse_n("1e3").unwrap(), 1000);
+        assert_eq!(parse_trials("1M").unwrap(), 1_000_000);
+        assert_eq!(parse_seed("1e3").unwrap(), 1000);
+        assert_eq!(parse_alpha("1e-3").unwrap(), 0.001);
+        assert_eq!(parse_threads("2").unwrap(), 2);
+    }
+}

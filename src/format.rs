@@ -60,6 +60,18 @@ pub fn short_count(x: u64) -> String {
     format!("{digits}{unit}")
 }
 
+/// A byte count for people: `1.5 GiB`.
+pub fn human_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
 /// O/E with enough decimals to show how far it is from 1.
 pub fn format_ratio(ratio: f64) -> String {
     let gap = (ratio - 1.0).abs();

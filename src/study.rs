@@ -10,11 +10,12 @@
 
 use crate::algorithm::Algorithm;
 use crate::audit::{self, Audit, DEFAULT_ALPHA};
-use crate::engine::RunSpec;
-use crate::error::{Error, Result};
+use crate::engine::{self, N_FROM_INPUT, RunSpec};
+use crate::error::{Error, ErrorKind, Result};
 use crate::experiment::mixing::{MixingCurve as PlannedCurve, MixingPlan};
 use crate::experiment::record::{RunStart, tool_version};
 use crate::findings::Findings;
+use crate::format::human_bytes;
 use crate::mixing::{self, MixingCurve};
 use crate::output::{self, files, summary::Summary};
 use crate::report::{self, MixingOutcome, Provenance, ReportInput};
@@ -105,10 +106,55 @@ impl Study {
             .fold(0, u64::saturating_add)
     }
 
+    /// What the study will cost: the most memory one audit needs while it
+    /// runs, and the bytes its files take (the count matrices dominate:
+    /// n² numbers per audit). Estimates, made before anything runs.
+    pub fn cost(&self) -> Cost {
+        let counted = |s: &&RunSpec| s.n != N_FROM_INPUT;
+        let memory = self
+            .audits
+            .iter()
+            .filter(counted)
+            .map(|s| {
+                let threads = s.threads.unwrap_or_else(rayon::current_num_threads);
+                engine::memory_needed(s.n, threads, s.collect())
+            })
+            .max()
+            .unwrap_or(0);
+        let output = self
+            .audits
+            .iter()
+            .filter(counted)
+            .map(|s| counts_csv_bytes(s.n, self.until_decisive.unwrap_or(s.trials)))
+            .fold(0, u128::saturating_add);
+        Cost { memory, output }
+    }
+
+    /// [`cost`](Self::cost), refusing ([`ErrorKind::TooCostly`]) a study
+    /// whose files would exceed [`MAX_OUTPUT_BYTES`].
+    pub fn check_cost(&self) -> Result<Cost> {
+        let cost = self.cost();
+        if cost.output > MAX_OUTPUT_BYTES {
+            return Err(Error::of_kind(
+                ErrorKind::TooCostly,
+                format!(
+                    "this run would write about {} of count matrices (n² counts per audit; at \
+                     most {} is allowed): audit fewer or smaller n",
+                    human_bytes(cost.output),
+                    human_bytes(MAX_OUTPUT_BYTES)
+                ),
+            ));
+        }
+        Ok(cost)
+    }
+
     /// Runs every audit (telling `observer`), judges them together and
-    /// measures the mixing curves; nothing is written.
+    /// measures the mixing curves; nothing is written. Refuses, before
+    /// anything runs, a bad α and a study whose files would be absurdly
+    /// large ([`check_cost`](Self::check_cost)).
     pub fn run(self, observer: &dyn Observer) -> Result<StudyResult> {
         check_alpha(self.alpha)?;
+        self.check_cost()?;
         let count = self.audits.len();
         let mut audits = Vec::with_capacity(count);
         for (i, spec) in self.audits.iter().enumerate() {
@@ -128,6 +174,27 @@ impl Study {
         let mixing = self.mixing.iter().map(measure).collect();
         Ok(StudyResult::judged(self, audits, mixing))
     }
+}
+
+/// The most a study may write: count matrices beyond this (a few hundred
+/// million counts) are no report anyone can open.
+pub const MAX_OUTPUT_BYTES: u128 = 1 << 30;
+
+/// What a study costs, estimated before it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cost {
+    /// Bytes of memory the largest audit needs while it runs.
+    pub memory: u128,
+    /// Bytes its files take.
+    pub output: u128,
+}
+
+/// The size of counts.csv for `trials` shuffles of n: n² numbers of about
+/// the digits of trials / n, each with a separator.
+fn counts_csv_bytes(n: usize, trials: u64) -> u128 {
+    let mean = (trials / n.max(1) as u64).max(1);
+    let digits = mean.ilog10() as u128 + 1;
+    (n as u128).pow(2) * (digits + 1)
 }
 
 /// The title a study gets when nobody names it: "Audit of naive-swap at
@@ -366,6 +433,24 @@ mod tests {
         let seen = Counting(AtomicU64::new(0), AtomicU64::new(0));
         assert!(study.run(&seen).is_err());
         assert_eq!(seen.0.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn absurd_output_is_refused_before_the_run() {
+        let mut big = spec("fisher-yates", 1_000_000_000);
+        big.n = 20_000;
+        let study = Study::new(vec![big]);
+        let cost = study.cost();
+        // 4e8 counts of 5 digits and a comma.
+        assert_eq!(cost.output, 400_000_000 * 6);
+        let e = study.check_cost().unwrap_err();
+        assert_eq!(e.kind(), Some(ErrorKind::TooCostly));
+        assert!(e.to_string().contains("would write about 2.2 GiB"), "{e}");
+        let seen = Counting(AtomicU64::new(0), AtomicU64::new(0));
+        assert!(study.run(&seen).is_err());
+        assert_eq!(seen.0.load(Ordering::Relaxed), 0, "nothing ran");
+        let small = Study::new(vec![spec("fisher-yates", 1_000)]);
+        assert!(small.check_cost().unwrap().memory > 0);
     }
 
     #[test]

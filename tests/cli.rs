@@ -61,6 +61,10 @@ fn bad_input_is_refused_with_exit_2_and_no_files() {
     assert_refused(&["audit", "--alpha", "1.5"], "alpha = 1.5");
     assert_refused(&["audit", "--threads", "0"], "threads must be at least 1");
     assert_refused(
+        &["audit", "-a", "fisher-yates", "-n", "20000", "-t", "1e9"],
+        "would write about 2.2 GiB of count matrices",
+    );
+    assert_refused(
         &["audit", "-a", "sattolo", "-a", "sattolo"],
         "'sattolo' is given twice",
     );
@@ -656,4 +660,52 @@ fn tables_and_notes_fit_100_columns() {
     // Audits that differ only in their source stay distinguishable.
     assert!(stdout.contains("rand15-mod") && stdout.contains("reseed-per-draw"));
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn version_names_the_commit_and_completions_cover_the_commands() {
+    let o = run(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    let version = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        version.starts_with(&format!("shuffle-audit {}", env!("CARGO_PKG_VERSION"))),
+        "{version}"
+    );
+    if Path::new(env!("CARGO_MANIFEST_DIR")).join(".git").exists() {
+        assert!(version.contains("(commit "), "{version}");
+    }
+    for shell in ["bash", "zsh", "fish"] {
+        let o = run(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8_lossy(&o.stdout);
+        for word in ["shuffle-audit", "audit", "until-decisive", "export-json"] {
+            assert!(script.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let o = run(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn colour_follows_the_flag_and_no_color() {
+    let audit = |extra: &[&str], no_color: bool| {
+        let out = temp_out("colour");
+        let mut command = bin();
+        command.args([
+            "audit", "-a", "sattolo", "-n", "5", "-t", "5k", "-q", "--out",
+        ]);
+        command.arg(&out).args(extra);
+        if no_color {
+            command.env("NO_COLOR", "1");
+        } else {
+            command.env_remove("NO_COLOR");
+        }
+        let o = command.output().unwrap();
+        let _ = std::fs::remove_dir_all(&out);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).contains('\x1b')
+    };
+    assert!(audit(&["--color", "always"], true), "always beats NO_COLOR");
+    assert!(!audit(&["--color", "never"], false));
+    assert!(!audit(&[], false), "auto: no colour into a pipe");
 }

@@ -1,5 +1,6 @@
 //! The command-line grammar.
 
+use super::color::ColorChoice;
 use super::mixing::MixingArgs;
 use super::run::RunArgs;
 use super::study::ExportArgs;
@@ -16,11 +17,20 @@ use std::path::PathBuf;
 /// readable HTML/Markdown report. Studies can be written down as experiment
 /// files and rerun bit for bit (`shuffle-audit run`).
 #[derive(Debug, Parser)]
-#[command(name = "shuffle-audit", version, about, long_about)]
+#[command(name = "shuffle-audit", version = VERSION, about, long_about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+
+    /// Colour the verdicts and errors: auto (on a terminal, unless NO_COLOR
+    /// is set), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
 }
+
+/// The version `--version` prints: the package version and the git commit
+/// the binary was built from, if it was built in a checkout.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("SHUFFLE_AUDIT_BUILD"));
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -45,6 +55,22 @@ pub enum Command {
     /// Compute an algorithm's exact output distribution (no sampling).
     #[command(long_about = EXACT_ABOUT)]
     Exact(ExactArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(long_about = COMPLETIONS_ABOUT)]
+    Completions(CompletionsArgs),
+}
+
+const COMPLETIONS_ABOUT: &str = "\
+Print a completion script for SHELL on stdout. For example:
+  bash: shuffle-audit completions bash > ~/.local/share/bash-completion/completions/shuffle-audit
+  zsh:  shuffle-audit completions zsh > ~/.zfunc/_shuffle-audit   (with fpath+=~/.zfunc)
+  fish: shuffle-audit completions fish > ~/.config/fish/completions/shuffle-audit.fish";
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 const AUDIT_ABOUT: &str = "\

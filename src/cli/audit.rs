@@ -2,6 +2,7 @@
 
 use super::EXIT_BIASED;
 use super::args::AuditArgs;
+use super::color;
 use super::study::execute;
 use super::table::{TABLE_WIDTH, wrap};
 use super::verdicts;
@@ -53,7 +54,10 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     if args.json {
         println!("{}", result.summary().to_json());
     } else {
-        print!("{}", render(&result, args));
+        print!(
+            "{}",
+            color::verdicts(&render(&result, args), color::stdout())
+        );
     }
     if let Some(dir) = out.as_ref().filter(|_| !args.quiet) {
         eprintln!(

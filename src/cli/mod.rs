@@ -6,6 +6,7 @@
 mod args;
 mod audit;
 mod bench;
+mod color;
 mod exact;
 mod interrupt;
 mod list;
@@ -18,8 +19,8 @@ mod study;
 mod table;
 mod verdicts;
 
-use args::{Cli, Command};
-use clap::Parser;
+use args::{Cli, Command, CompletionsArgs};
+use clap::{CommandFactory, Parser};
 
 /// Exit code: a `--fail-on-bias` run found bias.
 pub const EXIT_BIASED: i32 = 1;
@@ -30,6 +31,7 @@ pub const EXIT_ERROR: i32 = 2;
 pub fn main() -> i32 {
     interrupt::install();
     let cli = Cli::parse();
+    color::set(cli.color);
     let result = match cli.command {
         Command::List(args) => list::run(&args),
         Command::Audit(args) => audit::run(&args),
@@ -39,12 +41,25 @@ pub fn main() -> i32 {
         Command::Selftest(args) => selftest::run(&args),
         Command::Mixing(args) => mixing::run(&args),
         Command::Exact(args) => exact::run(&args),
+        Command::Completions(args) => completions(&args),
     };
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err}");
+            eprintln!("{} {err}", color::error_prefix(color::stderr()));
             EXIT_ERROR
         }
     }
+}
+
+/// `completions SHELL`: the completion script on stdout.
+fn completions(args: &CompletionsArgs) -> shuffle_audit::Result<i32> {
+    let mut command = Cli::command();
+    clap_complete::generate(
+        args.shell,
+        &mut command,
+        "shuffle-audit",
+        &mut std::io::stdout(),
+    );
+    Ok(0)
 }

@@ -1,6 +1,7 @@
 //! `shuffle-audit run`: run an experiment file and write its report, or
 //! (`--check`) verify that a report folder's counts reproduce bit for bit.
 
+use super::color;
 use super::study::{ExportArgs, execute};
 use super::table::{TABLE_WIDTH, wrap};
 use super::verdicts;
@@ -122,7 +123,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     if args.json {
         println!("{}", result.summary().to_json());
     } else {
-        print!("{}", render(&result));
+        print!("{}", color::verdicts(&render(&result), color::stdout()));
     }
     if !args.quiet {
         eprintln!(

@@ -9,6 +9,7 @@ use clap::Args;
 use shuffle_audit::Result;
 use shuffle_audit::audit::Audit;
 use shuffle_audit::engine::RunSpec;
+use shuffle_audit::format::human_bytes;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::report;
 use shuffle_audit::study::{Observer, Study, StudyResult};
@@ -90,6 +91,14 @@ pub fn execute(
     extra: impl FnOnce(&Path, &StudyResult) -> Result<()>,
 ) -> Result<StudyResult> {
     exports.check()?;
+    let cost = study.check_cost()?;
+    if !quiet && (cost.memory > LARGE_MEMORY || cost.output > LARGE_OUTPUT) {
+        eprintln!(
+            "note: this run needs about {} of memory and writes about {} of counts",
+            human_bytes(cost.memory),
+            human_bytes(cost.output)
+        );
+    }
     warn_if_long(&study, quiet);
     let observer = Bars::new(&study, quiet, announce);
     let result = interrupt::staged(out, |dir| {
@@ -105,6 +114,11 @@ pub fn execute(
     exports.write(&result)?;
     Ok(result)
 }
+
+/// Memory worth a note before the run.
+const LARGE_MEMORY: u128 = 1 << 30;
+/// Output worth a note before the run.
+const LARGE_OUTPUT: u128 = 100 << 20;
 
 /// Progress bars and per-audit lines for a study.
 struct Bars {

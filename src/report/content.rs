@@ -179,35 +179,59 @@ fn verdict_section(
     folders: &[String],
     findings: &[AuditFindings],
 ) -> Section {
+    // Columns every audit shares are stated once above the table instead:
+    // the table stays narrow enough to read on a small screen.
+    let audits = input.audits;
+    let varies = |f: &dyn Fn(&Audit) -> String| {
+        audits
+            .first()
+            .is_some_and(|first| audits.iter().any(|a| f(a) != f(first)))
+    };
+    let with_n = varies(&|a| a.spec.n.to_string());
+    let with_trials = varies(&|a| a.spec.trials.to_string());
+    let with_rng = varies(&|a| a.spec.source_label());
+    let mut columns = vec![Column::text("algorithm")];
+    if with_n {
+        columns.push(Column::number("n"));
+    }
+    if with_trials {
+        columns.push(Column::number("trials"));
+    }
+    if with_rng {
+        columns.push(Column::text("rng"));
+    }
+    columns.extend([
+        Column::text("verdict"),
+        Column::text("decisive test").secondary(),
+        Column::number("p (adjusted)"),
+        Column::text("could detect"),
+        Column::prose("largest deviation"),
+        Column::number("trials for 90% power").secondary(),
+    ]);
     let mut table = Table {
         id: Some(VERDICT_TABLE_ID.to_string()),
-        columns: vec![
-            Column::text("algorithm"),
-            Column::number("n"),
-            Column::number("trials"),
-            Column::text("rng"),
-            Column::text("verdict"),
-            Column::text("decisive test"),
-            Column::number("p (adjusted)"),
-            Column::text("could detect"),
-            Column::prose("largest deviation"),
-            Column::number("trials for 90% power"),
-        ],
+        columns,
         rows: Vec::new(),
     };
     let mut surprises = 0;
-    for ((audit, folder), found) in input.audits.iter().zip(folders).zip(findings) {
+    for ((audit, folder), found) in audits.iter().zip(folders).zip(findings) {
         if is_surprise(audit) {
             surprises += 1;
         }
-        table.rows.push(vec![
-            Cell::Link {
-                text: audit.spec.subject.to_string(),
-                target: anchor(folder),
-            },
-            Cell::text(audit.spec.n.to_string()),
-            Cell::text(thousands(audit.spec.trials)),
-            Cell::text(audit.spec.source_label()),
+        let mut row = vec![Cell::Link {
+            text: audit.spec.subject.to_string(),
+            target: anchor(folder),
+        }];
+        if with_n {
+            row.push(Cell::text(audit.spec.n.to_string()));
+        }
+        if with_trials {
+            row.push(Cell::text(thousands(audit.spec.trials)));
+        }
+        if with_rng {
+            row.push(Cell::text(audit.spec.source_label()));
+        }
+        row.extend([
             verdict_cell(audit),
             Cell::text(audit.decisive().test.title()),
             Cell::text(format_p(audit.log10_p_adjusted)),
@@ -217,17 +241,20 @@ fn verdict_section(
                 Cell::text(extensions::plan_short(plan))
             }),
         ]);
+        table.rows.push(row);
     }
     if input.audits.is_empty() {
         let text = "This experiment has no audits, so there are no verdicts.".to_string();
         return Section::new(VERDICT_SECTION_ID, "Verdicts", vec![Block::Paragraph(text)]);
     }
+    let shared = shared_words(audits, with_n, with_trials, with_rng);
     let mut blocks = vec![Block::Paragraph(format!(
-        "{} at α = {}, after a Holm correction within each audit and across all {} of them. \
+        "{}{} at α = {}, after a Holm correction within each audit and across all {} of them. \
          \"No bias detected\" means no test found bias in a run large enough to have seen the \
          deviation under \"could detect\" (90% power), not proof of fairness; \"inconclusive\" \
          means the run was too small to tell. \"p (adjusted)\" is the p-value the verdict \
          compared with α.",
+        shared,
         verdict_counts(input.audits),
         input.alpha,
         input.audits.len()
@@ -243,6 +270,29 @@ fn verdict_section(
         ));
     }
     Section::new(VERDICT_SECTION_ID, "Verdicts", blocks)
+}
+
+/// "All audits: n = 10, 200,000 trials, rng chacha8. " for what every audit
+/// shares (the columns left out of the verdict table), or nothing.
+fn shared_words(audits: &[Audit], with_n: bool, with_trials: bool, with_rng: bool) -> String {
+    let Some(first) = audits.first() else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    if !with_n {
+        parts.push(format!("n = {}", first.spec.n));
+    }
+    if !with_trials {
+        parts.push(format!("{} trials", thousands(first.spec.trials)));
+    }
+    if !with_rng {
+        parts.push(format!("rng {}", first.spec.source_label()));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("All audits: {}. ", parts.join(", "))
+    }
 }
 
 /// How many audits reached each verdict: "2 biased, 14 no bias detected, 1
@@ -691,28 +741,58 @@ mod tests {
         };
         assert_eq!(table.id.as_deref(), Some(VERDICT_TABLE_ID));
         assert_eq!(table.rows.len(), 3);
-        assert_eq!(table.rows[1][4], Cell::Verdict(Verdict::Biased));
+        // n, trials and rng are shared, so they are said once above the table.
+        let titles: Vec<&str> = table.columns.iter().map(|c| c.title.as_str()).collect();
         assert_eq!(
-            table.rows[1][8],
+            titles,
+            [
+                "algorithm",
+                "verdict",
+                "decisive test",
+                "p (adjusted)",
+                "could detect",
+                "largest deviation",
+                "trials for 90% power"
+            ]
+        );
+        let Block::Paragraph(above) = &doc.sections[0].blocks[0] else {
+            panic!("a paragraph comes first");
+        };
+        assert!(
+            above.starts_with("All audits: n = 5, 20,000 trials, rng chacha8."),
+            "{above}"
+        );
+        // A narrow screen may leave out only what each audit's section repeats;
+        // never the verdict, its p, its sensitivity or the deviation.
+        let secondary: Vec<&str> = table
+            .columns
+            .iter()
+            .filter(|c| c.secondary)
+            .map(|c| c.title.as_str())
+            .collect();
+        assert_eq!(secondary, ["decisive test", "trials for 90% power"]);
+        assert_eq!(table.rows[1][1], Cell::Verdict(Verdict::Biased));
+        assert_eq!(
+            table.rows[1][5],
             Cell::text("value 0 never at position 0 (exact law)")
         );
         assert_eq!(
-            table.rows[0][6],
+            table.rows[0][3],
             Cell::text(format_p(audits[0].log10_p_adjusted))
         );
         // Sattolo's exact marginals give the trials its bias needs; none for fair ones.
-        let Cell::Text(needed) = &table.rows[1][9] else {
-            panic!("sattolo has a trial plan: {:?}", table.rows[1][9]);
+        let Cell::Text(needed) = &table.rows[1][6] else {
+            panic!("sattolo has a trial plan: {:?}", table.rows[1][6]);
         };
         assert!(needed.parse::<u64>().is_ok_and(|t| t > 0), "{needed}");
         assert_eq!(
-            table.rows[0][9],
+            table.rows[0][6],
             Cell::Missing,
             "a fair verdict needs no plan"
         );
         // Rotation passes the marginal test: flagged, not hidden.
         assert_eq!(
-            table.rows[2][4],
+            table.rows[2][1],
             Cell::Stack(vec![
                 Cell::Verdict(Verdict::NoBiasDetected),
                 Cell::Flag("expected biased".into())

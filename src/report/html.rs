@@ -174,13 +174,40 @@ fn render_table(out: &mut String, table: &Table) {
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody>\n</table></div>\n");
+    let hidden: Vec<&str> = table
+        .columns
+        .iter()
+        .filter(|c| c.secondary)
+        .map(|c| c.title.as_str())
+        .collect();
+    if !hidden.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"narrow-only\">On this narrow screen the table leaves out: {} (each \
+             audit's section below has them).</p>",
+            escape(&hidden.join(", "))
+        );
+    }
 }
 
-fn align(column: &Column) -> &'static str {
-    match column.kind {
+/// The class attribute of a column's cells: its layout, and whether narrow
+/// screens leave it out.
+fn align(column: &Column) -> String {
+    let kind = match column.kind {
         ColumnKind::Text => "",
-        ColumnKind::Number => " class=\"num\"",
-        ColumnKind::Prose => " class=\"prose\"",
+        ColumnKind::Number => "num",
+        ColumnKind::Prose => "prose",
+    };
+    let secondary = if column.secondary { "secondary" } else { "" };
+    let classes = [kind, secondary]
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if classes.is_empty() {
+        String::new()
+    } else {
+        format!(" class=\"{classes}\"")
     }
 }
 
@@ -255,6 +282,18 @@ section.level3 > h3 { margin-top: 1.25rem; }
 .defs { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .5rem 0 1rem; }
 .defs dt { font-weight: 600; }
 .defs dd { margin: 0; }
+@media (max-width: 1100px) {
+  table { font-size: .8rem; }
+  th, td { padding: .3rem .35rem; white-space: normal; }
+  td.num { white-space: nowrap; }
+  td.prose, th.prose { min-width: 8rem; max-width: 13rem; }
+  .verdict { white-space: normal; }
+}
+.narrow-only { display: none; }
+@media (max-width: 900px) {
+  .secondary { display: none; }
+  .narrow-only { display: block; color: var(--muted); font-size: .85rem; }
+}
 @media (max-width: 820px) {
   body { padding: 1rem; }
   figure.panel { float: none; width: 100%; max-width: 420px; margin: 1rem 0; }

@@ -112,6 +112,9 @@ pub struct Column {
     pub title: String,
     /// Layout of its cells.
     pub kind: ColumnKind,
+    /// Whether narrow screens may leave it out (what it says is repeated
+    /// elsewhere in the report).
+    pub secondary: bool,
 }
 
 impl Column {
@@ -120,6 +123,7 @@ impl Column {
         Self {
             title: title.to_string(),
             kind: ColumnKind::Text,
+            secondary: false,
         }
     }
 
@@ -128,6 +132,7 @@ impl Column {
         Self {
             title: title.to_string(),
             kind: ColumnKind::Number,
+            secondary: false,
         }
     }
 
@@ -136,7 +141,14 @@ impl Column {
         Self {
             title: title.to_string(),
             kind: ColumnKind::Prose,
+            secondary: false,
         }
+    }
+
+    /// The same column, marked as one narrow screens may leave out.
+    pub fn secondary(mut self) -> Self {
+        self.secondary = true;
+        self
     }
 }
 

@@ -47,6 +47,7 @@ pub mod permutation;
 pub mod plot;
 pub mod power;
 pub mod report;
+pub mod sampler;
 pub mod selftest;
 pub mod source;
 pub mod spec;

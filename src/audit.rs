@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::source::splitmix64;
 use crate::spec::TestKind;
 use crate::stats::pvalue::LOG10_P_FLOOR;
-use crate::stats::{PositionValueTest, Sensitivity, TestResult, Verdict, battery, holm_log10};
+use crate::stats::{PositionValueStats, Sensitivity, TestResult, Verdict, battery, holm_log10};
 use crate::subject::Shuffle;
 use crate::tally::Tally;
 use crate::values::check_alpha;
@@ -31,7 +31,7 @@ pub struct Audit {
     /// The counts.
     pub tally: Tally,
     /// The position-by-value test, with its descriptive figures.
-    pub position_value: PositionValueTest,
+    pub position_value: PositionValueStats,
     /// Every selected test, with p-values Holm-corrected across them.
     pub tests: Vec<TestResult>,
     /// The audit's own p-value (log10): the smallest Holm-adjusted p-value of
@@ -145,7 +145,7 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         tests: spec.tests.at(tally.n()),
         ..spec.clone()
     };
-    let position_value = PositionValueTest::run(&tally);
+    let position_value = PositionValueStats::run(&tally);
     let tests = battery::run(&tally, &spec.tests, &position_value, spec.seed);
     let log10_p = audit_log10_p(&tests);
     let sensitivity = Sensitivity::of(&tests, spec.n, tally.trials(), alpha, tests.len());
@@ -258,7 +258,7 @@ pub fn run_until_decisive(
             None => tally = Some(batch),
         }
         let current = tally.as_ref().expect("at least one batch");
-        let position_value = PositionValueTest::run(current);
+        let position_value = PositionValueStats::run(current);
         let tests = battery::run(current, &spec.tests, &position_value, spec.seed);
         let log10_p = audit_log10_p(&tests);
         looks.push(Look {

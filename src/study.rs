@@ -7,6 +7,22 @@
 //! files, or read its [`Findings`]). What was found is computed once, when
 //! the study finishes, and every output renders that one result, so the
 //! terminal, the JSON, the CSV and the report never disagree.
+//!
+//! ```
+//! use shuffle_audit::study::{Study, Unobserved};
+//! use shuffle_audit::{algorithm::Algorithm, engine::RunSpec, source::SourceSpec};
+//!
+//! # fn main() -> shuffle_audit::Result<()> {
+//! let specs = ["naive-swap", "fisher-yates"].map(|name| {
+//!     RunSpec::new(Algorithm::parse(name).unwrap(), 10, 100_000, SourceSpec::default(), 1)
+//! });
+//! let result = Study { alpha: 0.001, ..Study::new(specs.to_vec()) }.run(&Unobserved)?;
+//! assert!(result.any_biased());
+//! println!("{}", result.summary().to_json()); // what --json prints
+//! // result.write(dir) writes summary, heatmaps and report.html into a staged folder.
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::algorithm::Algorithm;
 use crate::audit::{self, Audit, DEFAULT_ALPHA};

@@ -8,7 +8,7 @@ use shuffle_audit::audit;
 use shuffle_audit::engine::{self, RunSpec, no_progress};
 use shuffle_audit::source::SourceKind;
 use shuffle_audit::spec::TestSet;
-use shuffle_audit::stats::PositionValueTest;
+use shuffle_audit::stats::PositionValueStats;
 use shuffle_audit::stats::special::{binomial_band, chi2_sf, ks_uniform};
 
 const AUDITS: u64 = 1000;
@@ -18,7 +18,7 @@ const KS_LEVEL: f64 = 0.001;
 
 /// Runs `AUDITS` independent audits of fisher-yates at `n` with `trials` each
 /// (seeds 0, 1, 2, ...) and returns their tests.
-fn audits(n: usize, trials: u64) -> Vec<PositionValueTest> {
+fn audits(n: usize, trials: u64) -> Vec<PositionValueStats> {
     (0..AUDITS)
         .into_par_iter()
         .map(|seed| {
@@ -33,7 +33,7 @@ fn audits(n: usize, trials: u64) -> Vec<PositionValueTest> {
                     seed,
                 )
             };
-            PositionValueTest::run(&engine::run(&spec, &no_progress).unwrap())
+            PositionValueStats::run(&engine::run(&spec, &no_progress).unwrap())
         })
         .collect()
 }
@@ -73,7 +73,7 @@ fn assert_miscalibrated(label: &str, p_values: &[f64]) {
 
 fn check(n: usize, trials: u64) {
     let tests = audits(n, trials);
-    let calibrated: Vec<f64> = tests.iter().map(|t| t.p_value).collect();
+    let calibrated: Vec<f64> = tests.iter().map(|t| t.p_value()).collect();
     assert_calibrated(&format!("n = {n}, calibrated Q"), &calibrated);
     let textbook: Vec<f64> = tests.iter().map(|t| chi2_sf(t.pearson, t.df)).collect();
     assert_miscalibrated(&format!("n = {n}, textbook X^2"), &textbook);

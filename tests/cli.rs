@@ -659,6 +659,10 @@ fn tables_and_notes_fit_100_columns() {
     }
     // Audits that differ only in their source stay distinguishable.
     assert!(stdout.contains("rand15-mod") && stdout.contains("reseed-per-draw"));
+    let list = run(&["list"]);
+    for line in String::from_utf8_lossy(&list.stdout).lines() {
+        assert!(line.chars().count() <= 100, "list: {line}");
+    }
     std::fs::remove_dir_all(&out).unwrap();
 }
 

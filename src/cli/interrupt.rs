@@ -54,11 +54,13 @@ pub fn install() {
 
 /// Reports, cleans up and exits.
 fn interrupted() -> ! {
-    let cleaned = CLEANUP
-        .lock()
-        .ok()
-        .and_then(|mut c| c.take())
-        .map(std::fs::remove_dir_all);
+    let cleaned = CLEANUP.lock().ok().and_then(|mut c| c.take()).map(|path| {
+        match std::fs::remove_dir_all(path) {
+            // Not created yet: nothing to remove.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            other => other,
+        }
+    });
     let (done, total) = (DONE.load(Ordering::Relaxed), TOTAL.load(Ordering::Relaxed));
     let progress = if total > 0 {
         format!(
@@ -86,10 +88,10 @@ pub fn staged<T>(out: Option<&Path>, work: impl FnOnce(Option<&Path>) -> Result<
     let Some(out) = out else {
         return work(None);
     };
-    let result = files::staged(out, |dir| {
-        cleanup(Some(dir.to_path_buf()));
-        work(Some(dir))
-    });
+    // Registered before the folder exists: Ctrl-C while it is being
+    // created must not leave it behind.
+    cleanup(Some(files::partial_path(out)));
+    let result = files::staged(out, |dir| work(Some(dir)));
     cleanup(None);
     result
 }

@@ -1,6 +1,7 @@
 //! `shuffle-audit list`: the algorithms (from their records) and sources.
 
 use super::args::ListArgs;
+use super::table::{TABLE_WIDTH, hanging, wrap};
 use shuffle_audit::Result;
 use shuffle_audit::algorithm::{Algorithm, Exact, Record};
 use shuffle_audit::source::SourceKind;
@@ -54,22 +55,27 @@ pub fn run(args: &ListArgs) -> Result<i32> {
     println!("Algorithms (-a NAME[:key=value]); exact: how `exact` computes the law:");
     for a in Algorithm::ALL {
         let r = a.record();
-        println!(
-            "  {:<24} {:<7} {:<10} {}",
+        let prefix = format!(
+            "  {:<24} {:<7} {:<10} ",
             r.name,
             r.expected.slug(),
-            exact_words(&r).split(' ').next().unwrap_or(""),
-            r.description
+            exact_words(&r).split(' ').next().unwrap_or("")
         );
+        println!("{}", hanging(&prefix, r.description, TABLE_WIDTH));
     }
     println!(
-        "\nYour own shuffle: --input FILE (decks one per line, or - for stdin), --cmd 'PROGRAM \
-         {{n}} {{count}} {{seed}}', or shuffle_audit::assert_fair in cargo test."
+        "\n{}",
+        wrap(
+            "Your own shuffle: --input FILE (decks one per line, or - for stdin), --cmd 'PROGRAM \
+             {n} {count} {seed}', or shuffle_audit::assert_fair in cargo test.",
+            TABLE_WIDTH
+        )
     );
     println!();
     println!("Random sources (--rng NAME):");
     for s in SourceKind::ALL {
-        println!("  {:<24} {}", s.name(), s.description());
+        let prefix = format!("  {:<24} ", s.name());
+        println!("{}", hanging(&prefix, s.description(), TABLE_WIDTH));
     }
     Ok(0)
 }

@@ -195,6 +195,25 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// `prefix` followed by `text` wrapped to `width`, continued lines indented
+/// to where the text starts: a list entry whose description runs long.
+pub fn hanging(prefix: &str, text: &str, width: usize) -> String {
+    let indent = prefix.chars().count();
+    let body = wrap(text, width.saturating_sub(indent).max(20));
+    let pad = " ".repeat(indent);
+    body.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if i == 0 {
+                format!("{prefix}{line}")
+            } else {
+                format!("{pad}{line}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,5 +251,8 @@ mod tests {
         assert!(wrapped.lines().all(|l| l.starts_with("  word")));
         assert_eq!(wrap("a\nb", 10), "a\nb");
         assert_eq!(wrap(&"x".repeat(50), 10), "x".repeat(50));
+        let entry = hanging("  name  ", &"word ".repeat(30), 40);
+        assert!(widest(&entry) <= 40, "{entry}");
+        assert!(entry.lines().skip(1).all(|l| l.starts_with("        word")));
     }
 }

@@ -95,10 +95,7 @@ pub fn stage(dir: &Path) -> Result<Staged> {
             dir.display()
         )));
     }
-    let name = dir
-        .file_name()
-        .map_or_else(|| "out".to_string(), |n| n.to_string_lossy().into_owned());
-    let work = dir.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+    let work = partial_path(dir);
     let _ = fs::remove_dir_all(&work);
     fs::create_dir_all(&work).map_err(|e| {
         Error::invalid(format!(
@@ -119,6 +116,16 @@ pub fn stage(dir: &Path) -> Result<Staged> {
         )));
     }
     Ok(staged)
+}
+
+/// The temporary sibling a run of this process stages `dir` in
+/// (`.NAME.partial-PID`): known before it exists, so that an interrupt
+/// arriving while it is being created can still remove it.
+pub fn partial_path(dir: &Path) -> PathBuf {
+    let name = dir
+        .file_name()
+        .map_or_else(|| "out".to_string(), |n| n.to_string_lossy().into_owned());
+    dir.with_file_name(format!(".{name}.partial-{}", std::process::id()))
 }
 
 /// Runs `work` on the staged folder of `dir` (see [`stage`]) and moves the

@@ -156,7 +156,7 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
                 "this map: Q = {:.1}, df {}, {}",
                 t.statistic,
                 t.df,
-                p_phrase(t.log10_p),
+                p_phrase(t.log10_p()),
             ),
         ],
         verdict: Some(audit.verdict),

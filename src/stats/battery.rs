@@ -3,7 +3,7 @@
 use super::gof::{self, Gof};
 use super::laws;
 use super::multiple::holm_log10;
-use super::position_value::PositionValueTest;
+use super::position_value::PositionValueStats;
 use super::pvalue::departure;
 use crate::spec::{TestKind, TestSet};
 use crate::tally::{StructureCounts, Tally};
@@ -36,7 +36,7 @@ pub struct TestResult {
 pub fn run(
     tally: &Tally,
     tests: &TestSet,
-    position_value: &PositionValueTest,
+    position_value: &PositionValueStats,
     seed: u64,
 ) -> Vec<TestResult> {
     let mut results: Vec<TestResult> = tests
@@ -51,7 +51,7 @@ pub fn run(
     results
 }
 
-fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueTest, seed: u64) -> TestResult {
+fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) -> TestResult {
     let structure = || {
         tally
             .structure()
@@ -62,8 +62,8 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueTest, seed: u64) -> 
             test: kind,
             statistic: pv.statistic,
             df: pv.df,
-            log10_p: pv.log10_p,
-            log10_p_holm: pv.log10_p,
+            log10_p: pv.log10_p(),
+            log10_p_holm: pv.log10_p(),
             departure: 0.0,
             method: "chi-square on Q = ((n-1)/n) sum (O-E)^2/E, df (n-1)^2".into(),
         },

@@ -13,5 +13,5 @@ pub mod special;
 
 pub use battery::TestResult;
 pub use multiple::{Verdict, holm_log10};
-pub use position_value::{Cell, PositionValueTest};
+pub use position_value::{Cell, PositionValueStats};
 pub use sensitivity::Sensitivity;

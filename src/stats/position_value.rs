@@ -42,20 +42,19 @@ pub struct Cell {
     pub value: usize,
 }
 
-/// The position-by-value test of one tally, with the descriptive figures a
-/// reader needs to judge the size of any bias.
+/// The position-by-value statistic of one tally, with the descriptive
+/// figures a reader needs to judge the size of any bias. Its test result
+/// (p-value, Holm-adjusted p) is the audit's [`super::TestResult`] for
+/// [`crate::spec::TestKind::PositionValue`], like every other test's: one
+/// result type, computed in one place.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PositionValueTest {
+pub struct PositionValueStats {
     /// The calibrated statistic Q = ((n-1)/n) Σ (O-E)²/E.
     pub statistic: f64,
     /// The uncorrected Pearson sum Σ (O-E)²/E, for reference only.
     pub pearson: f64,
     /// Degrees of freedom, (n-1)².
     pub df: f64,
-    /// P(χ²(df) > Q); may underflow to 0, see `log10_p`.
-    pub p_value: f64,
-    /// log10 of the p-value, finite even where `p_value` underflows.
-    pub log10_p: f64,
     /// The largest |standardised residual| (O-E)/sqrt(T·(1/n)(1-1/n)).
     pub max_abs_z: f64,
     /// Where `max_abs_z` occurs.
@@ -75,8 +74,19 @@ pub struct PositionValueTest {
     pub tv_noise: f64,
 }
 
-impl PositionValueTest {
-    /// Runs the test on `tally`.
+impl PositionValueStats {
+    /// P(χ²(df) > Q); may underflow to 0, see [`log10_p`](Self::log10_p).
+    pub fn p_value(&self) -> f64 {
+        chi2_sf(self.statistic, self.df)
+    }
+
+    /// log10 of the p-value, finite even where [`p_value`](Self::p_value)
+    /// underflows.
+    pub fn log10_p(&self) -> f64 {
+        ln_chi2_sf(self.statistic, self.df) / LN_10
+    }
+
+    /// Computes the statistic and figures of `tally`.
     ///
     /// # Panics
     /// If the tally holds no trials.
@@ -130,8 +140,6 @@ impl PositionValueTest {
             statistic,
             pearson,
             df,
-            p_value: chi2_sf(statistic, df),
-            log10_p: ln_chi2_sf(statistic, df) / LN_10,
             max_abs_z: best_z.0,
             max_abs_z_cell: best_z.1,
             max_rel_dev: best_rel.0,
@@ -230,10 +238,10 @@ mod tests {
         ] {
             tally.record(&p);
         }
-        let t = PositionValueTest::run(&tally);
+        let t = PositionValueStats::run(&tally);
         assert_eq!(t.statistic, 0.0);
         assert_eq!(t.df, 4.0);
-        assert_eq!(t.p_value, 1.0);
+        assert_eq!(t.p_value(), 1.0);
         assert_eq!(t.max_rel_dev, 0.0);
         assert_eq!(t.tv_marginal, 0.0);
     }
@@ -246,11 +254,11 @@ mod tests {
             tally.record(&[0, 1]);
         }
         tally.record(&[1, 0]);
-        let t = PositionValueTest::run(&tally);
+        let t = PositionValueStats::run(&tally);
         // Pearson: 4 cells each (±1)²/2 = 2; Q = 2 * 1/2 = 1; df = 1.
         assert!((t.pearson - 2.0).abs() < 1e-12);
         assert!((t.statistic - 1.0).abs() < 1e-12);
-        assert!((t.p_value - 0.317_310_507_862_914_2).abs() < 1e-12);
+        assert!((t.p_value() - 0.317_310_507_862_914_2).abs() < 1e-12);
         assert!((t.max_rel_dev - 0.5).abs() < 1e-12);
         assert_eq!(t.rel_dev_at_max, 0.5);
         assert_eq!(
@@ -288,12 +296,12 @@ mod tests {
         for _ in 0..100_000 {
             tally.record(&identity);
         }
-        let t = PositionValueTest::run(&tally);
-        assert_eq!(t.p_value, 0.0, "underflows as a plain number");
+        let t = PositionValueStats::run(&tally);
+        assert_eq!(t.p_value(), 0.0, "underflows as a plain number");
         assert!(
-            t.log10_p.is_finite() && t.log10_p < -1000.0,
+            t.log10_p().is_finite() && t.log10_p() < -1000.0,
             "{}",
-            t.log10_p
+            t.log10_p()
         );
     }
 }

@@ -9,10 +9,11 @@
 //! counts merge by addition, so the counts depend only on the spec, never on
 //! the number of threads.
 
-use super::statistic::{Statistic, StatisticScratch};
+use super::MAX_CARRIED_N;
 use crate::algorithm::{Algorithm, Scratch};
 use crate::engine::{self, ChunkPlan, Observer, Progress};
 use crate::error::{Error, Result};
+use crate::permutation::{Statistic, StatisticScratch};
 use crate::source::{RandomSource, SourceSpec};
 use serde::Serialize;
 use statrs::function::factorial::ln_binomial;
@@ -31,7 +32,8 @@ pub struct MonteCarloSpec {
     pub n: usize,
     /// The step counts to observe, strictly ascending.
     pub ks: Vec<u32>,
-    /// What is counted.
+    /// What is counted ([`Statistic::Permutation`] only up to n =
+    /// [`MAX_CARRIED_N`]).
     pub statistic: Statistic,
     /// Trials (each one runs up to the largest k).
     pub trials: u64,
@@ -42,7 +44,7 @@ pub struct MonteCarloSpec {
 }
 
 /// The counts of a run: for each k of the spec, how many trials fell in each
-/// cell of the statistic.
+/// cell of the statistic (a cell per value, see [`Statistic::support`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counts {
     /// Trials counted (the same for every k).
@@ -71,7 +73,7 @@ impl Counts {
 /// own, independent, trials.
 pub fn count(spec: &MonteCarloSpec, progress: Progress<'_>) -> Result<Counts> {
     let steps = steps(spec)?;
-    let cells = spec.statistic.cells(spec.n);
+    let cells = spec.statistic.support(spec.n);
     let len = cells * spec.ks.len();
     if len > MAX_COUNTERS {
         return Err(Error::invalid(format!(
@@ -104,7 +106,7 @@ fn steps(spec: &MonteCarloSpec) -> Result<Vec<Option<Algorithm>>> {
     if spec.n < 2 || spec.n > u32::MAX as usize {
         return Err(Error::invalid(format!("n = {} is out of range", spec.n)));
     }
-    if !spec.statistic.fits(spec.n) {
+    if spec.statistic == Statistic::Permutation && spec.n > MAX_CARRIED_N {
         return Err(Error::invalid(format!(
             "cannot count whole permutations of n = {} (n! cells)",
             spec.n
@@ -165,7 +167,9 @@ impl<'a> Trajectories<'a> {
             if let Some(algorithm) = step {
                 algorithm.shuffle_with(&mut self.deck, rng, &mut self.scratch);
             }
-            let cell = self.statistic.cell(&self.deck, &mut self.statistic_scratch);
+            let cell = self
+                .statistic
+                .value(&self.deck, &mut self.statistic_scratch);
             self.counts[i * self.cells + cell] += 1;
         }
     }

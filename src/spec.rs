@@ -3,6 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::params::lookup;
+use crate::permutation::Statistic;
 use crate::tally::Collect;
 use serde::Serialize;
 use std::fmt;
@@ -64,6 +65,18 @@ impl TestKind {
     pub fn parse(name: &str) -> Result<TestKind> {
         let known: Vec<(&str, TestKind)> = TestKind::ALL.iter().map(|k| (k.name(), *k)).collect();
         lookup("test", name, &known)
+    }
+
+    /// The per-permutation statistic the test compares with its uniform
+    /// law, for the tests that count one.
+    pub fn statistic(self) -> Option<Statistic> {
+        match self {
+            TestKind::Permutation => Some(Statistic::Permutation),
+            TestKind::FixedPoints => Some(Statistic::FixedPoints),
+            TestKind::Cycles => Some(Statistic::Cycles),
+            TestKind::RisingSequences => Some(Statistic::RisingSequences),
+            TestKind::PositionValue | TestKind::Lehmer | TestKind::LehmerPairs => None,
+        }
     }
 
     /// A short human title for tables and reports.
@@ -317,17 +330,19 @@ mod tests {
     /// n = 3 both members of each pair split the 6 permutations alike.
     #[test]
     fn equivalences_hold_by_enumeration() {
-        use crate::permutation::{self, unrank};
-        let classes = |f: &dyn Fn(&[u32]) -> usize| -> Vec<usize> {
-            (0..6).map(|r| f(&unrank(r, 3))).collect()
+        use crate::permutation::{self, StatisticScratch, unrank};
+        let classes = |statistic: Statistic| -> Vec<usize> {
+            let mut scratch = StatisticScratch::default();
+            (0..6)
+                .map(|r| statistic.value(&unrank(r, 3), &mut scratch))
+                .collect()
         };
         let same_partition = |a: Vec<usize>, b: Vec<usize>| {
             (0..6).all(|i| (0..6).all(|j| (a[i] == a[j]) == (b[i] == b[j])))
         };
-        let fixed = classes(&|p| permutation::fixed_points(p));
-        let cycles = classes(&|p| permutation::cycles(p, &mut Vec::new()));
-        assert!(same_partition(fixed.clone(), cycles));
-        let rising = classes(&|p| permutation::rising_sequences(p, &mut Vec::new()));
+        let fixed = classes(Statistic::FixedPoints);
+        assert!(same_partition(fixed.clone(), classes(Statistic::Cycles)));
+        let rising = classes(Statistic::RisingSequences);
         assert!(!same_partition(fixed, rising), "rising sequences differ");
         let (mut words, mut tree) = (Vec::new(), Vec::new());
         let pairs: Vec<usize> = (0..6)

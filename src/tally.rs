@@ -1,6 +1,6 @@
 //! What an audit counts: where every value lands, over all trials.
 
-use crate::permutation::{cycles, factorial, fixed_points, lehmer_digits, rank, rising_sequences};
+use crate::permutation::{Statistic, StatisticScratch, lehmer_digits};
 use serde::{Deserialize, Serialize};
 
 /// Position-by-value counts of many shuffles of `[0, 1, ..., n-1]`:
@@ -15,7 +15,8 @@ pub struct Tally {
     trials: u64,
     /// Row-major `[position][value]`.
     counts: Vec<u64>,
-    /// Count of each whole permutation, by [`rank`], when collected.
+    /// Count of each whole permutation, by rank ([`Statistic::Permutation`]),
+    /// when collected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     permutations: Option<Vec<u64>>,
     /// Histograms of per-permutation statistics, when collected.
@@ -34,14 +35,17 @@ pub struct Collect {
 }
 
 /// Histograms of statistics of each shuffled permutation, whose exact laws
-/// under a uniform shuffle are known.
+/// under a uniform shuffle are known: one per [`Statistic::STRUCTURE`]
+/// (indexed by the statistic's value, see [`histogram`](Self::histogram)),
+/// and the Lehmer digits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StructureCounts {
     /// `fixed_points[k]`: trials with exactly k fixed points (k = 0..=n).
     pub fixed_points: Vec<u64>,
     /// `cycles[k]`: trials with exactly k cycles (k = 0..=n; 0 never occurs).
     pub cycles: Vec<u64>,
-    /// `rising[r]`: trials with exactly r rising sequences (r = 0..=n).
+    /// `rising[r]`: trials with exactly r rising sequences (r = 0..=n; 0
+    /// never occurs).
     pub rising: Vec<u64>,
     /// `lehmer[i * n + d]`: trials whose Lehmer digit i equals d (d ≤ i).
     pub lehmer: Vec<u64>,
@@ -66,10 +70,11 @@ pub fn lehmer_pairs(n: usize) -> Vec<usize> {
 
 impl StructureCounts {
     fn new(n: usize) -> Self {
+        let histogram = |statistic: Statistic| vec![0; statistic.support(n)];
         Self {
-            fixed_points: vec![0; n + 1],
-            cycles: vec![0; n + 1],
-            rising: vec![0; n + 1],
+            fixed_points: histogram(Statistic::FixedPoints),
+            cycles: histogram(Statistic::Cycles),
+            rising: histogram(Statistic::RisingSequences),
             lehmer: vec![0; n * n],
             pairs: lehmer_pairs(n)
                 .into_iter()
@@ -79,6 +84,21 @@ impl StructureCounts {
                 })
                 .collect(),
         }
+    }
+
+    /// The histogram of `statistic` by value, or `None` for
+    /// [`Statistic::Permutation`] (see [`Tally::permutations`]).
+    pub fn histogram(&self, statistic: Statistic) -> Option<&[u64]> {
+        statistic
+            .structure_entry([&self.fixed_points, &self.cycles, &self.rising])
+            .map(Vec::as_slice)
+    }
+
+    /// The histogram of `statistic`, to count into.
+    #[inline]
+    fn histogram_mut(&mut self, statistic: Statistic) -> Option<&mut [u64]> {
+        let entries = [&mut self.fixed_points, &mut self.cycles, &mut self.rising];
+        statistic.structure_entry(entries).map(Vec::as_mut_slice)
     }
 
     fn merge(&mut self, other: &StructureCounts) {
@@ -101,8 +121,8 @@ fn add(a: &mut [u64], b: &[u64]) {
 /// Reusable buffers for [`Tally::observe`].
 #[derive(Debug, Default)]
 pub struct ObserveScratch {
-    flags: Vec<bool>,
-    words: Vec<u32>,
+    statistic: StatisticScratch,
+    digits: Vec<u32>,
     tree: Vec<u32>,
 }
 
@@ -122,7 +142,9 @@ impl Tally {
             n,
             trials: 0,
             counts: vec![0; n * n],
-            permutations: collect.permutations.then(|| vec![0; factorial(n)]),
+            permutations: collect
+                .permutations
+                .then(|| vec![0; Statistic::Permutation.support(n)]),
             structure: collect.structure.then(|| StructureCounts::new(n)),
         }
     }
@@ -132,19 +154,22 @@ impl Tally {
     #[inline]
     pub fn observe(&mut self, perm: &[u32], scratch: &mut ObserveScratch) {
         if let Some(perms) = &mut self.permutations {
-            perms[rank(perm)] += 1;
+            perms[Statistic::Permutation.value(perm, &mut scratch.statistic)] += 1;
         }
         if let Some(s) = &mut self.structure {
             let n = self.n;
-            s.fixed_points[fixed_points(perm)] += 1;
-            s.cycles[cycles(perm, &mut scratch.flags)] += 1;
-            s.rising[rising_sequences(perm, &mut scratch.words)] += 1;
-            lehmer_digits(perm, &mut scratch.words, &mut scratch.tree);
-            for (i, &d) in scratch.words.iter().enumerate() {
+            for statistic in Statistic::STRUCTURE {
+                let value = statistic.value(perm, &mut scratch.statistic);
+                if let Some(histogram) = s.histogram_mut(statistic) {
+                    histogram[value] += 1;
+                }
+            }
+            lehmer_digits(perm, &mut scratch.digits, &mut scratch.tree);
+            for (i, &d) in scratch.digits.iter().enumerate() {
                 s.lehmer[i * n + d as usize] += 1;
             }
             for pair in &mut s.pairs {
-                let (a, b) = (scratch.words[pair.first], scratch.words[pair.first + 1]);
+                let (a, b) = (scratch.digits[pair.first], scratch.digits[pair.first + 1]);
                 pair.counts[a as usize * (pair.first + 2) + b as usize] += 1;
             }
         }
@@ -222,6 +247,18 @@ impl Tally {
     /// Structure histograms, if collected.
     pub fn structure(&self) -> Option<&StructureCounts> {
         self.structure.as_ref()
+    }
+
+    /// The counts of `statistic` by value, if collected: the permutation
+    /// counts for [`Statistic::Permutation`], a structure histogram for the
+    /// others.
+    pub fn histogram(&self, statistic: Statistic) -> Option<&[u64]> {
+        match statistic {
+            Statistic::Permutation => self.permutations(),
+            Statistic::FixedPoints | Statistic::Cycles | Statistic::RisingSequences => {
+                self.structure()?.histogram(statistic)
+            }
+        }
     }
 
     /// The matrix as rows, one per position (for JSON output).
@@ -412,6 +449,11 @@ mod tests {
         assert_eq!(s.fixed_points, vec![1, 0, 0, 1]);
         assert_eq!(s.cycles, vec![0, 1, 0, 1]);
         assert_eq!(s.rising, vec![0, 1, 1, 0]);
+        // Each statistic's counts, by name, are the same histograms.
+        assert_eq!(a.histogram(Statistic::Permutation), a.permutations());
+        assert_eq!(a.histogram(Statistic::Cycles), Some(&s.cycles[..]));
+        assert_eq!(a.histogram(Statistic::RisingSequences), Some(&s.rising[..]));
+        assert_eq!(Tally::new(3).histogram(Statistic::FixedPoints), None);
         // Digits of [0,1,2]: 0,0,0; of [1,2,0]: 0,0,2.
         assert_eq!(s.lehmer, vec![2, 0, 0, 2, 0, 0, 1, 0, 1]);
         assert_eq!(s.pairs.len(), 1);

@@ -12,10 +12,9 @@
 pub mod laws;
 pub mod monte_carlo;
 pub mod random_swap;
-pub mod statistic;
 
+pub use crate::permutation::Statistic;
 pub use monte_carlo::{Counts, Estimate, MonteCarloSpec, TvEstimator};
-pub use statistic::Statistic;
 
 use crate::algorithm::{Algorithm, StepKind};
 use crate::error::{Error, Result};
@@ -248,7 +247,9 @@ impl MixingCurve {
             {
                 "rising sequences: equal to the TV for riffles".to_string()
             }
-            other => format!("{other}: a lower bound on the TV"),
+            Statistic::RisingSequences | Statistic::Cycles | Statistic::FixedPoints => {
+                format!("{statistic}: a lower bound on the TV")
+            }
         })
     }
 }
@@ -268,8 +269,11 @@ pub fn has_exact(algorithm: &Algorithm, n: usize) -> bool {
 }
 
 /// What a Monte Carlo run of `algorithm` on n elements counts: whole
-/// arrangements up to n = 8, else the rising sequences of a riffle (its
-/// sufficient statistic) or the cycles of anything else.
+/// arrangements up to n = [`MAX_CARRIED_N`], else the rising sequences of a
+/// riffle (after riffles the law of an arrangement depends on them alone, so
+/// their distance is the full distance, not just a bound) or the cycles of
+/// anything else (`random-swap`'s law is constant on cycle types, of which
+/// the cycle count is the coarsest summary).
 pub fn monte_carlo_statistic(algorithm: &Algorithm, n: usize) -> Statistic {
     if n <= MAX_CARRIED_N {
         Statistic::Permutation

@@ -3,22 +3,20 @@
 //! distance with its bias floor (what a uniform sampler shows) and standard
 //! error (its spread), kept apart.
 //!
-//! Runs follow the engine's design without sharing its tally: trials are split
-//! into fixed-size chunks, chunk `c` draws from stream `c` of the seed, and
-//! chunk counts merge by addition, so the counts depend only on the spec,
-//! never on the number of threads.
+//! Runs go through the engine's chunk runner ([`engine::run_chunks`]), with
+//! an observer of its own (`Trajectories`): trials are split into the
+//! engine's chunks, chunk `c` draws from stream `c` of the seed, and chunk
+//! counts merge by addition, so the counts depend only on the spec, never on
+//! the number of threads.
 
-use super::statistic::{Statistic, StatisticScratch};
+use super::MAX_CARRIED_N;
 use crate::algorithm::{Algorithm, Scratch};
+use crate::engine::{self, ChunkPlan, Observer, Progress};
 use crate::error::{Error, Result};
-use crate::source::{RandomSource, SourceSpec, SourceVisitor};
-use rayon::prelude::*;
+use crate::permutation::{Statistic, StatisticScratch};
+use crate::source::{RandomSource, SourceSpec};
 use serde::Serialize;
 use statrs::function::factorial::ln_binomial;
-
-/// Trials per chunk. Part of the reproducibility contract: changing it
-/// changes every count.
-pub const CHUNK_TRIALS: u64 = 1 << 14;
 
 /// Most counters (k values × cells) one run may keep per worker: 2^22 u64
 /// counters are 32 MiB, and rayon may keep a few workers per thread.
@@ -34,7 +32,8 @@ pub struct MonteCarloSpec {
     pub n: usize,
     /// The step counts to observe, strictly ascending.
     pub ks: Vec<u32>,
-    /// What is counted.
+    /// What is counted ([`Statistic::Permutation`] only up to n =
+    /// [`MAX_CARRIED_N`]).
     pub statistic: Statistic,
     /// Trials (each one runs up to the largest k).
     pub trials: u64,
@@ -45,7 +44,7 @@ pub struct MonteCarloSpec {
 }
 
 /// The counts of a run: for each k of the spec, how many trials fell in each
-/// cell of the statistic.
+/// cell of the statistic (a cell per value, see [`Statistic::support`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counts {
     /// Trials counted (the same for every k).
@@ -72,9 +71,9 @@ impl Counts {
 /// costs max(k) steps instead of Σ k; the observations at different k of one
 /// trial are dependent, but each k's estimate and its errors only involve its
 /// own, independent, trials.
-pub fn count(spec: &MonteCarloSpec, progress: &(dyn Fn(u64) + Sync)) -> Result<Counts> {
+pub fn count(spec: &MonteCarloSpec, progress: Progress<'_>) -> Result<Counts> {
     let steps = steps(spec)?;
-    let cells = spec.statistic.cells(spec.n);
+    let cells = spec.statistic.support(spec.n);
     let len = cells * spec.ks.len();
     if len > MAX_COUNTERS {
         return Err(Error::invalid(format!(
@@ -83,16 +82,21 @@ pub fn count(spec: &MonteCarloSpec, progress: &(dyn Fn(u64) + Sync)) -> Result<C
             spec.statistic
         )));
     }
-    let job = Job {
-        spec,
-        steps,
-        cells,
-        progress,
+    let plan = ChunkPlan {
+        source: &spec.source,
+        seed: spec.seed,
+        trials: spec.trials,
+        threads: None,
     };
+    let counts = engine::run_chunks(
+        plan,
+        || Trajectories::new(spec.n, &steps, spec.statistic, cells),
+        progress,
+    )?;
     Ok(Counts {
         trials: spec.trials,
         cells,
-        counts: spec.source.visit(spec.seed, job),
+        counts,
     })
 }
 
@@ -102,7 +106,7 @@ fn steps(spec: &MonteCarloSpec) -> Result<Vec<Option<Algorithm>>> {
     if spec.n < 2 || spec.n > u32::MAX as usize {
         return Err(Error::invalid(format!("n = {} is out of range", spec.n)));
     }
-    if !spec.statistic.fits(spec.n) {
+    if spec.statistic == Statistic::Permutation && spec.n > MAX_CARRIED_N {
         return Err(Error::invalid(format!(
             "cannot count whole permutations of n = {} (n! cells)",
             spec.n
@@ -126,90 +130,67 @@ fn steps(spec: &MonteCarloSpec) -> Result<Vec<Option<Algorithm>>> {
         .collect())
 }
 
-struct Job<'a> {
-    spec: &'a MonteCarloSpec,
-    steps: Vec<Option<Algorithm>>,
+/// One worker of a Monte Carlo run: follows each trial's trajectory from the
+/// identity through the steps, and counts the statistic's cell at each k.
+struct Trajectories<'a> {
+    steps: &'a [Option<Algorithm>],
+    statistic: Statistic,
     cells: usize,
-    progress: &'a (dyn Fn(u64) + Sync),
-}
-
-impl SourceVisitor for Job<'_> {
-    type Output = Vec<u64>;
-
-    fn visit<S, F>(self, make: F) -> Vec<u64>
-    where
-        S: RandomSource,
-        F: Fn(u64) -> S + Sync,
-    {
-        let Job {
-            spec,
-            steps,
-            cells,
-            progress,
-        } = self;
-        let len = cells * steps.len();
-        let chunks = spec.trials.div_ceil(CHUNK_TRIALS);
-        (0..chunks)
-            .into_par_iter()
-            .fold(
-                || Worker::new(spec.n, len),
-                |mut worker, chunk| {
-                    let first = chunk * CHUNK_TRIALS;
-                    let trials = CHUNK_TRIALS.min(spec.trials - first);
-                    let mut rng = make(chunk);
-                    for _ in 0..trials {
-                        worker.trial(&steps, spec.statistic, cells, &mut rng);
-                    }
-                    progress(trials);
-                    worker
-                },
-            )
-            .map(|worker| worker.counts)
-            .reduce(
-                || vec![0; len],
-                |mut a, b| {
-                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                    a
-                },
-            )
-    }
-}
-
-/// One thread's state: its counts and reusable buffers.
-struct Worker {
+    /// `counts[i * cells + cell]` for the i-th k.
     counts: Vec<u64>,
     deck: Vec<u32>,
     scratch: Scratch,
     statistic_scratch: StatisticScratch,
 }
 
-impl Worker {
-    fn new(n: usize, len: usize) -> Self {
+impl<'a> Trajectories<'a> {
+    /// A worker for arrangements of `n` taking `steps` (one per k), counting
+    /// `statistic` in its `cells` cells.
+    fn new(n: usize, steps: &'a [Option<Algorithm>], statistic: Statistic, cells: usize) -> Self {
         Self {
-            counts: vec![0; len],
+            steps,
+            statistic,
+            cells,
+            counts: vec![0; cells * steps.len()],
             deck: vec![0; n],
             scratch: Scratch::default(),
             statistic_scratch: StatisticScratch::default(),
         }
     }
 
-    fn trial<S: RandomSource>(
-        &mut self,
-        steps: &[Option<Algorithm>],
-        statistic: Statistic,
-        cells: usize,
-        rng: &mut S,
-    ) {
+    /// One trial: the identity, stepped and observed at each k.
+    fn trial<S: RandomSource>(&mut self, rng: &mut S) {
         for (i, slot) in self.deck.iter_mut().enumerate() {
             *slot = i as u32;
         }
-        for (i, step) in steps.iter().enumerate() {
+        for (i, step) in self.steps.iter().enumerate() {
             if let Some(algorithm) = step {
                 algorithm.shuffle_with(&mut self.deck, rng, &mut self.scratch);
             }
-            let cell = statistic.cell(&self.deck, &mut self.statistic_scratch);
-            self.counts[i * cells + cell] += 1;
+            let cell = self
+                .statistic
+                .value(&self.deck, &mut self.statistic_scratch);
+            self.counts[i * self.cells + cell] += 1;
         }
+    }
+}
+
+impl Observer for Trajectories<'_> {
+    type Output = Vec<u64>;
+
+    fn run_chunk<S: RandomSource>(&mut self, rng: &mut S, trials: u64) -> Result<()> {
+        for _ in 0..trials {
+            self.trial(rng);
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Vec<u64> {
+        self.counts
+    }
+
+    fn merge(into: &mut Vec<u64>, other: Vec<u64>) {
+        into.iter_mut().zip(other).for_each(|(x, y)| *x += y);
     }
 }
 
@@ -386,6 +367,7 @@ pub fn binomial_mean_abs_dev(trials: u64, p: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::CHUNK_TRIALS;
     use crate::source::SourceKind;
 
     #[test]
@@ -476,18 +458,24 @@ mod tests {
 
     #[test]
     fn counts_are_reproducible_whatever_the_threads() {
+        // Not a multiple of the engine's chunk, so the ragged end is run too.
         let s = spec(3 * CHUNK_TRIALS + 999);
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap()
-            .install(|| count(&s, &|_| {}).unwrap());
-        let two = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap()
-            .install(|| count(&s, &|_| {}).unwrap());
-        assert_eq!(one, two);
+        let on = |threads: usize| {
+            let done = std::sync::atomic::AtomicU64::new(0);
+            let progress = |k: u64| {
+                done.fetch_add(k, std::sync::atomic::Ordering::Relaxed);
+            };
+            let counts = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| count(&s, &progress).unwrap());
+            assert_eq!(done.into_inner(), s.trials, "progress on {threads} threads");
+            counts
+        };
+        let one = on(1);
+        assert_eq!(one, on(2));
+        assert_eq!(one, on(3));
         for i in 0..3 {
             assert_eq!(one.row(i).iter().sum::<u64>(), s.trials);
         }

@@ -8,6 +8,7 @@ use super::{
 };
 use crate::audit::Audit;
 use crate::exact;
+use crate::permutation::Statistic;
 use crate::spec::{MAX_PERMUTATION_N, TestKind};
 use crate::stats::special::{chi2_isf, noncentral_chi2_sf};
 use serde::Serialize;
@@ -186,7 +187,7 @@ pub fn plan_audit_with(
                     .then_some(builtin)
                     .flatten()
                     .and_then(|a| riffle_rising_law(a, n, spec.source))
-                    .map(|alt| Components(vec![(crate::stats::laws::rising_sequences(n), alt)]))
+                    .map(|alt| Components(vec![(Statistic::RisingSequences.uniform_law(n), alt)]))
             });
         let estimated = observed.as_ref().and_then(|s| s.components(test));
         let pilot = Effect::from_result(result, n, spec.trials);

@@ -8,11 +8,10 @@
 
 use crate::algorithm::{Algorithm, StepKind};
 use crate::exact::{DrawLaw, ExactLaw};
-use crate::permutation::{cycles, fixed_points, lehmer_digits, rising_sequences};
+use crate::permutation::{Statistic, StatisticScratch, lehmer_digits};
 use crate::source::SourceSpec;
 use crate::spec::TestKind;
 use crate::stats::gof::MIN_EXPECTED;
-use crate::stats::laws;
 use crate::tally::{StructureCounts, lehmer_pairs};
 
 /// The laws of every structure statistic under one shuffle algorithm: what
@@ -39,23 +38,27 @@ impl StructureLaws {
     /// support).
     pub fn of_law(law: &ExactLaw) -> Self {
         let n = law.n();
+        let histogram = |statistic: Statistic| vec![0.0; statistic.support(n)];
         let mut s = Self {
             n,
-            fixed_points: vec![0.0; n + 1],
-            cycles: vec![0.0; n + 1],
-            rising: vec![0.0; n + 1],
+            fixed_points: histogram(Statistic::FixedPoints),
+            cycles: histogram(Statistic::Cycles),
+            rising: histogram(Statistic::RisingSequences),
             lehmer: (0..n).map(|i| vec![0.0; i + 1]).collect(),
             pairs: lehmer_pairs(n)
                 .into_iter()
                 .map(|f| (f, vec![0.0; (f + 1) * (f + 2)]))
                 .collect(),
         };
-        let (mut flags, mut words, mut digits, mut tree) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut scratch = StatisticScratch::default();
+        let (mut digits, mut tree) = (Vec::new(), Vec::new());
         for (perm, p) in law.iter_f64() {
-            s.fixed_points[fixed_points(perm)] += p;
-            s.cycles[cycles(perm, &mut flags)] += p;
-            s.rising[rising_sequences(perm, &mut words)] += p;
+            for statistic in Statistic::STRUCTURE {
+                let value = statistic.value(perm, &mut scratch);
+                if let Some(law) = s.law_mut(statistic) {
+                    law[value] += p;
+                }
+            }
             lehmer_digits(perm, &mut digits, &mut tree);
             for (i, &d) in digits.iter().enumerate() {
                 s.lehmer[i][d as usize] += p;
@@ -90,14 +93,29 @@ impl StructureLaws {
         }
     }
 
+    /// The law of `statistic` by value, or `None` for
+    /// [`Statistic::Permutation`] (the law itself).
+    pub fn law(&self, statistic: Statistic) -> Option<&[f64]> {
+        statistic
+            .structure_entry([&self.fixed_points, &self.cycles, &self.rising])
+            .map(Vec::as_slice)
+    }
+
+    /// The law of `statistic`, to add into.
+    fn law_mut(&mut self, statistic: Statistic) -> Option<&mut [f64]> {
+        let entries = [&mut self.fixed_points, &mut self.cycles, &mut self.rising];
+        statistic.structure_entry(entries).map(Vec::as_mut_slice)
+    }
+
     /// The (null, alternative) components of `test`, or `None` for a test
     /// that is not a structure test.
     pub(crate) fn components(&self, test: TestKind) -> Option<Components> {
         let n = self.n;
         let parts = match test {
-            TestKind::FixedPoints => vec![(laws::fixed_points(n), self.fixed_points.clone())],
-            TestKind::Cycles => vec![(laws::cycles(n), self.cycles.clone())],
-            TestKind::RisingSequences => vec![(laws::rising_sequences(n), self.rising.clone())],
+            TestKind::FixedPoints | TestKind::Cycles | TestKind::RisingSequences => {
+                let statistic = test.statistic()?;
+                vec![(statistic.uniform_law(n), self.law(statistic)?.to_vec())]
+            }
             TestKind::Lehmer => (1..n)
                 .map(|i| (vec![1.0 / (i + 1) as f64; i + 1], self.lehmer[i].clone()))
                 .collect(),
@@ -127,7 +145,7 @@ pub fn riffle_rising_law(algorithm: Algorithm, n: usize, source: SourceSpec) -> 
         return None;
     }
     let big = 2f64.powi(k as i32);
-    let uniform = laws::rising_sequences(n);
+    let uniform = Statistic::RisingSequences.uniform_law(n);
     Some(
         uniform
             .iter()

@@ -1,7 +1,6 @@
 //! Runs the selected tests on a tally and corrects them for multiplicity.
 
 use super::gof::{self, Gof};
-use super::laws;
 use super::multiple::holm_log10;
 use super::position_value::PositionValueStats;
 use super::pvalue::departure;
@@ -73,21 +72,9 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
                 .expect("the tally collected permutation counts");
             permutation_test(kind, counts, seed)
         }
-        TestKind::FixedPoints => from_gof(
-            kind,
-            gof::chi_square(&structure().fixed_points, &laws::fixed_points(tally.n())),
-            "rencontres law",
-        ),
-        TestKind::Cycles => from_gof(
-            kind,
-            gof::chi_square(&structure().cycles, &laws::cycles(tally.n())),
-            "Stirling numbers of the first kind",
-        ),
-        TestKind::RisingSequences => from_gof(
-            kind,
-            gof::chi_square(&structure().rising, &laws::rising_sequences(tally.n())),
-            "Eulerian numbers",
-        ),
+        TestKind::FixedPoints | TestKind::Cycles | TestKind::RisingSequences => {
+            statistic_test(kind, tally)
+        }
         TestKind::Lehmer => from_gof(
             kind,
             lehmer_digits(structure(), tally.n()),
@@ -99,6 +86,18 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
             "digit pairs (i, i+1) uniform on their (i+1)(i+2) cells (chi-squares summed)",
         ),
     }
+}
+
+/// A structure statistic's histogram against its uniform law.
+fn statistic_test(kind: TestKind, tally: &Tally) -> TestResult {
+    let statistic = kind
+        .statistic()
+        .expect("a structure test counts a statistic");
+    let counts = tally
+        .histogram(statistic)
+        .expect("the tally collected structure counts for these tests");
+    let law = statistic.uniform_law(tally.n());
+    from_gof(kind, gof::chi_square(counts, &law), statistic.law_name())
 }
 
 fn from_gof(test: TestKind, g: Gof, law: &str) -> TestResult {

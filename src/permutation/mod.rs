@@ -2,6 +2,15 @@
 //!
 //! A permutation is an arrangement `a` of `0..n`: `a[p]` is the value at
 //! position `p` (what a shuffle of the identity leaves behind).
+//!
+//! The functions here compute; [`Statistic`] names the statistics that are
+//! counted and compared with a known law, and ties each to its function,
+//! its number of values and its law under a uniform shuffle ([`laws`]).
+
+pub mod laws;
+mod statistic;
+
+pub use statistic::{Statistic, StatisticScratch};
 
 /// Above this size [`lehmer_digits`] counts with a Fenwick tree (O(n log n))
 /// rather than by direct comparison (O(n²), but vectorised and faster for

@@ -5,18 +5,27 @@
 //! only on (shuffle, n, trials, source, seed), never on the thread count or
 //! on which thread ran which chunk.
 //!
+//! The chunk runner ([`run_chunks`]) is generic over what a trial observes
+//! ([`Observer`]): an audit shuffles and counts into a [`Tally`], and
+//! [`crate::mixing`]'s Monte Carlo follows trajectories of repeated steps,
+//! under the same contract.
+//!
 //! The engine runs the built-in algorithms and Rust functions (see
 //! [`crate::custom`]) itself; a shuffle whose permutations come from a file
 //! or a program is read through [`crate::ingest`] instead.
 
-use crate::algorithm::{Algorithm, Scratch};
+mod chunks;
+mod shuffles;
+
+pub use chunks::{ChunkPlan, Observer, run_chunks};
+
 use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::{self, Items, WorkerRun};
-use crate::source::{RandomSource, SourceSpec, SourceVisitor};
+use crate::source::SourceSpec;
 use crate::spec::TestSet;
 use crate::subject::{Feed, Shuffle, Subject};
-use crate::tally::{Collect, Counter, Tally};
-use rayon::prelude::*;
+use crate::tally::{Collect, Tally};
+use shuffles::{Custom, Rows, Shuffles};
 
 /// Trials per chunk. Part of the reproducibility contract: changing it
 /// changes every count.
@@ -221,14 +230,7 @@ pub fn run_shuffle<T: Shuffle>(
 ) -> Result<Tally> {
     check(spec)?;
     let name = spec.subject.to_string();
-    run_rows(
-        spec,
-        Custom {
-            shuffle,
-            name: &name,
-        },
-        progress,
-    )
+    run_rows(spec, Custom::new(shuffle, &name), progress)
 }
 
 fn check(spec: &RunSpec) -> Result<()> {
@@ -239,12 +241,14 @@ fn check(spec: &RunSpec) -> Result<()> {
 }
 
 fn run_rows<K: Rows>(spec: &RunSpec, kernel: K, progress: Progress<'_>) -> Result<Tally> {
-    let job = Job {
-        spec,
-        progress,
-        kernel,
+    let plan = ChunkPlan {
+        source: &spec.source,
+        seed: spec.seed,
+        trials: spec.trials,
+        threads: spec.threads,
     };
-    in_pool(spec.threads, || spec.source.visit(spec.seed, job))?
+    let collect = spec.collect();
+    run_chunks(plan, || Shuffles::new(kernel, spec.n, collect), progress)
 }
 
 /// A feed's error, as [`ErrorKind::BadInput`] unless it says better.
@@ -269,184 +273,6 @@ pub(crate) fn in_pool<T: Send>(
                 .build()
                 .map_err(|e| Error::invalid(format!("cannot start {threads} threads: {e}")))?;
             Ok(pool.install(work))
-        }
-    }
-}
-
-/// Fills a batch of rows with shuffles: a built-in algorithm (one tight
-/// loop per algorithm) or a user's [`Shuffle`] (checked row by row).
-trait Rows: Sync + Send + Copy {
-    fn fill<S: RandomSource>(
-        self,
-        batch: &mut [u32],
-        n: usize,
-        rng: &mut S,
-        w: &mut Buffers,
-    ) -> Result<()>;
-}
-
-impl Rows for Algorithm {
-    #[inline]
-    fn fill<S: RandomSource>(
-        self,
-        batch: &mut [u32],
-        n: usize,
-        rng: &mut S,
-        w: &mut Buffers,
-    ) -> Result<()> {
-        self.shuffle_batch(batch, n, rng, &mut w.scratch);
-        Ok(())
-    }
-}
-
-/// A user's shuffle with the name its errors use.
-struct Custom<'a, T> {
-    shuffle: &'a T,
-    name: &'a str,
-}
-
-impl<T> Clone for Custom<'_, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Custom<'_, T> {}
-
-impl<T: Shuffle> Rows for Custom<'_, T> {
-    fn fill<S: RandomSource>(
-        self,
-        batch: &mut [u32],
-        n: usize,
-        rng: &mut S,
-        w: &mut Buffers,
-    ) -> Result<()> {
-        for row in batch.chunks_exact_mut(n) {
-            for (i, slot) in row.iter_mut().enumerate() {
-                *slot = i as u32;
-            }
-            self.shuffle.shuffle(row, rng);
-            check_permutation(row, &mut w.seen, self.name)?;
-        }
-        Ok(())
-    }
-}
-
-struct Job<'a, K> {
-    spec: &'a RunSpec,
-    progress: Progress<'a>,
-    kernel: K,
-}
-
-impl<K: Rows> SourceVisitor for Job<'_, K> {
-    type Output = Result<Tally>;
-
-    fn visit<S, F>(self, make: F) -> Result<Tally>
-    where
-        S: RandomSource,
-        F: Fn(u64) -> S + Sync,
-    {
-        let Job {
-            spec,
-            progress,
-            kernel,
-        } = self;
-        let n = spec.n;
-        let collect = spec.collect();
-        let chunks = spec.trials.div_ceil(CHUNK_TRIALS);
-        (0..chunks)
-            .into_par_iter()
-            .try_fold(
-                || Worker::new(n, collect),
-                |mut worker, chunk| {
-                    let first = chunk * CHUNK_TRIALS;
-                    let trials = CHUNK_TRIALS.min(spec.trials - first);
-                    worker.run_chunk(kernel, &mut make(chunk), trials)?;
-                    progress(trials);
-                    Ok(worker)
-                },
-            )
-            .map(|worker| worker.map(|w| w.counter.finish()))
-            .try_reduce(
-                || Tally::collecting(n, collect),
-                |mut a, b| {
-                    a.merge(&b);
-                    Ok(a)
-                },
-            )
-    }
-}
-
-/// One thread's state: its counter and reusable shuffle buffers.
-struct Worker {
-    n: usize,
-    counter: Counter,
-    batch: Vec<u32>,
-    buffers: Buffers,
-}
-
-/// Working space of the shuffles: the algorithms' scratch, and the flags
-/// that check a user's shuffle returned a permutation.
-#[derive(Default)]
-struct Buffers {
-    scratch: Scratch,
-    seen: Vec<bool>,
-}
-
-impl Worker {
-    fn new(n: usize, collect: Collect) -> Self {
-        Self {
-            n,
-            counter: Counter::new(n, collect),
-            batch: vec![0; BATCH * n],
-            buffers: Buffers {
-                scratch: Scratch::default(),
-                seen: vec![false; n],
-            },
-        }
-    }
-
-    fn run_chunk<K: Rows, S: RandomSource>(
-        &mut self,
-        kernel: K,
-        rng: &mut S,
-        trials: u64,
-    ) -> Result<()> {
-        let mut left = trials as usize;
-        while left > 0 {
-            let rows = left.min(BATCH);
-            let batch = &mut self.batch[..rows * self.n];
-            kernel.fill(batch, self.n, rng, &mut self.buffers)?;
-            self.counter.count_batch(batch);
-            left -= rows;
-        }
-        self.counter.flush();
-        Ok(())
-    }
-}
-
-/// Fails, naming the shuffle and showing the start of the deck, unless
-/// `deck` holds each of 0..n-1 once: a user's function that loses or
-/// duplicates a card is broken, not merely biased.
-fn check_permutation(deck: &[u32], seen: &mut [bool], name: &str) -> Result<()> {
-    seen.fill(false);
-    let bad = deck.iter().find_map(|&v| match seen.get_mut(v as usize) {
-        Some(s) if !*s => {
-            *s = true;
-            None
-        }
-        Some(_) => Some(format!("{v} appears twice")),
-        None => Some(format!("{v} is not below n = {}", deck.len())),
-    });
-    match bad {
-        None => Ok(()),
-        Some(why) => {
-            let shown: Vec<String> = deck.iter().take(12).map(u32::to_string).collect();
-            let more = if deck.len() > 12 { ", ..." } else { "" };
-            Err(Error::invalid(format!(
-                "{name} did not return a permutation: {why} in [{}{more}]",
-                shown.join(", ")
-            )))
         }
     }
 }
@@ -507,6 +333,7 @@ pub fn human_bytes(bytes: u128) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithm::Algorithm;
     use crate::source::SourceKind;
 
     fn spec(threads: usize) -> RunSpec {

@@ -20,6 +20,7 @@ mod shuffles;
 pub use chunks::{ChunkPlan, Observer, run_chunks};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::format::human_bytes;
 use crate::ingest::{self, Items, WorkerRun};
 use crate::source::SourceSpec;
 use crate::spec::TestSet;
@@ -234,9 +235,7 @@ pub fn run_shuffle<T: Shuffle>(
 }
 
 fn check(spec: &RunSpec) -> Result<()> {
-    if spec.n < 2 || spec.n > u32::MAX as usize {
-        return Err(Error::invalid(format!("n = {} is out of range", spec.n)));
-    }
+    crate::values::check_n(spec.n)?;
     spec.tests.check(spec.n)
 }
 
@@ -316,18 +315,6 @@ pub fn available_memory() -> Option<u128> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
-}
-
-/// A byte count for people: `1.5 GiB`.
-pub fn human_bytes(bytes: u128) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
 }
 
 #[cfg(test)]

@@ -366,8 +366,8 @@ fn check_memory(algorithm: Algorithm, n: usize, leaves: &Count) -> Result<()> {
         return Err(Error::invalid(format!(
             "enumerating {algorithm} at n = {n} may reach {permutations} permutations and need \
              about {} of memory, but only {} is available",
-            engine::human_bytes(needed),
-            engine::human_bytes(available)
+            crate::format::human_bytes(needed),
+            crate::format::human_bytes(available)
         )));
     }
     Ok(())

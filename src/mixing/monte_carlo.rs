@@ -103,9 +103,7 @@ pub fn count(spec: &MonteCarloSpec, progress: Progress<'_>) -> Result<Counts> {
 /// The algorithm to run before each observation: `with_k(ks[i] - ks[i-1])`,
 /// or `None` where nothing is to be run.
 fn steps(spec: &MonteCarloSpec) -> Result<Vec<Option<Algorithm>>> {
-    if spec.n < 2 || spec.n > u32::MAX as usize {
-        return Err(Error::invalid(format!("n = {} is out of range", spec.n)));
-    }
+    crate::values::check_n(spec.n)?;
     if spec.statistic == Statistic::Permutation && spec.n > MAX_CARRIED_N {
         return Err(Error::invalid(format!(
             "cannot count whole permutations of n = {} (n! cells)",

@@ -142,11 +142,7 @@ pub fn run_command(
             "n = {m} was given for the decks but the command is run with n = {n}"
         )));
     }
-    if n < 2 {
-        return Err(Error::invalid(format!(
-            "n = {n} is too small: n must be at least 2"
-        )));
-    }
+    crate::values::check_n(n)?;
     let opts = Options {
         n: Some(n),
         max_decks: None,

@@ -3,6 +3,7 @@
 
 use super::Items;
 use crate::error::{Error, ErrorKind};
+use crate::values::MIN_N;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -175,13 +176,13 @@ impl Dict {
         {
             return Err(format!("expected {n} items, found {k}"));
         }
-        if k < 2 {
+        if k < MIN_N {
             let found = if k == 0 {
                 "no items".to_string()
             } else {
                 format!("1 item ({})", quoted(tokens[0]))
             };
-            return Err(format!("found {found}: n must be at least 2"));
+            return Err(format!("found {found}: n must be at least {MIN_N}"));
         }
         if let Some(t) = first_repeat(tokens) {
             return Err(repeated_items(&quoted(t)));
@@ -236,9 +237,9 @@ impl Dict {
                 tokens.len()
             ));
         }
-        if tokens.len() < 2 {
+        if tokens.len() < MIN_N {
             return Err(format!(
-                "the starting order has {} item(s): n must be at least 2",
+                "the starting order has {} item(s): n must be at least {MIN_N}",
                 tokens.len()
             ));
         }

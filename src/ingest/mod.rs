@@ -308,11 +308,7 @@ impl Plan {
                         opts.format
                     )));
                 };
-                if n < 2 {
-                    return Err(Error::invalid(format!(
-                        "n = {n} is too small: n must be at least 2"
-                    )));
-                }
+                crate::values::check_n(n)?;
                 let most = 1usize << (8 * width.min(3));
                 if width < 4 && n > most {
                     return Err(Error::invalid(format!(

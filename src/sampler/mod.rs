@@ -37,6 +37,8 @@
 mod exact;
 mod kernels;
 pub mod record;
+pub mod run;
+pub mod tally;
 mod weighted;
 
 pub use exact::{

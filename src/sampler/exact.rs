@@ -397,15 +397,7 @@ fn replay(
     let (mut out, mut key) = (Vec::new(), Vec::new());
     let mut leaves = 0u64;
     loop {
-        leaves += 1;
-        if leaves > max_leaves {
-            return Err(cap_error(
-                sampler,
-                n,
-                &format!("more than {max_leaves}"),
-                max_leaves,
-            ));
-        }
+        count_leaf(&mut leaves, max_leaves, sampler, n)?;
         script.rewind();
         sampler.sample(n, &mut script, &mut out, &mut scratch);
         script
@@ -450,15 +442,7 @@ fn passes(
             let mut reached: HashMap<u64, Mass> = HashMap::new();
             let mut script = Script::new(DrawLaw::Ideal);
             loop {
-                leaves += 1;
-                if leaves > max_leaves {
-                    return Err(cap_error(
-                        sampler,
-                        n,
-                        &format!("more than {max_leaves}"),
-                        max_leaves,
-                    ));
-                }
+                count_leaf(&mut leaves, max_leaves, sampler, n)?;
                 script.rewind();
                 out.clear();
                 for (i, flag) in taken.iter_mut().enumerate() {
@@ -541,6 +525,20 @@ fn leaves_needed(method: SubsetMethod, n: usize, k: usize) -> Option<u128> {
 /// C(n, k).
 fn binomial(n: usize, k: usize) -> BigInt {
     (0..k).fold(BigInt::one(), |c, i| c * (n - i) / (i + 1))
+}
+
+/// Counts one more replay, failing once there are more than `max_leaves`.
+fn count_leaf(leaves: &mut u64, max_leaves: u64, sampler: Sampler, n: usize) -> Result<()> {
+    *leaves += 1;
+    if *leaves > max_leaves {
+        return Err(cap_error(
+            sampler,
+            n,
+            &format!("more than {max_leaves}"),
+            max_leaves,
+        ));
+    }
+    Ok(())
 }
 
 /// n (n-1) ... (n-k+1).

@@ -8,6 +8,7 @@ pub mod laws;
 pub mod multiple;
 pub mod position_value;
 pub mod pvalue;
+pub mod sampling;
 pub mod sensitivity;
 pub mod special;
 

@@ -1,0 +1,356 @@
+//! The weighted-pick test: is item i picked with probability w_i / Σw?
+//!
+//! The picks of independent trials are a multinomial table with known cell
+//! probabilities `π_i = w_i / Σw`, so Pearson's goodness of fit applies: over
+//! the items with positive weight, neighbouring items (in index order)
+//! pooled until every group expects [`MIN_EXPECTED`]
+//! picks (the rule of [`gof::chi_square`], which the unit tests check this
+//! reproduces), df = groups − 1.
+//!
+//! # The law
+//!
+//! With unequal probabilities Pearson's statistic is not close to χ²(df) in
+//! the far tail at the usual five expected counts: 10⁶ fair audits with
+//! weights 3, 1, 4, 1, 5, 9, 2, 6 and T = 300 (at least 9.7 expected per
+//! item) rejected 1.24× as often as promised at 0.001 and 1.54× at 1e-4;
+//! with pooled sparse items (weights 0, 5, 1, 0, 20, 3, 1, 50, 0, 2,
+//! T = 150) 1.7× and 3.1×; weights 1, 1, 1, 100 at T = 2000 (19 expected
+//! at least) 1.5× and 2.4×. The extra skew comes from the rare items, whose
+//! squared deviations are far from χ²(1) at these counts. So the p-value is
+//! the shifted gamma with the statistic's exact mean, variance and
+//! skewness ([`pearson_law`]: a cumulant expansion over pairs of picks,
+//! checked against brute-force enumeration), and, as for the other tests,
+//! the test runs only when the fourth cumulant is close to the law's
+//! ([`MAX_EXCESS_KURTOSIS`]), otherwise saying how
+//! many picks it needs.
+//!
+//! A zero-weight item can never be picked by a correct sampler. One pick of
+//! it settles the question whatever the other counts say: the test returns
+//! [`Method::Impossible`], with p = 0 exactly (`log10_p = -inf`, statistic
+//! `+inf`) rather than a small number it would have to make up. Zero-weight
+//! items that were never picked drop out of the law (they carry no
+//! information).
+
+use super::law::{MAX_EXCESS_KURTOSIS, fewest_trials};
+use super::pearson::pearson_law;
+use super::{
+    Deviation, MIN_EXPECTED, Method, NotApplicable, SampleCell, SamplingTest, keep_largest,
+};
+#[cfg(doc)]
+use crate::stats::gof;
+
+/// Pools neighbouring cells (in order) until each group expects at least
+/// [`MIN_EXPECTED`] of `trials`, the remainder joining the last group, as
+/// [`gof::chi_square`] does. Returns (observed, probability) per group.
+fn pool(counts: &[u64], probs: &[f64], trials: u64) -> Vec<(u64, f64)> {
+    let t = trials as f64;
+    let mut groups: Vec<(u64, f64)> = Vec::new();
+    let mut current = (0u64, 0.0f64);
+    for (&c, &p) in counts.iter().zip(probs) {
+        current.0 += c;
+        current.1 += p;
+        if current.1 * t >= MIN_EXPECTED {
+            groups.push(std::mem::take(&mut current));
+        }
+    }
+    if current.1 > 0.0 || current.0 > 0 {
+        match groups.last_mut() {
+            Some(last) => {
+                last.0 += current.0;
+                last.1 += current.1;
+            }
+            None => groups.push(current),
+        }
+    }
+    groups
+}
+
+/// The fewest picks from `from` on at which the test runs and keeps running:
+/// pooling changes with T, so the excess kurtosis is not monotone in T until
+/// every item expects [`MIN_EXPECTED`] picks; below that the candidate is
+/// re-checked on a 1% grid and moved past any failure.
+fn fewest_settled_trials(probs: &[f64], from: u64) -> u64 {
+    let rarest = probs.iter().copied().fold(f64::INFINITY, f64::min);
+    let settled = (MIN_EXPECTED / rarest).ceil() as u64;
+    let mut candidate = fewest_trials(from, |t| shaped(probs, t));
+    'search: loop {
+        let mut t = candidate;
+        while t < settled {
+            t = (t + 1).max((t as f64 * 1.01) as u64);
+            if !shaped(probs, t) {
+                candidate = fewest_trials(t + 1, |t| shaped(probs, t));
+                continue 'search;
+            }
+        }
+        return candidate;
+    }
+}
+
+/// Whether Pearson's statistic after `trials` picks (pooled at that T) has
+/// at least 2 groups and a fourth cumulant close to its law's.
+fn shaped(probs: &[f64], trials: u64) -> bool {
+    let groups: Vec<f64> = pool(&vec![0; probs.len()], probs, trials)
+        .iter()
+        .map(|g| g.1)
+        .collect();
+    groups.len() >= 2 && pearson_law(&groups, trials).excess_kurtosis().abs() <= MAX_EXCESS_KURTOSIS
+}
+
+/// The weighted-pick test of `counts[i]` = trials that picked item i,
+/// against integer `weights` (any may be zero).
+///
+/// The largest deviation is the item with the largest
+/// |O − Tπ_i| / √(T π_i (1 − π_i)) among positive weights; for an
+/// impossible pick, the zero-weight item picked most often (expected 0,
+/// z = +inf). With a single positive weight only zero-weight picks can be
+/// wrong: if there are none the result has df = 0 and p = 1. Refused
+/// ([`NotApplicable::TooFewTrials`], `min_expected` then the smallest
+/// pooled group's) when every item pools into one group or the statistic's
+/// tails are not yet its law's.
+///
+/// # Panics
+/// If `counts` and `weights` differ in length.
+pub fn weighted(counts: &[u64], weights: &[u64]) -> Result<SamplingTest, NotApplicable> {
+    assert_eq!(counts.len(), weights.len(), "one weight per item");
+    let total_weight: u128 = weights.iter().map(|&w| w as u128).sum();
+    if total_weight == 0 {
+        return Err(NotApplicable::Degenerate {
+            why: "every weight is zero",
+        });
+    }
+    let trials: u64 = counts.iter().sum();
+    if trials == 0 {
+        return Err(NotApplicable::NoTrials);
+    }
+    let t = trials as f64;
+    let positive: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0).collect();
+    let probs: Vec<f64> = positive
+        .iter()
+        .map(|&i| (weights[i] as f64) / (total_weight as f64))
+        .collect();
+    let min_expected = t * probs.iter().copied().fold(f64::INFINITY, f64::min);
+
+    let impossible: Vec<usize> = (0..weights.len())
+        .filter(|&i| weights[i] == 0 && counts[i] > 0)
+        .collect();
+    if !impossible.is_empty() {
+        let worst = *impossible
+            .iter()
+            .max_by_key(|&&i| (counts[i], std::cmp::Reverse(i)))
+            .expect("non-empty");
+        return Ok(SamplingTest {
+            statistic: f64::INFINITY,
+            df: positive.len().saturating_sub(1) as f64,
+            log10_p: f64::NEG_INFINITY,
+            method: Method::Impossible {
+                picks: impossible.iter().map(|&i| counts[i]).sum(),
+                items: impossible,
+            },
+            min_expected,
+            largest: Some(Deviation {
+                cell: SampleCell::Item(worst),
+                observed: counts[worst],
+                expected: 0.0,
+                z: f64::INFINITY,
+            }),
+        });
+    }
+
+    let observed: Vec<u64> = positive.iter().map(|&i| counts[i]).collect();
+    let mut largest = None;
+    for (&i, &pi) in positive.iter().zip(&probs) {
+        let expected = t * pi;
+        let sd = (t * pi * (1.0 - pi)).sqrt();
+        if sd > 0.0 {
+            keep_largest(
+                &mut largest,
+                Deviation {
+                    cell: SampleCell::Item(i),
+                    observed: counts[i],
+                    expected,
+                    z: (counts[i] as f64 - expected) / sd,
+                },
+            );
+        }
+    }
+    let groups = pool(&observed, &probs, trials);
+    let pooled = probs.len() - groups.len();
+    if probs.len() == 1 {
+        // One item can be picked: nothing but zero-weight picks can be
+        // wrong, and there were none.
+        return Ok(SamplingTest {
+            statistic: 0.0,
+            df: 0.0,
+            log10_p: 0.0,
+            method: Method::Pearson { pooled, law: None },
+            min_expected,
+            largest,
+        });
+    }
+    // The smallest expected count of a group the law is about.
+    let smallest_group = t * groups.iter().map(|g| g.1).fold(f64::INFINITY, f64::min);
+    if groups.len() < 2 {
+        // So few picks that every item pools into one group.
+        return Err(NotApplicable::TooFewTrials {
+            min_expected: smallest_group,
+            excess_kurtosis: 0.0,
+            needed: fewest_settled_trials(&probs, trials),
+        });
+    }
+    let statistic: f64 = groups
+        .iter()
+        .map(|&(o, p)| (o as f64 - t * p).powi(2) / (t * p))
+        .sum();
+    let group_probs: Vec<f64> = groups.iter().map(|g| g.1).collect();
+    let law = pearson_law(&group_probs, trials);
+    let excess = law.excess_kurtosis();
+    if excess.abs() > MAX_EXCESS_KURTOSIS {
+        return Err(NotApplicable::TooFewTrials {
+            min_expected: smallest_group,
+            excess_kurtosis: excess,
+            needed: fewest_settled_trials(&probs, trials),
+        });
+    }
+    Ok(SamplingTest {
+        statistic,
+        df: law.df,
+        log10_p: law.log10_sf(statistic),
+        method: Method::Pearson {
+            pooled,
+            law: Some(law),
+        },
+        min_expected,
+        largest,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::gof;
+    use crate::stats::special::chi2_sf;
+
+    #[test]
+    fn matches_a_hand_computation() {
+        // Weights 1, 0, 3 (π = 1/4, 0, 3/4), 2000 picks: 550, 0, 1450.
+        // X² = 50²/500 + 50²/1500 = 20/3 on 1 df; the zero-weight item drops
+        // out.
+        let t = weighted(&[550, 0, 1450], &[1, 0, 3]).unwrap();
+        assert!((t.statistic - 20.0 / 3.0).abs() < 1e-12);
+        assert_eq!(t.df, 1.0);
+        // Near the χ²(1) tail, from the exact-cumulant law.
+        let ratio = t.p_value() / chi2_sf(20.0 / 3.0, 1.0);
+        assert!((ratio - 1.0).abs() < 0.1, "{ratio}");
+        assert_eq!(t.min_expected, 500.0);
+        let d = t.largest.unwrap();
+        assert_eq!(d.cell, SampleCell::Item(0));
+        assert!((d.ratio() - 1.1).abs() < 1e-12);
+        assert!(matches!(
+            t.method,
+            Method::Pearson {
+                pooled: 0,
+                law: Some(_)
+            }
+        ));
+        // At 100 picks the same proportions are refused: the statistic's
+        // tails are not yet its law's.
+        let e = weighted(&[30, 0, 70], &[1, 0, 3]).unwrap_err();
+        assert!(matches!(e, NotApplicable::TooFewTrials { needed, .. } if needed > 1000));
+    }
+
+    #[test]
+    fn pooling_and_statistic_are_those_of_gof_chi_square() {
+        let cases: [(&[u64], &[u64]); 4] = [
+            (&[50, 45, 4, 1], &[50, 45, 4, 1]),
+            (&[3, 0, 1, 9, 2, 0, 40], &[2, 1, 1, 10, 3, 1, 40]),
+            (&[1, 1, 1, 1], &[1, 1, 1, 1]),
+            (&[10, 20, 30, 5, 5, 1], &[1, 2, 3, 1, 1, 1]),
+        ];
+        for (counts, weights) in cases {
+            let total: u64 = weights.iter().sum();
+            let probs: Vec<f64> = weights.iter().map(|&w| w as f64 / total as f64).collect();
+            let g = gof::chi_square(counts, &probs);
+            let trials = counts.iter().sum();
+            let groups = pool(counts, &probs, trials);
+            let t = trials as f64;
+            let x2: f64 = groups
+                .iter()
+                .map(|&(o, p)| (o as f64 - t * p).powi(2) / (t * p))
+                .sum();
+            assert!((x2 - g.statistic).abs() < 1e-9, "{counts:?}");
+            assert_eq!((groups.len() - 1) as f64, g.df.max(0.0), "{counts:?}");
+            assert_eq!(probs.len() - groups.len(), g.pooled, "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn a_zero_weight_pick_is_a_certain_rejection() {
+        let t = weighted(&[500, 1, 499, 2], &[1, 0, 1, 0]).unwrap();
+        assert_eq!(t.log10_p, f64::NEG_INFINITY);
+        assert_eq!(t.p_value(), 0.0);
+        assert_eq!(t.statistic, f64::INFINITY);
+        assert_eq!(
+            t.method,
+            Method::Impossible {
+                picks: 3,
+                items: vec![1, 3]
+            }
+        );
+        assert_eq!(t.largest.as_ref().unwrap().cell, SampleCell::Item(3));
+        assert!(t.describe().contains("p = 0"), "{}", t.describe());
+        // It survives Holm and the stated-p convention.
+        let holm = crate::stats::holm_log10(&[t.log10_p, -1.0]);
+        assert_eq!(holm[0], f64::NEG_INFINITY);
+        assert!(crate::stats::pvalue::is_bound(t.log10_p));
+    }
+
+    #[test]
+    fn sparse_items_pool_and_small_or_degenerate_tables_are_refused() {
+        // Weights 1..=40: refused at 400 picks; at the picks it asks for the
+        // light items still pool, and so on a little beyond.
+        let weights: Vec<u64> = (1..=40).collect();
+        let spread = |t: u64| -> Vec<u64> {
+            let mut c: Vec<u64> = weights.iter().map(|&w| w * t / 820).collect();
+            c[39] += t - c.iter().sum::<u64>();
+            c
+        };
+        let e = weighted(&spread(400), &weights).unwrap_err();
+        let NotApplicable::TooFewTrials { needed, .. } = e else {
+            panic!("{e:?}")
+        };
+        for t in [needed, needed + needed / 10, 2 * needed] {
+            assert!(weighted(&spread(t), &weights).is_ok(), "{t}");
+        }
+        let t = weighted(&spread(needed), &weights).unwrap();
+        let Method::Pearson { pooled, law } = &t.method else {
+            panic!("{:?}", t.method)
+        };
+        assert!(*pooled > 0 && law.is_some());
+        assert_eq!(t.df, (40 - pooled - 1) as f64);
+        assert!(t.describe().contains("pooled"));
+        // Weights 1, 1, 1, 100 at T = 1000: the rare items' tails are not
+        // yet their law's.
+        let e = weighted(&[10, 10, 10, 970], &[1, 1, 1, 100]).unwrap_err();
+        let NotApplicable::TooFewTrials { needed, .. } = e else {
+            panic!("{e:?}")
+        };
+        assert!(needed > 1000);
+        let probs = [1.0, 1.0, 1.0, 100.0].map(|w| w / 103.0);
+        assert!(shaped(&probs, needed) && !shaped(&probs, needed - 1));
+        assert!(e.to_string().contains("trials would do"));
+        assert!(matches!(
+            weighted(&[1, 2], &[0, 0]),
+            Err(NotApplicable::Degenerate { .. })
+        ));
+        assert_eq!(weighted(&[0, 0], &[1, 2]), Err(NotApplicable::NoTrials));
+        // Four picks over two equal weights: one group, refused.
+        let e = weighted(&[3, 1], &[1, 1]).unwrap_err();
+        assert!(
+            matches!(e, NotApplicable::TooFewTrials { min_expected, .. } if min_expected == 4.0)
+        );
+        assert!(e.to_string().contains("expects 4.00"), "{e}");
+        // One positive weight: nothing but zero-weight picks can be wrong.
+        let one = weighted(&[0, 10], &[0, 7]).unwrap();
+        assert_eq!((one.df, one.log10_p), (0.0, 0.0));
+    }
+}

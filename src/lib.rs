@@ -54,6 +54,7 @@ pub mod spec;
 pub mod stats;
 pub mod study;
 pub mod subject;
+pub mod subsets;
 pub mod tally;
 pub mod values;
 

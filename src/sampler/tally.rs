@@ -5,6 +5,7 @@
 //! Tallies of disjoint sets of trials merge by addition, like the shuffle
 //! tally, so counts do not depend on the number of threads.
 
+use crate::subsets::{binomial, pair_index};
 use serde::{Deserialize, Serialize};
 
 /// Most items for which pair counts are kept: N(N−1)/2 counters, about two
@@ -23,7 +24,7 @@ pub struct SampleTally {
     /// `inclusion[i]`: trials whose sample holds item i (for a weighted
     /// pick, k = 1: how often i was picked).
     inclusion: Vec<u64>,
-    /// `pairs[pair_index(i, j)]`: trials holding both i and j (i < j), for
+    /// `pairs[pair_index(n, i, j)]`: trials holding both i and j (i < j), for
     /// k ≥ 2 and n ≤ [`MAX_PAIR_N`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pairs: Option<Vec<u64>>,
@@ -35,29 +36,6 @@ pub struct SampleTally {
     /// C(n, k) ≤ [`MAX_SUBSETS`] and k ≥ 2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     subsets: Option<Vec<u64>>,
-}
-
-/// The index of the pair {i, j} (i < j) among the n(n−1)/2 pairs, in the
-/// order (0,1), (0,2), (1,2), (0,3), …: pair (i, j) is at j(j−1)/2 + i.
-pub fn pair_index(i: usize, j: usize) -> usize {
-    debug_assert!(i < j);
-    j * (j - 1) / 2 + i
-}
-
-/// C(n, k) as an integer, saturating at `u64::MAX`.
-pub fn binomial(n: u64, k: u64) -> u64 {
-    if k > n {
-        return 0;
-    }
-    let k = k.min(n - k);
-    let mut c: u128 = 1;
-    for i in 0..k {
-        c = c * u128::from(n - i) / u128::from(i + 1);
-        if c > u128::from(u64::MAX) {
-            return u64::MAX;
-        }
-    }
-    c as u64
 }
 
 /// The colex rank of a sorted k-subset among all k-subsets of `0..n`:
@@ -76,8 +54,9 @@ impl SampleTally {
     /// the slot-by-item counts.
     pub fn new(n: usize, k: usize, ordered: bool) -> Self {
         let pairs = (k >= 2 && n <= MAX_PAIR_N).then(|| vec![0; n * (n - 1) / 2]);
-        let subsets = (k >= 2 && binomial(n as u64, k as u64) <= MAX_SUBSETS)
-            .then(|| vec![0; binomial(n as u64, k as u64) as usize]);
+        let subsets = binomial(n, k)
+            .filter(|&c| k >= 2 && c <= MAX_SUBSETS)
+            .map(|c| vec![0; c as usize]);
         Self {
             n,
             k,
@@ -167,8 +146,12 @@ impl SampleCounter {
     pub fn new(n: usize, k: usize, ordered: bool) -> Self {
         let tally = SampleTally::new(n, k, ordered);
         let colex = if tally.subsets.is_some() {
-            (0..n as u64)
-                .map(|c| (0..k as u64).map(|i| binomial(c, i + 1)).collect())
+            (0..n)
+                .map(|c| {
+                    (0..k)
+                        .map(|i| binomial(c, i + 1).expect("below C(n, k)"))
+                        .collect()
+                })
                 .collect()
         } else {
             Vec::new()
@@ -204,7 +187,7 @@ impl SampleCounter {
         if let Some(pairs) = &mut t.pairs {
             for (b, &j) in self.sorted.iter().enumerate() {
                 for &i in &self.sorted[..b] {
-                    pairs[pair_index(i as usize, j as usize)] += 1;
+                    pairs[pair_index(t.n, i as usize, j as usize)] += 1;
                 }
             }
         }
@@ -224,15 +207,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pairs_and_subsets_are_indexed_one_to_one() {
+    fn every_subset_and_pair_is_counted_in_its_cell() {
         let n = 6;
-        let mut seen = vec![false; n * (n - 1) / 2];
-        for j in 0..n {
-            for i in 0..j {
-                assert!(!std::mem::replace(&mut seen[pair_index(i, j)], true));
-            }
-        }
-        assert!(seen.iter().all(|&s| s));
         // Every 3-subset of 0..6 has its own colex rank below C(6, 3).
         let mut counter = SampleCounter::new(n, 3, false);
         for a in 0..n as u32 {
@@ -247,6 +223,11 @@ mod tests {
         assert_eq!(tally.subsets().unwrap(), &[1u64; 20][..]);
         assert_eq!(tally.inclusion(), &[10u64; 6][..]);
         assert_eq!(tally.pairs().unwrap(), &[4u64; 15][..]);
+        // The counter's fast rank is the tests' colex rank.
+        let mut one = SampleCounter::new(n, 3, false);
+        one.count(&[5, 1, 3]);
+        let subsets = one.finish().subsets().unwrap().to_vec();
+        assert_eq!(subsets[crate::subsets::subset_rank(&[1, 3, 5]) as usize], 1);
     }
 
     #[test]
@@ -262,9 +243,7 @@ mod tests {
         assert_eq!(merged.inclusion(), &[1, 2, 1, 2]);
         // Slot 0 held 3, 1, 0; slot 1 held 1, 3, 2.
         assert_eq!(merged.slots().unwrap(), &[1, 1, 0, 1, 0, 1, 1, 1]);
-        assert_eq!(merged.pairs().unwrap()[pair_index(1, 3)], 2);
-        assert_eq!(binomial(49, 6), 13_983_816);
-        assert_eq!(binomial(4, 5), 0);
+        assert_eq!(merged.pairs().unwrap()[pair_index(4, 1, 3)], 2);
         assert!(SampleTally::new(49, 6, false).subsets().is_none());
         assert!(SampleTally::new(10, 1, false).pairs().is_none());
     }

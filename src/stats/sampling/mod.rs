@@ -44,11 +44,12 @@ pub mod pearson;
 pub mod subset;
 pub mod weighted;
 
+pub use crate::subsets::{binomial, pair_index, subset_rank, subset_unrank};
 pub use inclusion::inclusion;
 pub use law::{MAX_EXCESS_KURTOSIS, NullLaw};
 pub use order::order;
-pub use pairs::{pair_index, pairs};
-pub use subset::{subset, subset_rank, subset_unrank};
+pub use pairs::pairs;
+pub use subset::subset;
 pub use weighted::weighted;
 
 use super::gof::UniformTest;
@@ -281,23 +282,6 @@ impl fmt::Display for NotApplicable {
 }
 
 impl std::error::Error for NotApplicable {}
-
-/// `C(n, k)`, or `None` when it does not fit in a `u64` (0 for k > n).
-pub fn binomial(n: usize, k: usize) -> Option<u64> {
-    if k > n {
-        return Some(0);
-    }
-    let k = k.min(n - k);
-    let mut c: u128 = 1;
-    for i in 0..k {
-        // c · (n − i) / (i + 1) stays an integer: it is C(n, i + 1)·(i+1)!/(i+1)!.
-        c = c.checked_mul((n - i) as u128)? / (i as u128 + 1);
-        if c > u64::MAX as u128 {
-            return None;
-        }
-    }
-    Some(c as u64)
-}
 
 /// Keeps the larger |z| of `best` and a new candidate (ties: the first).
 fn keep_largest(best: &mut Option<Deviation>, candidate: Deviation) {

@@ -318,7 +318,7 @@ mod tests {
                 counts[s * 4 + v] += 1;
             }
         }
-        let pv = crate::stats::PositionValueTest::run(&tally);
+        let pv = crate::stats::PositionValueStats::run(&tally);
         let q = order(&counts, 4, 4, 200).unwrap();
         assert!((q.statistic - pv.statistic).abs() < 1e-9);
         assert_eq!(q.df, pv.df);

@@ -84,16 +84,6 @@
 use super::law::{Kernel, intersection_law};
 use super::{Deviation, Method, NotApplicable, SampleCell, SamplingTest, keep_largest};
 
-/// The index of the pair (i, j), i < j < n, in a flat upper-triangular
-/// table of `n(n−1)/2` pair counts: (0,1), (0,2), ..., (0,n−1), (1,2), ...
-///
-/// # Panics
-/// Unless i < j < n.
-pub fn pair_index(n: usize, i: usize, j: usize) -> usize {
-    assert!(i < j && j < n, "pair ({i}, {j}) of {n} items");
-    i * (2 * n - i - 1) / 2 + (j - i - 1)
-}
-
 /// The per-trial variance λ₂ of the pair counts beyond inclusion (module
 /// docs): `q − 2r₃ + r₄`.
 pub fn lambda2(n: usize, k: usize) -> f64 {
@@ -238,7 +228,7 @@ pub fn pairs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::sampling::{binomial, subset_unrank};
+    use crate::subsets::{binomial, pair_index, subset_unrank};
 
     fn table(n: usize, trials: &[&Vec<usize>]) -> Vec<u64> {
         let mut counts = vec![0u64; n * (n - 1) / 2];

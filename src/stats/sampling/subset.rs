@@ -18,52 +18,7 @@ use super::{
     Deviation, MAX_SUBSET_CELLS, Method, NotApplicable, SampleCell, SamplingTest, binomial,
 };
 use crate::stats::gof;
-
-/// The colexicographic rank of a subset given by its items in strictly
-/// increasing order: `Σ C(items[i], i + 1)`, in `0..C(N, k)` for items
-/// below N.
-///
-/// # Panics
-/// If the items are not strictly increasing or the rank overflows `u64`.
-pub fn subset_rank(items: &[usize]) -> u64 {
-    assert!(
-        items.windows(2).all(|w| w[0] < w[1]),
-        "subset items must be strictly increasing: {items:?}"
-    );
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| binomial(c, i + 1).expect("subset rank overflows u64"))
-        .fold(0u64, |acc, b| {
-            acc.checked_add(b).expect("subset rank overflows u64")
-        })
-}
-
-/// The subset of `k` of the items `0..n` with colexicographic rank `rank`,
-/// in increasing order (the inverse of [`subset_rank`]).
-///
-/// # Panics
-/// If `rank ≥ C(n, k)`.
-pub fn subset_unrank(rank: u64, n: usize, k: usize) -> Vec<usize> {
-    let cells = binomial(n, k).expect("C(n, k) overflows u64");
-    assert!(rank < cells, "rank {rank} of C({n}, {k}) = {cells} subsets");
-    let mut rest = rank;
-    let mut top = n;
-    let mut items = vec![0; k];
-    for i in (1..=k).rev() {
-        // The largest c < top with C(c, i) ≤ rest (c = i − 1 gives 0).
-        let mut c = top - 1;
-        let mut b = binomial(c, i).expect("within C(n, k)");
-        while b > rest {
-            c -= 1;
-            b = binomial(c, i).expect("within C(n, k)");
-        }
-        items[i - 1] = c;
-        rest -= b;
-        top = c;
-    }
-    items
-}
+use crate::subsets::subset_unrank;
 
 /// The whole-subset test of `counts[r]` = trials whose k-subset of the N =
 /// `n` items has colexicographic rank r ([`subset_rank`]). `seed` drives the
@@ -132,6 +87,7 @@ pub fn subset(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::subsets::subset_rank;
 
     #[test]
     fn ranks_are_a_bijection_in_colex_order() {

@@ -34,6 +34,7 @@
 //! # }
 //! ```
 
+pub mod audit;
 mod exact;
 mod kernels;
 pub mod record;

@@ -8,11 +8,13 @@ use crate::spec::{TestKind, TestSet};
 use crate::tally::{StructureCounts, Tally};
 use serde::Serialize;
 
-/// The result of one test of an audit.
+/// The result of one test of an audit: of a shuffle ([`TestKind`]) or of a
+/// sampler ([`crate::sampler::audit::SampleTest`]), the same fields either
+/// way, so that correction, verdicts and outputs treat them alike.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TestResult {
+pub struct TestResult<K = TestKind> {
     /// Which test.
-    pub test: TestKind,
+    pub test: K,
     /// Its statistic (chi-square-type unless `method` says otherwise).
     pub statistic: f64,
     /// Degrees of freedom of the reference chi-square.

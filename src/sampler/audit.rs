@@ -1,0 +1,320 @@
+//! Auditing a sampler: run it, test its counts, and judge it with the same
+//! rules as a shuffle (Holm within the audit, then across the audits of a
+//! run; "no bias detected" only when the run could have seen a 20%
+//! deviation of one item's inclusion with 90% power; otherwise
+//! "inconclusive").
+//!
+//! The tests and their calibrated null laws are in
+//! [`crate::stats::sampling`]; a test that cannot be calibrated at this
+//! many trials (too few expected per cell) is not run, and says why.
+
+use super::run::{self as sampler_run, SampleSpec};
+use super::tally::SampleTally;
+use crate::engine::Progress;
+use crate::error::Result;
+use crate::stats::pvalue::departure;
+use crate::stats::sampling::{self, NotApplicable, SamplingTest};
+use crate::stats::sensitivity::{MAX_CELL_DEVIATION, SENSITIVITY_POWER};
+use crate::stats::special::{chi2_isf, noncentrality_for_power};
+use crate::stats::{TestResult, Verdict, holm_log10};
+use crate::values::check_alpha;
+use serde::Serialize;
+use std::fmt;
+use std::time::Instant;
+
+/// A test of a sampler's counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SampleTest {
+    /// How often each item is in the sample, against k/N.
+    Inclusion,
+    /// How often each pair is sampled together, beyond what inclusion
+    /// explains (catches `systematic`).
+    Pairs,
+    /// Every whole k-subset, against 1/C(N, k) (small C(N, k)).
+    Subsets,
+    /// Which item comes at which slot, beyond inclusion (ordered samplers).
+    Order,
+    /// A weighted pick's counts against w_i / Σw.
+    Picks,
+}
+
+impl SampleTest {
+    /// The name used in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            SampleTest::Inclusion => "inclusion",
+            SampleTest::Pairs => "pairs",
+            SampleTest::Subsets => "subsets",
+            SampleTest::Order => "order",
+            SampleTest::Picks => "picks",
+        }
+    }
+}
+
+impl fmt::Display for SampleTest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the run could have detected: the smallest relative deviation of
+/// one item's inclusion (or pick) probability its inclusion test sees with
+/// 90% power at the level the verdict holds each test to.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SampleSensitivity {
+    /// The level each test is held to (α over the tests and audits).
+    pub level: f64,
+    /// The detectable relative deviation of one item (0.2 = ±20%); infinite
+    /// when the inclusion test could not run.
+    pub item_deviation: f64,
+}
+
+impl SampleSensitivity {
+    /// Whether "no bias detected" would mean something: the run could see
+    /// a 20% deviation of one item.
+    pub fn adequate(&self) -> bool {
+        self.item_deviation <= MAX_CELL_DEVIATION
+    }
+}
+
+/// One finished sampler audit.
+#[derive(Debug, Clone)]
+pub struct SampleAudit {
+    /// What was run.
+    pub spec: SampleSpec,
+    /// The counts.
+    pub tally: SampleTally,
+    /// Wall-clock seconds of the run.
+    pub seconds: f64,
+    /// The tests that ran, Holm-corrected across them.
+    pub tests: Vec<TestResult<SampleTest>>,
+    /// The tests that did not run, each with why.
+    pub not_run: Vec<(SampleTest, String)>,
+    /// The audit's own log10 p: its smallest Holm-adjusted p.
+    pub log10_p: f64,
+    /// The log10 p the verdict compared with α, after the correction across
+    /// the run's audits.
+    pub log10_p_adjusted: f64,
+    /// What the run could have detected.
+    pub sensitivity: SampleSensitivity,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The significance level (before corrections).
+    pub alpha: f64,
+}
+
+/// Runs the sampler of `spec` and gives its provisional verdict at `alpha`
+/// (final once [`judge`] sees the whole run).
+pub fn run(spec: &SampleSpec, alpha: f64, progress: Progress<'_>) -> Result<SampleAudit> {
+    check_alpha(alpha)?;
+    let start = Instant::now();
+    let tally = sampler_run::run(spec, progress)?;
+    Ok(evaluate(spec, tally, start.elapsed().as_secs_f64(), alpha))
+}
+
+/// Tests `tally`, counted for `spec`, and judges it alone at `alpha`.
+pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64) -> SampleAudit {
+    let (n, k, trials) = (tally.n(), tally.k(), tally.trials());
+    let mut outcomes: Vec<(SampleTest, std::result::Result<SamplingTest, String>)> = Vec::new();
+    let why = |e: NotApplicable| e.to_string();
+    match &spec.weights {
+        Some(weights) => outcomes.push((
+            SampleTest::Picks,
+            sampling::weighted(tally.inclusion(), weights).map_err(why),
+        )),
+        None => {
+            outcomes.push((
+                SampleTest::Inclusion,
+                sampling::inclusion(tally.inclusion(), trials, k, spec.seed).map_err(why),
+            ));
+            if let Some(pairs) = tally.pairs() {
+                outcomes.push((
+                    SampleTest::Pairs,
+                    sampling::pairs(pairs, n, trials, k).map_err(why),
+                ));
+            }
+            if let Some(subsets) = tally.subsets() {
+                outcomes.push((
+                    SampleTest::Subsets,
+                    sampling::subset(subsets, n, k, spec.seed).map_err(why),
+                ));
+            }
+            if let Some(slots) = tally.slots() {
+                outcomes.push((
+                    SampleTest::Order,
+                    sampling::order(slots, n, k, trials).map_err(why),
+                ));
+            }
+        }
+    }
+    let mut tests = Vec::new();
+    let mut not_run = Vec::new();
+    for (test, outcome) in outcomes {
+        match outcome {
+            Ok(t) => tests.push(TestResult {
+                test,
+                statistic: t.statistic,
+                df: t.df,
+                log10_p: t.log10_p,
+                log10_p_holm: t.log10_p,
+                departure: departure(t.statistic, t.df),
+                method: t.describe(),
+            }),
+            Err(reason) => not_run.push((test, reason)),
+        }
+    }
+    let raw: Vec<f64> = tests.iter().map(|t| t.log10_p).collect();
+    for (t, adjusted) in tests.iter_mut().zip(holm_log10(&raw)) {
+        t.log10_p_holm = adjusted;
+    }
+    let log10_p = tests.iter().map(|t| t.log10_p_holm).fold(0.0, f64::min);
+    let mut audit = SampleAudit {
+        spec: spec.clone(),
+        tally,
+        seconds,
+        tests,
+        not_run,
+        log10_p,
+        log10_p_adjusted: log10_p,
+        sensitivity: SampleSensitivity {
+            level: alpha,
+            item_deviation: f64::INFINITY,
+        },
+        verdict: Verdict::Inconclusive,
+        alpha,
+    };
+    conclude(&mut audit, log10_p, alpha, 1);
+    audit
+}
+
+/// Applies the Holm correction across `audits` and sets their verdicts at
+/// `alpha` (each audit's p is already corrected across its own tests).
+pub fn judge(audits: &mut [SampleAudit], alpha: f64) {
+    let raw: Vec<f64> = audits.iter().map(|a| a.log10_p).collect();
+    let count = audits.len();
+    for (audit, adjusted) in audits.iter_mut().zip(holm_log10(&raw)) {
+        conclude(audit, adjusted, alpha, count);
+    }
+}
+
+/// Sets the verdict from the adjusted p and the sensitivity of a run whose
+/// tests are each held to α / (tests × `audits`).
+fn conclude(audit: &mut SampleAudit, log10_p_adjusted: f64, alpha: f64, audits: usize) {
+    let family = (audit.tests.len() + audit.not_run.len()).max(1) * audits.max(1);
+    let level = alpha / family as f64;
+    audit.alpha = alpha;
+    audit.log10_p_adjusted = log10_p_adjusted;
+    audit.sensitivity = SampleSensitivity {
+        level,
+        item_deviation: item_deviation(audit, level),
+    };
+    audit.verdict = Verdict::decide(log10_p_adjusted, alpha, audit.sensitivity.adequate());
+}
+
+/// The relative deviation of one item's inclusion probability p = k/N
+/// (or pick probability) that the inclusion test sees with 90% power at
+/// `level`: with the item at p(1 + δ) and the others making up for it, the
+/// test's non-centrality is λ = T δ² p / (1 − p), so δ = √(λ (1 − p) / (T p)).
+/// Infinite when the test did not run (nothing was checked).
+fn item_deviation(audit: &SampleAudit, level: f64) -> f64 {
+    let test = if audit.spec.weights.is_some() {
+        SampleTest::Picks
+    } else {
+        SampleTest::Inclusion
+    };
+    let Some(result) = audit.tests.iter().find(|t| t.test == test) else {
+        return f64::INFINITY;
+    };
+    let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
+    // For weighted picks, the rarest item is the hardest to see.
+    let p = match &audit.spec.weights {
+        Some(w) => {
+            let total: u64 = w.iter().sum();
+            w.iter().filter(|&&x| x > 0).min().copied().unwrap_or(0) as f64 / total.max(1) as f64
+        }
+        None => k as f64 / n as f64,
+    };
+    if !(p > 0.0 && p < 1.0) || result.df <= 0.0 {
+        return f64::INFINITY;
+    }
+    let lambda = noncentrality_for_power(chi2_isf(level, result.df), result.df, SENSITIVITY_POWER);
+    (lambda * (1.0 - p) / (trials as f64 * p)).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::no_progress;
+    use crate::sampler::Sampler;
+    use crate::source::SourceSpec;
+
+    fn audit(name: &str, n: usize, trials: u64, weights: Option<Vec<u64>>) -> SampleAudit {
+        let spec = SampleSpec {
+            sampler: Sampler::parse(name).unwrap(),
+            n,
+            weights,
+            trials,
+            source: SourceSpec::parse("xoshiro256pp").unwrap(),
+            seed: 11,
+            threads: None,
+        };
+        run(&spec, 0.001, &no_progress).unwrap()
+    }
+
+    #[test]
+    fn fair_samplers_pass_and_biased_ones_are_caught() {
+        let mut audits = vec![
+            audit("floyd:k=3", 10, 200_000, None),
+            audit("partial-fisher-yates:k=3", 10, 200_000, None),
+            audit("reservoir:k=3", 10, 200_000, None),
+            audit("reservoir-off-by-one:k=3", 10, 200_000, None),
+            audit("systematic:k=2", 10, 200_000, None),
+            audit("weighted-prefix", 2, 200_000, Some(vec![1, 99])),
+            audit("weighted-off-by-one", 2, 200_000, Some(vec![1, 99])),
+        ];
+        judge(&mut audits, 0.001);
+        let verdicts: Vec<(String, Verdict)> = audits
+            .iter()
+            .map(|a| (a.spec.sampler.to_string(), a.verdict))
+            .collect();
+        use Verdict::{Biased, NoBiasDetected};
+        let want = [
+            NoBiasDetected,
+            NoBiasDetected,
+            NoBiasDetected,
+            Biased,
+            Biased,
+            NoBiasDetected,
+            Biased,
+        ];
+        for ((name, got), want) in verdicts.iter().zip(want) {
+            assert_eq!(*got, want, "{name}: {verdicts:?}");
+        }
+        // systematic keeps every item's inclusion at k/N: pairs catch it.
+        let systematic = &audits[4];
+        let decisive = systematic
+            .tests
+            .iter()
+            .min_by(|a, b| a.log10_p_holm.total_cmp(&b.log10_p_holm))
+            .unwrap();
+        assert_ne!(decisive.test, SampleTest::Inclusion);
+        // A fair run states what it could have seen.
+        assert!(audits[0].sensitivity.item_deviation < 0.05);
+    }
+
+    #[test]
+    fn a_run_too_small_to_tell_is_inconclusive_and_says_why() {
+        let small = audit("floyd:k=3", 40, 30, None);
+        assert_eq!(small.verdict, Verdict::Inconclusive);
+        assert!(
+            small
+                .not_run
+                .iter()
+                .any(|(t, why)| *t == SampleTest::Inclusion && !why.is_empty()),
+            "{:?}",
+            small.not_run
+        );
+        assert!(small.sensitivity.item_deviation.is_infinite());
+    }
+}

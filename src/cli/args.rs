@@ -271,7 +271,9 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Algorithm to audit, as NAME or NAME:key=value[,key=value]
-    /// (e.g. random-swap:k=100). Repeat for several; default: all of them.
+    /// (e.g. random-swap:k=100), or a sampler (reservoir:k=3,
+    /// minesweeper:w=9,h=9,m=10, weighted-prefix with --weights; see
+    /// `list`). Repeat for several; default: all shuffles.
     #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
     pub algorithms: Vec<String>,
 
@@ -312,6 +314,16 @@ pub struct AuditArgs {
     /// --cmd: seconds a program may print nothing before the run fails.
     #[arg(long, value_name = "SECS", default_value_t = 60, requires = "cmd")]
     pub cmd_timeout: u64,
+
+    /// Weights of a weighted pick (weighted-prefix, alias,
+    /// weighted-off-by-one): integers, comma-separated, one per item; n is
+    /// their count.
+    #[arg(long, value_name = "LIST", conflicts_with = "weights_file")]
+    pub weights: Option<String>,
+
+    /// The weights, read from FILE (separated by commas, spaces or lines).
+    #[arg(long, value_name = "FILE")]
+    pub weights_file: Option<PathBuf>,
 
     /// The name reports give your shuffle [default: the file or command].
     #[arg(long, value_name = "NAME")]

@@ -3,6 +3,7 @@
 use super::EXIT_BIASED;
 use super::args::AuditArgs;
 use super::color;
+use super::samples;
 use super::study::execute;
 use super::table::{TABLE_WIDTH, wrap};
 use super::verdicts;
@@ -28,6 +29,14 @@ const DEFAULT_TRIALS: u64 = 1_000_000;
 use shuffle_audit::{Error, Result};
 
 pub fn run(args: &AuditArgs) -> Result<i32> {
+    if let Some(samplers) = samples::named(args)? {
+        return samples::run(args, samplers);
+    }
+    if args.weights.is_some() || args.weights_file.is_some() {
+        return Err(Error::invalid(
+            "--weights is for weighted picks (-a weighted-prefix, alias or weighted-off-by-one)",
+        ));
+    }
     let specs = specs(args)?;
     let until_decisive = max_trials(args, specs[0].trials)?;
     // --json or an export alone writes no folder; --out (or neither) does.

@@ -1,9 +1,11 @@
-//! `shuffle-audit list`: the algorithms (from their records) and sources.
+//! `shuffle-audit list`: the algorithms and samplers (from their records)
+//! and the random sources.
 
 use super::args::ListArgs;
 use super::table::{TABLE_WIDTH, hanging, wrap};
 use shuffle_audit::Result;
 use shuffle_audit::algorithm::{Algorithm, Exact, Record};
+use shuffle_audit::sampler::Sampler;
 use shuffle_audit::source::SourceKind;
 
 /// The exact method of a record, in a word or two.
@@ -48,7 +50,23 @@ pub fn run(args: &ListArgs) -> Result<i32> {
                 })
             })
             .collect();
-        let doc = serde_json::json!({ "algorithms": algorithms, "sources": sources });
+        let samplers: Vec<_> = Sampler::ALL
+            .iter()
+            .map(|s| {
+                let r = s.record();
+                serde_json::json!({
+                    "name": r.name,
+                    "expected": r.expected.slug(),
+                    "description": r.description,
+                    "ordered": r.ordered,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "algorithms": algorithms,
+            "samplers": samplers,
+            "sources": sources,
+        });
         println!("{}", serde_json::to_string_pretty(&doc).expect("JSON"));
         return Ok(0);
     }
@@ -61,6 +79,12 @@ pub fn run(args: &ListArgs) -> Result<i32> {
             r.expected.slug(),
             exact_words(&r).split(' ').next().unwrap_or("")
         );
+        println!("{}", hanging(&prefix, r.description, TABLE_WIDTH));
+    }
+    println!("\nSamplers (-a NAME[:k=K]; N from -n, a board's w*h, or the count of --weights):");
+    for sampler in Sampler::ALL {
+        let r = sampler.record();
+        let prefix = format!("  {:<24} {:<7} ", r.name, r.expected.slug());
         println!("{}", hanging(&prefix, r.description, TABLE_WIDTH));
     }
     println!(

@@ -14,6 +14,7 @@ mod mixing;
 mod power;
 mod progress;
 mod run;
+mod samples;
 mod selftest;
 mod study;
 mod table;

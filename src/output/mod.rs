@@ -3,6 +3,7 @@
 pub mod exact;
 pub mod files;
 pub mod mixing;
+pub mod samples;
 pub mod summary;
 
 use crate::audit::Audit;

@@ -69,22 +69,9 @@ pub fn paragraphs(text: &str) -> Vec<String> {
 fn facts(input: &ReportInput<'_>) -> Vec<(String, String)> {
     let p = &input.provenance;
     let total: u64 = input.audits.iter().map(|a| a.spec.trials).sum();
-    let tool = match (&p.git_commit, p.git_dirty) {
-        (Some(commit), dirty) => format!(
-            "{}, commit {}{}",
-            p.tool,
-            &commit[..commit.len().min(12)],
-            if dirty == Some(true) {
-                " with uncommitted changes"
-            } else {
-                ""
-            }
-        ),
-        (None, _) => p.tool.clone(),
-    };
     vec![
         ("Generated".into(), p.date.clone()),
-        ("Tool".into(), tool),
+        ("Tool".into(), tool_words(p)),
         (
             "Audits".into(),
             format!(
@@ -102,6 +89,24 @@ fn facts(input: &ReportInput<'_>) -> Vec<(String, String)> {
             ),
         ),
     ]
+}
+
+/// The tool and the commit it ran in: "shuffle-audit 0.1.0, commit
+/// 0123456789ab with uncommitted changes".
+pub fn tool_words(p: &super::Provenance) -> String {
+    match (&p.git_commit, p.git_dirty) {
+        (Some(commit), dirty) => format!(
+            "{}, commit {}{}",
+            p.tool,
+            &commit[..commit.len().min(12)],
+            if dirty == Some(true) {
+                " with uncommitted changes"
+            } else {
+                ""
+            }
+        ),
+        (None, _) => p.tool.clone(),
+    }
 }
 
 /// What the audit should find with enough trials, as the shuffle's record
@@ -298,9 +303,15 @@ fn shared_words(audits: &[Audit], with_n: bool, with_trials: bool, with_rng: boo
 /// How many audits reached each verdict: "2 biased, 14 no bias detected, 1
 /// inconclusive" (verdicts nobody reached are left out).
 pub fn verdict_counts(audits: &[Audit]) -> String {
+    let verdicts: Vec<Verdict> = audits.iter().map(|a| a.verdict).collect();
+    verdict_counts_of(&verdicts)
+}
+
+/// [`verdict_counts`] of a list of verdicts (of any kind of audit).
+pub fn verdict_counts_of(verdicts: &[Verdict]) -> String {
     let parts: Vec<String> = Verdict::ALL
         .iter()
-        .map(|&v| (v, audits.iter().filter(|a| a.verdict == v).count()))
+        .map(|&v| (v, verdicts.iter().filter(|&&w| w == v).count()))
         .filter(|&(_, count)| count > 0)
         .map(|(v, count)| format!("{count} {v}"))
         .collect();

@@ -12,6 +12,7 @@ pub mod extensions;
 pub mod html;
 pub mod markdown;
 pub mod model;
+pub mod samples;
 
 use crate::audit::Audit;
 use crate::error::Result;
@@ -114,11 +115,16 @@ pub fn verdicts_markdown(input: &ReportInput<'_>) -> String {
 /// Writes `report.html` and `report.md` into `dir`, which must already hold
 /// the run's PNGs (see [`crate::output::write_run`]); returns the paths.
 pub fn write(dir: &Path, input: &ReportInput<'_>) -> Result<Vec<PathBuf>> {
-    let doc = content::build(input);
+    write_document(dir, &content::build(input))
+}
+
+/// Writes `doc` as `report.html` (PNGs of `dir` embedded) and `report.md`
+/// into `dir`; returns the paths.
+pub fn write_document(dir: &Path, doc: &model::Document) -> Result<Vec<PathBuf>> {
     let read_png = |relative: &str| std::fs::read(dir.join(relative)).ok();
     let html_path = dir.join(HTML_FILE);
-    files::write_atomic(&html_path, html::render(&doc, &read_png).as_bytes())?;
+    files::write_atomic(&html_path, html::render(doc, &read_png).as_bytes())?;
     let md_path = dir.join(MARKDOWN_FILE);
-    files::write_atomic(&md_path, markdown::render(&doc).as_bytes())?;
+    files::write_atomic(&md_path, markdown::render(doc).as_bytes())?;
     Ok(vec![html_path, md_path])
 }

@@ -12,8 +12,9 @@ use super::run::{self as sampler_run, SampleSpec};
 use super::tally::SampleTally;
 use crate::engine::Progress;
 use crate::error::Result;
+use crate::format::format_ratio;
 use crate::stats::pvalue::departure;
-use crate::stats::sampling::{self, NotApplicable, SamplingTest};
+use crate::stats::sampling::{self, Deviation, NotApplicable, SamplingTest};
 use crate::stats::sensitivity::{MAX_CELL_DEVIATION, SENSITIVITY_POWER};
 use crate::stats::special::{chi2_isf, noncentrality_for_power};
 use crate::stats::{TestResult, Verdict, holm_log10};
@@ -91,6 +92,8 @@ pub struct SampleAudit {
     pub tests: Vec<TestResult<SampleTest>>,
     /// The tests that did not run, each with why.
     pub not_run: Vec<(SampleTest, String)>,
+    /// Each test's most deviant cell, where it has one.
+    pub deviations: Vec<(SampleTest, Deviation)>,
     /// The audit's own log10 p: its smallest Holm-adjusted p.
     pub log10_p: f64,
     /// The log10 p the verdict compared with α, after the correction across
@@ -102,6 +105,46 @@ pub struct SampleAudit {
     pub verdict: Verdict,
     /// The significance level (before corrections).
     pub alpha: f64,
+}
+
+impl SampleAudit {
+    /// The test with the strongest evidence (smallest Holm-adjusted p),
+    /// if any test ran.
+    pub fn decisive(&self) -> Option<&TestResult<SampleTest>> {
+        self.tests
+            .iter()
+            .min_by(|a, b| a.log10_p_holm.total_cmp(&b.log10_p_holm))
+    }
+
+    /// The largest deviation in words: for a biased verdict the decisive
+    /// test's most deviant cell ("item 0: 0.71× expected (inclusion)");
+    /// otherwise the largest |z| seen, naming no cell (noise is not a
+    /// finding).
+    pub fn deviation_words(&self) -> String {
+        let decisive = self.decisive().map(|t| t.test);
+        let found = self
+            .deviations
+            .iter()
+            .find(|(test, _)| Some(*test) == decisive);
+        match found {
+            Some((test, d)) if self.verdict == Verdict::Biased => {
+                let ratio = d.ratio();
+                if ratio == 0.0 {
+                    format!("{} never drawn ({test})", d.cell)
+                } else {
+                    format!("{}: {}× expected ({test})", d.cell, format_ratio(ratio))
+                }
+            }
+            _ => {
+                let z = self
+                    .deviations
+                    .iter()
+                    .map(|(_, d)| d.z.abs())
+                    .fold(0.0, f64::max);
+                format!("no cell stands out (max |z| {z:.1})")
+            }
+        }
+    }
 }
 
 /// Runs the sampler of `spec` and gives its provisional verdict at `alpha`
@@ -150,6 +193,7 @@ pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64)
     }
     let mut tests = Vec::new();
     let mut not_run = Vec::new();
+    let mut deviations = Vec::new();
     for (test, outcome) in outcomes {
         match outcome {
             Ok(t) => tests.push(TestResult {
@@ -159,7 +203,12 @@ pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64)
                 log10_p: t.log10_p,
                 log10_p_holm: t.log10_p,
                 departure: departure(t.statistic, t.df),
-                method: t.describe(),
+                method: {
+                    if let Some(d) = t.largest.clone() {
+                        deviations.push((test, d));
+                    }
+                    t.describe()
+                },
             }),
             Err(reason) => not_run.push((test, reason)),
         }
@@ -175,6 +224,7 @@ pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64)
         seconds,
         tests,
         not_run,
+        deviations,
         log10_p,
         log10_p_adjusted: log10_p,
         sensitivity: SampleSensitivity {
@@ -301,6 +351,18 @@ mod tests {
         assert_ne!(decisive.test, SampleTest::Inclusion);
         // A fair run states what it could have seen.
         assert!(audits[0].sensitivity.item_deviation < 0.05);
+        assert!(
+            audits[0]
+                .deviation_words()
+                .starts_with("no cell stands out")
+        );
+        // The off-by-one reservoir keeps the first k items too rarely.
+        let words = audits[3].deviation_words();
+        assert!(
+            words.starts_with("item ") && words.contains("× expected"),
+            "{words}"
+        );
+        assert_eq!(audits[6].deviation_words(), "item 0 never drawn (picks)");
     }
 
     #[test]

@@ -1,0 +1,313 @@
+//! `shuffle-audit audit -a SAMPLER`: audit k-of-N samplers and weighted
+//! picks: run, test, judge (Holm within and across the audits), show the
+//! verdicts and write the run's files and report.
+
+use super::EXIT_BIASED;
+use super::args::AuditArgs;
+use super::color;
+use super::interrupt;
+use super::progress::{Progress, work};
+use super::table::{TABLE_WIDTH, Table, wrap};
+use shuffle_audit::error::ErrorKind;
+use shuffle_audit::experiment::record::{self, RunStart, shell_line};
+use shuffle_audit::format::{format_ratio, short_count};
+use shuffle_audit::output::samples::{SampleSummary, write_samples};
+use shuffle_audit::output::{files, format_p};
+use shuffle_audit::report::{self, Provenance, samples as report_samples};
+use shuffle_audit::sampler::Sampler;
+use shuffle_audit::sampler::audit::{self, SampleAudit};
+use shuffle_audit::sampler::run::SampleSpec;
+use shuffle_audit::source::SourceSpec;
+use shuffle_audit::stats::Verdict;
+use shuffle_audit::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// n when neither -n, a board nor weights say.
+const DEFAULT_N: usize = 10;
+/// Samples per sampler when -t is not given.
+const DEFAULT_TRIALS: u64 = 1_000_000;
+/// Where files go when neither --out nor --json is given.
+const DEFAULT_OUT: &str = "reports/latest";
+
+/// The samplers named by `-a`, if every name is a sampler; `None` if every
+/// name is a shuffle (or none is given); an error for a mix, or for a name
+/// that is neither (with the closer suggestion).
+pub fn named(args: &AuditArgs) -> Result<Option<Vec<Sampler>>> {
+    use shuffle_audit::algorithm::Algorithm;
+    let mut samplers = Vec::new();
+    let mut shuffles = 0;
+    for text in &args.algorithms {
+        match (Algorithm::parse(text), Sampler::parse(text)) {
+            (Ok(_), _) => shuffles += 1,
+            (Err(_), Ok(sampler)) => samplers.push(sampler),
+            (Err(shuffle), Err(sampler)) => {
+                // Suggest from whichever list has a near name.
+                let hint = |e: &Error| e.to_string().contains("did you mean");
+                return Err(if hint(&sampler) && !hint(&shuffle) {
+                    sampler
+                } else {
+                    shuffle
+                });
+            }
+        }
+    }
+    match (samplers.is_empty(), shuffles) {
+        (true, _) => Ok(None),
+        (false, 0) => Ok(Some(samplers)),
+        (false, _) => Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            "audit shuffles and samplers in separate runs (their tests and reports differ)",
+        )),
+    }
+}
+
+/// Runs the sampler audits and returns the exit code.
+pub fn run(args: &AuditArgs, samplers: Vec<Sampler>) -> Result<i32> {
+    refuse_shuffle_flags(args)?;
+    let weights = weights(args)?;
+    if weights.is_some() && !samplers.iter().any(|&s| is_weighted(s)) {
+        return Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            "--weights is for weighted picks (weighted-prefix, alias, weighted-off-by-one)",
+        ));
+    }
+    let mut specs = Vec::new();
+    for sampler in samplers {
+        let n = size(args, sampler, weights.as_deref())?;
+        let spec = SampleSpec {
+            sampler,
+            n,
+            weights: weights.clone().filter(|_| is_weighted(sampler)),
+            trials: args.trials.unwrap_or(DEFAULT_TRIALS),
+            source: SourceSpec::parse(&args.rng)?,
+            seed: args.seed,
+            threads: args.threads,
+        };
+        // Every bad request (k > N, missing weights) before anything runs.
+        sampler.prepare(spec.n, spec.weights.as_deref())?;
+        if specs.iter().any(|s: &SampleSpec| s.sampler == sampler) {
+            return Err(Error::invalid(format!(
+                "sampler '{sampler}' is given twice"
+            )));
+        }
+        specs.push(spec);
+    }
+    let out = match (&args.out, args.json || args.export.any()) {
+        (Some(dir), _) => Some(dir.clone()),
+        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
+        (None, true) => None,
+    };
+    args.export.check()?;
+    let command = shell_line(&record::command_line());
+    let provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
+    let title = match specs.as_slice() {
+        [one] => format!("Audit of {} at N = {}", one.sampler, one.n),
+        _ => format!("Audit of {} samplers", specs.len()),
+    };
+    let audits = interrupt::staged(out.as_deref(), |dir| {
+        let audits = run_all(&specs, args.alpha, args.quiet)?;
+        if let Some(dir) = dir {
+            write_samples(dir, &audits, args.alpha)?;
+            let doc = report_samples::build(&title, &audits, args.alpha, &provenance);
+            report::write_document(dir, &doc)?;
+        }
+        Ok(audits)
+    })?;
+    let summary = SampleSummary::of(&audits, args.alpha);
+    if let Some(path) = &args.export.export_json {
+        files::write_atomic(path, format!("{}\n", summary.to_json()).as_bytes())?;
+    }
+    if let Some(path) = &args.export.export_csv {
+        files::write_atomic(path, summary.to_csv().as_bytes())?;
+    }
+    if let Some(path) = &args.export.export_markdown {
+        let mut doc = report_samples::build(&title, &audits, args.alpha, &provenance);
+        doc.sections.truncate(1);
+        files::write_atomic(path, report::markdown::render(&doc).as_bytes())?;
+    }
+    if args.json {
+        println!("{}", summary.to_json());
+    } else {
+        print!(
+            "{}",
+            color::verdicts(&render(&audits, args.alpha), color::stdout())
+        );
+    }
+    if let Some(dir) = out.as_ref().filter(|_| !args.quiet) {
+        eprintln!(
+            "Reports written to {} (open {})",
+            dir.display(),
+            dir.join(report::HTML_FILE).display()
+        );
+    }
+    let biased = audits.iter().any(|a| a.verdict == Verdict::Biased);
+    Ok(if args.fail_on_bias && biased {
+        EXIT_BIASED
+    } else {
+        0
+    })
+}
+
+/// Runs every spec with progress, then judges them together.
+fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<SampleAudit>> {
+    let trials: u64 = specs.iter().map(|s| s.trials).sum();
+    let total_work = specs
+        .iter()
+        .map(|s| work(s.trials, s.sampler.k() as usize))
+        .fold(0, u64::saturating_add);
+    let progress = Progress::new(trials, total_work, quiet);
+    let mut audits = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let label = format!("{} N={} {}", spec.sampler, spec.n, spec.source);
+        progress.begin(label, spec.trials, spec.sampler.k() as usize);
+        audits.push(audit::run(spec, alpha, &|k| progress.add(k))?);
+    }
+    progress.finish();
+    audit::judge(&mut audits, alpha);
+    Ok(audits)
+}
+
+/// The verdict table and its notes, fitted to 100 columns.
+fn render(audits: &[SampleAudit], alpha: f64) -> String {
+    let verdicts: Vec<Verdict> = audits.iter().map(|a| a.verdict).collect();
+    let mut out = format!(
+        "{}\nalpha {alpha}, Holm within each audit and over {} audits\n\n",
+        report::content::verdict_counts_of(&verdicts),
+        audits.len()
+    );
+    let mut table = Table::new(&[
+        ("sampler", false),
+        ("N", true),
+        ("k", true),
+        ("trials", true),
+        ("verdict", false),
+        ("p (adj.)", true),
+        ("could detect", false),
+        ("largest deviation", false),
+    ])
+    .droppable(&["could detect"])
+    .shrinkable(&["sampler", "largest deviation"]);
+    let mut inconclusive = Vec::new();
+    for a in audits {
+        if a.verdict == Verdict::Inconclusive {
+            let why: Vec<String> = a
+                .not_run
+                .iter()
+                .map(|(t, why)| format!("{t}: {why}"))
+                .collect();
+            inconclusive.push(format!("  {}: {}", a.spec.sampler, why.join("; ")));
+        }
+        table.push(vec![
+            a.spec.sampler.to_string(),
+            a.tally.n().to_string(),
+            a.tally.k().to_string(),
+            short_count(a.tally.trials()),
+            format!("{} {}", a.verdict.symbol(), a.verdict),
+            format_p(a.log10_p_adjusted),
+            report_samples::detectable_words(a).replace(" per item", ""),
+            deviation_short(a),
+        ]);
+    }
+    let fitted = table.fit(TABLE_WIDTH);
+    out.push_str(&fitted.text);
+    out.push_str(&wrap(
+        "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
+         could detect: the smallest deviation of one item's inclusion the run would have seen \
+         with 90% power. largest deviation: observed/expected of the decisive test's most deviant \
+         cell (item, pair, subset or slot).",
+        TABLE_WIDTH,
+    ));
+    out.push('\n');
+    if !inconclusive.is_empty() {
+        out.push_str(&format!(
+            "\nInconclusive (too few samples to tell):\n{}\n",
+            wrap(&inconclusive.join("\n"), TABLE_WIDTH)
+        ));
+    }
+    out
+}
+
+/// The largest deviation in a few characters (`0.74× item 0`,
+/// `9.02× pair (3, 8)`, `none stands out`): the same finding as the
+/// report's sentence.
+fn deviation_short(a: &SampleAudit) -> String {
+    let decisive = a.decisive().map(|t| t.test);
+    match a.deviations.iter().find(|(t, _)| Some(*t) == decisive) {
+        Some((_, d)) if a.verdict == Verdict::Biased => {
+            let ratio = d.ratio();
+            if ratio == 0.0 {
+                format!("never: {}", d.cell)
+            } else {
+                format!("{}× {}", format_ratio(ratio), d.cell)
+            }
+        }
+        _ => "none stands out".to_string(),
+    }
+}
+
+fn is_weighted(sampler: Sampler) -> bool {
+    matches!(sampler, Sampler::Weighted(_))
+}
+
+/// N: a board's w·h, the weights' count, -n, or the default; a -n that
+/// disagrees with the board or the weights is refused.
+fn size(args: &AuditArgs, sampler: Sampler, weights: Option<&[u64]>) -> Result<usize> {
+    let fixed = sampler
+        .population()
+        .or(weights.filter(|_| is_weighted(sampler)).map(<[u64]>::len));
+    match (fixed, args.n) {
+        (Some(f), Some(n)) if f != n => Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!("{sampler} has N = {f} items, but -n says {n}"),
+        )),
+        (Some(f), _) => Ok(f),
+        (None, Some(n)) => Ok(n),
+        (None, None) => Ok(DEFAULT_N),
+    }
+}
+
+/// The weights of `--weights` or `--weights-file`, if given.
+fn weights(args: &AuditArgs) -> Result<Option<Vec<u64>>> {
+    let text = match (&args.weights, &args.weights_file) {
+        (Some(list), _) => list.clone(),
+        (None, Some(path)) => read(path)?,
+        (None, None) => return Ok(None),
+    };
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<u64>().map_err(|_| {
+                Error::of_kind(
+                    ErrorKind::BadInput,
+                    format!("weight '{t}' is not a whole number ≥ 0"),
+                )
+            })
+        })
+        .collect::<Result<Vec<u64>>>()
+        .map(Some)
+}
+
+fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Flags that only mean something for shuffles.
+fn refuse_shuffle_flags(args: &AuditArgs) -> Result<()> {
+    let used = [
+        (args.input.is_some(), "--input"),
+        (args.cmd.is_some(), "--cmd"),
+        (args.until_decisive, "--until-decisive"),
+        (args.tests != "default", "--tests"),
+        (args.order.is_some() || args.order_file.is_some(), "--order"),
+    ];
+    if let Some((_, flag)) = used.iter().find(|(on, _)| *on) {
+        return Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            format!("{flag} is for shuffles; sampler audits do not take it (yet)"),
+        ));
+    }
+    Ok(())
+}

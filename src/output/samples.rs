@@ -1,0 +1,270 @@
+//! The files of a sampler run: `summary.json` and `summary.csv` (one
+//! record per audit, the same findings the terminal shows) and, per audit,
+//! its counts: `inclusion.csv`, and where kept `pairs.csv` and `slots.csv`.
+
+use super::files;
+use crate::error::Result;
+use crate::sampler::audit::SampleAudit;
+use crate::stats::Verdict;
+use crate::stats::pvalue;
+use crate::subsets::pair_index;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The version of a sampler run's `summary.json` layout.
+pub const SAMPLE_SUMMARY_SCHEMA: u32 = 1;
+
+/// A sampler run's `summary.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SampleSummary {
+    /// Layout version ([`SAMPLE_SUMMARY_SCHEMA`]).
+    pub schema: u32,
+    /// What wrote it.
+    pub tool: String,
+    /// `"samplers"`: tells this layout from a shuffle run's.
+    pub kind: &'static str,
+    /// The significance level of the verdicts.
+    pub alpha: f64,
+    /// One record per audit, in run order.
+    pub audits: Vec<SampleRecord>,
+}
+
+/// One sampler audit as every output states it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SampleRecord {
+    /// The sampler with its parameters.
+    pub sampler: String,
+    /// Population size N.
+    pub n: usize,
+    /// Items per sample.
+    pub k: usize,
+    /// Samples drawn.
+    pub trials: u64,
+    /// The random source.
+    pub rng: String,
+    /// The seed.
+    pub seed: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The p-value the verdict used, after every correction (a bound when
+    /// `p_adjusted_is_bound`).
+    pub p_adjusted: f64,
+    /// Whether `p_adjusted` is only the bound 1e-12.
+    pub p_adjusted_is_bound: bool,
+    /// log10 of the adjusted p.
+    pub log10_p_adjusted: f64,
+    /// The test with the strongest evidence, if any ran.
+    pub decisive_test: Option<String>,
+    /// The smallest relative deviation of one item's inclusion the run
+    /// would have seen with 90% power (infinite when it could not tell).
+    pub detectable_item_deviation: f64,
+    /// The level each test was held to.
+    pub sensitivity_level: f64,
+    /// The largest deviation, in words.
+    pub largest_deviation: String,
+    /// Every test that ran.
+    pub tests: Vec<SampleTestRecord>,
+    /// Tests that did not run, with why.
+    pub not_run: Vec<NotRunRecord>,
+}
+
+/// One test's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct SampleTestRecord {
+    /// Which test.
+    pub test: String,
+    /// Its statistic.
+    pub statistic: f64,
+    /// Its degrees of freedom.
+    pub df: f64,
+    /// Its p-value (a bound below 1e-12).
+    pub p: f64,
+    /// Its p-value after Holm across the audit's tests.
+    pub p_holm: f64,
+    /// How the p-value was obtained.
+    pub method: String,
+}
+
+/// A test that did not run.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotRunRecord {
+    /// Which test.
+    pub test: String,
+    /// Why not.
+    pub why: String,
+}
+
+impl SampleRecord {
+    /// The record of one judged audit.
+    pub fn of(a: &SampleAudit) -> Self {
+        Self {
+            sampler: a.spec.sampler.to_string(),
+            n: a.tally.n(),
+            k: a.tally.k(),
+            trials: a.tally.trials(),
+            rng: a.spec.source.to_string(),
+            seed: a.spec.seed,
+            seconds: a.seconds,
+            verdict: a.verdict,
+            p_adjusted: pvalue::stated(a.log10_p_adjusted),
+            p_adjusted_is_bound: pvalue::is_bound(a.log10_p_adjusted),
+            log10_p_adjusted: a.log10_p_adjusted,
+            decisive_test: a.decisive().map(|t| t.test.to_string()),
+            detectable_item_deviation: a.sensitivity.item_deviation,
+            sensitivity_level: a.sensitivity.level,
+            largest_deviation: a.deviation_words(),
+            tests: a
+                .tests
+                .iter()
+                .map(|t| SampleTestRecord {
+                    test: t.test.to_string(),
+                    statistic: t.statistic,
+                    df: t.df,
+                    p: pvalue::stated(t.log10_p),
+                    p_holm: pvalue::stated(t.log10_p_holm),
+                    method: t.method.clone(),
+                })
+                .collect(),
+            not_run: a
+                .not_run
+                .iter()
+                .map(|(test, why)| NotRunRecord {
+                    test: test.to_string(),
+                    why: why.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl SampleSummary {
+    /// The summary of judged sampler audits at `alpha`.
+    pub fn of(audits: &[SampleAudit], alpha: f64) -> Self {
+        Self {
+            schema: SAMPLE_SUMMARY_SCHEMA,
+            tool: format!("shuffle-audit {}", env!("CARGO_PKG_VERSION")),
+            kind: "samplers",
+            alpha,
+            audits: audits.iter().map(SampleRecord::of).collect(),
+        }
+    }
+
+    /// As pretty JSON (infinite sensitivities become `null`).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("the summary serialises")
+    }
+
+    /// As CSV: one row per audit, the flat fields.
+    pub fn to_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let header = [
+            "sampler",
+            "n",
+            "k",
+            "trials",
+            "rng",
+            "seed",
+            "verdict",
+            "p_adjusted",
+            "p_adjusted_is_bound",
+            "decisive_test",
+            "detectable_item_deviation",
+            "largest_deviation",
+        ];
+        w.write_record(header).expect("in memory");
+        for r in &self.audits {
+            w.write_record([
+                r.sampler.clone(),
+                r.n.to_string(),
+                r.k.to_string(),
+                r.trials.to_string(),
+                r.rng.clone(),
+                r.seed.to_string(),
+                r.verdict.slug().to_string(),
+                r.p_adjusted.to_string(),
+                r.p_adjusted_is_bound.to_string(),
+                r.decisive_test.clone().unwrap_or_default(),
+                r.detectable_item_deviation.to_string(),
+                r.largest_deviation.clone(),
+            ])
+            .expect("in memory");
+        }
+        String::from_utf8(w.into_inner().expect("in memory")).expect("UTF-8")
+    }
+}
+
+/// The folder of each audit: the sampler's slug with n, made unique.
+pub fn sample_folders(audits: &[SampleAudit]) -> Vec<String> {
+    let mut seen = std::collections::HashMap::new();
+    audits
+        .iter()
+        .map(|a| {
+            let base = format!("{}_n{}", a.spec.sampler.slug(), a.tally.n());
+            let count = seen.entry(base.clone()).or_insert(0);
+            *count += 1;
+            if *count == 1 {
+                base
+            } else {
+                format!("{base}-{count}")
+            }
+        })
+        .collect()
+}
+
+/// Writes a sampler run's files into `dir` (staged) and returns their paths.
+pub fn write_samples(dir: &Path, audits: &[SampleAudit], alpha: f64) -> Result<Vec<PathBuf>> {
+    let summary = SampleSummary::of(audits, alpha);
+    let mut written = Vec::new();
+    let mut put = |path: PathBuf, text: String| -> Result<()> {
+        files::write_atomic(&path, text.as_bytes())?;
+        written.push(path);
+        Ok(())
+    };
+    put(dir.join("summary.json"), summary.to_json())?;
+    put(dir.join("summary.csv"), summary.to_csv())?;
+    for (a, folder) in audits.iter().zip(sample_folders(audits)) {
+        let sub = dir.join(folder);
+        put(sub.join("inclusion.csv"), inclusion_csv(a))?;
+        if let Some(pairs) = a.tally.pairs() {
+            put(sub.join("pairs.csv"), pairs_csv(a.tally.n(), pairs))?;
+        }
+        if let Some(slots) = a.tally.slots() {
+            put(sub.join("slots.csv"), slots_csv(a.tally.n(), slots))?;
+        }
+    }
+    Ok(written)
+}
+
+/// `item,count`: how often each item was in the sample (picked, for a
+/// weighted pick).
+fn inclusion_csv(a: &SampleAudit) -> String {
+    let mut out = String::from("item,count\n");
+    for (i, c) in a.tally.inclusion().iter().enumerate() {
+        out.push_str(&format!("{i},{c}\n"));
+    }
+    out
+}
+
+/// `i,j,count` for every pair i < j.
+fn pairs_csv(n: usize, pairs: &[u64]) -> String {
+    let mut out = String::from("i,j,count\n");
+    for i in 0..n {
+        for j in i + 1..n {
+            out.push_str(&format!("{i},{j},{}\n", pairs[pair_index(n, i, j)]));
+        }
+    }
+    out
+}
+
+/// One row per slot of the sample, one column per item.
+fn slots_csv(n: usize, slots: &[u64]) -> String {
+    let header: Vec<String> = (0..n).map(|v| format!("item{v}")).collect();
+    let mut out = format!("slot,{}\n", header.join(","));
+    for (s, row) in slots.chunks(n).enumerate() {
+        let cells: Vec<String> = row.iter().map(u64::to_string).collect();
+        out.push_str(&format!("{s},{}\n", cells.join(",")));
+    }
+    out
+}

@@ -1,0 +1,199 @@
+//! The report of a sampler run, in the same document model (and so the
+//! same HTML and Markdown renderers) as a shuffle run: the verdicts, then
+//! one section per audit with every test, what did not run and why, and
+//! the counts' files.
+
+use super::Provenance;
+use super::content::{VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_counts_of};
+use super::model::{Block, Cell, Column, Document, Section, Table};
+use crate::format::thousands;
+use crate::output::format_p;
+use crate::output::samples::sample_folders;
+use crate::sampler::audit::SampleAudit;
+
+/// The report of judged sampler `audits` at `alpha`.
+pub fn build(title: &str, audits: &[SampleAudit], alpha: f64, provenance: &Provenance) -> Document {
+    let folders = sample_folders(audits);
+    let total: u64 = audits.iter().map(|a| a.tally.trials()).sum();
+    let facts = vec![
+        ("Generated".into(), provenance.date.clone()),
+        ("Tool".into(), tool_words(provenance)),
+        (
+            "Audits".into(),
+            format!("{} ({} samples in all)", audits.len(), thousands(total)),
+        ),
+        (
+            "Verdicts".into(),
+            format!(
+                "at α = {alpha}, Holm-corrected within each audit and across the {} audits",
+                audits.len()
+            ),
+        ),
+        ("Command".into(), provenance.command_line.clone()),
+    ];
+    let mut sections = vec![verdict_section(audits, &folders, alpha)];
+    sections.push(Section {
+        id: "audits".into(),
+        title: "Audits".into(),
+        blocks: Vec::new(),
+        subsections: audits
+            .iter()
+            .zip(&folders)
+            .map(|(a, folder)| audit_section(a, folder))
+            .collect(),
+    });
+    sections.push(Section::new(
+        "method",
+        "Method",
+        vec![Block::List(vec![
+            "inclusion: how often each item is in the sample against k/N; Q = ((N−1)/N) Σ (C_i − Tp)² / (T p (1 − p)) follows χ²(N − 1) for uniform k-subsets (the inclusion indicators are negatively correlated, Cov = −p(1−p)/(N−1)).".into(),
+            "pairs: how often each pair is drawn together, projected off what inclusion explains (the Johnson-scheme part beyond the items' own counts): catches samplers whose items are each fair but whose pairs are not (systematic sampling).".into(),
+            "subsets: every whole k-subset against 1/C(N, k), while there are few enough to count.".into(),
+            "order: which item comes at which slot of an ordered sample, beyond its inclusion; χ²((k − 1)(N − 1)).".into(),
+            "picks: a weighted pick's counts against w_i / Σw (Pearson); a pick of a zero-weight item is impossible for a correct sampler (p = 0).".into(),
+            "Each p-value comes from a law fitted to the statistic's exact mean, variance and skewness; a test runs only with enough trials for that law to hold at α = 0.001, and otherwise says how many it needs.".into(),
+        ])],
+    ));
+    Document {
+        title: title.to_string(),
+        lead: Vec::new(),
+        facts,
+        sections,
+    }
+}
+
+fn verdict_section(audits: &[SampleAudit], folders: &[String], alpha: f64) -> Section {
+    let mut table = Table {
+        id: Some(VERDICT_TABLE_ID.to_string()),
+        columns: vec![
+            Column::text("sampler"),
+            Column::number("N"),
+            Column::number("k"),
+            Column::number("trials"),
+            Column::text("verdict"),
+            Column::text("decisive test").secondary(),
+            Column::number("p (adjusted)"),
+            Column::text("could detect"),
+            Column::prose("largest deviation"),
+        ],
+        rows: Vec::new(),
+    };
+    for (a, folder) in audits.iter().zip(folders) {
+        table.rows.push(vec![
+            Cell::Link {
+                text: a.spec.sampler.to_string(),
+                target: format!("audit-{folder}"),
+            },
+            Cell::text(a.tally.n().to_string()),
+            Cell::text(a.tally.k().to_string()),
+            Cell::text(thousands(a.tally.trials())),
+            Cell::Verdict(a.verdict),
+            a.decisive()
+                .map_or(Cell::Missing, |t| Cell::text(t.test.to_string())),
+            Cell::text(format_p(a.log10_p_adjusted)),
+            Cell::text(detectable_words(a)),
+            Cell::text(a.deviation_words()),
+        ]);
+    }
+    let verdicts: Vec<_> = audits.iter().map(|a| a.verdict).collect();
+    Section::new(
+        VERDICT_SECTION_ID,
+        "Verdicts",
+        vec![
+            Block::Paragraph(format!(
+                "{} at α = {alpha}. \"No bias detected\" means no test found bias in a run large \
+                 enough to have seen one item's inclusion off by the deviation under \"could \
+                 detect\" (90% power), not proof of fairness; \"inconclusive\" means the run was \
+                 too small to tell.",
+                verdict_counts_of(&verdicts)
+            )),
+            Block::Table(table),
+        ],
+    )
+}
+
+/// "±4.1% per item", or "—" when the inclusion test could not run.
+pub fn detectable_words(a: &SampleAudit) -> String {
+    let d = a.sensitivity.item_deviation;
+    if d.is_finite() {
+        format!("±{:.2}% per item", 100.0 * d)
+    } else {
+        "—".to_string()
+    }
+}
+
+fn audit_section(a: &SampleAudit, folder: &str) -> Section {
+    let mut tests = Table {
+        id: None,
+        columns: vec![
+            Column::text("test"),
+            Column::number("statistic"),
+            Column::number("df"),
+            Column::number("p"),
+            Column::number("p (Holm, this audit)"),
+            Column::prose("method"),
+        ],
+        rows: Vec::new(),
+    };
+    for t in &a.tests {
+        tests.rows.push(vec![
+            Cell::text(t.test.to_string()),
+            Cell::text(format!("{:.1}", t.statistic)),
+            Cell::text(format!("{:.0}", t.df)),
+            Cell::text(format_p(t.log10_p)),
+            Cell::text(format_p(t.log10_p_holm)),
+            Cell::text(t.method.clone()),
+        ]);
+    }
+    let mut blocks = vec![
+        Block::Definitions(vec![
+            ("Verdict".into(), Cell::Verdict(a.verdict)),
+            (
+                "What was drawn".into(),
+                Cell::text(format!(
+                    "{} samples of k = {} from N = {} items, {} with seed {}",
+                    thousands(a.tally.trials()),
+                    a.tally.k(),
+                    a.tally.n(),
+                    a.spec.source,
+                    a.spec.seed
+                )),
+            ),
+            (
+                "Description".into(),
+                Cell::text(a.spec.sampler.description()),
+            ),
+            ("Largest deviation".into(), Cell::text(a.deviation_words())),
+            ("Could detect".into(), Cell::text(detectable_words(a))),
+        ]),
+        Block::Table(tests),
+    ];
+    if !a.not_run.is_empty() {
+        blocks.push(Block::Note(format!(
+            "Not run: {}.",
+            a.not_run
+                .iter()
+                .map(|(t, why)| format!("{t} ({why})"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )));
+    }
+    blocks.push(Block::Paragraph(format!(
+        "Counts: {folder}/inclusion.csv{}{}.",
+        if a.tally.pairs().is_some() {
+            format!(", {folder}/pairs.csv")
+        } else {
+            String::new()
+        },
+        if a.tally.slots().is_some() {
+            format!(", {folder}/slots.csv")
+        } else {
+            String::new()
+        }
+    )));
+    Section::new(
+        format!("audit-{folder}"),
+        a.spec.sampler.to_string(),
+        blocks,
+    )
+}

@@ -1,0 +1,160 @@
+//! Auditing samplers from the command line: verdicts, files, refusals.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sa-samplers-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn samplers_are_judged_and_written_like_shuffles() {
+    let out = temp("run");
+    let o = run(&[
+        "audit",
+        "-a",
+        "floyd:k=3",
+        "-a",
+        "reservoir-off-by-one:k=3",
+        "-a",
+        "systematic:k=2",
+        "-a",
+        "partial-fisher-yates:k=3",
+        "-t",
+        "300k",
+        "--seed",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = String::from_utf8_lossy(&o.stdout);
+    for line in table.lines() {
+        assert!(line.chars().count() <= 100, "{line}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["kind"], "samplers");
+    let verdicts: Vec<&str> = summary["audits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["no-bias-detected", "biased", "biased", "no-bias-detected"]
+    );
+    // systematic keeps each item's inclusion fair: the pairs and subset
+    // tests see it, the inclusion test does not decide.
+    let decisive = summary["audits"][2]["decisive_test"].as_str().unwrap();
+    assert!(["pairs", "subsets"].contains(&decisive), "{decisive}");
+    let tests = summary["audits"][2]["tests"].as_array().unwrap();
+    let p = |name: &str| {
+        tests.iter().find(|t| t["test"] == name).unwrap()["p"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(p("pairs") <= 1e-12 && p("inclusion") > 1e-3, "{tests:?}");
+    // The table and the JSON state the same verdicts and p-values.
+    for (i, name) in ["floyd:k=3", "reservoir-off-by-one:k=3"].iter().enumerate() {
+        let row = table.lines().find(|l| l.starts_with(&name[..9])).unwrap();
+        let words = verdicts[i].replace('-', " ");
+        assert!(row.contains(&words), "{row}");
+    }
+    for file in ["report.html", "report.md", "summary.csv"] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    assert!(out.join("partial-fisher-yates_k-3_n10/slots.csv").is_file());
+    assert!(out.join("floyd_k-3_n10/pairs.csv").is_file());
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn weighted_picks_take_their_weights_and_boards_their_size() {
+    let dir = temp("weights");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("w.txt");
+    std::fs::write(&file, "1\n99\n").unwrap();
+    let o = run(&[
+        "audit",
+        "-a",
+        "weighted-off-by-one",
+        "-a",
+        "alias",
+        "--weights-file",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["audits"][0]["verdict"], "biased");
+    assert_eq!(
+        doc["audits"][0]["largest_deviation"],
+        "item 0 never drawn (picks)"
+    );
+    assert_eq!(doc["audits"][1]["verdict"], "no-bias-detected");
+    let o = run(&[
+        "audit",
+        "-a",
+        "minesweeper:w=9,h=9,m=10",
+        "-t",
+        "200k",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["audits"][0]["n"], 81);
+    assert_eq!(doc["audits"][0]["k"], 10);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_sampler_requests_are_refused_with_exit_2() {
+    for (args, needle) in [
+        (
+            &["audit", "-a", "floyd:k=3", "-a", "naive-swap"][..],
+            "separate runs",
+        ),
+        (&["audit", "-a", "floyd:k=12", "-n", "10"], "k = 12"),
+        (
+            &["audit", "-a", "floyd:k=3", "--weights", "1,2"],
+            "--weights is for weighted picks",
+        ),
+        (
+            &["audit", "-a", "naive-swap", "--weights", "1,2"],
+            "--weights is for weighted picks",
+        ),
+        (
+            &["audit", "-a", "minesweeper:w=9,h=9,m=10", "-n", "10"],
+            "N = 81",
+        ),
+        (&["audit", "-a", "alias", "--weights", "1,x"], "weight 'x'"),
+        (
+            &["audit", "-a", "floyd:k=3", "--until-decisive"],
+            "--until-decisive is for shuffles",
+        ),
+        (
+            &["audit", "-a", "reservior:k=3"],
+            "did you mean 'reservoir'",
+        ),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}");
+    }
+}

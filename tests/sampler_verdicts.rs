@@ -65,3 +65,39 @@ fn every_sampler_gets_its_expected_verdict() {
     assert!(wrong.is_empty(), "unexpected verdicts: {wrong:?}");
     assert_eq!(audits.len(), Sampler::ALL.len());
 }
+
+/// A fair sampler's audit is called biased at most at the stated rate, in
+/// the tail the verdicts use (α = 0.001) as well as at 0.01: 3,000 seeded
+/// audits of floyd (k = 3 of 10, whose inclusion, pairs and subset tests all
+/// run) and of partial-fisher-yates (ordered: the order test runs too).
+#[test]
+fn fair_sampler_audits_reject_at_the_stated_rate() {
+    use shuffle_audit::stats::special::binomial_band;
+    const AUDITS: u64 = 3_000;
+    for name in ["floyd:k=3", "partial-fisher-yates:k=3"] {
+        let mut p_values = Vec::new();
+        for seed in 0..AUDITS {
+            let spec = SampleSpec {
+                sampler: Sampler::parse(name).unwrap(),
+                n: 10,
+                weights: None,
+                trials: 3_000,
+                source: SourceSpec::parse("xoshiro256pp").unwrap(),
+                seed,
+                threads: Some(1),
+            };
+            let audit = audit::run(&spec, 0.001, &no_progress).unwrap();
+            assert!(audit.not_run.is_empty(), "{name}: {:?}", audit.not_run);
+            p_values.push(10f64.powf(audit.log10_p));
+        }
+        for alpha in [0.01, 0.001] {
+            let rejected = p_values.iter().filter(|&&p| p <= alpha).count() as u64;
+            let (_, hi) = binomial_band(AUDITS, alpha, 0.999);
+            eprintln!("{name}: {rejected} of {AUDITS} rejected at {alpha} (at most {hi})");
+            assert!(
+                rejected <= hi,
+                "{name}: {rejected} of {AUDITS} fair audits rejected at {alpha} (at most {hi})"
+            );
+        }
+    }
+}

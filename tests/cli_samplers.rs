@@ -158,3 +158,34 @@ fn bad_sampler_requests_are_refused_with_exit_2() {
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
 }
+
+#[test]
+fn exact_laws_of_samplers_are_enumerated() {
+    let o = run(&["exact", "-a", "reservoir-off-by-one:k=2", "-n", "4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    // Items 0 and 1 survive with probability (k-1)/(N-1) = 1/3, the rest k/(N-1).
+    for line in [
+        "uniform over the C(4, 2) = 6 subsets: no",
+        "item 0: 1/3",
+        "item 3: 2/3",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    let o = run(&["exact", "-a", "floyd:k=2", "-n", "5", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["uniform"], true);
+    assert_eq!(doc["total_variation"], "0");
+    let o = run(&[
+        "exact",
+        "-a",
+        "weighted-off-by-one",
+        "-n",
+        "2",
+        "--weights",
+        "1,99",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("index 0: 0 (weights say 1/100)"), "{text}");
+    assert!(text.contains("proportional to the weights: no"), "{text}");
+}

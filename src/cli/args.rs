@@ -205,11 +205,12 @@ Exit codes: 0 computed; 2 bad input or refused.";
 
 #[derive(Debug, Args)]
 pub struct ExactArgs {
-    /// Algorithm, as NAME or NAME:key=value (e.g. random-swap:k=3).
+    /// Algorithm, as NAME or NAME:key=value (e.g. random-swap:k=3), or a
+    /// sampler (e.g. reservoir-off-by-one:k=2): its exact law over subsets.
     #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
     pub algorithm: String,
 
-    /// Number of elements to shuffle.
+    /// Number of elements to shuffle (N items for a sampler).
     #[arg(short = 'n', long, value_parser = values::parse_n)]
     pub n: usize,
 
@@ -234,6 +235,11 @@ pub struct ExactArgs {
     /// Compute only the marginal matrix, by propagation (large n).
     #[arg(long)]
     pub marginals: bool,
+
+    /// Weights of a weighted pick (e.g. -a weighted-off-by-one --weights
+    /// 1,99); -n must be their count.
+    #[arg(long, value_name = "LIST")]
+    pub weights: Option<String>,
 }
 const RUN_ABOUT: &str = "\
 Run an experiment file and write a fairness report people can read.

@@ -2,6 +2,7 @@
 //! alone), write the files, report.
 
 use super::args::ExactArgs;
+use super::exact_samples;
 use super::table::Table;
 use num_rational::BigRational;
 use shuffle_audit::algorithm::Algorithm;
@@ -10,6 +11,7 @@ use shuffle_audit::output::exact::{ExactReport, permutation_text, write_exact};
 use shuffle_audit::output::yes_no;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::params::parse_count;
+use shuffle_audit::sampler::Sampler;
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::{Error, Result};
 use std::time::Instant;
@@ -46,12 +48,34 @@ impl Outcome {
 }
 
 pub fn run(args: &ExactArgs) -> Result<i32> {
-    let algorithm = Algorithm::parse(&args.algorithm)?;
-    let source = SourceSpec::parse(&args.rng)?;
     let max_leaves = parse_count(&args.max_leaves)?;
     if max_leaves == 0 {
         return Err(Error::invalid("max-leaves must be at least 1 (got 0)"));
     }
+    let algorithm = match Algorithm::parse(&args.algorithm) {
+        Ok(algorithm) => algorithm,
+        Err(e) => match Sampler::parse(&args.algorithm) {
+            Ok(sampler) => {
+                let weights = args.weights.as_deref().map(parse_weights).transpose()?;
+                if let Some(w) = weights.as_ref().filter(|w| w.len() != args.n) {
+                    return Err(Error::invalid(format!(
+                        "{} weights for n = {}: give one weight per item",
+                        w.len(),
+                        args.n
+                    )));
+                }
+                return exact_samples::run(
+                    sampler,
+                    args.n,
+                    weights.as_deref(),
+                    max_leaves,
+                    args.json,
+                );
+            }
+            Err(_) => return Err(e),
+        },
+    };
+    let source = SourceSpec::parse(&args.rng)?;
     // Every refusal before the output folder is touched.
     if args.marginals {
         exact::check_marginals(algorithm, args.n, source)?;
@@ -310,4 +334,15 @@ fn decimal(x: f64) -> String {
 
 fn to_f64(q: &BigRational) -> f64 {
     num_traits::ToPrimitive::to_f64(q).unwrap_or(f64::NAN)
+}
+
+/// `--weights 1,99`: whole numbers separated by commas or spaces.
+fn parse_weights(text: &str) -> Result<Vec<u64>> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<u64>()
+                .map_err(|_| Error::invalid(format!("weight '{t}' is not a whole number >= 0")))
+        })
+        .collect()
 }

@@ -8,6 +8,7 @@ mod audit;
 mod bench;
 mod color;
 mod exact;
+mod exact_samples;
 mod interrupt;
 mod list;
 mod mixing;

@@ -21,6 +21,7 @@ pub mod comparison;
 pub mod heatmap;
 pub mod mixing;
 pub mod png;
+pub mod sampling;
 pub mod scale;
 pub mod text;
 

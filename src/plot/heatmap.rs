@@ -72,10 +72,10 @@ impl Badge {
 pub const SINGLE_SIZE: (u32, u32) = (800, 750);
 
 pub(super) const TEXT: RGBColor = RGBColor(30, 30, 30);
-const MUTED_TEXT: RGBColor = RGBColor(70, 70, 70);
-const FRAME: RGBColor = RGBColor(110, 110, 110);
+pub(super) const MUTED_TEXT: RGBColor = RGBColor(70, 70, 70);
+pub(super) const FRAME: RGBColor = RGBColor(110, 110, 110);
 /// Label of the colour bar.
-const COLOUR_BAR_LABEL: &str = "observed / expected (log scale)";
+pub(super) const COLOUR_BAR_LABEL: &str = "observed / expected (log scale)";
 /// Smallest badge text, in pixels, however small the panel.
 const MIN_BADGE_PX: f64 = 14.0;
 
@@ -163,17 +163,17 @@ impl Theme {
     }
 
     /// Height of the badge row: the box and a gap above and below it.
-    fn badge_row(&self) -> i32 {
+    pub(super) fn badge_row(&self) -> i32 {
         self.badge_height() + 2 * self.gap
     }
 
     /// Height of the badge box.
-    fn badge_height(&self) -> i32 {
+    pub(super) fn badge_height(&self) -> i32 {
         line_height(self.badge) + 2 * self.badge_pad().1
     }
 
     /// Padding inside the badge box, horizontal and vertical.
-    fn badge_pad(&self) -> (i32, i32) {
+    pub(super) fn badge_pad(&self) -> (i32, i32) {
         (
             (self.badge * 0.5).round() as i32,
             (self.badge * 0.2).round() as i32,
@@ -182,7 +182,7 @@ impl Theme {
 }
 
 /// Draws a straight line from `a` to `b`.
-fn draw_line<DB: DrawingBackend>(
+pub(super) fn draw_line<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     a: (i32, i32),
     b: (i32, i32),
@@ -193,7 +193,7 @@ fn draw_line<DB: DrawingBackend>(
 }
 
 /// Fills the pixels `x0..x1 × y0..y1` (end exclusive, as the bitmap backend does).
-fn fill_rect<DB: DrawingBackend>(
+pub(super) fn fill_rect<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     (x0, y0): (i32, i32),
     (x1, y1): (i32, i32),
@@ -207,7 +207,7 @@ fn fill_rect<DB: DrawingBackend>(
 }
 
 /// Draws a one-pixel frame just outside the pixels `x..x+w × y..y+h`.
-fn draw_frame<DB: DrawingBackend>(
+pub(super) fn draw_frame<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     (x, y): (i32, i32),
     (w, h): (i32, i32),
@@ -274,7 +274,7 @@ pub(super) struct MatrixRect {
 
 /// Draws one line of title text centred over the matrix (centre `cx`) but
 /// kept inside the panel (width `w`), shrunk if it would not fit.
-fn title_line<DB: DrawingBackend>(
+pub(super) fn title_line<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     line: &str,
     font: TextFont,
@@ -290,7 +290,7 @@ fn title_line<DB: DrawingBackend>(
 
 /// Draws the badge of `verdict` centred on `cx` inside a panel `w` wide,
 /// with the top of its row at `y`.
-fn draw_badge<DB: DrawingBackend>(
+pub(super) fn draw_badge<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     verdict: Verdict,
     (cx, y, w): (i32, i32, i32),

@@ -25,11 +25,14 @@ use std::ops::Range;
 use plotters::backend::DrawingBackend;
 use plotters::coord::Shift;
 use plotters::drawing::DrawingArea;
-use plotters::element::{Circle, PathElement, Polygon, Rectangle};
+use plotters::element::{Circle, Polygon};
 use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, RGBColor};
 
-use super::heatmap::{Badge, ColourBar, Margins, SINGLE_SIZE, TEXT, Theme, tick_stride};
+use super::heatmap::{
+    COLOUR_BAR_LABEL, ColourBar, FRAME, MUTED_TEXT, Margins, SINGLE_SIZE, TEXT, Theme, draw_badge,
+    draw_frame, draw_line, fill_rect, tick_stride, title_line,
+};
 use super::png::render;
 use super::scale::{Clipping, LogScale, MAX_LIMIT};
 use super::text::{TextFont, draw_text, line_height};
@@ -58,12 +61,6 @@ const BAND: RGBColor = RGBColor(120, 120, 120);
 const BAND_ALPHA: f64 = 0.2;
 /// Horizontal grid lines of the inclusion chart.
 const GRID: RGBColor = RGBColor(232, 232, 232);
-/// As in [`super::heatmap`] (private there).
-const MUTED_TEXT: RGBColor = RGBColor(70, 70, 70);
-/// As in [`super::heatmap`] (private there).
-const FRAME: RGBColor = RGBColor(110, 110, 110);
-/// Label of the colour bar, as in [`super::heatmap`] (private there).
-const COLOUR_BAR_LABEL: &str = "observed / expected (log scale)";
 /// Title of the inclusion chart's y axis.
 const INCLUSION_Y_TITLE: &str = "observed / expected inclusion (log scale)";
 /// The shortest colour bar next to a wide, flat grid, in pixels, so that its
@@ -388,7 +385,7 @@ impl Header<'_> {
             height += line_height(theme.title) + (lines - 1) * line_height(theme.subtitle);
         }
         if self.verdict.is_some() {
-            height += badge_row(theme);
+            height += theme.badge_row();
         }
         height
     }
@@ -416,7 +413,7 @@ impl Header<'_> {
         }
         if let Some(verdict) = self.verdict {
             draw_badge(area, verdict, (cx, y, w), theme)?;
-            y += badge_row(theme);
+            y += theme.badge_row();
         }
         for line in lines {
             let font = TextFont::plain(theme.subtitle);
@@ -427,102 +424,17 @@ impl Header<'_> {
     }
 }
 
-/// Padding inside the badge box, horizontal and vertical.
-fn badge_pad(theme: &Theme) -> (i32, i32) {
-    (
-        (theme.badge * 0.5).round() as i32,
-        (theme.badge * 0.2).round() as i32,
-    )
-}
-
-/// Height of the badge box.
-fn badge_height(theme: &Theme) -> i32 {
-    line_height(theme.badge) + 2 * badge_pad(theme).1
-}
-
-/// Height of the badge row: the box and a gap above and below it.
-fn badge_row(theme: &Theme) -> i32 {
-    badge_height(theme) + 2 * theme.gap
-}
-
-/// One title line centred on `cx`, kept inside a picture `w` wide, shrunk
-/// if it would not fit.
-fn title_line<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    line: &str,
-    font: TextFont,
-    (cx, y, w): (i32, i32, i32),
-    theme: &Theme,
-    colour: &RGBColor,
-) -> Result<(), PlotError> {
-    let font = font.fit(line, w - 2 * theme.pad)?;
-    let half = font.width(line)? / 2;
-    let x = cx.min(w - theme.pad - half).max(theme.pad + half);
-    draw_text(area, line, (x, y), font, (HPos::Center, VPos::Top), colour)
-}
-
-/// The badge of `verdict` centred on `cx` inside a picture `w` wide, the
-/// top of its row at `y`.
-fn draw_badge<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    verdict: Verdict,
-    (cx, y, w): (i32, i32, i32),
-    theme: &Theme,
-) -> Result<(), PlotError> {
-    let badge = Badge::of(verdict);
-    let (pad_x, _) = badge_pad(theme);
-    let font = TextFont::bold(theme.badge).fit(&badge.words, w - 2 * theme.pad - 2 * pad_x)?;
-    let width = font.width(&badge.words)? + 2 * pad_x;
-    let height = badge_height(theme);
-    let x = (cx - width / 2).min(w - theme.pad - width).max(theme.pad);
-    let top = y + theme.gap;
-    fill(area, (x, top), (x + width, top + height), badge.fill)?;
-    draw_text(
-        area,
-        &badge.words,
-        (x + width / 2, top + height / 2),
-        font,
-        (HPos::Center, VPos::Center),
-        &badge.ink,
-    )
-}
-
 // ---------------------------------------------------------------------------
 // Small drawing helpers.
 
 /// Fills the pixels `x0..x1 × y0..y1` (ends exclusive).
 fn fill<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    (x0, y0): (i32, i32),
-    (x1, y1): (i32, i32),
-    colour: RGBColor,
-) -> Result<(), PlotError> {
-    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], colour.filled()))
-        .map_err(plot_err)
-}
-
-/// A straight one-pixel line from `a` to `b`.
-fn line<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
     a: (i32, i32),
     b: (i32, i32),
-    colour: &RGBColor,
+    RGBColor(r, g, bl): RGBColor,
 ) -> Result<(), PlotError> {
-    area.draw(&PathElement::new(vec![a, b], colour.stroke_width(1)))
-        .map_err(plot_err)
-}
-
-/// A one-pixel frame just outside the pixels `x..x+w × y..y+h`.
-fn frame<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    (x, y): (i32, i32),
-    (w, h): (i32, i32),
-) -> Result<(), PlotError> {
-    area.draw(&Rectangle::new(
-        [(x - 1, y - 1), (x + w, y + h)],
-        FRAME.stroke_width(1),
-    ))
-    .map_err(plot_err)
+    fill_rect(area, a, b, (r, g, bl))
 }
 
 /// An `RGBColor` from a scale colour.
@@ -744,7 +656,7 @@ fn draw_grid_panel<DB: DrawingBackend>(
             )?;
         }
     }
-    frame(area, (x0, y0), (width, height))?;
+    draw_frame(area, (x0, y0), (width, height))?;
 
     // Ticks and labels, thinned as the heatmap's.
     let tick_font = TextFont::plain(theme.tick);
@@ -753,7 +665,7 @@ fn draw_grid_panel<DB: DrawingBackend>(
     let stride = tick_stride(grid.cols, width, label_width + theme.gap);
     for i in (0..grid.cols).step_by(stride) {
         let cx = x0 + centre(i, grid.cols, width);
-        line(area, (cx, y0 + height), (cx, below), &FRAME)?;
+        draw_line(area, (cx, y0 + height), (cx, below), &FRAME)?;
         draw_text(
             area,
             &i.to_string(),
@@ -767,7 +679,7 @@ fn draw_grid_panel<DB: DrawingBackend>(
     let stride = tick_stride(grid.rows, height, label_width + theme.gap);
     for i in (0..grid.rows).step_by(stride) {
         let cy = y0 + centre(i, grid.rows, height);
-        line(area, (left, cy), (x0 - 1, cy), &FRAME)?;
+        draw_line(area, (left, cy), (x0 - 1, cy), &FRAME)?;
         draw_text(
             area,
             &i.to_string(),
@@ -947,7 +859,7 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
     // Grid lines at the ticks, then the band over them, then the 1× line.
     for tick in &ticks {
         let y = chart.y_at(tick.position);
-        line(root, (x0, y), (x0 + pw - 1, y), &GRID)?;
+        draw_line(root, (x0, y), (x0 + pw - 1, y), &GRID)?;
     }
     let columns = runs(n, pw);
     for (start, end, items) in &columns {
@@ -965,7 +877,7 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
         )?;
     }
     let one = chart.y(1.0);
-    line(root, (x0, one), (x0 + pw - 1, one), &FRAME)?;
+    draw_line(root, (x0, one), (x0 + pw - 1, one), &FRAME)?;
 
     // Stems from 1× to the ratio, one per item or per pixel column (then
     // spanning every item the column covers, coloured by the one furthest
@@ -1016,14 +928,14 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
                 .map_err(plot_err)?;
         }
     }
-    frame(root, (x0, y0), (pw, ph))?;
+    draw_frame(root, (x0, y0), (pw, ph))?;
 
     // x ticks (items), thinned as the heatmap's.
     let label_width = tick_font.width(&(n - 1).to_string())?;
     let below = y0 + ph + theme.tick_len;
     for i in (0..n).step_by(tick_stride(n, pw, label_width + theme.gap)) {
         let cx = x0 + centre(i, n, pw);
-        line(root, (cx, y0 + ph), (cx, below), &FRAME)?;
+        draw_line(root, (cx, y0 + ph), (cx, below), &FRAME)?;
         draw_text(
             root,
             &i.to_string(),
@@ -1037,7 +949,7 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
     let tick_left = x0 - 1 - theme.tick_len;
     for tick in &ticks {
         let y = chart.y_at(tick.position);
-        line(root, (tick_left, y), (x0 - 1, y), &FRAME)?;
+        draw_line(root, (tick_left, y), (x0 - 1, y), &FRAME)?;
         draw_text(
             root,
             &tick.label,
@@ -1144,7 +1056,7 @@ fn band_on_white() -> (u8, u8, u8) {
 mod tests {
     use super::*;
     use crate::plot::HeatmapPanel;
-    use crate::plot::heatmap::title_height;
+    use crate::plot::heatmap::{Badge, title_height};
     use crate::plot::png::tests::decode;
     use crate::plot::scale::colour_at;
 

@@ -78,8 +78,21 @@ fn samplers_are_judged_and_written_like_shuffles() {
     for file in ["report.html", "report.md", "summary.csv"] {
         assert!(out.join(file).is_file(), "{file}");
     }
-    assert!(out.join("partial-fisher-yates_k-3_n10/slots.csv").is_file());
-    assert!(out.join("floyd_k-3_n10/pairs.csv").is_file());
+    for file in [
+        "partial-fisher-yates_k-3_n10/slots.csv",
+        "partial-fisher-yates_k-3_n10/slots.png",
+        "floyd_k-3_n10/pairs.csv",
+        "floyd_k-3_n10/pairs.png",
+        "floyd_k-3_n10/inclusion.png",
+        "systematic_k-2_n10/pairs.png",
+    ] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("(systematic_k-2_n10/pairs.png)"),
+        "the report shows the pictures"
+    );
     std::fs::remove_dir_all(&out).unwrap();
 }
 
@@ -107,6 +120,7 @@ fn weighted_picks_take_their_weights_and_boards_their_size() {
         "item 0 never drawn (picks)"
     );
     assert_eq!(doc["audits"][1]["verdict"], "no-bias-detected");
+    let board = dir.join("board");
     let o = run(&[
         "audit",
         "-a",
@@ -114,8 +128,12 @@ fn weighted_picks_take_their_weights_and_boards_their_size() {
         "-t",
         "200k",
         "--json",
+        "--out",
+        board.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let folder = "minesweeper_w-9_h-9_m-10_method-shuffle-prefix_n81";
+    assert!(board.join(folder).join("board.png").is_file());
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(doc["audits"][0]["n"], 81);
     assert_eq!(doc["audits"][0]["k"], 10);

@@ -20,7 +20,7 @@ use summary::{Summary, counts_csv, permutations_csv};
 /// An audit's heatmap never saturates before this many standard errors of
 /// O/E (in log terms): a fair shuffle's most extreme cell among n² sits near
 /// 3.5 to 4 standard errors, so its noise stays at half strength or paler.
-const MIN_SCALE_STANDARD_ERRORS: f64 = 8.0;
+pub(crate) const MIN_SCALE_STANDARD_ERRORS: f64 = 8.0;
 
 /// An audit's heatmap never saturates before 1.25× (and 0.8×): at a million
 /// trials a fair shuffle's noise (O/E 0.97 to 1.03) then shows as a pale
@@ -208,7 +208,10 @@ pub fn write_run(dir: &Path, audits: &[Audit], findings: &Findings) -> Result<Ve
 
 /// Draws a PNG with `draw` and writes it atomically to `path`; a drawing
 /// error becomes an [`Error::Output`] naming the file.
-fn write_png(path: &Path, draw: impl FnOnce() -> Result<Vec<u8>, PlotError>) -> Result<()> {
+pub(crate) fn write_png(
+    path: &Path,
+    draw: impl FnOnce() -> Result<Vec<u8>, PlotError>,
+) -> Result<()> {
     let bytes = draw().map_err(|e| Error::Output {
         path: path.to_path_buf(),
         message: e.0,

@@ -1,12 +1,21 @@
 //! The files of a sampler run: `summary.json` and `summary.csv` (one
 //! record per audit, the same findings the terminal shows) and, per audit,
-//! its counts: `inclusion.csv`, and where kept `pairs.csv` and `slots.csv`.
+//! its counts (`inclusion.csv`, and where kept `pairs.csv` and `slots.csv`)
+//! and their pictures (`inclusion.png`, `pairs.png`, `slots.png`, and
+//! `board.png` for a minesweeper board).
 
-use super::files;
+use super::{MIN_SCALE_LIMIT, MIN_SCALE_STANDARD_ERRORS, files, write_png};
 use crate::error::Result;
+use crate::format::thousands;
+use crate::plot::sampling::{
+    BoardPanel, InclusionPanel, PairsPanel, SlotsPanel, draw_board, draw_inclusion, draw_pairs,
+    draw_slots,
+};
+use crate::plot::{LogScale, PlotError};
 use crate::sampler::audit::SampleAudit;
 use crate::stats::Verdict;
 use crate::stats::pvalue;
+use crate::stats::special::chi2_isf;
 use crate::subsets::pair_index;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -217,6 +226,7 @@ pub fn sample_folders(audits: &[SampleAudit]) -> Vec<String> {
 pub fn write_samples(dir: &Path, audits: &[SampleAudit], alpha: f64) -> Result<Vec<PathBuf>> {
     let summary = SampleSummary::of(audits, alpha);
     let mut written = Vec::new();
+    let mut pictured = Vec::new();
     let mut put = |path: PathBuf, text: String| -> Result<()> {
         files::write_atomic(&path, text.as_bytes())?;
         written.push(path);
@@ -233,8 +243,146 @@ pub fn write_samples(dir: &Path, audits: &[SampleAudit], alpha: f64) -> Result<V
         if let Some(slots) = a.tally.slots() {
             put(sub.join("slots.csv"), slots_csv(a.tally.n(), slots))?;
         }
+        for (name, draw) in pictures(a) {
+            let path = sub.join(name);
+            write_png(&path, draw)?;
+            pictured.push(path);
+        }
     }
+    written.extend(pictured);
     Ok(written)
+}
+
+/// A picture's file name and how to draw it.
+type Picture<'a> = (
+    &'static str,
+    Box<dyn FnOnce() -> Result<Vec<u8>, PlotError> + 'a>,
+);
+
+/// The pictures of an audit: the inclusion chart always; the board, pairs
+/// and slots heatmaps where the audit has them. Each heatmap's scale shows
+/// its largest deviation without magnifying noise (at least 8 standard
+/// errors of its sparsest cell, at least ±25%, at most 2×).
+pub fn pictures(a: &SampleAudit) -> Vec<Picture<'_>> {
+    let (n, k, trials) = (a.tally.n(), a.tally.k(), a.tally.trials() as f64);
+    let title = |what: &str| {
+        let mut lines = vec![format!(
+            "{}  N={n}  T={}",
+            a.spec.sampler,
+            thousands(a.tally.trials())
+        )];
+        lines.push(what.to_string());
+        lines
+    };
+    let p = probabilities(a);
+    let level = a.sensitivity.level;
+    let z = chi2_isf(level / n as f64, 1.0).sqrt();
+    let inclusion: Vec<f64> = a
+        .tally
+        .inclusion()
+        .iter()
+        .zip(&p)
+        .map(|(&c, &p)| ratio(c as f64, trials * p))
+        .collect();
+    let band: Vec<(f64, f64)> = p
+        .iter()
+        .map(|&p| {
+            if p <= 0.0 || p >= 1.0 {
+                (1.0, 1.0)
+            } else {
+                let sd = ((1.0 - p) / (trials * p)).sqrt();
+                ((1.0 - z * sd).max(0.0), 1.0 + z * sd)
+            }
+        })
+        .collect();
+    let mut out: Vec<Picture<'_>> = Vec::new();
+    let chart = InclusionPanel {
+        title: title(&format!(
+            "observed / expected inclusion; band: where a fair sampler stays (|z| ≤ {z:.1})"
+        )),
+        ratios: inclusion.clone(),
+        band,
+        verdict: Some(a.verdict),
+        x_label: if a.spec.weights.is_some() {
+            "index"
+        } else {
+            "item"
+        }
+        .to_string(),
+    };
+    out.push(("inclusion.png", Box::new(move || draw_inclusion(&chart))));
+    let expected_min = p.iter().copied().filter(|&p| p > 0.0).fold(1.0, f64::min) * trials;
+    if let Some(board) = a.spec.sampler.board() {
+        let panel = BoardPanel {
+            w: board.w as usize,
+            h: board.h as usize,
+            ratios: inclusion.clone(),
+            title: title("observed / expected mines per cell"),
+            verdict: Some(a.verdict),
+        };
+        let scale = scale_for(&panel.ratios, expected_min);
+        out.push(("board.png", Box::new(move || draw_board(&panel, &scale))));
+    }
+    if let Some(pairs) = a.tally.pairs().filter(|_| n <= MAX_PICTURED_PAIRS_N) {
+        let q = (k * (k - 1)) as f64 / (n * (n - 1)) as f64;
+        let ratios: Vec<f64> = pairs.iter().map(|&c| ratio(c as f64, trials * q)).collect();
+        let scale = scale_for(&ratios, trials * q);
+        let panel = PairsPanel {
+            n,
+            ratios,
+            title: title("observed / expected pairs drawn together"),
+            verdict: Some(a.verdict),
+        };
+        out.push(("pairs.png", Box::new(move || draw_pairs(&panel, &scale))));
+    }
+    if let Some(slots) = a.tally.slots() {
+        let expected = trials / n as f64;
+        let ratios: Vec<f64> = slots.iter().map(|&c| ratio(c as f64, expected)).collect();
+        let scale = scale_for(&ratios, expected);
+        let panel = SlotsPanel {
+            k,
+            n,
+            ratios,
+            title: title("observed / expected item at each slot of the sample"),
+            verdict: Some(a.verdict),
+        };
+        out.push(("slots.png", Box::new(move || draw_slots(&panel, &scale))));
+    }
+    out
+}
+
+/// Most items for which the pair heatmap is drawn (n² pixels' worth).
+const MAX_PICTURED_PAIRS_N: usize = 400;
+
+/// Each item's probability of being in the sample: k/N, or w_i/Σw.
+fn probabilities(a: &SampleAudit) -> Vec<f64> {
+    let n = a.tally.n();
+    match &a.spec.weights {
+        Some(w) => {
+            let total = w.iter().sum::<u64>().max(1) as f64;
+            w.iter().map(|&x| x as f64 / total).collect()
+        }
+        None => vec![a.tally.k() as f64 / n as f64; n],
+    }
+}
+
+/// O/E, NaN when nothing was expected or seen; a count where none is
+/// possible is far beyond any scale.
+fn ratio(observed: f64, expected: f64) -> f64 {
+    match (observed > 0.0, expected > 0.0) {
+        (_, true) => observed / expected,
+        (false, false) => f64::NAN,
+        (true, false) => f64::MAX,
+    }
+}
+
+/// The colour scale of a heatmap whose sparsest cell expects `expected`.
+fn scale_for(ratios: &[f64], expected: f64) -> LogScale {
+    let standard_error = 1.0 / expected.max(1.0).sqrt();
+    let floor = (MIN_SCALE_STANDARD_ERRORS * standard_error)
+        .exp()
+        .max(MIN_SCALE_LIMIT);
+    LogScale::fit(ratios, floor)
 }
 
 /// `item,count`: how often each item was in the sample (picked, for a

@@ -5,10 +5,10 @@
 
 use super::Provenance;
 use super::content::{VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_counts_of};
-use super::model::{Block, Cell, Column, Document, Section, Table};
+use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
 use crate::format::thousands;
 use crate::output::format_p;
-use crate::output::samples::sample_folders;
+use crate::output::samples::{pictures, sample_folders};
 use crate::sampler::audit::SampleAudit;
 
 /// The report of judged sampler `audits` at `alpha`.
@@ -168,6 +168,22 @@ fn audit_section(a: &SampleAudit, folder: &str) -> Section {
         ]),
         Block::Table(tests),
     ];
+    for (name, _) in pictures(a) {
+        let what = match name {
+            "inclusion.png" => {
+                "observed/expected inclusion per item, with the band a fair sampler stays within"
+            }
+            "board.png" => "observed/expected mines per cell of the board",
+            "pairs.png" => "observed/expected count of each pair drawn together",
+            _ => "observed/expected count of each item at each slot of the sample",
+        };
+        blocks.push(Block::Image(Image {
+            path: format!("{folder}/{name}"),
+            alt: format!("{}: {what}", a.spec.sampler),
+            caption: Some(format!("{what} (red: too often, blue: too rarely).")),
+            size: ImageSize::Panel,
+        }));
+    }
     if !a.not_run.is_empty() {
         blocks.push(Block::Note(format!(
             "Not run: {}.",

@@ -207,3 +207,71 @@ fn exact_laws_of_samplers_are_enumerated() {
     assert!(text.contains("index 0: 0 (weights say 1/100)"), "{text}");
     assert!(text.contains("proportional to the weights: no"), "{text}");
 }
+
+#[test]
+fn sampler_experiments_run_and_rerun_identically() {
+    let dir = temp("experiment");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("s.toml");
+    std::fs::write(
+        &file,
+        "name = \"s\"\npurpose = \"p\"\ntrials = 50_000\n\n[[sample]]\nsampler = \"floyd:k=2\"\nn = 6\n\n\
+         [[sample]]\nsampler = \"reservoir-off-by-one:k=2\"\nn = 6\n\n\
+         [[sample]]\nsampler = \"weighted-off-by-one\"\nweights = [1, 99]\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = run(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for name in ["experiment.toml", "run.json", "summary.json", "report.md"] {
+        assert!(out.join(name).is_file(), "{name}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let verdicts: Vec<&str> = summary["audits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["no-bias-detected", "biased", "biased"]);
+    let o = run(&["run", "--check", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("identical: 3 audits"));
+    // Bad tables are refused at their line, before anything runs.
+    for (text, needle) in [
+        (
+            "name = \"x\"\npurpose = \"p\"\n[[sample]]\nsampler = \"floid:k=2\"\n",
+            "4:11: ",
+        ),
+        (
+            "name = \"x\"\npurpose = \"p\"\n[[sample]]\nsampler = \"floyd:k=2\"\nweight = [1]\n",
+            "did you mean 'weights'",
+        ),
+        (
+            "name = \"x\"\npurpose = \"p\"\n[[audit]]\nalgorithm = \"naive-swap\"\n[[sample]]\nsampler = \"floyd\"\n",
+            "separate experiments",
+        ),
+        (
+            "name = \"x\"\npurpose = \"p\"\n[[sample]]\nsampler = \"minesweeper:w=3,h=3,m=2\"\nn = 10\n",
+            "has N = 9 items, but n = 10",
+        ),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let o = run(&[
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{text}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{text}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

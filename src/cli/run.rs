@@ -2,6 +2,7 @@
 //! (`--check`) verify that a report folder's counts reproduce bit for bit.
 
 use super::color;
+use super::samples;
 use super::study::{ExportArgs, execute};
 use super::table::{TABLE_WIDTH, wrap};
 use super::verdicts;
@@ -13,6 +14,7 @@ use shuffle_audit::experiment::record::{
     self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, RunStart, shell_line,
 };
 use shuffle_audit::experiment::{Experiment, PlannedRun, scale_trials};
+use shuffle_audit::output::samples::SampleSummary;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::report::{self, MixingOutcome, Provenance, content};
 use shuffle_audit::study::{Study, StudyResult};
@@ -76,6 +78,9 @@ pub fn run(args: &RunArgs) -> Result<i32> {
 fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     let start = RunStart::now();
     let experiment = Experiment::load(file)?;
+    if !experiment.samples.is_empty() {
+        return run_sample_file(&experiment, file, args, &start);
+    }
     let runs = experiment.runs(args.trials_scale, args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
     let skipped: Vec<String> = experiment
@@ -131,6 +136,114 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
             out.join(report::HTML_FILE).display()
         );
     }
+    Ok(0)
+}
+
+/// An experiment of `[[sample]]` tables: its sampler audits, judged
+/// together, written with the experiment's copy and run.json.
+fn run_sample_file(
+    experiment: &Experiment,
+    file: &Path,
+    args: &RunArgs,
+    start: &RunStart,
+) -> Result<i32> {
+    let plans = experiment.sample_runs(args.trials_scale, args.threads)?;
+    let specs: Vec<_> = plans.iter().map(|p| p.spec.clone()).collect();
+    let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
+    let command = record::command_line();
+    let provenance = Provenance::of(start, shell_line(&command), reproduce(&out, args));
+    let audits = super::interrupt::staged(Some(&out), |dir| {
+        let dir = dir.expect("a staged folder");
+        let audits = samples::run_all(&specs, experiment.alpha, args.quiet)?;
+        samples::write_run(
+            dir,
+            &experiment.name,
+            &audits,
+            experiment.alpha,
+            &provenance,
+        )?;
+        let record = RunRecord {
+            tool: provenance.tool.clone(),
+            git_commit: provenance.git_commit.clone(),
+            git_dirty: provenance.git_dirty,
+            command_line: command.clone(),
+            date: provenance.date.clone(),
+            experiment: experiment.name.clone(),
+            experiment_file: file.display().to_string(),
+            alpha: experiment.alpha,
+            threads: args.threads.unwrap_or_else(rayon::current_num_threads),
+            trials_scale: args.trials_scale,
+            audits: Vec::new(),
+            reproduce: provenance.reproduce.clone(),
+        };
+        files::write_atomic(&dir.join(EXPERIMENT_FILE), experiment.text.as_bytes())?;
+        files::write_atomic(&dir.join(RUN_FILE), record.to_json().as_bytes())?;
+        Ok(audits)
+    })?;
+    if args.json {
+        println!("{}", SampleSummary::of(&audits, experiment.alpha).to_json());
+    } else {
+        print!(
+            "{}: {}",
+            experiment.name,
+            color::verdicts(&samples::render(&audits, experiment.alpha), color::stdout())
+        );
+    }
+    if !args.quiet {
+        eprintln!(
+            "Report written to {}",
+            out.join(report::HTML_FILE).display()
+        );
+    }
+    Ok(0)
+}
+
+/// `--check DIR` of a sampler experiment: rerun and compare every audit's
+/// inclusion counts with DIR/summary.json.
+fn check_samples(
+    dir: &Path,
+    experiment: &Experiment,
+    record: &RunRecord,
+    args: &RunArgs,
+) -> Result<i32> {
+    let text = std::fs::read_to_string(dir.join("summary.json")).map_err(|source| {
+        shuffle_audit::Error::Io {
+            path: dir.join("summary.json"),
+            source,
+        }
+    })?;
+    let recorded: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| shuffle_audit::Error::invalid(format!("summary.json: {e}")))?;
+    let plans = experiment.sample_runs(record.trials_scale, args.threads)?;
+    let specs: Vec<_> = plans.iter().map(|p| p.spec.clone()).collect();
+    let audits = samples::run_all(&specs, experiment.alpha, args.quiet)?;
+    let empty = Vec::new();
+    let entries = recorded["audits"].as_array().unwrap_or(&empty);
+    if entries.len() != audits.len() {
+        println!(
+            "different: {} audits recorded, {} rerun",
+            entries.len(),
+            audits.len()
+        );
+        return Ok(EXIT_DIFFERENT);
+    }
+    for (entry, audit) in entries.iter().zip(&audits) {
+        let counts: Vec<u64> = entry["inclusion"]
+            .as_array()
+            .map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect())
+            .unwrap_or_default();
+        if counts != audit.tally.inclusion() {
+            println!("different: {} inclusion counts", audit.spec.sampler);
+            return Ok(EXIT_DIFFERENT);
+        }
+    }
+    let cells: usize = audits.iter().map(|a| a.tally.n()).sum();
+    println!(
+        "identical: {} audits, {} counts match {}",
+        audits.len(),
+        thousands(cells as u64),
+        dir.join("summary.json").display()
+    );
     Ok(0)
 }
 
@@ -227,6 +340,9 @@ fn render(result: &StudyResult) -> String {
 fn check(dir: &Path, args: &RunArgs) -> Result<i32> {
     let record = RunRecord::load(dir)?;
     let experiment = Experiment::load(&dir.join(EXPERIMENT_FILE))?;
+    if !experiment.samples.is_empty() {
+        return check_samples(dir, &experiment, &record, args);
+    }
     let mut recorded = RecordedSummary::load(dir)?;
     let runs = experiment.runs(record.trials_scale, args.threads)?;
     let study = Study {

@@ -107,9 +107,7 @@ pub fn run(args: &AuditArgs, samplers: Vec<Sampler>) -> Result<i32> {
     let audits = interrupt::staged(out.as_deref(), |dir| {
         let audits = run_all(&specs, args.alpha, args.quiet)?;
         if let Some(dir) = dir {
-            write_samples(dir, &audits, args.alpha)?;
-            let doc = report_samples::build(&title, &audits, args.alpha, &provenance);
-            report::write_document(dir, &doc)?;
+            write_run(dir, &title, &audits, args.alpha, &provenance)?;
         }
         Ok(audits)
     })?;
@@ -148,8 +146,22 @@ pub fn run(args: &AuditArgs, samplers: Vec<Sampler>) -> Result<i32> {
     })
 }
 
+/// Writes a sampler run's files and report into `dir` (staged).
+pub fn write_run(
+    dir: &Path,
+    title: &str,
+    audits: &[SampleAudit],
+    alpha: f64,
+    provenance: &Provenance,
+) -> Result<()> {
+    write_samples(dir, audits, alpha)?;
+    let doc = report_samples::build(title, audits, alpha, provenance);
+    report::write_document(dir, &doc)?;
+    Ok(())
+}
+
 /// Runs every spec with progress, then judges them together.
-fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<SampleAudit>> {
+pub fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<SampleAudit>> {
     let trials: u64 = specs.iter().map(|s| s.trials).sum();
     let total_work = specs
         .iter()
@@ -168,7 +180,7 @@ fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<SampleAu
 }
 
 /// The verdict table and its notes, fitted to 100 columns.
-fn render(audits: &[SampleAudit], alpha: f64) -> String {
+pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
     let verdicts: Vec<Verdict> = audits.iter().map(|a| a.verdict).collect();
     let mut out = format!(
         "{}\nalpha {alpha}, Holm within each audit and over {} audits\n\n",
@@ -210,13 +222,24 @@ fn render(audits: &[SampleAudit], alpha: f64) -> String {
     }
     let fitted = table.fit(TABLE_WIDTH);
     out.push_str(&fitted.text);
-    out.push_str(&wrap(
+    let mut notes = String::from(
         "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
          could detect: the smallest deviation of one item's inclusion the run would have seen \
          with 90% power. largest deviation: observed/expected of the decisive test's most deviant \
          cell (item, pair, subset or slot).",
-        TABLE_WIDTH,
-    ));
+    );
+    if !fitted.dropped.is_empty() || fitted.shortened {
+        let left_out = if fitted.dropped.is_empty() {
+            String::new()
+        } else {
+            format!("left out here: {}; ", fitted.dropped.join(", "))
+        };
+        notes.push_str(&format!(
+            " To fit {TABLE_WIDTH} columns, {left_out}the full table is in the report \
+             (report.md) and summary.csv."
+        ));
+    }
+    out.push_str(&wrap(&notes, TABLE_WIDTH));
     out.push('\n');
     if !inconclusive.is_empty() {
         out.push_str(&format!(

@@ -27,13 +27,15 @@ use crate::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use crate::error::{Error, Result};
 use crate::ingest::Format;
 use crate::params::parse_count;
+use crate::sampler::Sampler;
+use crate::sampler::run::SampleSpec;
 use crate::source::SourceSpec;
 use crate::spec::{TestKind, TestSet};
 use crate::subject::{Feed, Outside, Subject};
 use crate::values::{MIN_N, check_alpha, check_n};
 use location::SourceText;
 use mixing::MixingPlan;
-use schema::{Count, RawAudit, RawExperiment, RawMixing, Sizes, Steps};
+use schema::{Count, RawAudit, RawExperiment, RawMixing, RawSample, Sizes, Steps};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -68,6 +70,17 @@ pub struct Experiment {
     pub audits: Vec<AuditPlan>,
     /// The `[[mixing]]` tables, in file order.
     pub mixing: Vec<MixingPlan>,
+    /// The `[[sample]]` tables (sampler audits), in file order.
+    pub samples: Vec<SamplePlan>,
+}
+
+/// One `[[sample]]` table, checked: the sampler run and its note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplePlan {
+    /// The run (before any `--trials-scale`).
+    pub spec: SampleSpec,
+    /// A remark for the report.
+    pub note: Option<String>,
 }
 
 /// One `[[audit]]` table with its defaults filled in.
@@ -168,6 +181,30 @@ impl Experiment {
 }
 
 impl Experiment {
+    /// The `[[sample]]` runs with every trial count multiplied by
+    /// `trials_scale` (rounded, at least 1) and `threads` (from the command
+    /// line, else the file's) set.
+    pub fn sample_runs(
+        &self,
+        trials_scale: f64,
+        threads: Option<usize>,
+    ) -> Result<Vec<SamplePlan>> {
+        check_trials_scale(trials_scale)?;
+        let threads = threads.or(self.threads);
+        Ok(self
+            .samples
+            .iter()
+            .map(|plan| SamplePlan {
+                spec: SampleSpec {
+                    trials: scale_trials(plan.spec.trials, trials_scale),
+                    threads,
+                    ..plan.spec.clone()
+                },
+                note: plan.note.clone(),
+            })
+            .collect())
+    }
+
     /// The audits that will not run because a program they require is not
     /// on PATH, each with the missing program: reported, never a failure.
     pub fn skipped(&self) -> Vec<(&AuditPlan, String)> {
@@ -338,12 +375,24 @@ impl Validator<'_> {
             },
             seed: raw.seed.unwrap_or(DEFAULT_SEED),
         };
-        if raw.audit.is_empty() && raw.mixing.is_empty() {
+        if raw.audit.is_empty() && raw.mixing.is_empty() && raw.sample.is_empty() {
             return Err(self.src.error(
                 Some(raw.name.span()),
-                "the experiment has no [[audit]] or [[mixing]] table: nothing to run",
+                "the experiment has no [[audit]], [[sample]] or [[mixing]] table: nothing to run",
             ));
         }
+        if let (Some(_), Some(first)) = (raw.audit.first(), raw.sample.first()) {
+            return Err(self.at(
+                first.sampler.span(),
+                "[[sample]] and [[audit]] tables go in separate experiments (their tests and \
+                 reports differ)",
+            ));
+        }
+        let samples = raw
+            .sample
+            .iter()
+            .map(|t| self.sample(t, &defaults))
+            .collect::<Result<Vec<_>>>()?;
         let mut audits: Vec<AuditPlan> = Vec::new();
         // (folder key, n) of every run so far, with where it was declared.
         let mut seen: Vec<(RunKey, Range<usize>)> = Vec::new();
@@ -404,6 +453,44 @@ impl Validator<'_> {
             out,
             audits,
             mixing,
+            samples,
+        })
+    }
+
+    /// One `[[sample]]` table, checked: the sampler, its N (a board's w·h or
+    /// the weights' count unless `n` says, and then they must agree), trials,
+    /// source and seed, and whether the sampler can run at that N.
+    fn sample(&self, raw: &RawSample, defaults: &Defaults) -> Result<SamplePlan> {
+        let span = raw.sampler.span();
+        let sampler = Sampler::parse(raw.sampler.get_ref()).map_err(self.rethrow(span.clone()))?;
+        let weights = raw.weights.as_ref().map(|w| w.get_ref().clone());
+        let fixed = sampler.population().or(weights.as_ref().map(Vec::len));
+        let n = match (&raw.n, fixed) {
+            (Some(n), Some(f)) if *n.get_ref() != f as i64 => {
+                return Err(self.at(
+                    n.span(),
+                    format!("{sampler} has N = {f} items, but n = {}", n.get_ref()),
+                ));
+            }
+            (Some(n), _) => self.size(*n.get_ref(), n.span())?,
+            (None, Some(f)) => f,
+            (None, None) => defaults.sizes[0],
+        };
+        let spec = SampleSpec {
+            sampler,
+            n,
+            weights,
+            trials: self.count_or(&raw.trials, defaults.trials)?,
+            source: self.source_or(&raw.rng, defaults.source)?,
+            seed: raw.seed.unwrap_or(defaults.seed),
+            threads: None,
+        };
+        sampler
+            .prepare(spec.n, spec.weights.as_deref())
+            .map_err(self.rethrow(span))?;
+        Ok(SamplePlan {
+            spec,
+            note: raw.note.clone(),
         })
     }
 

@@ -24,6 +24,21 @@ pub(super) struct RawExperiment {
     pub audit: Vec<RawAudit>,
     #[serde(default)]
     pub mixing: Vec<RawMixing>,
+    #[serde(default)]
+    pub sample: Vec<RawSample>,
+}
+
+/// One `[[sample]]` table: a sampler (k of N, a board or a weighted pick).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawSample {
+    pub sampler: Spanned<String>,
+    pub n: Option<Spanned<i64>>,
+    pub trials: Option<Spanned<Count>>,
+    pub rng: Option<Spanned<String>>,
+    pub seed: Option<u64>,
+    pub weights: Option<Spanned<Vec<u64>>>,
+    pub note: Option<String>,
 }
 
 /// One `[[audit]]` table: a built-in `algorithm`, or a shuffle from outside

@@ -77,6 +77,8 @@ pub struct SampleRecord {
     pub tests: Vec<SampleTestRecord>,
     /// Tests that did not run, with why.
     pub not_run: Vec<NotRunRecord>,
+    /// How often each item was drawn (what `run --check` compares).
+    pub inclusion: Vec<u64>,
 }
 
 /// One test's result.
@@ -144,6 +146,7 @@ impl SampleRecord {
                     why: why.clone(),
                 })
                 .collect(),
+            inclusion: a.tally.inclusion().to_vec(),
         }
     }
 }

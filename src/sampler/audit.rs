@@ -14,7 +14,7 @@ use crate::engine::Progress;
 use crate::error::Result;
 use crate::format::format_ratio;
 use crate::stats::pvalue::departure;
-use crate::stats::sampling::{self, Deviation, NotApplicable, SamplingTest};
+use crate::stats::sampling::{self, Deviation, Method, NotApplicable, SamplingTest};
 use crate::stats::sensitivity::{MAX_CELL_DEVIATION, SENSITIVITY_POWER};
 use crate::stats::special::{chi2_isf, noncentrality_for_power};
 use crate::stats::{TestResult, Verdict, holm_log10};
@@ -94,6 +94,10 @@ pub struct SampleAudit {
     pub not_run: Vec<(SampleTest, String)>,
     /// Each test's most deviant cell, where it has one.
     pub deviations: Vec<(SampleTest, Deviation)>,
+    /// Tests whose p-value is only a bound (too few trials for their law's
+    /// tail, but an overwhelming departure): they can find bias, but do not
+    /// count towards what the run could have seen.
+    pub bounded: Vec<SampleTest>,
     /// The audit's own log10 p: its smallest Holm-adjusted p.
     pub log10_p: f64,
     /// The log10 p the verdict compared with α, after the correction across
@@ -194,7 +198,15 @@ pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64)
     let mut tests = Vec::new();
     let mut not_run = Vec::new();
     let mut deviations = Vec::new();
+    let mut bounded = Vec::new();
     for (test, outcome) in outcomes {
+        if let Ok(SamplingTest {
+            method: Method::Cantelli { .. },
+            ..
+        }) = &outcome
+        {
+            bounded.push(test);
+        }
         match outcome {
             Ok(t) => tests.push(TestResult {
                 test,
@@ -225,6 +237,7 @@ pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64)
         tests,
         not_run,
         deviations,
+        bounded,
         log10_p,
         log10_p_adjusted: log10_p,
         sensitivity: SampleSensitivity {
@@ -276,6 +289,9 @@ fn item_deviation(audit: &SampleAudit, level: f64) -> f64 {
     let Some(result) = audit.tests.iter().find(|t| t.test == test) else {
         return f64::INFINITY;
     };
+    if audit.bounded.contains(&test) {
+        return f64::INFINITY;
+    }
     let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
     // For weighted picks, the rarest item is the hardest to see.
     let p = match &audit.spec.weights {

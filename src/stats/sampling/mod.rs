@@ -60,6 +60,23 @@ use std::fmt;
 /// [`super::gof::MIN_EXPECTED`]).
 pub const MIN_EXPECTED: f64 = super::gof::MIN_EXPECTED;
 
+/// The largest Cantelli bound used as a p-value ([`Method::Cantelli`]): a
+/// bound this small rejects at the levels verdicts are usually taken at; a
+/// larger one says nothing, and the test is refused instead. A bounded
+/// test never counts towards "the run could have seen a bias" (its power
+/// is not that of the calibrated test).
+pub const CANTELLI_DECISIVE: f64 = 1e-4;
+
+/// log10 of Cantelli's one-sided bound P(X − E ≥ t) ≤ Var / (Var + t²) for
+/// `statistic` = E + t; 0 (p ≤ 1) when the statistic is not above its mean.
+pub fn cantelli_log10(statistic: f64, law: &NullLaw) -> f64 {
+    let t = statistic - law.mean;
+    if t <= 0.0 || law.variance <= 0.0 {
+        return 0.0;
+    }
+    (law.variance / (law.variance + t * t)).log10()
+}
+
 /// The largest number of subsets ([`subset()`]) or cells tallied one by one.
 pub const MAX_SUBSET_CELLS: u64 = 1_000_000;
 
@@ -111,6 +128,12 @@ impl SamplingTest {
                 )
             }
             Method::Uniform(u) => u.describe(),
+            Method::Cantelli { law } => format!(
+                "too few trials for the law's tail, but Cantelli's inequality bounds p by \
+                 Var / (Var + (X - E)^2) with the exact mean {:.3} and variance {:.3}, whatever \
+                 the law's shape",
+                law.mean, law.variance
+            ),
             Method::Impossible { picks, items } => format!(
                 "{picks} picks of zero-weight items ({}): impossible for a correct sampler, p = 0",
                 list(items)
@@ -153,6 +176,15 @@ pub enum Method {
     /// A table of equally likely cells judged by [`super::gof::uniform`]
     /// (χ² when dense, collisions when sparse).
     Uniform(UniformTest),
+    /// Too few trials for the fitted law's tail, but a departure so large
+    /// that Cantelli's inequality, which holds for any law with the
+    /// statistic's exact mean and variance, already bounds the p-value
+    /// below [`CANTELLI_DECISIVE`]: `p ≤ Var / (Var + (X − E)²)`. A bound,
+    /// used only when it is decisive.
+    Cantelli {
+        /// The statistic's exact null cumulants at this T.
+        law: NullLaw,
+    },
     /// The sampler produced an outcome of probability 0 under the null (a
     /// zero-weight item was picked): certain rejection, p = 0,
     /// `log10_p = -inf`, statistic `+inf`.

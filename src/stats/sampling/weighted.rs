@@ -34,7 +34,8 @@
 use super::law::{MAX_EXCESS_KURTOSIS, fewest_trials};
 use super::pearson::pearson_law;
 use super::{
-    Deviation, MIN_EXPECTED, Method, NotApplicable, SampleCell, SamplingTest, keep_largest,
+    CANTELLI_DECISIVE, Deviation, MIN_EXPECTED, Method, NotApplicable, SampleCell, SamplingTest,
+    cantelli_log10, keep_largest,
 };
 #[cfg(doc)]
 use crate::stats::gof;
@@ -205,6 +206,19 @@ pub fn weighted(counts: &[u64], weights: &[u64]) -> Result<SamplingTest, NotAppl
     let law = pearson_law(&group_probs, trials);
     let excess = law.excess_kurtosis();
     if excess.abs() > MAX_EXCESS_KURTOSIS {
+        // The tail is not yet the fitted law's; an overwhelming departure
+        // is still certain by Cantelli's inequality.
+        let bound = cantelli_log10(statistic, &law);
+        if bound <= CANTELLI_DECISIVE.log10() {
+            return Ok(SamplingTest {
+                statistic,
+                df: law.df,
+                log10_p: bound,
+                method: Method::Cantelli { law },
+                min_expected,
+                largest,
+            });
+        }
         return Err(NotApplicable::TooFewTrials {
             min_expected: smallest_group,
             excess_kurtosis: excess,

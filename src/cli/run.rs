@@ -13,7 +13,7 @@ use shuffle_audit::experiment::mixing::MixingPlan;
 use shuffle_audit::experiment::record::{
     self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, RunStart, shell_line,
 };
-use shuffle_audit::experiment::{Experiment, PlannedRun, scale_trials};
+use shuffle_audit::experiment::{Experiment, scale_trials};
 use shuffle_audit::output::samples::SampleSummary;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::report::{self, MixingOutcome, Provenance, content};
@@ -120,7 +120,24 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         true,
         &args.export,
         |dir, result| {
-            let record = run_record(&experiment, file, &command, &runs, result, args);
+            let threads = result
+                .audits
+                .first()
+                .map_or_else(rayon::current_num_threads, |a| a.threads);
+            let audits = runs
+                .iter()
+                .enumerate()
+                .map(|(i, run)| RecordedSpec::of(run, result.audits.get(i)))
+                .collect();
+            let record = run_record(
+                &experiment,
+                file,
+                &command,
+                &result.study.provenance,
+                threads,
+                args,
+                audits,
+            );
             files::write_atomic(&dir.join(EXPERIMENT_FILE), experiment.text.as_bytes())?;
             files::write_atomic(&dir.join(RUN_FILE), record.to_json().as_bytes())
         },
@@ -130,12 +147,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     } else {
         print!("{}", color::verdicts(&render(&result), color::stdout()));
     }
-    if !args.quiet {
-        eprintln!(
-            "Report written to {}",
-            out.join(report::HTML_FILE).display()
-        );
-    }
+    announce(&out, args.quiet);
     Ok(0)
 }
 
@@ -162,20 +174,16 @@ fn run_sample_file(
             experiment.alpha,
             &provenance,
         )?;
-        let record = RunRecord {
-            tool: provenance.tool.clone(),
-            git_commit: provenance.git_commit.clone(),
-            git_dirty: provenance.git_dirty,
-            command_line: command.clone(),
-            date: provenance.date.clone(),
-            experiment: experiment.name.clone(),
-            experiment_file: file.display().to_string(),
-            alpha: experiment.alpha,
-            threads: args.threads.unwrap_or_else(rayon::current_num_threads),
-            trials_scale: args.trials_scale,
-            audits: Vec::new(),
-            reproduce: provenance.reproduce.clone(),
-        };
+        let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+        let record = run_record(
+            experiment,
+            file,
+            &command,
+            &provenance,
+            threads,
+            args,
+            Vec::new(),
+        );
         files::write_atomic(&dir.join(EXPERIMENT_FILE), experiment.text.as_bytes())?;
         files::write_atomic(&dir.join(RUN_FILE), record.to_json().as_bytes())?;
         Ok(audits)
@@ -189,12 +197,7 @@ fn run_sample_file(
             color::verdicts(&samples::render(&audits, experiment.alpha), color::stdout())
         );
     }
-    if !args.quiet {
-        eprintln!(
-            "Report written to {}",
-            out.join(report::HTML_FILE).display()
-        );
-    }
+    announce(&out, args.quiet);
     Ok(0)
 }
 
@@ -265,16 +268,17 @@ fn reproduce(out: &Path, args: &RunArgs) -> Vec<String> {
     ]
 }
 
-/// run.json: the study's provenance and every audit as it ran.
+/// run.json: the provenance of the run, what ran (`audits`, one per
+/// shuffle audit; none for a sampler experiment) and how to redo it.
 fn run_record(
     experiment: &Experiment,
     file: &Path,
     command: &[String],
-    runs: &[PlannedRun],
-    result: &StudyResult,
+    provenance: &Provenance,
+    threads: usize,
     args: &RunArgs,
+    audits: Vec<RecordedSpec>,
 ) -> RunRecord {
-    let provenance = &result.study.provenance;
     RunRecord {
         tool: provenance.tool.clone(),
         git_commit: provenance.git_commit.clone(),
@@ -284,17 +288,20 @@ fn run_record(
         experiment: experiment.name.clone(),
         experiment_file: file.display().to_string(),
         alpha: experiment.alpha,
-        threads: result
-            .audits
-            .first()
-            .map_or_else(rayon::current_num_threads, |a| a.threads),
+        threads,
         trials_scale: args.trials_scale,
-        audits: runs
-            .iter()
-            .enumerate()
-            .map(|(i, run)| RecordedSpec::of(run, result.audits.get(i)))
-            .collect(),
+        audits,
         reproduce: provenance.reproduce.clone(),
+    }
+}
+
+/// Says where the report went, unless quiet.
+fn announce(out: &Path, quiet: bool) {
+    if !quiet {
+        eprintln!(
+            "Report written to {}",
+            out.join(report::HTML_FILE).display()
+        );
     }
 }
 

@@ -228,17 +228,7 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
          with 90% power. largest deviation: observed/expected of the decisive test's most deviant \
          cell (item, pair, subset or slot).",
     );
-    if !fitted.dropped.is_empty() || fitted.shortened {
-        let left_out = if fitted.dropped.is_empty() {
-            String::new()
-        } else {
-            format!("left out here: {}; ", fitted.dropped.join(", "))
-        };
-        notes.push_str(&format!(
-            " To fit {TABLE_WIDTH} columns, {left_out}the full table is in the report \
-             (report.md) and summary.csv."
-        ));
-    }
+    notes.push_str(&fitted.note());
     out.push_str(&wrap(&notes, TABLE_WIDTH));
     out.push('\n');
     if !inconclusive.is_empty() {

@@ -153,6 +153,26 @@ impl Table {
     }
 }
 
+impl Fitted {
+    /// What a note under the table must add when the table was fitted: the
+    /// columns left out and where the full table is; empty when nothing
+    /// was left out or shortened.
+    pub fn note(&self) -> String {
+        if self.dropped.is_empty() && !self.shortened {
+            return String::new();
+        }
+        let left_out = if self.dropped.is_empty() {
+            String::new()
+        } else {
+            format!("left out here: {}; ", self.dropped.join(", "))
+        };
+        format!(
+            " To fit {TABLE_WIDTH} columns, {left_out}the full table is in the report \
+             (report.md) and summary.csv."
+        )
+    }
+}
+
 /// The width of the shown columns with their separators.
 fn total_width(widths: &[usize], shown: &[bool]) -> usize {
     let cells: Vec<usize> = (0..widths.len())

@@ -105,24 +105,14 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
         table.push(row);
     }
     let fitted = table.fit(TABLE_WIDTH);
-    let mut out = fitted.text;
+    let mut out = fitted.text.clone();
     let mut notes = String::from(
         "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
          could detect: the smallest deviation of one cell the run would have seen with 90% \
          power. largest deviation: observed/expected count of value v at position p (exact: \
          from the exact law).",
     );
-    if !fitted.dropped.is_empty() || fitted.shortened {
-        let left_out = if fitted.dropped.is_empty() {
-            String::new()
-        } else {
-            format!("left out here: {}; ", fitted.dropped.join(", "))
-        };
-        notes.push_str(&format!(
-            " To fit {TABLE_WIDTH} columns, {left_out}the full table is in the report \
-             (report.md) and summary.csv."
-        ));
-    }
+    notes.push_str(&fitted.note());
     out.push_str(&wrap(&notes, TABLE_WIDTH));
     out.push('\n');
     if !inconclusive.is_empty() {

@@ -72,7 +72,7 @@ impl Badge {
 pub const SINGLE_SIZE: (u32, u32) = (800, 750);
 
 pub(super) const TEXT: RGBColor = RGBColor(30, 30, 30);
-pub(super) const MUTED_TEXT: RGBColor = RGBColor(70, 70, 70);
+const MUTED_TEXT: RGBColor = RGBColor(70, 70, 70);
 pub(super) const FRAME: RGBColor = RGBColor(110, 110, 110);
 /// Label of the colour bar.
 pub(super) const COLOUR_BAR_LABEL: &str = "observed / expected (log scale)";
@@ -255,15 +255,74 @@ impl Margins {
 /// Height of a panel's title block: the bold first line, the badge row when
 /// there is a verdict, and the further lines.
 pub(super) fn title_height(theme: &Theme, panel: &HeatmapPanel) -> i32 {
-    let lines = panel.title.len() as i32;
-    let mut height = 0;
-    if lines > 0 {
-        height += line_height(theme.title) + (lines - 1) * line_height(theme.subtitle);
+    header(panel).height(theme)
+}
+
+/// The title block of a heatmap panel.
+fn header(panel: &HeatmapPanel) -> Header<'_> {
+    Header {
+        title: &panel.title,
+        verdict: panel.verdict,
     }
-    if panel.verdict.is_some() {
-        height += theme.badge_row();
+}
+
+/// A picture's title block: the bold first line, the verdict badge on a
+/// row of its own, the further lines in muted text, each centred over the
+/// chart but kept inside the picture. Every picture (heatmaps, comparison
+/// panels, sampler charts) draws its title through this one block.
+pub(super) struct Header<'a> {
+    /// The title lines.
+    pub(super) title: &'a [String],
+    /// The verdict shown as a badge, if any.
+    pub(super) verdict: Option<Verdict>,
+}
+
+impl Header<'_> {
+    /// Height of the block.
+    pub(super) fn height(&self, theme: &Theme) -> i32 {
+        let lines = self.title.len() as i32;
+        let mut height = 0;
+        if lines > 0 {
+            height += line_height(theme.title) + (lines - 1) * line_height(theme.subtitle);
+        }
+        if self.verdict.is_some() {
+            height += theme.badge_row();
+        }
+        height
     }
-    height
+
+    /// Draws the block from `theme.pad` down, centred on `cx`, inside an
+    /// area `w` pixels wide.
+    pub(super) fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        (cx, w): (i32, i32),
+        theme: &Theme,
+    ) -> Result<(), PlotError> {
+        let mut y = theme.pad;
+        let mut lines = self.title.iter();
+        if let Some(first) = lines.next() {
+            title_line(
+                area,
+                first,
+                TextFont::bold(theme.title),
+                (cx, y, w),
+                theme,
+                &TEXT,
+            )?;
+            y += line_height(theme.title);
+        }
+        if let Some(verdict) = self.verdict {
+            draw_badge(area, verdict, (cx, y, w), theme)?;
+            y += theme.badge_row();
+        }
+        for line in lines {
+            let font = TextFont::plain(theme.subtitle);
+            title_line(area, line, font, (cx, y, w), theme, &MUTED_TEXT)?;
+            y += line_height(theme.subtitle);
+        }
+        Ok(())
+    }
 }
 
 /// Where a matrix was drawn inside its area: top edge and side, in pixels.
@@ -274,7 +333,7 @@ pub(super) struct MatrixRect {
 
 /// Draws one line of title text centred over the matrix (centre `cx`) but
 /// kept inside the panel (width `w`), shrunk if it would not fit.
-pub(super) fn title_line<DB: DrawingBackend>(
+fn title_line<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     line: &str,
     font: TextFont,
@@ -290,7 +349,7 @@ pub(super) fn title_line<DB: DrawingBackend>(
 
 /// Draws the badge of `verdict` centred on `cx` inside a panel `w` wide,
 /// with the top of its row at `y`.
-pub(super) fn draw_badge<DB: DrawingBackend>(
+fn draw_badge<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     verdict: Verdict,
     (cx, y, w): (i32, i32, i32),
@@ -344,28 +403,7 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
 
     // Title and badge, centred over the matrix but kept inside the panel.
     let cx = x0 + side / 2;
-    let mut y = theme.pad;
-    let mut lines = panel.title.iter();
-    if let Some(first) = lines.next() {
-        title_line(
-            area,
-            first,
-            TextFont::bold(theme.title),
-            (cx, y, w),
-            theme,
-            &TEXT,
-        )?;
-        y += line_height(theme.title);
-    }
-    if let Some(verdict) = panel.verdict {
-        draw_badge(area, verdict, (cx, y, w), theme)?;
-        y += theme.badge_row();
-    }
-    for line in lines {
-        let font = TextFont::plain(theme.subtitle);
-        title_line(area, line, font, (cx, y, w), theme, &MUTED_TEXT)?;
-        y += line_height(theme.subtitle);
-    }
+    header(panel).draw(area, (cx, w), theme)?;
 
     // Cells: row = position (top to bottom), column = value (left to right).
     for (position, row) in panel.ratios.chunks_exact(n).enumerate() {

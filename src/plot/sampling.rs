@@ -30,8 +30,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, RGBColor};
 
 use super::heatmap::{
-    COLOUR_BAR_LABEL, ColourBar, FRAME, MUTED_TEXT, Margins, SINGLE_SIZE, TEXT, Theme, draw_badge,
-    draw_frame, draw_line, fill_rect, tick_stride, title_line,
+    COLOUR_BAR_LABEL, ColourBar, FRAME, Header, Margins, SINGLE_SIZE, TEXT, Theme, draw_frame,
+    draw_line, fill_rect, tick_stride,
 };
 use super::png::render;
 use super::scale::{Clipping, LogScale, MAX_LIMIT};
@@ -362,66 +362,6 @@ fn check_matrix(
         )));
     }
     Ok(())
-}
-
-// ---------------------------------------------------------------------------
-// Title block: as the heatmap draws it.
-
-/// A picture's title lines and verdict badge, laid out and drawn exactly as
-/// [`super::heatmap`] does (whose title and badge helpers are private):
-/// the bold first line, the badge on a row of its own, the further lines in
-/// muted text, each centred over the chart but kept inside the picture.
-struct Header<'a> {
-    title: &'a [String],
-    verdict: Option<Verdict>,
-}
-
-impl Header<'_> {
-    /// Height of the block, as `heatmap::title_height` gives it.
-    fn height(&self, theme: &Theme) -> i32 {
-        let lines = self.title.len() as i32;
-        let mut height = 0;
-        if lines > 0 {
-            height += line_height(theme.title) + (lines - 1) * line_height(theme.subtitle);
-        }
-        if self.verdict.is_some() {
-            height += theme.badge_row();
-        }
-        height
-    }
-
-    /// Draws the block from `theme.pad` down, centred on `cx`, inside an
-    /// area `w` pixels wide.
-    fn draw<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        (cx, w): (i32, i32),
-        theme: &Theme,
-    ) -> Result<(), PlotError> {
-        let mut y = theme.pad;
-        let mut lines = self.title.iter();
-        if let Some(first) = lines.next() {
-            title_line(
-                area,
-                first,
-                TextFont::bold(theme.title),
-                (cx, y, w),
-                theme,
-                &TEXT,
-            )?;
-            y += line_height(theme.title);
-        }
-        if let Some(verdict) = self.verdict {
-            draw_badge(area, verdict, (cx, y, w), theme)?;
-            y += theme.badge_row();
-        }
-        for line in lines {
-            let font = TextFont::plain(theme.subtitle);
-            title_line(area, line, font, (cx, y, w), theme, &MUTED_TEXT)?;
-            y += line_height(theme.subtitle);
-        }
-        Ok(())
-    }
 }
 
 // ---------------------------------------------------------------------------

@@ -218,7 +218,10 @@ fn missing_fields_and_duplicates_are_refused() {
     assert!(err.contains("unknown field `trails`"), "{err}");
     assert!(err.contains("(did you mean 'trials'?)"), "{err}");
     let err = error("name = \"x\"\npurpose = \"y\"\n");
-    assert!(err.contains("no [[audit]] or [[mixing]] table"), "{err}");
+    assert!(
+        err.contains("no [[audit]], [[sample]] or [[mixing]] table"),
+        "{err}"
+    );
     let twice = "name = \"x\"\npurpose = \"y\"\n[[audit]]\nalgorithm = \"sattolo\"\n\
                  [[audit]]\nalgorithm = \"sattolo\"\ntrials = 5\n";
     let err = error(twice);

@@ -34,9 +34,9 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("SHUFFLE_AUDIT
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the shuffle algorithms and random sources.
+    /// List the shuffle algorithms, samplers and random sources.
     List(ListArgs),
-    /// Audit shuffle algorithms: run, count, test, write reports.
+    /// Audit shuffle algorithms or samplers: run, count, test, write reports.
     #[command(long_about = AUDIT_ABOUT)]
     Audit(Box<AuditArgs>),
     /// Run an experiment file (experiments/*.toml) and write its report.
@@ -126,6 +126,17 @@ expected verdict: read the verdict and the sensitivity it states. Examples:
     shuffle-audit audit --cmd 'node shuffle.js {N} {count} {seed}' -n 52 -t 1M
     shuffle-audit audit --input deals.txt --order-file deck.txt
 
+SAMPLERS: -a also takes k-of-N samplers (reservoir:k=3, floyd:k=3, ...), \
+minesweeper boards (minesweeper:w=9,h=9,m=10) and weighted picks \
+(weighted-prefix, alias, weighted-off-by-one with --weights 1,99 or \
+--weights-file FILE); see `list`. N is -n (default 10), a board's w*h or the \
+number of weights. Their tests: inclusion (each item against k/N), pairs \
+(beyond inclusion), subsets (every k-subset, small C(N,k)), order (item by \
+slot, ordered samplers) and picks (against w/sum w). A test that needs more \
+trials for its law says how many; a run whose inclusion test cannot run is \
+inconclusive. Shuffles and samplers are audited in separate runs.
+    shuffle-audit audit -a reservoir:k=3 -a reservoir-off-by-one:k=3 -n 10
+
 Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased); \
 1 --fail-on-bias and something was biased; 2 bad input.";
 
@@ -201,6 +212,11 @@ to n = 24, f64 beyond).
 With --out DIR: heatmap.png (n*P per cell), marginals.csv and, when enumerated, \
 permutations.csv.
 
+Samplers (-a reservoir-off-by-one:k=2 -n 4): the exact probability of every \
+reachable subset, each item's inclusion probability and the distance to \
+uniform; a weighted pick (-a weighted-off-by-one -n 2 --weights 1,99): each \
+index's probability against its weight.
+
 Exit codes: 0 computed; 2 bad input or refused.";
 
 #[derive(Debug, Args)]
@@ -247,7 +263,9 @@ Run an experiment file and write a fairness report people can read.
 An experiment file (TOML) names a study and its purpose, sets defaults (n, \
 trials, rng, seed, alpha, threads, out) and lists [[audit]] tables, each an \
 algorithm with optional n (one size or a list), trials, rng, seed, tests and \
-note, and optional [[mixing]] tables (algorithm, n, k range, trials). Every \
+note, and optional [[mixing]] tables (algorithm, n, k range, trials). A file may \
+instead list [[sample]] tables (sampler, n, trials, rng, seed, weights, \
+note) to audit samplers; `run --check` then compares inclusion counts. Every \
 value is checked before any work starts; a bad one is reported as \
 FILE:LINE:COLUMN and the exit code is 2. All audits are judged together \
 (Holm correction at the file's alpha).

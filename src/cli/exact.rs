@@ -3,6 +3,7 @@
 
 use super::args::ExactArgs;
 use super::exact_samples;
+use super::samples;
 use super::table::Table;
 use num_rational::BigRational;
 use shuffle_audit::algorithm::Algorithm;
@@ -56,7 +57,11 @@ pub fn run(args: &ExactArgs) -> Result<i32> {
         Ok(algorithm) => algorithm,
         Err(e) => match Sampler::parse(&args.algorithm) {
             Ok(sampler) => {
-                let weights = args.weights.as_deref().map(parse_weights).transpose()?;
+                let weights = args
+                    .weights
+                    .as_deref()
+                    .map(samples::parse_weights)
+                    .transpose()?;
                 if let Some(w) = weights.as_ref().filter(|w| w.len() != args.n) {
                     return Err(Error::invalid(format!(
                         "{} weights for n = {}: give one weight per item",
@@ -334,15 +339,4 @@ fn decimal(x: f64) -> String {
 
 fn to_f64(q: &BigRational) -> f64 {
     num_traits::ToPrimitive::to_f64(q).unwrap_or(f64::NAN)
-}
-
-/// `--weights 1,99`: whole numbers separated by commas or spaces.
-fn parse_weights(text: &str) -> Result<Vec<u64>> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
-        .map(|t| {
-            t.parse::<u64>()
-                .map_err(|_| Error::invalid(format!("weight '{t}' is not a whole number >= 0")))
-        })
-        .collect()
 }

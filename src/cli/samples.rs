@@ -286,6 +286,11 @@ fn weights(args: &AuditArgs) -> Result<Option<Vec<u64>>> {
         (None, Some(path)) => read(path)?,
         (None, None) => return Ok(None),
     };
+    parse_weights(&text).map(Some)
+}
+
+/// Integer weights separated by commas, spaces or lines (`1,99`).
+pub fn parse_weights(text: &str) -> Result<Vec<u64>> {
     text.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
         .map(|t| {
@@ -296,8 +301,7 @@ fn weights(args: &AuditArgs) -> Result<Option<Vec<u64>>> {
                 )
             })
         })
-        .collect::<Result<Vec<u64>>>()
-        .map(Some)
+        .collect()
 }
 
 fn read(path: &Path) -> Result<String> {

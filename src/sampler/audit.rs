@@ -200,30 +200,28 @@ pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64)
     let mut deviations = Vec::new();
     let mut bounded = Vec::new();
     for (test, outcome) in outcomes {
-        if let Ok(SamplingTest {
-            method: Method::Cantelli { .. },
-            ..
-        }) = &outcome
-        {
+        let t = match outcome {
+            Ok(t) => t,
+            Err(reason) => {
+                not_run.push((test, reason));
+                continue;
+            }
+        };
+        if matches!(t.method, Method::Cantelli { .. }) {
             bounded.push(test);
         }
-        match outcome {
-            Ok(t) => tests.push(TestResult {
-                test,
-                statistic: t.statistic,
-                df: t.df,
-                log10_p: t.log10_p,
-                log10_p_holm: t.log10_p,
-                departure: departure(t.statistic, t.df),
-                method: {
-                    if let Some(d) = t.largest.clone() {
-                        deviations.push((test, d));
-                    }
-                    t.describe()
-                },
-            }),
-            Err(reason) => not_run.push((test, reason)),
+        if let Some(d) = t.largest.clone() {
+            deviations.push((test, d));
         }
+        tests.push(TestResult {
+            test,
+            statistic: t.statistic,
+            df: t.df,
+            log10_p: t.log10_p,
+            log10_p_holm: t.log10_p,
+            departure: departure(t.statistic, t.df),
+            method: t.describe(),
+        });
     }
     let raw: Vec<f64> = tests.iter().map(|t| t.log10_p).collect();
     for (t, adjusted) in tests.iter_mut().zip(holm_log10(&raw)) {

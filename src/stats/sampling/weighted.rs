@@ -245,6 +245,34 @@ mod tests {
     use crate::stats::special::chi2_sf;
 
     #[test]
+    fn too_few_picks_reject_only_an_overwhelming_departure() {
+        // [1, 99] at 50,000 picks: too few for the tail law (139,020 needed).
+        let weights = [1, 99];
+        // A fair-looking count is refused, not judged by a weak bound ...
+        let fair = weighted(&[500, 49_500], &weights);
+        assert!(
+            matches!(fair, Err(NotApplicable::TooFewTrials { .. })),
+            "{fair:?}"
+        );
+        // ... a mild excess too (Cantelli's bound is not decisive) ...
+        let mild = weighted(&[580, 49_420], &weights);
+        assert!(
+            matches!(mild, Err(NotApplicable::TooFewTrials { .. })),
+            "{mild:?}"
+        );
+        // ... but an item never drawn is certain: Cantelli bounds p below
+        // 1e-4 whatever the statistic's law, and the bound is what is shown.
+        let never = weighted(&[0, 50_000], &weights).unwrap();
+        let Method::Cantelli { law } = &never.method else {
+            panic!("{:?}", never.method);
+        };
+        let t = never.statistic - law.mean;
+        let bound = (law.variance / (law.variance + t * t)).log10();
+        assert_eq!(never.log10_p, bound);
+        assert!(never.log10_p <= CANTELLI_DECISIVE.log10());
+    }
+
+    #[test]
     fn matches_a_hand_computation() {
         // Weights 1, 0, 3 (π = 1/4, 0, 3/4), 2000 picks: 550, 0, 1450.
         // X² = 50²/500 + 50²/1500 = 20/3 on 1 df; the zero-weight item drops

@@ -30,6 +30,30 @@ pub struct SampleSpec {
     pub threads: Option<usize>,
 }
 
+impl SampleSpec {
+    /// A spec for `sampler` over `0..n` without weights, on the current
+    /// thread pool.
+    pub fn new(sampler: Sampler, n: usize, trials: u64, source: SourceSpec, seed: u64) -> Self {
+        Self {
+            sampler,
+            n,
+            weights: None,
+            trials,
+            source,
+            seed,
+            threads: None,
+        }
+    }
+
+    /// The same spec with integer weights (for a weighted pick).
+    pub fn with_weights(self, weights: Vec<u64>) -> Self {
+        Self {
+            weights: Some(weights),
+            ..self
+        }
+    }
+}
+
 /// Draws `spec.trials` samples and counts them, reporting each finished
 /// chunk's trials to `progress`. Bad requests (k > N, missing weights…)
 /// are refused before anything runs.

@@ -24,7 +24,7 @@ fn specs() -> Vec<SampleSpec> {
                 Sampler::Weighted(_) => (sampler, 5, Some(vec![3, 1, 4, 1, 5])),
             };
             SampleSpec {
-                sampler,
+                sampler: sampler.into(),
                 n,
                 weights,
                 trials: 400_000,
@@ -46,7 +46,7 @@ fn every_sampler_gets_its_expected_verdict() {
     let wrong: Vec<String> = audits
         .iter()
         .filter(|a| {
-            let want = if a.spec.sampler.expected_fair() {
+            let want = if a.spec.sampler.builtin().is_some_and(|s| s.expected_fair()) {
                 Verdict::NoBiasDetected
             } else {
                 Verdict::Biased
@@ -78,7 +78,7 @@ fn fair_sampler_audits_reject_at_the_stated_rate() {
         let mut p_values = Vec::new();
         for seed in 0..AUDITS {
             let spec = SampleSpec {
-                sampler: Sampler::parse(name).unwrap(),
+                sampler: Sampler::parse(name).unwrap().into(),
                 n: 10,
                 weights: None,
                 trials: 3_000,

@@ -137,6 +137,16 @@ trials for its law says how many; a run whose inclusion test cannot run is \
 inconclusive. Shuffles and samplers are audited in separate runs.
     shuffle-audit audit -a reservoir:k=3 -a reservoir-off-by-one:k=3 -n 10
 
+YOUR OWN SAMPLER: --kind sample (k distinct items per line: lottery draws, \
+audit samples, cohorts; k from the first line) or --kind pick (one item per \
+line; with --weights, tested against them) with --input or --cmd, as for \
+decks, and -n N, the population. Items are integers 0..N-1 or 1..N: the \
+first sample holding 0 or N decides, or say --base 0|1. Order within a line \
+is not used (draws are often printed sorted). Outputs name items as the \
+input writes them.
+    shuffle-audit audit --input draws.txt --kind sample -n 49
+    shuffle-audit audit --cmd 'node pick.js {count} {seed}' --kind pick --weights 1,99
+
 Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased); \
 1 --fail-on-bias and something was biased; 2 bad input.";
 
@@ -292,6 +302,17 @@ pub struct ListArgs {
     pub json: bool,
 }
 
+/// What each line of an outside program's output (or input file) holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputKind {
+    /// A shuffled deck (a permutation).
+    Deck,
+    /// k distinct items of a population of N (a lottery draw, an audit sample).
+    Sample,
+    /// One item of N (a uniform or weighted pick).
+    Pick,
+}
+
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Algorithm to audit, as NAME or NAME:key=value[,key=value]
@@ -320,6 +341,17 @@ pub struct AuditArgs {
         requires = "input"
     )]
     pub format: String,
+
+    /// What each line of --input/--cmd holds: deck (a shuffled deck),
+    /// sample (k distinct items of a population of -n items, e.g. a lottery
+    /// draw) or pick (one item; with --weights, a weighted pick).
+    #[arg(long, value_enum, default_value_t = InputKind::Deck, value_name = "KIND")]
+    pub kind: InputKind,
+
+    /// --kind sample|pick: items are numbered from 0 (0..N-1) or from 1
+    /// (1..N) [default: the input decides: a 0 or an N].
+    #[arg(long, value_name = "0|1")]
+    pub base: Option<String>,
 
     /// The starting order of the deck, comma-separated (--input/--cmd)
     /// [default: ascending].

@@ -187,7 +187,22 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
             "the starting order (--order/--order-file) is empty",
         ));
     }
-    let (feed, default_name) = match (&args.input, &args.cmd) {
+    let Some((feed, default_name)) = feed(args)? else {
+        return Ok(None);
+    };
+    Ok(Some(Outside {
+        name: args.name.clone().unwrap_or(default_name),
+        feed,
+        order,
+    }))
+}
+
+/// Where an outside subject's output comes from (--input or --cmd), with
+/// the name reports give it by default; `None` when neither is given.
+/// Shared by shuffles and samplers: the same checks and notes for both.
+pub(super) fn feed(args: &AuditArgs) -> Result<Option<(Feed, String)>> {
+    let found = match (&args.input, &args.cmd) {
+        (None, None) => return Ok(None),
         (Some(path), _) => {
             let format = Format::parse(&args.format)?;
             let name = if path == Path::new("-") {
@@ -212,8 +227,7 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
                 name,
             )
         }
-        (None, template) => {
-            let template = template.as_deref().unwrap_or_default();
+        (None, Some(template)) => {
             if args.cmd_timeout == 0 {
                 return Err(Error::invalid(
                     "--cmd-timeout must be at least 1 second (got 0)",
@@ -226,7 +240,7 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
             if jobs > 1 && !template.contains("{seed}") && !args.quiet {
                 eprintln!(
                     "note: --cmd has no {{seed}}: the {jobs} copies get the same arguments, so a \
-                     program that is deterministic without a seed prints the same decks in each"
+                     program that is deterministic without a seed prints the same output in each"
                 );
             }
             (
@@ -239,11 +253,7 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
             )
         }
     };
-    Ok(Some(Outside {
-        name: args.name.clone().unwrap_or(default_name),
-        feed,
-        order,
-    }))
+    Ok(Some(found))
 }
 
 /// The items of a starting order: separated by commas, spaces or lines.

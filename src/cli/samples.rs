@@ -3,7 +3,8 @@
 //! verdicts and write the run's files and report.
 
 use super::EXIT_BIASED;
-use super::args::AuditArgs;
+use super::args::{AuditArgs, InputKind};
+use super::audit::feed;
 use super::color;
 use super::interrupt;
 use super::progress::{Progress, work};
@@ -11,14 +12,18 @@ use super::table::{TABLE_WIDTH, Table, wrap};
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::format::{format_ratio, short_count};
-use shuffle_audit::output::samples::{SampleSummary, write_samples};
+use shuffle_audit::ingest::CommandSpec;
+use shuffle_audit::ingest::samples::{Base, SampleKind};
+use shuffle_audit::output::samples::{SampleSummary, drawn_words, write_samples};
 use shuffle_audit::output::{files, format_p};
 use shuffle_audit::report::{self, Provenance, samples as report_samples};
 use shuffle_audit::sampler::Sampler;
 use shuffle_audit::sampler::audit::{self, SampleAudit};
-use shuffle_audit::sampler::run::SampleSpec;
+use shuffle_audit::sampler::run::{ALL_SAMPLES, SampleSpec};
+use shuffle_audit::sampler::subject::{OutsideSampler, SampleFeed, SamplerSubject};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::stats::Verdict;
+use shuffle_audit::subject::Feed;
 use shuffle_audit::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -29,17 +34,21 @@ const DEFAULT_TRIALS: u64 = 1_000_000;
 /// Where files go when neither --out nor --json is given.
 const DEFAULT_OUT: &str = "reports/latest";
 
-/// The samplers named by `-a`, if every name is a sampler; `None` if every
-/// name is a shuffle (or none is given); an error for a mix, or for a name
-/// that is neither (with the closer suggestion).
-pub fn named(args: &AuditArgs) -> Result<Option<Vec<Sampler>>> {
+/// The samplers to audit: the outside sampler of `--kind sample|pick`, or
+/// the samplers named by `-a` if every name is a sampler; `None` for
+/// shuffles (every name a shuffle, none given, or `--kind deck`); an error
+/// for a mix, or for a name that is neither (with the closer suggestion).
+pub fn named(args: &AuditArgs) -> Result<Option<Vec<SamplerSubject>>> {
+    if let Some(outside) = outside(args)? {
+        return Ok(Some(vec![SamplerSubject::Outside(outside)]));
+    }
     use shuffle_audit::algorithm::Algorithm;
     let mut samplers = Vec::new();
     let mut shuffles = 0;
     for text in &args.algorithms {
         match (Algorithm::parse(text), Sampler::parse(text)) {
             (Ok(_), _) => shuffles += 1,
-            (Err(_), Ok(sampler)) => samplers.push(sampler),
+            (Err(_), Ok(sampler)) => samplers.push(SamplerSubject::Builtin(sampler)),
             (Err(shuffle), Err(sampler)) => {
                 // Suggest from whichever list has a near name.
                 let hint = |e: &Error| e.to_string().contains("did you mean");
@@ -61,33 +70,95 @@ pub fn named(args: &AuditArgs) -> Result<Option<Vec<Sampler>>> {
     }
 }
 
+/// The sampler from outside of `--kind sample|pick` with `--input` or
+/// `--cmd`; `None` for `--kind deck`.
+fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
+    let kind = match args.kind {
+        InputKind::Deck => {
+            if args.base.is_some() {
+                return Err(Error::invalid(
+                    "--base numbers the items of samples and picks: use it with --kind sample \
+                     or --kind pick",
+                ));
+            }
+            return Ok(None);
+        }
+        InputKind::Sample => SampleKind::Sample,
+        InputKind::Pick => SampleKind::Pick,
+    };
+    let flag = format!("--kind {}", kind.name());
+    let Some((feed, default_name)) = feed(args)? else {
+        return Err(Error::invalid(format!(
+            "{flag} describes your own sampler's output: use it with --input FILE or --cmd \
+             PROGRAM"
+        )));
+    };
+    let feed = match feed {
+        Feed::File { path, format } if format.width().is_none() => SampleFeed::File(path),
+        Feed::File { format, .. } => {
+            return Err(Error::of_kind(
+                ErrorKind::Unsupported,
+                format!("{flag} reads text (one sample per line), not --format {format}"),
+            ));
+        }
+        Feed::Command {
+            template,
+            jobs,
+            timeout,
+        } => SampleFeed::Command(CommandSpec {
+            template,
+            jobs,
+            timeout,
+        }),
+        Feed::Function => {
+            return Err(Error::invalid(
+                "a Rust function is audited from the library, not from the command line",
+            ));
+        }
+    };
+    let base = args.base.as_deref().map(Base::parse).transpose()?;
+    Ok(Some(OutsideSampler {
+        name: args.name.clone().unwrap_or(default_name),
+        feed,
+        kind,
+        base,
+    }))
+}
+
 /// Runs the sampler audits and returns the exit code.
-pub fn run(args: &AuditArgs, samplers: Vec<Sampler>) -> Result<i32> {
+pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
     refuse_shuffle_flags(args)?;
     let weights = weights(args)?;
-    if weights.is_some() && !samplers.iter().any(|&s| is_weighted(s)) {
+    if weights.is_some() && !samplers.iter().any(takes_weights) {
         return Err(Error::of_kind(
             ErrorKind::Unsupported,
-            "--weights is for weighted picks (weighted-prefix, alias, weighted-off-by-one)",
+            "--weights is for weighted picks (weighted-prefix, alias, weighted-off-by-one, or \
+             your own with --kind pick)",
         ));
     }
     let mut specs = Vec::new();
     for sampler in samplers {
-        let n = size(args, sampler, weights.as_deref())?;
+        let n = size(args, &sampler, weights.as_deref())?;
+        let trials = match (&sampler, args.trials) {
+            (_, Some(trials)) => trials,
+            (SamplerSubject::Outside(o), None) if matches!(o.feed, SampleFeed::File(_)) => {
+                ALL_SAMPLES
+            }
+            _ => DEFAULT_TRIALS,
+        };
         let spec = SampleSpec {
-            sampler,
-            n,
-            weights: weights.clone().filter(|_| is_weighted(sampler)),
-            trials: args.trials.unwrap_or(DEFAULT_TRIALS),
-            source: SourceSpec::parse(&args.rng)?,
-            seed: args.seed,
+            weights: weights.clone().filter(|_| takes_weights(&sampler)),
             threads: args.threads,
+            ..SampleSpec::new(sampler, n, trials, SourceSpec::parse(&args.rng)?, args.seed)
         };
         // Every bad request (k > N, missing weights) before anything runs.
-        sampler.prepare(spec.n, spec.weights.as_deref())?;
-        if specs.iter().any(|s: &SampleSpec| s.sampler == sampler) {
+        if let Some(builtin) = spec.sampler.builtin() {
+            builtin.prepare(spec.n, spec.weights.as_deref())?;
+        }
+        if specs.iter().any(|s: &SampleSpec| s.sampler == spec.sampler) {
             return Err(Error::invalid(format!(
-                "sampler '{sampler}' is given twice"
+                "sampler '{}' is given twice",
+                spec.sampler
             )));
         }
         specs.push(spec);
@@ -101,6 +172,7 @@ pub fn run(args: &AuditArgs, samplers: Vec<Sampler>) -> Result<i32> {
     let command = shell_line(&record::command_line());
     let provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
     let title = match specs.as_slice() {
+        [one] if one.sampler.builtin().is_none() => format!("Audit of {}", one.sampler),
         [one] => format!("Audit of {} at N = {}", one.sampler, one.n),
         _ => format!("Audit of {} samplers", specs.len()),
     };
@@ -162,16 +234,19 @@ pub fn write_run(
 
 /// Runs every spec with progress, then judges them together.
 pub fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<SampleAudit>> {
-    let trials: u64 = specs.iter().map(|s| s.trials).sum();
+    let trials = specs.iter().map(|s| s.trials).fold(0, u64::saturating_add);
     let total_work = specs
         .iter()
-        .map(|s| work(s.trials, s.sampler.k() as usize))
+        .map(|s| work(s.trials, k_hint(s)))
         .fold(0, u64::saturating_add);
     let progress = Progress::new(trials, total_work, quiet);
     let mut audits = Vec::with_capacity(specs.len());
     for spec in specs {
-        let label = format!("{} N={} {}", spec.sampler, spec.n, spec.source);
-        progress.begin(label, spec.trials, spec.sampler.k() as usize);
+        let label = match spec.sampler.builtin() {
+            Some(_) => format!("{} N={} {}", spec.sampler, spec.n, spec.source),
+            None => format!("{} N={}", spec.sampler, spec.n),
+        };
+        progress.begin(label, spec.trials, k_hint(spec));
         audits.push(audit::run(spec, alpha, &|k| progress.add(k))?);
     }
     progress.finish();
@@ -179,14 +254,28 @@ pub fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<Samp
     Ok(audits)
 }
 
+/// The sample size for weighing progress: 1 for an outside sampler, whose
+/// k is known only from its first line.
+fn k_hint(spec: &SampleSpec) -> usize {
+    spec.sampler.known_k().unwrap_or(1) as usize
+}
+
 /// The verdict table and its notes, fitted to 100 columns.
 pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
     let verdicts: Vec<Verdict> = audits.iter().map(|a| a.verdict).collect();
     let mut out = format!(
-        "{}\nalpha {alpha}, Holm within each audit and over {} audits\n\n",
+        "{}\nalpha {alpha}, Holm within each audit and over {} audits\n",
         report::content::verdict_counts_of(&verdicts),
         audits.len()
     );
+    for a in audits.iter().filter(|a| a.spec.sampler.builtin().is_none()) {
+        out.push_str(&wrap(
+            &format!("{}: {}", a.spec.sampler, drawn_words(a)),
+            TABLE_WIDTH,
+        ));
+        out.push('\n');
+    }
+    out.push('\n');
     let mut table = Table::new(&[
         ("sampler", false),
         ("N", true),
@@ -258,16 +347,23 @@ fn deviation_short(a: &SampleAudit) -> String {
     }
 }
 
-fn is_weighted(sampler: Sampler) -> bool {
-    matches!(sampler, Sampler::Weighted(_))
+/// Whether the sampler draws against weights: a built-in weighted pick, or
+/// an outside sampler's picks.
+fn takes_weights(sampler: &SamplerSubject) -> bool {
+    match sampler {
+        SamplerSubject::Builtin(sampler) => matches!(sampler, Sampler::Weighted(_)),
+        SamplerSubject::Outside(outside) => outside.kind == SampleKind::Pick,
+    }
 }
 
-/// N: a board's w·h, the weights' count, -n, or the default; a -n that
-/// disagrees with the board or the weights is refused.
-fn size(args: &AuditArgs, sampler: Sampler, weights: Option<&[u64]>) -> Result<usize> {
+/// N: a board's w·h, the weights' count, -n, or the default (built-in
+/// samplers only: an outside sampler's population must be stated); a -n
+/// that disagrees with the board or the weights is refused.
+fn size(args: &AuditArgs, sampler: &SamplerSubject, weights: Option<&[u64]>) -> Result<usize> {
     let fixed = sampler
-        .population()
-        .or(weights.filter(|_| is_weighted(sampler)).map(<[u64]>::len));
+        .builtin()
+        .and_then(|s| s.population())
+        .or(weights.filter(|_| takes_weights(sampler)).map(<[u64]>::len));
     match (fixed, args.n) {
         (Some(f), Some(n)) if f != n => Err(Error::of_kind(
             ErrorKind::OutOfRange,
@@ -275,7 +371,14 @@ fn size(args: &AuditArgs, sampler: Sampler, weights: Option<&[u64]>) -> Result<u
         )),
         (Some(f), _) => Ok(f),
         (None, Some(n)) => Ok(n),
-        (None, None) => Ok(DEFAULT_N),
+        (None, None) if sampler.builtin().is_some() => Ok(DEFAULT_N),
+        (None, None) => Err(Error::invalid(format!(
+            "--kind {} needs -n, the population size (e.g. -n 49 for a 6-of-49 lottery)",
+            match args.kind {
+                InputKind::Pick => "pick",
+                InputKind::Sample | InputKind::Deck => "sample",
+            }
+        ))),
     }
 }
 
@@ -314,8 +417,6 @@ fn read(path: &Path) -> Result<String> {
 /// Flags that only mean something for shuffles.
 fn refuse_shuffle_flags(args: &AuditArgs) -> Result<()> {
     let used = [
-        (args.input.is_some(), "--input"),
-        (args.cmd.is_some(), "--cmd"),
         (args.until_decisive, "--until-decisive"),
         (args.tests != "default", "--tests"),
         (args.order.is_some() || args.order_file.is_some(), "--order"),
@@ -323,7 +424,7 @@ fn refuse_shuffle_flags(args: &AuditArgs) -> Result<()> {
     if let Some((_, flag)) = used.iter().find(|(on, _)| *on) {
         return Err(Error::of_kind(
             ErrorKind::Unsupported,
-            format!("{flag} is for shuffles; sampler audits do not take it (yet)"),
+            format!("{flag} is for shuffles; sampler audits do not take it"),
         ));
     }
     Ok(())

@@ -477,7 +477,7 @@ impl Validator<'_> {
             (None, None) => defaults.sizes[0],
         };
         let spec = SampleSpec {
-            sampler,
+            sampler: sampler.into(),
             n,
             weights,
             trials: self.count_or(&raw.trials, defaults.trials)?,

@@ -2,7 +2,7 @@
 //! command, each asked for its share of the decks with its own seed, read in
 //! parallel (one thread per worker) and merged in worker order.
 
-use super::driver::{Chunker, EAGER_BLOCK, Fail, Truncated};
+use super::driver::{Chunker, EAGER_BLOCK, Fail, Source, Truncated};
 use super::{Ingested, Options, Plan, ingest};
 use crate::engine::Progress;
 use crate::error::{Error, Result};
@@ -150,47 +150,10 @@ pub fn run_command(
     };
     let plan = Plan::new(&opts)?;
     let runs = worker_runs(cmd, n, trials, seed);
-    let abort = AtomicBool::new(false);
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let results: Vec<Option<Ingested>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = runs
-            .iter()
-            .map(|run| {
-                let (opts, plan, abort, failure) = (&opts, &plan, &abort, &failure);
-                scope.spawn(move || {
-                    let worker = Worker {
-                        run,
-                        opts,
-                        plan,
-                        timeout: cmd.timeout,
-                        abort,
-                        progress,
-                    };
-                    match worker.run() {
-                        Ok(ingested) => Some(ingested),
-                        Err(Ended::Failed(error)) => {
-                            let mut first = failure.lock().unwrap_or_else(|e| e.into_inner());
-                            first.get_or_insert(error);
-                            abort.store(true, Ordering::SeqCst);
-                            None
-                        }
-                        Err(Ended::Aborted) => None,
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or(None))
-            .collect()
-    });
-    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(error);
-    }
-    let results: Vec<Ingested> = results
-        .into_iter()
-        .map(|r| r.ok_or_else(|| Error::invalid("a worker stopped without saying why")))
-        .collect::<Result<_>>()?;
+    let read = |src: &mut dyn Source, count: u64| {
+        ingest(src, "stdout", &opts, &plan, count, 1, false, progress)
+    };
+    let results = run_workers(cmd, &runs, plan.record, Unit::DECK, &read)?;
     let first = &results[0];
     for (run, result) in runs.iter().zip(&results).skip(1) {
         if result.items != first.items {
@@ -215,6 +178,98 @@ pub fn run_command(
         stopped_early: false,
     };
     Ok((ingested, runs))
+}
+
+/// What a worker reads: decks or samples, named in its messages.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Unit {
+    /// `deck`, `sample`.
+    pub one: &'static str,
+    /// `decks`, `samples`.
+    pub many: &'static str,
+}
+
+impl Unit {
+    /// Shuffled decks.
+    pub(crate) const DECK: Unit = Unit {
+        one: "deck",
+        many: "decks",
+    };
+
+    fn of(self, count: u64) -> &'static str {
+        if count == 1 { self.one } else { self.many }
+    }
+}
+
+/// What a worker's read produced: how many records it counted, which
+/// [`run_workers`] compares with the worker's share.
+pub(crate) trait Counted {
+    /// Records (decks or samples) counted.
+    fn counted(&self) -> u64;
+}
+
+impl Counted for Ingested {
+    fn counted(&self) -> u64 {
+        self.decks
+    }
+}
+
+/// How one worker's output is read: from its stdout cut into blocks
+/// (`record`-byte records, or lines when `None`), counting at most the
+/// share it is given.
+pub(crate) type ReadShare<'a, R> = dyn Fn(&mut dyn Source, u64) -> Result<R, Fail> + Sync + 'a;
+
+/// Runs the workers `runs` of `cmd` at once, each read by `read`, and
+/// returns their results in worker order; the first failure ends every
+/// other worker and is returned (see [`run_command`] for the rules).
+pub(crate) fn run_workers<R: Counted + Send>(
+    cmd: &CommandSpec,
+    runs: &[WorkerRun],
+    record: Option<usize>,
+    unit: Unit,
+    read: &ReadShare<'_, R>,
+) -> Result<Vec<R>> {
+    let abort = AtomicBool::new(false);
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let results: Vec<Option<R>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = runs
+            .iter()
+            .map(|run| {
+                let (abort, failure) = (&abort, &failure);
+                scope.spawn(move || {
+                    let worker = Worker {
+                        run,
+                        record,
+                        unit,
+                        read,
+                        timeout: cmd.timeout,
+                        abort,
+                    };
+                    match worker.run() {
+                        Ok(result) => Some(result),
+                        Err(Ended::Failed(error)) => {
+                            let mut first = failure.lock().unwrap_or_else(|e| e.into_inner());
+                            first.get_or_insert(error);
+                            abort.store(true, Ordering::SeqCst);
+                            None
+                        }
+                        Err(Ended::Aborted) => None,
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(None))
+            .collect()
+    });
+    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
+    }
+    results
+        .into_iter()
+        .map(|r| r.ok_or_else(|| Error::invalid("a worker stopped without saying why")))
+        .collect()
 }
 
 /// How a worker ended, short of success.
@@ -373,16 +428,16 @@ fn seconds(d: Duration) -> String {
 }
 
 /// One worker: runs its command and counts its share.
-struct Worker<'a> {
+struct Worker<'a, R> {
     run: &'a WorkerRun,
-    opts: &'a Options,
-    plan: &'a Plan,
+    record: Option<usize>,
+    unit: Unit,
+    read: &'a ReadShare<'a, R>,
     timeout: Duration,
     abort: &'a AtomicBool,
-    progress: Progress<'a>,
 }
 
-impl Worker<'_> {
+impl<R: Counted> Worker<'_, R> {
     fn label(&self) -> String {
         format!("worker {} ({})", self.run.worker, self.run.command)
     }
@@ -391,7 +446,7 @@ impl Worker<'_> {
         Ended::Failed(Error::invalid(format!("{}: {message}", self.label())))
     }
 
-    fn run(&self) -> Result<Ingested, Ended> {
+    fn run(&self) -> Result<R, Ended> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(&self.run.command)
@@ -468,17 +523,8 @@ impl Worker<'_> {
                 inner: stdout,
                 activity,
             };
-            let mut src = Chunker::new(reader, EAGER_BLOCK, self.plan.record, true);
-            let read = ingest(
-                &mut src,
-                "stdout",
-                self.opts,
-                self.plan,
-                self.run.count,
-                1,
-                false,
-                self.progress,
-            );
+            let mut src = Chunker::new(reader, EAGER_BLOCK, self.record, true);
+            let read = (self.read)(&mut src, self.run.count);
             // Closing our end makes a child still writing get EPIPE.
             drop(src);
             let outcome = self.settle(read, &mut child, pgid, verdict, &stderr_tail);
@@ -490,12 +536,12 @@ impl Worker<'_> {
     /// Decides how the worker ended once its output was read.
     fn settle(
         &self,
-        read: Result<Ingested, Fail>,
+        read: Result<R, Fail>,
         child: &mut Child,
         pgid: i32,
         verdict: &AtomicU8,
         stderr_tail: &dyn Fn() -> String,
-    ) -> Result<Ingested, Ended> {
+    ) -> Result<R, Ended> {
         let count = self.run.count;
         let fired = || verdict.load(Ordering::SeqCst);
         let timed_out = || {
@@ -506,12 +552,12 @@ impl Worker<'_> {
             ))
         };
         let (decks, problem) = match read {
-            Ok(ingested) if ingested.decks >= count => {
+            Ok(result) if result.counted() >= count => {
                 terminate(child, pgid);
-                return Ok(ingested);
+                return Ok(result);
             }
-            Ok(ingested) => (ingested.decks, None),
-            Err(fail) if fail.truncated == Truncated::Empty => (0, None),
+            Ok(result) => (result.counted(), None),
+            Err(fail) if fail.truncated == Truncated::Empty => (fail.decks, None),
             Err(fail) if fail.truncated == Truncated::MidDeck => (fail.decks, Some(fail.error)),
             Err(fail) => {
                 terminate(child, pgid);
@@ -552,12 +598,13 @@ impl Worker<'_> {
         Err(match problem {
             Some(error) if exited_ok => self.fail(error.to_string()),
             _ if exited_ok => self.fail(format!(
-                "exited with status 0 after printing only {decks} of its {count} decks{}",
+                "exited with status 0 after printing only {decks} of its {count} {}{}",
+                self.unit.many,
                 stderr_tail()
             )),
             _ => self.fail(format!(
-                "exited with {status} after {decks} deck{}{}",
-                if decks == 1 { "" } else { "s" },
+                "exited with {status} after {decks} {}{}",
+                self.unit.of(decks),
                 stderr_tail()
             )),
         })

@@ -358,7 +358,8 @@ pub(crate) struct Fail {
 pub(crate) enum Truncated {
     /// The problem is in the input itself.
     No,
-    /// The input held no deck at all.
+    /// The input held no deck at all (or too few to read: the count is
+    /// in [`Fail::decks`]).
     Empty,
     /// The input ended in the middle of a line or record.
     MidDeck,

@@ -59,6 +59,7 @@ mod binary;
 mod command;
 mod driver;
 mod items;
+pub mod samples;
 #[cfg(test)]
 mod tests;
 mod text;

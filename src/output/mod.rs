@@ -47,30 +47,21 @@ pub fn run_words(audit: &Audit) -> String {
         .as_ref()
         .map(|f| format!(" ({})", f.items.describe(n)))
         .unwrap_or_default();
-    let early = match &audit.feed {
-        Some(f) if f.stopped_early => ", the first of a longer input".to_string(),
-        Some(f) if f.asked.is_some_and(|a| a > f.decks) => format!(
-            ", all the input held ({} were asked for)",
-            thousands(f.asked.unwrap_or_default())
-        ),
-        _ => String::new(),
-    };
+    let early = audit
+        .feed
+        .as_ref()
+        .map(|f| limit_words(f.stopped_early, f.asked, f.decks))
+        .unwrap_or_default();
     match &outside.feed {
         Feed::File { path, .. } => format!(
             "{trials} decks of n = {n} items{items} read from {}{early}",
-            if path.as_os_str() == "-" {
-                "stdin".to_string()
-            } else {
-                path.display().to_string()
-            }
+            input_words(path)
         ),
         Feed::Command { template, .. } => {
             let workers = audit.feed.as_ref().map_or(0, |f| f.workers.len());
             format!(
-                "{trials} decks of n = {n} items{items} printed by {workers} cop{} of `{template}`, \
-                 seeds derived from {}",
-                if workers == 1 { "y" } else { "ies" },
-                spec.seed
+                "{trials} decks of n = {n} items{items} {}",
+                printed_words(workers, template, spec.seed)
             )
         }
         Feed::Function => format!(
@@ -78,6 +69,36 @@ pub fn run_words(audit: &Audit) -> String {
             spec.source, spec.seed
         ),
     }
+}
+
+/// What a read limit did, as a phrase to append: `, the first of a longer
+/// input` when it stopped the read, `, all the input held (1,000 were asked
+/// for)` when the input held fewer than asked, otherwise nothing.
+pub fn limit_words(stopped_early: bool, asked: Option<u64>, got: u64) -> String {
+    match asked {
+        _ if stopped_early => ", the first of a longer input".to_string(),
+        Some(asked) if asked > got => {
+            format!(", all the input held ({} were asked for)", thousands(asked))
+        }
+        _ => String::new(),
+    }
+}
+
+/// An input file's name in outputs (`stdin` for `-`).
+pub fn input_words(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "stdin".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// `printed by 2 copies of `node deal.js`, seeds derived from 7`.
+pub fn printed_words(workers: usize, template: &str, seed: u64) -> String {
+    format!(
+        "printed by {workers} cop{} of `{template}`, seeds derived from {seed}",
+        if workers == 1 { "y" } else { "ies" }
+    )
 }
 
 /// The folder name of each audit's files: the algorithm's slug, made unique

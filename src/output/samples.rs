@@ -4,15 +4,20 @@
 //! and their pictures (`inclusion.png`, `pairs.png`, `slots.png`, and
 //! `board.png` for a minesweeper board).
 
-use super::{MIN_SCALE_LIMIT, MIN_SCALE_STANDARD_ERRORS, files, write_png};
+use super::{
+    MIN_SCALE_LIMIT, MIN_SCALE_STANDARD_ERRORS, files, input_words, limit_words, printed_words,
+    write_png,
+};
 use crate::error::Result;
 use crate::format::thousands;
+use crate::ingest::samples::SampleKind;
 use crate::plot::sampling::{
     BoardPanel, InclusionPanel, PairsPanel, SlotsPanel, draw_board, draw_inclusion, draw_pairs,
     draw_slots,
 };
 use crate::plot::{LogScale, PlotError};
 use crate::sampler::audit::SampleAudit;
+use crate::sampler::subject::{SampleFeed, SamplerSubject};
 use crate::stats::Verdict;
 use crate::stats::pvalue;
 use crate::stats::special::chi2_isf;
@@ -21,7 +26,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// The version of a sampler run's `summary.json` layout.
-pub const SAMPLE_SUMMARY_SCHEMA: u32 = 1;
+pub const SAMPLE_SUMMARY_SCHEMA: u32 = 2;
 
 /// A sampler run's `summary.json`.
 #[derive(Debug, Clone, Serialize)]
@@ -47,12 +52,21 @@ pub struct SampleRecord {
     pub n: usize,
     /// Items per sample.
     pub k: usize,
-    /// Samples drawn.
+    /// Samples drawn (or read).
     pub trials: u64,
-    /// The random source.
-    pub rng: String,
-    /// The seed.
+    /// What was drawn or read, in words (the same phrase as the report).
+    pub drawn: String,
+    /// The random source; `null` for a sampler from outside.
+    pub rng: Option<String>,
+    /// The seed (an outside program's seeds are derived from it).
     pub seed: u64,
+    /// Where an outside sampler's samples came from (`input FILE`, `cmd
+    /// PROGRAM`); absent for built-in samplers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// The number an outside sampler's items start from (0 or 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base: Option<u64>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// The verdict.
@@ -115,8 +129,23 @@ impl SampleRecord {
             n: a.tally.n(),
             k: a.tally.k(),
             trials: a.tally.trials(),
-            rng: a.spec.source.to_string(),
+            drawn: drawn_words(a),
+            rng: a
+                .spec
+                .sampler
+                .uses_our_source()
+                .then(|| a.spec.source.to_string()),
             seed: a.spec.seed,
+            input: match &a.spec.sampler {
+                SamplerSubject::Builtin(_) => None,
+                SamplerSubject::Outside(o) => Some(match &o.feed {
+                    SampleFeed::File(path) => format!("input {}", input_words(path)),
+                    SampleFeed::Command(cmd) => {
+                        format!("cmd {} ({} jobs)", cmd.template, cmd.jobs)
+                    }
+                }),
+            },
+            base: a.feed.as_ref().map(|f| f.base.offset()),
             seconds: a.seconds,
             verdict: a.verdict,
             p_adjusted: pvalue::stated(a.log10_p_adjusted),
@@ -147,6 +176,49 @@ impl SampleRecord {
                 })
                 .collect(),
             inclusion: a.tally.inclusion().to_vec(),
+        }
+    }
+}
+
+/// What a sampler audit drew or read, in one phrase, the same in every
+/// output: `1,000,000 samples of k = 3 from N = 10 items, chacha8 with seed
+/// 7`, or for a sampler from outside where its samples came from and how
+/// its items were numbered.
+pub fn drawn_words(a: &SampleAudit) -> String {
+    let (trials, k, n) = (thousands(a.tally.trials()), a.tally.k(), a.tally.n());
+    let outside = match &a.spec.sampler {
+        SamplerSubject::Builtin(_) => {
+            return format!(
+                "{trials} samples of k = {k} from N = {n} items, {} with seed {}",
+                a.spec.source, a.spec.seed
+            );
+        }
+        SamplerSubject::Outside(outside) => outside,
+    };
+    let what = match outside.kind {
+        SampleKind::Sample => format!("{trials} samples of k = {k} from N = {n} items"),
+        SampleKind::Pick => format!("{trials} picks from N = {n} items"),
+    };
+    let items = a
+        .feed
+        .as_ref()
+        .map(|f| format!(" ({})", f.base.describe(n)))
+        .unwrap_or_default();
+    match &outside.feed {
+        SampleFeed::File(path) => {
+            let early = a
+                .feed
+                .as_ref()
+                .map(|f| limit_words(f.stopped_early, f.asked, a.tally.trials()))
+                .unwrap_or_default();
+            format!("{what}{items} read from {}{early}", input_words(path))
+        }
+        SampleFeed::Command(cmd) => {
+            let workers = a.feed.as_ref().map_or(0, |f| f.workers.len());
+            format!(
+                "{what}{items} {}",
+                printed_words(workers, &cmd.template, a.spec.seed)
+            )
         }
     }
 }
@@ -192,7 +264,7 @@ impl SampleSummary {
                 r.n.to_string(),
                 r.k.to_string(),
                 r.trials.to_string(),
-                r.rng.clone(),
+                r.rng.clone().unwrap_or_default(),
                 r.seed.to_string(),
                 r.verdict.slug().to_string(),
                 r.p_adjusted.to_string(),
@@ -241,7 +313,10 @@ pub fn write_samples(dir: &Path, audits: &[SampleAudit], alpha: f64) -> Result<V
         let sub = dir.join(folder);
         put(sub.join("inclusion.csv"), inclusion_csv(a))?;
         if let Some(pairs) = a.tally.pairs() {
-            put(sub.join("pairs.csv"), pairs_csv(a.tally.n(), pairs))?;
+            put(
+                sub.join("pairs.csv"),
+                pairs_csv(a.tally.n(), pairs, a.first_item()),
+            )?;
         }
         if let Some(slots) = a.tally.slots() {
             put(sub.join("slots.csv"), slots_csv(a.tally.n(), slots))?;
@@ -312,6 +387,7 @@ pub fn pictures(a: &SampleAudit) -> Vec<Picture<'_>> {
             "item"
         }
         .to_string(),
+        first: a.first_item(),
     };
     out.push(("inclusion.png", Box::new(move || draw_inclusion(&chart))));
     let expected_min = p.iter().copied().filter(|&p| p > 0.0).fold(1.0, f64::min) * trials;
@@ -333,6 +409,7 @@ pub fn pictures(a: &SampleAudit) -> Vec<Picture<'_>> {
         let panel = PairsPanel {
             n,
             ratios,
+            first: a.first_item(),
             title: title("observed / expected pairs drawn together"),
             verdict: Some(a.verdict),
         };
@@ -391,19 +468,21 @@ fn scale_for(ratios: &[f64], expected: f64) -> LogScale {
 /// `item,count`: how often each item was in the sample (picked, for a
 /// weighted pick).
 fn inclusion_csv(a: &SampleAudit) -> String {
+    let first = a.first_item();
     let mut out = String::from("item,count\n");
     for (i, c) in a.tally.inclusion().iter().enumerate() {
-        out.push_str(&format!("{i},{c}\n"));
+        out.push_str(&format!("{},{c}\n", i + first));
     }
     out
 }
 
-/// `i,j,count` for every pair i < j.
-fn pairs_csv(n: usize, pairs: &[u64]) -> String {
+/// `i,j,count` for every pair i < j, items numbered from `first`.
+fn pairs_csv(n: usize, pairs: &[u64], first: usize) -> String {
     let mut out = String::from("i,j,count\n");
     for i in 0..n {
         for j in i + 1..n {
-            out.push_str(&format!("{i},{j},{}\n", pairs[pair_index(n, i, j)]));
+            let count = pairs[pair_index(n, i, j)];
+            out.push_str(&format!("{},{},{count}\n", i + first, j + first));
         }
     }
     out

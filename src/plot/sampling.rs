@@ -89,6 +89,9 @@ pub struct InclusionPanel {
     pub verdict: Option<Verdict>,
     /// Title of the x axis (`item`, `cell`, `index`).
     pub x_label: String,
+    /// The number written for item 0 in tick labels: 1 for items an
+    /// outside sampler numbered from 1, else 0.
+    pub first: usize,
 }
 
 /// The pair heatmap's data: one observed/expected ratio per unordered pair
@@ -100,6 +103,9 @@ pub struct PairsPanel {
     /// The upper triangle, flat, in the order of [`pair_index`]: (0,1),
     /// (0,2), …, (0,n−1), (1,2), …, (n−2,n−1); `n(n−1)/2` ratios.
     pub ratios: Vec<f64>,
+    /// The number written for item 0 in tick labels (as
+    /// [`InclusionPanel::first`]).
+    pub first: usize,
     /// Title lines, as [`InclusionPanel::title`].
     pub title: Vec<String>,
     /// The verdict shown as a badge; `None` where there is none.
@@ -200,6 +206,7 @@ pub fn draw_pairs(panel: &PairsPanel, scale: &LogScale) -> Result<Vec<u8>, PlotE
         row_title: "item",
         col_title: "item",
         square_cells: true,
+        first: panel.first,
         header: Header {
             title: &panel.title,
             verdict: panel.verdict,
@@ -236,6 +243,7 @@ pub fn draw_board(panel: &BoardPanel, scale: &LogScale) -> Result<Vec<u8>, PlotE
         row_title: "row",
         col_title: "column",
         square_cells: true,
+        first: 0,
         header: Header {
             title: &panel.title,
             verdict: panel.verdict,
@@ -273,6 +281,7 @@ pub fn draw_slots(panel: &SlotsPanel, scale: &LogScale) -> Result<Vec<u8>, PlotE
         row_title: "slot",
         col_title: "item",
         square_cells: false,
+        first: 0,
         header: Header {
             title: &panel.title,
             verdict: panel.verdict,
@@ -481,6 +490,10 @@ struct Grid<'a> {
     /// Square cells (a board, the pair matrix); otherwise the cells stretch
     /// to fill the heatmap's square.
     square_cells: bool,
+    /// The number written for item 0 in tick labels (1 for items an
+    /// outside sampler numbered from 1); 0 for rows and columns that are not
+    /// items.
+    first: usize,
     header: Header<'a>,
 }
 
@@ -600,7 +613,7 @@ fn draw_grid_panel<DB: DrawingBackend>(
 
     // Ticks and labels, thinned as the heatmap's.
     let tick_font = TextFont::plain(theme.tick);
-    let label_width = tick_font.width(&(grid.rows.max(grid.cols) - 1).to_string())?;
+    let label_width = tick_font.width(&(grid.rows.max(grid.cols) - 1 + grid.first).to_string())?;
     let below = y0 + height + theme.tick_len;
     let stride = tick_stride(grid.cols, width, label_width + theme.gap);
     for i in (0..grid.cols).step_by(stride) {
@@ -608,7 +621,7 @@ fn draw_grid_panel<DB: DrawingBackend>(
         draw_line(area, (cx, y0 + height), (cx, below), &FRAME)?;
         draw_text(
             area,
-            &i.to_string(),
+            &(i + grid.first).to_string(),
             (cx, below + theme.gap),
             tick_font,
             (HPos::Center, VPos::Top),
@@ -622,7 +635,7 @@ fn draw_grid_panel<DB: DrawingBackend>(
         draw_line(area, (left, cy), (x0 - 1, cy), &FRAME)?;
         draw_text(
             area,
-            &i.to_string(),
+            &(i + grid.first).to_string(),
             (left - theme.gap, cy),
             tick_font,
             (HPos::Right, VPos::Center),
@@ -871,14 +884,14 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
     draw_frame(root, (x0, y0), (pw, ph))?;
 
     // x ticks (items), thinned as the heatmap's.
-    let label_width = tick_font.width(&(n - 1).to_string())?;
+    let label_width = tick_font.width(&(n - 1 + panel.first).to_string())?;
     let below = y0 + ph + theme.tick_len;
     for i in (0..n).step_by(tick_stride(n, pw, label_width + theme.gap)) {
         let cx = x0 + centre(i, n, pw);
         draw_line(root, (cx, y0 + ph), (cx, below), &FRAME)?;
         draw_text(
             root,
-            &i.to_string(),
+            &(i + panel.first).to_string(),
             (cx, below + theme.gap),
             tick_font,
             (HPos::Center, VPos::Top),
@@ -1030,6 +1043,7 @@ mod tests {
                 Verdict::NoBiasDetected
             }),
             x_label: "item".to_string(),
+            first: 0,
         }
     }
 
@@ -1052,6 +1066,7 @@ mod tests {
                 "pairs: chi2 = 5210.3, df 44, p < 1e-300".to_string(),
             ],
             verdict: Some(Verdict::Biased),
+            first: 0,
         }
     }
 
@@ -1288,6 +1303,7 @@ mod tests {
                 row_title: "row",
                 col_title: "column",
                 square_cells: true,
+                first: 0,
                 header: Header {
                     title: &panel.title,
                     verdict: panel.verdict,

@@ -8,7 +8,7 @@ use super::content::{VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_c
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
 use crate::format::thousands;
 use crate::output::format_p;
-use crate::output::samples::{pictures, sample_folders};
+use crate::output::samples::{drawn_words, pictures, sample_folders};
 use crate::sampler::audit::SampleAudit;
 
 /// The report of judged sampler `audits` at `alpha`.
@@ -148,17 +148,7 @@ fn audit_section(a: &SampleAudit, folder: &str) -> Section {
     let mut blocks = vec![
         Block::Definitions(vec![
             ("Verdict".into(), Cell::Verdict(a.verdict)),
-            (
-                "What was drawn".into(),
-                Cell::text(format!(
-                    "{} samples of k = {} from N = {} items, {} with seed {}",
-                    thousands(a.tally.trials()),
-                    a.tally.k(),
-                    a.tally.n(),
-                    a.spec.source,
-                    a.spec.seed
-                )),
-            ),
+            ("What was drawn".into(), Cell::text(drawn_words(a))),
             (
                 "Description".into(),
                 Cell::text(a.spec.sampler.description()),

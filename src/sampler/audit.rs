@@ -8,7 +8,7 @@
 //! [`crate::stats::sampling`]; a test that cannot be calibrated at this
 //! many trials (too few expected per cell) is not run, and says why.
 
-use super::run::{self as sampler_run, SampleSpec};
+use super::run::{self as sampler_run, SampleFeedReport, SampleSpec};
 use super::tally::SampleTally;
 use crate::engine::Progress;
 use crate::error::Result;
@@ -86,6 +86,8 @@ pub struct SampleAudit {
     pub spec: SampleSpec,
     /// The counts.
     pub tally: SampleTally,
+    /// What an outside sampler's feed gave; `None` for a built-in one.
+    pub feed: Option<SampleFeedReport>,
     /// Wall-clock seconds of the run.
     pub seconds: f64,
     /// The tests that ran, Holm-corrected across them.
@@ -112,6 +114,13 @@ pub struct SampleAudit {
 }
 
 impl SampleAudit {
+    /// The number the input wrote for item 0: 1 for an outside sampler that
+    /// numbers its items from 1, else 0. Every output names items as the
+    /// input wrote them.
+    pub fn first_item(&self) -> usize {
+        self.feed.as_ref().map_or(0, |f| f.base.offset() as usize)
+    }
+
     /// The test with the strongest evidence (smallest Holm-adjusted p),
     /// if any test ran.
     pub fn decisive(&self) -> Option<&TestResult<SampleTest>> {
@@ -156,11 +165,19 @@ impl SampleAudit {
 pub fn run(spec: &SampleSpec, alpha: f64, progress: Progress<'_>) -> Result<SampleAudit> {
     check_alpha(alpha)?;
     let start = Instant::now();
-    let tally = sampler_run::run(spec, progress)?;
-    Ok(evaluate(spec, tally, start.elapsed().as_secs_f64(), alpha))
+    let produced = sampler_run::produce(spec, progress)?;
+    let mut audit = evaluate(spec, produced.tally, start.elapsed().as_secs_f64(), alpha);
+    audit.feed = produced.feed;
+    let first = audit.first_item();
+    for (_, deviation) in &mut audit.deviations {
+        deviation.cell = deviation.cell.numbered_from(first);
+    }
+    Ok(audit)
 }
 
-/// Tests `tally`, counted for `spec`, and judges it alone at `alpha`.
+/// Tests `tally`, counted for `spec`, and judges it alone at `alpha`. The
+/// spec's trials become what was counted (a file may hold fewer samples
+/// than asked).
 pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64) -> SampleAudit {
     let (n, k, trials) = (tally.n(), tally.k(), tally.trials());
     let mut outcomes: Vec<(SampleTest, std::result::Result<SamplingTest, String>)> = Vec::new();
@@ -229,8 +246,12 @@ pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64)
     }
     let log10_p = tests.iter().map(|t| t.log10_p_holm).fold(0.0, f64::min);
     let mut audit = SampleAudit {
-        spec: spec.clone(),
+        spec: SampleSpec {
+            trials,
+            ..spec.clone()
+        },
         tally,
+        feed: None,
         seconds,
         tests,
         not_run,
@@ -315,7 +336,7 @@ mod tests {
 
     fn audit(name: &str, n: usize, trials: u64, weights: Option<Vec<u64>>) -> SampleAudit {
         let spec = SampleSpec {
-            sampler: Sampler::parse(name).unwrap(),
+            sampler: Sampler::parse(name).unwrap().into(),
             n,
             weights,
             trials,

@@ -39,6 +39,7 @@ mod exact;
 mod kernels;
 pub mod record;
 pub mod run;
+pub mod subject;
 pub mod tally;
 mod weighted;
 

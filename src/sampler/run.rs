@@ -1,25 +1,33 @@
-//! Running a sampler many times on the engine's chunk runner (chunk `c`
-//! draws from stream `c` of the seed), counting every sample into a
-//! [`SampleTally`]: the same reproducibility contract as shuffles, so the
-//! counts depend only on the spec, never on the thread count.
+//! Producing a sampler's counts: running a built-in sampler many times on
+//! the engine's chunk runner (chunk `c` draws from stream `c` of the seed),
+//! or reading an outside sampler's samples, counting every sample into a
+//! [`SampleTally`]. Built-in runs keep the shuffles' reproducibility
+//! contract: the counts depend only on the spec, never on the thread count.
 
+use super::subject::{OutsideSampler, SampleFeed, SamplerSubject};
 use super::tally::{SampleCounter, SampleTally};
 use super::{Sampler, SamplerScratch};
 use crate::engine::{self, ChunkPlan, Observer, Progress};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::ingest::WorkerRun;
+use crate::ingest::samples::{self, Base, SampleOptions};
 use crate::source::{RandomSource, SourceSpec};
 use crate::values::check_trials;
+
+/// The `trials` of an outside sampler read from a file without a limit:
+/// every sample the file holds.
+pub const ALL_SAMPLES: u64 = u64::MAX;
 
 /// Everything that determines a sampler run's counts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SampleSpec {
-    /// The sampler (with its k).
-    pub sampler: Sampler,
+    /// The sampler (a built-in one with its k, or one from outside).
+    pub sampler: SamplerSubject,
     /// The population size N (items `0..N`; a board's w·h).
     pub n: usize,
     /// One integer weight per item, for a weighted pick.
     pub weights: Option<Vec<u64>>,
-    /// Samples drawn.
+    /// Samples drawn (or read: at most this many, [`ALL_SAMPLES`] for all).
     pub trials: u64,
     /// The random source.
     pub source: SourceSpec,
@@ -33,9 +41,15 @@ pub struct SampleSpec {
 impl SampleSpec {
     /// A spec for `sampler` over `0..n` without weights, on the current
     /// thread pool.
-    pub fn new(sampler: Sampler, n: usize, trials: u64, source: SourceSpec, seed: u64) -> Self {
+    pub fn new(
+        sampler: impl Into<SamplerSubject>,
+        n: usize,
+        trials: u64,
+        source: SourceSpec,
+        seed: u64,
+    ) -> Self {
         Self {
-            sampler,
+            sampler: sampler.into(),
             n,
             weights: None,
             trials,
@@ -54,11 +68,93 @@ impl SampleSpec {
     }
 }
 
+/// What an outside sampler's feed gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampleFeedReport {
+    /// How the input numbered its items.
+    pub base: Base,
+    /// Whether the trial limit stopped the read before the input ended.
+    pub stopped_early: bool,
+    /// The samples asked for (`--trials`), if a limit was set: a file may
+    /// hold fewer, which is fine and said.
+    pub asked: Option<u64>,
+    /// The workers of a command, in order; empty for a file.
+    pub workers: Vec<WorkerRun>,
+}
+
+/// The counts of a run, with what an outside feed gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampleProduced {
+    /// The counts.
+    pub tally: SampleTally,
+    /// For an outside sampler, what its feed gave.
+    pub feed: Option<SampleFeedReport>,
+}
+
 /// Draws `spec.trials` samples and counts them, reporting each finished
 /// chunk's trials to `progress`. Bad requests (k > N, missing weights…)
 /// are refused before anything runs.
 pub fn run(spec: &SampleSpec, progress: Progress<'_>) -> Result<SampleTally> {
-    let scratch = spec.sampler.prepare(spec.n, spec.weights.as_deref())?;
+    produce(spec, progress).map(|p| p.tally)
+}
+
+/// Runs the built-in sampler of `spec`, or reads its outside sampler's
+/// samples, and counts them.
+pub fn produce(spec: &SampleSpec, progress: Progress<'_>) -> Result<SampleProduced> {
+    match &spec.sampler {
+        SamplerSubject::Builtin(sampler) => Ok(SampleProduced {
+            tally: run_builtin(spec, *sampler, progress)?,
+            feed: None,
+        }),
+        SamplerSubject::Outside(outside) => read_outside(spec, outside, progress),
+    }
+}
+
+/// Reads (or has a program print) an outside sampler's samples.
+fn read_outside(
+    spec: &SampleSpec,
+    outside: &OutsideSampler,
+    progress: Progress<'_>,
+) -> Result<SampleProduced> {
+    let asked = (spec.trials != ALL_SAMPLES).then_some(spec.trials);
+    let opts = SampleOptions {
+        n: spec.n,
+        kind: outside.kind,
+        base: outside.base,
+        max_samples: asked,
+    };
+    let (read, workers) = match &outside.feed {
+        SampleFeed::File(path) => (
+            samples::read_samples_path(path, &opts, progress)?,
+            Vec::new(),
+        ),
+        SampleFeed::Command(cmd) => {
+            samples::run_sample_command(cmd, &opts, spec.trials, spec.seed, progress)?
+        }
+    };
+    if let Some(weights) = &spec.weights
+        && weights.len() != spec.n
+    {
+        return Err(Error::invalid(format!(
+            "{} weights were given for N = {} items",
+            weights.len(),
+            spec.n
+        )));
+    }
+    Ok(SampleProduced {
+        tally: read.tally,
+        feed: Some(SampleFeedReport {
+            base: read.base,
+            stopped_early: read.stopped_early,
+            asked,
+            workers,
+        }),
+    })
+}
+
+/// Runs a built-in sampler on the engine's chunk runner.
+fn run_builtin(spec: &SampleSpec, sampler: Sampler, progress: Progress<'_>) -> Result<SampleTally> {
+    let scratch = sampler.prepare(spec.n, spec.weights.as_deref())?;
     check_trials(spec.trials)?;
     let plan = ChunkPlan {
         source: &spec.source,
@@ -66,12 +162,12 @@ pub fn run(spec: &SampleSpec, progress: Progress<'_>) -> Result<SampleTally> {
         trials: spec.trials,
         threads: spec.threads,
     };
-    let k = spec.sampler.k() as usize;
-    let ordered = spec.sampler.is_ordered();
+    let k = sampler.k() as usize;
+    let ordered = sampler.is_ordered();
     engine::run_chunks(
         plan,
         || Worker {
-            sampler: spec.sampler,
+            sampler,
             n: spec.n,
             scratch: scratch.clone(),
             sample: Vec::with_capacity(k),
@@ -118,7 +214,7 @@ mod tests {
 
     fn spec(name: &str, n: usize, threads: usize) -> SampleSpec {
         SampleSpec {
-            sampler: Sampler::parse(name).unwrap(),
+            sampler: Sampler::parse(name).unwrap().into(),
             n,
             weights: None,
             trials: 2 * CHUNK_TRIALS + 777,

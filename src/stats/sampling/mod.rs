@@ -214,6 +214,24 @@ pub enum SampleCell {
     },
 }
 
+impl SampleCell {
+    /// The same cell with its items numbered from `first` (as an input
+    /// that writes items 1..N names them); slots keep their numbers.
+    pub fn numbered_from(&self, first: usize) -> SampleCell {
+        match self {
+            SampleCell::Item(i) => SampleCell::Item(i + first),
+            SampleCell::Pair(i, j) => SampleCell::Pair(i + first, j + first),
+            SampleCell::Subset(items) => {
+                SampleCell::Subset(items.iter().map(|i| i + first).collect())
+            }
+            SampleCell::Slot { slot, value } => SampleCell::Slot {
+                slot: *slot,
+                value: value + first,
+            },
+        }
+    }
+}
+
 impl fmt::Display for SampleCell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -1,0 +1,588 @@
+//! Samples made outside the tool (lottery draws, audit samples, cohort
+//! assignments, weighted picks), counted into a [`SampleTally`] by the same
+//! counter as the built-in samplers, so an outside sample's tests mean
+//! exactly what a built-in sampler's mean.
+//!
+//! # The text format
+//!
+//! One sample per line: k distinct integer items of the population,
+//! separated by whitespace and/or commas, with the same optional `[` `]`,
+//! `"` quotes, blank lines and `#` comments as decks (see the module
+//! [`crate::ingest`]). k is the first sample's item count and every later
+//! sample must have k items; a pick ([`SampleKind::Pick`]) is a sample of
+//! one item. The order inside a line is not used (lottery results are
+//! usually printed sorted), so no order test runs. Leading zeros are fine
+//! (`07` is 7: draws are often printed that way).
+//!
+//! # 0-based or 1-based
+//!
+//! The population is N items, written 0..N−1 or 1..N (a 6-of-49 lottery
+//! writes 1..49). [`SampleOptions::base`] fixes it; otherwise the first
+//! sample holding 0 or N decides (both in one input is an error: that is
+//! N + 1 items), and samples read before it are held back until it does. An
+//! input holding neither is refused with a request to say `--base`: guessing
+//! would call the item never seen "never drawn".
+//!
+//! # Errors
+//!
+//! As for decks: the first bad line stops the read with its place and
+//! problem (`draws.txt:17: item 50 is not in 1..49`, `draws.txt:3: 12
+//! appears twice`, `draws.txt:9: expected 6 items, found 5`), and no tally
+//! is returned with an error.
+
+use super::command::{self, CommandSpec, Counted, Unit, WorkerRun, worker_runs};
+use super::driver::{BLOCK, Chunker, Fail, Marks, Source, Truncated};
+use super::text::{deck_body, tokens};
+use crate::engine::Progress;
+use crate::error::{Error, Result};
+use crate::format::thousands;
+use crate::sampler::tally::{SampleCounter, SampleTally};
+use std::io::Read;
+use std::path::Path;
+
+/// What each line of an outside sampler's output holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SampleKind {
+    /// k distinct items of the population (k from the first line).
+    Sample,
+    /// One item (a weighted or uniform pick).
+    Pick,
+}
+
+impl SampleKind {
+    /// The name used on the command line: `sample`, `pick`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SampleKind::Sample => "sample",
+            SampleKind::Pick => "pick",
+        }
+    }
+}
+
+/// How items are numbered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    /// Items 0..N−1.
+    Zero,
+    /// Items 1..N.
+    One,
+}
+
+impl Base {
+    /// The base for `--base 0|1`.
+    pub fn parse(text: &str) -> Result<Base> {
+        match text.trim() {
+            "0" => Ok(Base::Zero),
+            "1" => Ok(Base::One),
+            other => Err(Error::invalid(format!(
+                "--base '{other}': items are numbered from 0 or from 1"
+            ))),
+        }
+    }
+
+    /// 0 or 1.
+    pub fn offset(self) -> u64 {
+        match self {
+            Base::Zero => 0,
+            Base::One => 1,
+        }
+    }
+
+    /// `0..48` or `1..49` for a population of `n`.
+    pub fn describe(self, n: usize) -> String {
+        let first = self.offset();
+        format!("{first}..{}", first + n as u64 - 1)
+    }
+}
+
+/// What to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampleOptions {
+    /// The population size N.
+    pub n: usize,
+    /// Samples or picks.
+    pub kind: SampleKind,
+    /// How items are numbered; `None` lets the input decide.
+    pub base: Option<Base>,
+    /// Read only the first this many samples; `None` reads everything.
+    pub max_samples: Option<u64>,
+}
+
+/// The result of a read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IngestedSamples {
+    /// The counts, items numbered from 0.
+    pub tally: SampleTally,
+    /// How the input numbered its items.
+    pub base: Base,
+    /// Whether [`SampleOptions::max_samples`] stopped the read before the
+    /// end of the input (at least one more sample line followed).
+    pub stopped_early: bool,
+}
+
+impl Counted for IngestedSamples {
+    fn counted(&self) -> u64 {
+        self.tally.trials()
+    }
+}
+
+/// Samples, for the command runner's messages.
+const SAMPLE: Unit = Unit {
+    one: "sample",
+    many: "samples",
+};
+
+/// Reads samples from `reader` (named `name` in messages) and counts them;
+/// `progress` receives sample counts as blocks are counted.
+pub fn read_samples(
+    reader: impl Read,
+    name: &str,
+    opts: &SampleOptions,
+    progress: Progress<'_>,
+) -> Result<IngestedSamples> {
+    check(opts)?;
+    let limit = match opts.max_samples {
+        Some(0) => {
+            return Err(Error::invalid(
+                "the number of samples to read must be at least 1 (got 0)",
+            ));
+        }
+        Some(t) => t,
+        None => u64::MAX,
+    };
+    let mut src = Chunker::new(reader, BLOCK, None, false);
+    read_source(&mut src, name, opts, limit, true, progress).map_err(|f| f.error)
+}
+
+/// [`read_samples`] from a file, or from stdin when `path` is `-`.
+pub fn read_samples_path(
+    path: &Path,
+    opts: &SampleOptions,
+    progress: Progress<'_>,
+) -> Result<IngestedSamples> {
+    if path == Path::new("-") {
+        return read_samples(std::io::stdin().lock(), "stdin", opts, progress);
+    }
+    let file = std::fs::File::open(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    read_samples(file, &path.display().to_string(), opts, progress)
+}
+
+/// Runs `cmd.jobs` copies of a sampler program and counts `trials` samples
+/// from their stdout, with the rules of [`command::run_command`] (shares,
+/// seeds, timeouts, stderr in messages). The workers must agree on the
+/// base and on k.
+pub fn run_sample_command(
+    cmd: &CommandSpec,
+    opts: &SampleOptions,
+    trials: u64,
+    seed: u64,
+    progress: Progress<'_>,
+) -> Result<(IngestedSamples, Vec<WorkerRun>)> {
+    check(opts)?;
+    crate::values::check_trials(trials)?;
+    if cmd.template.trim().is_empty() {
+        return Err(Error::invalid("the command is empty"));
+    }
+    let runs = worker_runs(cmd, opts.n, trials, seed);
+    let read =
+        |src: &mut dyn Source, count: u64| read_source(src, "stdout", opts, count, false, progress);
+    let results = command::run_workers(cmd, &runs, None, SAMPLE, &read)?;
+    let mut merged: Option<IngestedSamples> = None;
+    for (run, result) in runs.iter().zip(results) {
+        let Some(first) = &mut merged else {
+            merged = Some(result);
+            continue;
+        };
+        let (k, k0) = (result.tally.k(), first.tally.k());
+        if result.base != first.base || k != k0 {
+            return Err(Error::invalid(format!(
+                "worker {} ({}): its samples are {k} of {} but worker 0's are {k0} of {}: all \
+                 workers must print the same kind of sample",
+                run.worker,
+                run.command,
+                result.base.describe(opts.n),
+                first.base.describe(opts.n),
+            )));
+        }
+        first.tally.merge(&result.tally);
+    }
+    let merged = merged.ok_or_else(|| Error::invalid("no worker ran"))?;
+    Ok((merged, runs))
+}
+
+fn check(opts: &SampleOptions) -> Result<()> {
+    crate::values::check_n(opts.n)?;
+    Ok(())
+}
+
+/// The reading state: what the first lines fixed, the samples held back
+/// until the base is known, and the counter.
+struct Reader<'a> {
+    opts: &'a SampleOptions,
+    k: Option<usize>,
+    base: Option<Base>,
+    /// Samples (as written) read before the base was known, k per sample.
+    held: Vec<u64>,
+    counter: Option<SampleCounter>,
+    marks: Marks,
+    sample: Vec<u64>,
+    zero_based: Vec<u32>,
+    count: u64,
+}
+
+impl Reader<'_> {
+    /// Parses one sample line's body; `Err` is the problem.
+    fn line(&mut self, body: &[u8]) -> std::result::Result<(), String> {
+        let n = self.opts.n as u64;
+        self.sample.clear();
+        let stamp = self.marks.next();
+        for token in tokens(body) {
+            let text = String::from_utf8_lossy(token);
+            let value = match token.iter().all(u8::is_ascii_digit) {
+                true if token.len() <= 19 => text.parse::<u64>().ok(),
+                _ => None,
+            };
+            let Some(value) = value else {
+                return Err(format!(
+                    "'{text}' is not an item number (a whole number ≥ 0)"
+                ));
+            };
+            let (low, high) = match self.base {
+                Some(base) => (base.offset(), base.offset() + n - 1),
+                None => (0, n),
+            };
+            if value < low || value > high {
+                return Err(format!(
+                    "item {value} is not in {}",
+                    match self.base {
+                        Some(base) => base.describe(self.opts.n),
+                        None => format!("0..{n} (N = {n} items, numbered from 0 or from 1)"),
+                    }
+                ));
+            }
+            let seen = &mut self.marks.seen[value as usize];
+            if *seen == stamp {
+                return Err(format!("{value} appears twice"));
+            }
+            *seen = stamp;
+            self.sample.push(value);
+        }
+        let k = match (self.k, self.opts.kind) {
+            (Some(k), _) => k,
+            (None, SampleKind::Pick) => 1,
+            (None, SampleKind::Sample) => self.sample.len(),
+        };
+        if self.sample.len() != k {
+            return Err(match self.opts.kind {
+                SampleKind::Pick => {
+                    format!("expected one item (a pick), found {}", self.sample.len())
+                }
+                SampleKind::Sample => format!(
+                    "expected {k} items (as on the first sample line), found {}",
+                    self.sample.len()
+                ),
+            });
+        }
+        self.k = Some(k);
+        if self.base.is_none() {
+            let (zero, top) = (self.sample.contains(&0), self.sample.contains(&n));
+            self.base = match (zero, top) {
+                (true, true) => {
+                    return Err(format!(
+                        "holds both 0 and {n}: that is {} items, but N = {n}",
+                        n + 1
+                    ));
+                }
+                (true, false) => Some(Base::Zero),
+                (false, true) => Some(Base::One),
+                (false, false) => None,
+            };
+            if let Some(base) = self.base {
+                self.release(base);
+            }
+        }
+        match self.base {
+            Some(base) => {
+                let sample = std::mem::take(&mut self.sample);
+                self.push(&sample, base);
+                self.sample = sample;
+            }
+            None => self.held.extend_from_slice(&self.sample),
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Counts the held samples once the base is known. They hold only
+    /// items 1..N−1 (a 0 or an N would have decided), valid in either base.
+    fn release(&mut self, base: Base) {
+        let k = self.k.unwrap_or(1);
+        let held = std::mem::take(&mut self.held);
+        for sample in held.chunks(k) {
+            self.push(sample, base);
+        }
+    }
+
+    fn push(&mut self, sample: &[u64], base: Base) {
+        let (n, k) = (self.opts.n, self.k.unwrap_or(1));
+        let counter = self
+            .counter
+            .get_or_insert_with(|| SampleCounter::new(n, k, false));
+        self.zero_based.clear();
+        self.zero_based
+            .extend(sample.iter().map(|&v| (v - base.offset()) as u32));
+        counter.count(&self.zero_based);
+    }
+}
+
+/// Reads a whole source of sample lines, counting at most `limit`; with
+/// `probe_more`, looks past the limit for another sample line.
+fn read_source(
+    src: &mut dyn Source,
+    name: &str,
+    opts: &SampleOptions,
+    limit: u64,
+    probe_more: bool,
+    progress: Progress<'_>,
+) -> std::result::Result<IngestedSamples, Fail> {
+    let io = |e: std::io::Error, count: u64| Fail {
+        error: Error::Io {
+            path: name.into(),
+            source: e,
+        },
+        decks: count,
+        truncated: Truncated::No,
+    };
+    let mut reader = Reader {
+        opts,
+        k: None,
+        base: opts.base,
+        held: Vec::new(),
+        counter: None,
+        marks: Marks::new(opts.n + 1),
+        sample: Vec::new(),
+        zero_based: Vec::new(),
+        count: 0,
+    };
+    let mut line_number = 0u64;
+    let mut stopped_early = false;
+    'blocks: while let Some(block) = src.next_block().map_err(|e| io(e, reader.count))? {
+        let before = reader.count;
+        let mut lines = block.split(|&b| b == b'\n').peekable();
+        while let Some(line) = lines.next() {
+            // A block ends with its last line's `\n`: the empty piece after
+            // it is not a line.
+            let last = lines.peek().is_none();
+            if last && line.is_empty() {
+                break;
+            }
+            line_number += 1;
+            let Some(body) = deck_body(line) else {
+                continue;
+            };
+            if reader.count >= limit {
+                stopped_early = true;
+                break 'blocks;
+            }
+            if let Err(problem) = reader.line(body) {
+                return Err(Fail {
+                    error: Error::invalid(format!("{name}:{line_number}: {problem}")),
+                    decks: reader.count,
+                    truncated: if last && !block.ends_with(b"\n") {
+                        Truncated::MidDeck
+                    } else {
+                        Truncated::No
+                    },
+                });
+            }
+        }
+        if reader.count > before {
+            progress(reader.count - before);
+        }
+        if reader.count >= limit && !probe_more {
+            break;
+        }
+    }
+    if reader.count == 0 {
+        return Err(Fail {
+            error: Error::invalid(format!("{name}: no samples found")),
+            decks: 0,
+            truncated: Truncated::Empty,
+        });
+    }
+    let Some(base) = reader.base else {
+        return Err(Fail {
+            decks: reader.count,
+            // A program that stopped short is reported as such, not for
+            // the base its few samples left open.
+            truncated: if reader.count < limit && !probe_more {
+                Truncated::Empty
+            } else {
+                Truncated::No
+            },
+            error: Error::invalid(format!(
+                "{name}: cannot tell whether the items are 0..{} or 1..{}: neither 0 nor {} appears \
+             in its {} samples; say which with --base 0 or --base 1",
+                opts.n - 1,
+                opts.n,
+                opts.n,
+                thousands(reader.count)
+            )),
+        });
+    };
+    let tally = reader.counter.take().expect("a counted sample").finish();
+    Ok(IngestedSamples {
+        tally,
+        base,
+        stopped_early,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::no_progress;
+    use std::time::Duration;
+
+    fn opts(n: usize, kind: SampleKind) -> SampleOptions {
+        SampleOptions {
+            n,
+            kind,
+            base: None,
+            max_samples: None,
+        }
+    }
+
+    fn read(text: &str, opts: &SampleOptions) -> Result<IngestedSamples> {
+        read_samples(text.as_bytes(), "draws.txt", opts, &no_progress)
+    }
+
+    fn error(text: &str, opts: &SampleOptions) -> String {
+        read(text, opts).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn lottery_lines_are_counted_one_based_with_comments_and_leading_zeros() {
+        let text = "# draw history\n3 17 22 41 45 49\n\n[01, 02, 03, 04, 05, 06]\n7,8,9,10,11,12\n";
+        let got = read(text, &opts(49, SampleKind::Sample)).unwrap();
+        assert_eq!(got.base, Base::One);
+        assert_eq!(
+            (got.tally.n(), got.tally.k(), got.tally.trials()),
+            (49, 6, 3)
+        );
+        let inclusion = got.tally.inclusion();
+        assert_eq!(inclusion[48], 1, "49 is item 48");
+        assert_eq!(inclusion[0], 1, "01 is item 0");
+        assert_eq!(inclusion.iter().sum::<u64>(), 18);
+        assert!(got.tally.pairs().is_some());
+    }
+
+    #[test]
+    fn held_samples_are_counted_once_the_base_is_known() {
+        // The first two lines hold neither 0 nor 5: they wait for line 3.
+        let text = "1 2\n3 4\n0 1\n";
+        let got = read(text, &opts(5, SampleKind::Sample)).unwrap();
+        assert_eq!(got.base, Base::Zero);
+        assert_eq!(got.tally.inclusion(), &[1, 2, 1, 1, 1]);
+        let one = read("1 2\n3 4\n5 1\n", &opts(5, SampleKind::Sample)).unwrap();
+        assert_eq!(one.base, Base::One);
+        assert_eq!(one.tally.inclusion(), &[2, 1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn bad_lines_name_their_place_and_problem() {
+        let six = opts(49, SampleKind::Sample);
+        for (text, want) in [
+            ("1 2 3 4 5 6\n1 2 3 4 5\n", "draws.txt:2: expected 6 items"),
+            ("1 2 3 4 5 6\n1 2 3 4 5 5\n", "draws.txt:2: 5 appears twice"),
+            (
+                "1 2 3 4 5 6\n1 2 3 4 5 50\n",
+                "draws.txt:2: item 50 is not in 0..49 (N = 49 items",
+            ),
+            ("1 2 3 4 5 x\n", "draws.txt:1: 'x' is not an item number"),
+            ("1 2 3 4 5 -6\n", "draws.txt:1: '-6' is not an item number"),
+            ("0 2 3 4 5 49\n", "draws.txt:1: holds both 0 and 49"),
+            ("\n# nothing\n", "draws.txt: no samples found"),
+            ("2 3 4 5 6 7\n", "say which with --base 0 or --base 1"),
+        ] {
+            let got = error(text, &six);
+            assert!(got.contains(want), "{text:?}: {got}");
+        }
+        let pick = opts(3, SampleKind::Pick);
+        assert!(error("0\n1 2\n", &pick).contains("draws.txt:2: expected one item (a pick)"));
+        let zero = SampleOptions {
+            base: Some(Base::Zero),
+            ..opts(3, SampleKind::Pick)
+        };
+        assert!(error("0\n3\n", &zero).contains("draws.txt:2: item 3 is not in 0..2"));
+        assert!(
+            error("1 2 3 4\n", &opts(3, SampleKind::Sample))
+                .contains("draws.txt:1: item 4 is not in 0..3")
+        );
+    }
+
+    #[test]
+    fn a_given_base_and_a_limit_are_honoured() {
+        let opts = SampleOptions {
+            base: Some(Base::Zero),
+            max_samples: Some(2),
+            ..opts(4, SampleKind::Pick)
+        };
+        let got = read("1\n2\n3\n", &opts).unwrap();
+        assert_eq!(got.tally.inclusion(), &[0, 1, 1, 0]);
+        assert!(got.stopped_early);
+        let all = read("1\n2\n", &opts).unwrap();
+        assert!(!all.stopped_early);
+        assert!(Base::parse("2").is_err());
+    }
+
+    #[test]
+    fn block_boundaries_do_not_change_the_counts() {
+        let text: String = (0..500)
+            .map(|i| format!("{} {}\n", i % 7, (i % 7 + 1 + i % 3) % 8))
+            .collect();
+        let opts = opts(8, SampleKind::Sample);
+        let whole = read(&text, &opts).unwrap();
+        for block in [3, 17, 64] {
+            let mut src = Chunker::new(text.as_bytes(), block, None, false);
+            let got = read_source(&mut src, "x", &opts, u64::MAX, true, &no_progress).unwrap();
+            assert_eq!(got, whole, "block {block}");
+        }
+        assert_eq!(whole.tally.trials(), 500);
+    }
+
+    #[test]
+    fn a_sampler_program_is_run_in_parallel_and_merged() {
+        let cmd = CommandSpec {
+            // Floyd's 3 of 1..10 in awk, deterministic for its seed.
+            template: "awk -v s={seed} -v c={count} 'BEGIN { srand(s); for (t = 0; t < c; t++) \
+                       { split(\"\", in_); line = \"\"; for (j = 8; j <= 10; j++) { x = int(rand() * j) + 1; \
+                       if (x in in_) x = j; in_[x] = 1; line = line \" \" x } print line } }'"
+                .to_string(),
+            jobs: 2,
+            timeout: Duration::from_secs(30),
+        };
+        let opts = opts(10, SampleKind::Sample);
+        let (got, runs) = run_sample_command(&cmd, &opts, 5_001, 9, &no_progress).unwrap();
+        assert_eq!(runs.len(), 2);
+        assert_eq!(got.tally.trials(), 5_001);
+        assert_eq!(got.base, Base::One);
+        assert_eq!(got.tally.inclusion().iter().sum::<u64>(), 3 * 5_001);
+        let again = run_sample_command(&cmd, &opts, 5_001, 9, &no_progress).unwrap();
+        assert_eq!(again.0, got, "deterministic for its seeds");
+        let short = CommandSpec {
+            template: "printf '1 2 3\\n'".to_string(),
+            ..cmd
+        };
+        let message = run_sample_command(&short, &opts, 10, 9, &no_progress)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("after printing only 1 of its 5 samples"),
+            "{message}"
+        );
+    }
+}

@@ -1,0 +1,118 @@
+//! What a sampler audit judges: one of the tool's own samplers, or a
+//! sampler from outside (draws in a file, or printed by a running program
+//! in any language), which the audit sees only through its samples.
+
+use super::{Board, Sampler};
+use crate::ingest::CommandSpec;
+use crate::ingest::samples::{Base, SampleKind};
+use crate::subject::slug_of;
+use std::fmt;
+use std::path::PathBuf;
+
+/// The sampler under audit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SamplerSubject {
+    /// A built-in sampler, run on our sources.
+    Builtin(Sampler),
+    /// A sampler whose code is elsewhere: the audit counts what it produced.
+    Outside(OutsideSampler),
+}
+
+/// A sampler from outside the tool: a name for reports, where its samples
+/// come from and what each line holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutsideSampler {
+    /// The name reports show (the file name, the command, or the user's).
+    pub name: String,
+    /// Where the samples come from.
+    pub feed: SampleFeed,
+    /// k items per line, or one pick.
+    pub kind: SampleKind,
+    /// How items are numbered; `None` lets the input decide (see
+    /// [`crate::ingest::samples`]).
+    pub base: Option<Base>,
+}
+
+/// Where an outside sampler's samples come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SampleFeed {
+    /// A file of samples, one per line (`-` is stdin).
+    File(PathBuf),
+    /// A program run by the tool, `jobs` copies in parallel, each printing
+    /// its share of the samples.
+    Command(CommandSpec),
+}
+
+impl SamplerSubject {
+    /// The built-in sampler, if it is one.
+    pub fn builtin(&self) -> Option<Sampler> {
+        match self {
+            SamplerSubject::Builtin(sampler) => Some(*sampler),
+            SamplerSubject::Outside(_) => None,
+        }
+    }
+
+    /// One line saying what the sampler is.
+    pub fn description(&self) -> String {
+        match self {
+            SamplerSubject::Builtin(sampler) => sampler.description().to_string(),
+            SamplerSubject::Outside(outside) => {
+                let what = match outside.kind {
+                    SampleKind::Sample => "samples",
+                    SampleKind::Pick => "picks",
+                };
+                match &outside.feed {
+                    SampleFeed::File(path) if path.as_os_str() == "-" => {
+                        format!("your sampler: {what} read from stdin")
+                    }
+                    SampleFeed::File(path) => {
+                        format!("your sampler: {what} read from {}", path.display())
+                    }
+                    SampleFeed::Command(cmd) => {
+                        format!("your sampler: {what} printed by `{}`", cmd.template)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A name safe to use as a folder name.
+    pub fn slug(&self) -> String {
+        match self {
+            SamplerSubject::Builtin(sampler) => sampler.slug(),
+            SamplerSubject::Outside(outside) => slug_of(&outside.name),
+        }
+    }
+
+    /// The board to draw the counts on, for a minesweeper sampler.
+    pub fn board(&self) -> Option<Board> {
+        self.builtin().and_then(|s| s.board())
+    }
+
+    /// The sample size when it is known before the run (built-in samplers;
+    /// an outside sample's k comes from its first line).
+    pub fn known_k(&self) -> Option<u32> {
+        self.builtin().map(|s| s.k())
+    }
+
+    /// Whether one of our random sources (with the seed) draws the samples,
+    /// so that the source is worth naming in outputs.
+    pub fn uses_our_source(&self) -> bool {
+        self.builtin().is_some()
+    }
+}
+
+impl From<Sampler> for SamplerSubject {
+    fn from(sampler: Sampler) -> Self {
+        SamplerSubject::Builtin(sampler)
+    }
+}
+
+impl fmt::Display for SamplerSubject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SamplerSubject::Builtin(sampler) => sampler.fmt(f),
+            SamplerSubject::Outside(outside) => f.write_str(&outside.name),
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! Auditing a sampler from outside (`--kind sample|pick` with `--input` or
+//! `--cmd`): fair draws pass, biased ones are caught and named as the input
+//! writes them, bad input is refused with its place and nothing written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("sa-outside-samples-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).expect("JSON on stdout")
+}
+
+/// SplitMix64, so the draws written here depend on nothing outside the test.
+struct Mix(u64);
+
+impl Mix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in 0..m (the bias of a 64-bit modulo is far below anything
+    /// these runs can see).
+    fn below(&mut self, m: u64) -> u64 {
+        self.next() % m
+    }
+}
+
+/// `draws` lottery lines of 6 of 1..49, sorted: a fair draw, or with each
+/// number drawn as `byte % 49 + 1` (modulo bias: 1..11 come too often).
+fn lottery(path: &Path, draws: usize, modulo: bool, seed: u64) {
+    let mut rng = Mix(seed);
+    let mut text = String::from("# 6 of 49\n");
+    for _ in 0..draws {
+        let mut drawn: Vec<u64> = Vec::new();
+        while drawn.len() < 6 {
+            let x = if modulo {
+                rng.below(256) % 49 + 1
+            } else {
+                rng.below(49) + 1
+            };
+            if !drawn.contains(&x) {
+                drawn.push(x);
+            }
+        }
+        drawn.sort_unstable();
+        let line: Vec<String> = drawn.iter().map(|x| format!("{x:02}")).collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_fair_lottery_file_passes_and_a_modulo_biased_one_is_caught() {
+    let dir = temp("lottery");
+    let (fair, biased) = (dir.join("fair.txt"), dir.join("modulo.txt"));
+    lottery(&fair, 30_000, false, 1);
+    lottery(&biased, 30_000, true, 2);
+    let audit = |path: &Path| {
+        json(&run(&[
+            "audit",
+            "--input",
+            path.to_str().unwrap(),
+            "--kind",
+            "sample",
+            "-n",
+            "49",
+            "--json",
+        ]))
+    };
+    let fair = audit(&fair);
+    let a = &fair["audits"][0];
+    assert_eq!(a["verdict"], "no-bias-detected", "{a}");
+    assert_eq!((a["n"].as_u64(), a["k"].as_u64()), (Some(49), Some(6)));
+    assert_eq!(a["trials"], 30_000);
+    assert_eq!(a["base"], 1);
+    assert!(a["rng"].is_null(), "no source of ours drew these");
+    assert!(
+        a["drawn"]
+            .as_str()
+            .unwrap()
+            .starts_with("30,000 samples of k = 6 from N = 49 items (1..49) read from"),
+        "{a}"
+    );
+    let biased = audit(&biased);
+    let a = &biased["audits"][0];
+    assert_eq!(a["verdict"], "biased", "{a}");
+    // Numbers 1..11 come too often; the finding names a number as written.
+    let words = a["largest_deviation"].as_str().unwrap();
+    let number: u64 = words
+        .split_once("item ")
+        .and_then(|(_, rest)| rest.split(':').next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{words}"));
+    assert!((1..=11).contains(&number), "{words}");
+}
+
+#[test]
+fn a_program_prints_picks_against_weights_and_a_limit_reads_the_first_lines() {
+    let dir = temp("picks");
+    // The boundary bug: r uniform in 1..=10 against prefix sums 1, 3, 6,
+    // 10, so item 0 (weight 1) is never picked.
+    let buggy = "awk -v s={seed} -v c={count} 'BEGIN { srand(s); split(\"1 3 6 10\", p); \
+                 for (t = 0; t < c; t++) { r = int(rand() * 10) + 1; i = 3; \
+                 for (j = 1; j <= 4; j++) if (p[j] > r) { i = j - 1; break } print i } }'";
+    let summary = json(&run(&[
+        "audit",
+        "--cmd",
+        buggy,
+        "--kind",
+        "pick",
+        "--weights",
+        "1,2,3,4",
+        "--base",
+        "0",
+        "-t",
+        "20k",
+        "--jobs",
+        "2",
+        "--name",
+        "off-by-one pick",
+        "--json",
+    ]));
+    let a = &summary["audits"][0];
+    assert_eq!(a["verdict"], "biased", "{a}");
+    assert_eq!(a["sampler"], "off-by-one pick");
+    assert_eq!(a["decisive_test"], "picks");
+    assert_eq!(a["inclusion"][0], 0);
+    assert_eq!(a["trials"], 20_000);
+    assert!(a["drawn"].as_str().unwrap().contains("printed by 2 copies"));
+
+    // A limit reads only the first picks of a longer file, and says so.
+    let picks = dir.join("picks.txt");
+    let text: String = (0..5_000).map(|i| format!("{}\n", i % 4)).collect();
+    std::fs::write(&picks, text).unwrap();
+    let summary = json(&run(&[
+        "audit",
+        "--input",
+        picks.to_str().unwrap(),
+        "--kind",
+        "pick",
+        "-n",
+        "4",
+        "-t",
+        "1000",
+        "--json",
+    ]));
+    let a = &summary["audits"][0];
+    assert_eq!(a["trials"], 1_000);
+    assert_eq!(a["base"], 0);
+    assert!(
+        a["drawn"]
+            .as_str()
+            .unwrap()
+            .ends_with("the first of a longer input"),
+        "{a}"
+    );
+}
+
+#[test]
+fn bad_samples_and_flags_are_refused_with_exit_2_and_nothing_written() {
+    let dir = temp("bad");
+    let file = dir.join("draws.txt");
+    std::fs::write(&file, "1 2 3 4 5 6\n7 8 9 10 11\n").unwrap();
+    let out = dir.join("out");
+    let f = file.to_str().unwrap();
+    let o = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--input", f, "--kind", "sample", "-n", "49"],
+            "draws.txt:2: expected 6 items (as on the first sample line), found 5",
+        ),
+        (
+            &["--input", f, "--kind", "sample"],
+            "--kind sample needs -n",
+        ),
+        (
+            &["--kind", "sample", "-n", "49"],
+            "use it with --input FILE or --cmd PROGRAM",
+        ),
+        (
+            &["--input", f, "--kind", "sample", "-n", "49", "--base", "2"],
+            "--base '2'",
+        ),
+        (
+            &[
+                "--input", f, "--kind", "sample", "-n", "49", "--format", "u8",
+            ],
+            "not --format u8",
+        ),
+        (&["--input", f, "--base", "1"], "use it with --kind sample"),
+        (
+            &[
+                "--input",
+                f,
+                "--kind",
+                "sample",
+                "-n",
+                "49",
+                "--weights",
+                "1,2",
+            ],
+            "--weights is for weighted picks",
+        ),
+        (
+            &["--input", f, "--kind", "sample", "-n", "8"],
+            "draws.txt:2: item 9 is not in",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["audit"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--out", o]);
+        let got = run(&all);
+        assert_eq!(got.status.code(), Some(2), "{args:?}: {}", stderr(&got));
+        assert!(stderr(&got).contains(want), "{args:?}: {}", stderr(&got));
+        assert!(!stderr(&got).contains("panicked"), "{args:?}");
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+}
+
+#[test]
+fn an_input_that_never_shows_0_or_n_asks_for_the_base() {
+    let dir = temp("base");
+    let file = dir.join("draws.txt");
+    std::fs::write(&file, "2 3\n4 5\n").unwrap();
+    let o = run(&[
+        "audit",
+        "--input",
+        file.to_str().unwrap(),
+        "--kind",
+        "sample",
+        "-n",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("neither 0 nor 6 appears in its 2 samples; say which with --base"),
+        "{}",
+        stderr(&o)
+    );
+    let given = json(&run(&[
+        "audit",
+        "--input",
+        file.to_str().unwrap(),
+        "--kind",
+        "sample",
+        "-n",
+        "6",
+        "--base",
+        "1",
+        "--json",
+    ]));
+    let a = &given["audits"][0];
+    assert_eq!(a["inclusion"], serde_json::json!([0, 1, 1, 1, 1, 0]));
+    // Two samples cannot say anything: the verdict is never "no bias".
+    assert_eq!(a["verdict"], "inconclusive");
+}

@@ -3,7 +3,7 @@
 
 use crate::engine::{self, FeedReport, Produced, Progress, RunSpec};
 use crate::error::{Error, Result};
-use crate::source::splitmix64;
+use crate::sequential::Plan;
 use crate::spec::TestKind;
 use crate::stats::pvalue::LOG10_P_FLOOR;
 use crate::stats::{PositionValueStats, Sensitivity, TestResult, Verdict, battery, holm_log10};
@@ -11,6 +11,8 @@ use crate::subject::Shuffle;
 use crate::tally::Tally;
 use crate::values::check_alpha;
 use std::time::Instant;
+
+pub use crate::sequential::{Look, look_schedule};
 
 /// The significance level used when none is given: strict, because a run
 /// usually audits many algorithms and a false alarm is costly.
@@ -55,17 +57,6 @@ pub struct Audit {
     /// What an outside feed gave (decks read, items, workers); `None` for
     /// shuffles the engine ran.
     pub feed: Option<FeedReport>,
-}
-
-/// One look of a sequential audit.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Look {
-    /// Trials counted so far.
-    pub trials: u64,
-    /// log10 of the audit's p-value on those trials.
-    pub log10_p: f64,
-    /// log10 of the level this look was allowed to spend.
-    pub log10_alpha: f64,
 }
 
 impl Audit {
@@ -217,9 +208,10 @@ pub fn run_all(specs: &[RunSpec], alpha: f64, progress: Progress<'_>) -> Result<
 /// allows (Bonferroni alpha-spending), and further divided by the
 /// `audits_in_run` audits run alongside (Bonferroni): the chance that any
 /// fair shuffle of the run is ever called biased stays at most α. The
-/// adjusted p-value is the best look's p times J × audits. Batch j draws from seed
-/// splitmix64(seed ⊕ j) (batch 0 from the seed itself), so a sequential audit
-/// is as reproducible as a plain one.
+/// adjusted p-value is the best look's p times J × audits. Batch j draws from
+/// seed splitmix64(seed ⊕ j) (batch 0 from the seed itself), so a sequential
+/// audit is as reproducible as a plain one. The procedure is
+/// [`Plan`], shared with samplers.
 pub fn run_until_decisive(
     spec: &RunSpec,
     alpha: f64,
@@ -227,71 +219,34 @@ pub fn run_until_decisive(
     audits_in_run: usize,
     progress: Progress<'_>,
 ) -> Result<Audit> {
-    check_alpha(alpha)?;
-    if spec.trials == 0 || max_trials < spec.trials {
-        return Err(Error::invalid(format!(
-            "the trial budget ({max_trials}) must be at least the first look's trials ({})",
-            spec.trials
-        )));
-    }
-    let schedule = look_schedule(spec.trials, max_trials);
-    let share = (schedule.len() * audits_in_run.max(1)) as f64;
-    let log10_alpha = (alpha / share).log10();
+    let plan = Plan::new(spec.trials, max_trials, alpha, audits_in_run)?;
     let start = Instant::now();
-    let mut tally: Option<Tally> = None;
-    let mut looks = Vec::new();
-    let mut done = 0u64;
-    for (j, &cumulative) in schedule.iter().enumerate() {
-        let batch_spec = RunSpec {
-            trials: cumulative - done,
-            seed: if j == 0 {
-                spec.seed
-            } else {
-                splitmix64(spec.seed ^ j as u64)
-            },
-            ..spec.clone()
-        };
-        let batch = engine::run(&batch_spec, progress)?;
-        done = cumulative;
-        match &mut tally {
-            Some(t) => t.merge(&batch),
-            None => tally = Some(batch),
-        }
-        let current = tally.as_ref().expect("at least one batch");
-        let position_value = PositionValueStats::run(current);
-        let tests = battery::run(current, &spec.tests, &position_value, spec.seed);
-        let log10_p = audit_log10_p(&tests);
-        looks.push(Look {
-            trials: cumulative,
-            log10_p,
-            log10_alpha,
-        });
-        if log10_p <= log10_alpha {
-            break;
-        }
-    }
-    let tally = tally.expect("at least one batch");
-    let mut audit = evaluate(spec, tally, start.elapsed().as_secs_f64(), alpha);
-    let best = looks
-        .iter()
-        .map(|l| l.log10_p)
-        .fold(f64::INFINITY, f64::min);
-    let family = audit.tests.len() * schedule.len() * audits_in_run.max(1);
-    conclude(&mut audit, (best + share.log10()).min(0.0), alpha, family);
-    audit.looks = looks;
+    let seq = plan.run(
+        spec.seed,
+        |trials, seed| {
+            let batch = RunSpec {
+                trials,
+                seed,
+                ..spec.clone()
+            };
+            engine::run(&batch, progress)
+        },
+        Tally::merge,
+        |tally| {
+            let position_value = PositionValueStats::run(tally);
+            audit_log10_p(&battery::run(
+                tally,
+                &spec.tests,
+                &position_value,
+                spec.seed,
+            ))
+        },
+    )?;
+    let mut audit = evaluate(spec, seq.tally, start.elapsed().as_secs_f64(), alpha);
+    let family = audit.tests.len() * seq.share;
+    conclude(&mut audit, seq.log10_p_adjusted, alpha, family);
+    audit.looks = seq.looks;
     Ok(audit)
-}
-
-/// Cumulative trial counts at each look: t, 2t, 4t, ... capped at `max`.
-pub fn look_schedule(first: u64, max: u64) -> Vec<u64> {
-    let mut looks = vec![first];
-    while let Some(&last) = looks.last() {
-        if last >= max {
-            break;
-        }
-        looks.push(last.saturating_mul(2).min(max));
-    }
-    looks
 }
 
 #[cfg(test)]
@@ -300,12 +255,6 @@ mod tests {
     use crate::algorithm::Algorithm;
     use crate::engine::no_progress;
     use crate::source::SourceKind;
-
-    #[test]
-    fn looks_double_up_to_the_budget() {
-        assert_eq!(look_schedule(10, 10), vec![10]);
-        assert_eq!(look_schedule(10, 75), vec![10, 20, 40, 75]);
-    }
 
     #[test]
     fn a_biased_shuffle_stops_early_and_a_fair_one_spends_the_budget() {

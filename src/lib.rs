@@ -49,6 +49,7 @@ pub mod power;
 pub mod report;
 pub mod sampler;
 pub mod selftest;
+pub mod sequential;
 pub mod source;
 pub mod spec;
 pub mod stats;

@@ -162,8 +162,8 @@ fn bad_sampler_requests_are_refused_with_exit_2() {
         ),
         (&["audit", "-a", "alias", "--weights", "1,x"], "weight 'x'"),
         (
-            &["audit", "-a", "floyd:k=3", "--until-decisive"],
-            "--until-decisive is for shuffles",
+            &["audit", "-a", "floyd:k=3", "--tests", "all"],
+            "--tests is for shuffles",
         ),
         (
             &["audit", "-a", "reservior:k=3"],

@@ -134,8 +134,10 @@ number of weights. Their tests: inclusion (each item against k/N), pairs \
 (beyond inclusion), subsets (every k-subset, small C(N,k)), order (item by \
 slot, ordered samplers) and picks (against w/sum w). A test that needs more \
 trials for its law says how many; a run whose inclusion test cannot run is \
-inconclusive. Shuffles and samplers are audited in separate runs.
+inconclusive. Shuffles and samplers are audited in separate runs; \
+--until-decisive works for both.
     shuffle-audit audit -a reservoir:k=3 -a reservoir-off-by-one:k=3 -n 10
+    shuffle-audit audit -a floyd:k=3 -t 10k --until-decisive
 
 YOUR OWN SAMPLER: --kind sample (k distinct items per line: lottery draws, \
 audit samples, cohorts; k from the first line) or --kind pick (one item per \
@@ -439,9 +441,10 @@ pub struct AuditArgs {
     pub fail_on_bias: bool,
 
     /// Keep doubling the trials (starting from --trials) until the verdict is
-    /// decisively biased or --max-trials is reached. The level is spent
-    /// across the looks (alpha-spending) and across the audits (Bonferroni),
-    /// so repeated looking does not inflate false alarms.
+    /// decisively biased or --max-trials is reached, for shuffles and
+    /// samplers alike. The level is spent across the looks (alpha-spending)
+    /// and across the audits (Bonferroni), so repeated looking does not
+    /// inflate false alarms.
     #[arg(long)]
     pub until_decisive: bool,
 

@@ -13,6 +13,7 @@ use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::ingest::Format;
 use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, Provenance, content};
+use shuffle_audit::sequential::Look;
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::TestSet;
 use shuffle_audit::study::{Study, StudyResult};
@@ -82,8 +83,9 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     })
 }
 
-/// The per-audit trial budget of `--until-decisive`, if set.
-fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
+/// The per-audit trial budget of `--until-decisive`, if set (for shuffles
+/// and samplers alike); refuses a budget below the first look's trials.
+pub(super) fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
     if !args.until_decisive {
         return Ok(None);
     }
@@ -305,20 +307,30 @@ fn render(result: &StudyResult, args: &AuditArgs) -> String {
     };
     out.push_str(&verdicts::render(audits, &result.findings));
     if args.until_decisive {
-        out.push_str(&format!(
-            "\nSequential: each audit doubled its trials until biased at alpha / (looks x {} \
-             audits) (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best \
-             look's p times that factor.\n",
-            audits.len()
+        out.push_str(&sequential_note(
+            audits
+                .iter()
+                .map(|a| (a.spec.subject.to_string(), a.looks.as_slice())),
         ));
-        for a in audits {
-            let looks: Vec<String> = a.looks.iter().map(|l| thousands(l.trials)).collect();
-            out.push_str(&format!(
-                "  {}: looks at {}\n",
-                a.spec.subject,
-                looks.join(", ")
-            ));
-        }
     }
     out
+}
+
+/// The note under a sequential run's verdict table, for shuffles and
+/// samplers alike: how α was spent, and each audit's looks (wrapped to the
+/// table's width).
+pub(super) fn sequential_note<'a>(
+    audits: impl ExactSizeIterator<Item = (String, &'a [Look])>,
+) -> String {
+    let mut out = format!(
+        "\nSequential: each audit doubled its trials until biased at alpha / (looks x {} \
+         audits) (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best \
+         look's p times that factor.\n",
+        audits.len()
+    );
+    for (name, looks) in audits {
+        let looks: Vec<String> = looks.iter().map(|l| thousands(l.trials)).collect();
+        out.push_str(&format!("  {name}: looks at {}\n", looks.join(", ")));
+    }
+    wrap(&out, TABLE_WIDTH)
 }

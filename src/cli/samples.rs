@@ -9,6 +9,7 @@ use super::color;
 use super::interrupt;
 use super::progress::{Progress, work};
 use super::table::{TABLE_WIDTH, Table, wrap};
+use shuffle_audit::engine::Progress as EngineProgress;
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::format::{format_ratio, short_count};
@@ -163,6 +164,14 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
         }
         specs.push(spec);
     }
+    let until_decisive = budget(args, &specs)?;
+    if until_decisive.is_some() && specs.iter().any(|s| s.sampler.builtin().is_none()) {
+        return Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            "--until-decisive draws more samples from a built-in sampler; your sampler's \
+             samples are the ones given (use -t for more from --cmd)",
+        ));
+    }
     let out = match (&args.out, args.json || args.export.any()) {
         (Some(dir), _) => Some(dir.clone()),
         (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
@@ -177,7 +186,10 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
         _ => format!("Audit of {} samplers", specs.len()),
     };
     let audits = interrupt::staged(out.as_deref(), |dir| {
-        let audits = run_all(&specs, args.alpha, args.quiet)?;
+        let audits = match until_decisive {
+            Some(max) => run_all_until_decisive(&specs, args.alpha, max, args.quiet)?,
+            None => run_all(&specs, args.alpha, args.quiet)?,
+        };
         if let Some(dir) = dir {
             write_run(dir, &title, &audits, args.alpha, &provenance)?;
         }
@@ -234,10 +246,46 @@ pub fn write_run(
 
 /// Runs every spec with progress, then judges them together.
 pub fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<SampleAudit>> {
-    let trials = specs.iter().map(|s| s.trials).fold(0, u64::saturating_add);
+    let mut audits = run_each(
+        specs,
+        |s| s.trials,
+        |spec, progress| audit::run(spec, alpha, progress),
+        quiet,
+    )?;
+    audit::judge(&mut audits, alpha);
+    Ok(audits)
+}
+
+/// Runs every spec sequentially (`--until-decisive`), each with a budget of
+/// `max_trials` samples and α divided over its looks and the run's audits:
+/// the verdicts are final, with no further correction across the run.
+pub fn run_all_until_decisive(
+    specs: &[SampleSpec],
+    alpha: f64,
+    max_trials: u64,
+    quiet: bool,
+) -> Result<Vec<SampleAudit>> {
+    let count = specs.len();
+    run_each(
+        specs,
+        |_| max_trials,
+        |spec, progress| audit::run_until_decisive(spec, alpha, max_trials, count, progress),
+        quiet,
+    )
+}
+
+/// Runs `audit_one` on every spec in turn with progress bars sized by
+/// `planned` samples per spec (a sequential audit's budget).
+fn run_each(
+    specs: &[SampleSpec],
+    planned: impl Fn(&SampleSpec) -> u64,
+    audit_one: impl Fn(&SampleSpec, EngineProgress<'_>) -> Result<SampleAudit>,
+    quiet: bool,
+) -> Result<Vec<SampleAudit>> {
+    let trials = specs.iter().map(&planned).fold(0, u64::saturating_add);
     let total_work = specs
         .iter()
-        .map(|s| work(s.trials, k_hint(s)))
+        .map(|s| work(planned(s), k_hint(s)))
         .fold(0, u64::saturating_add);
     let progress = Progress::new(trials, total_work, quiet);
     let mut audits = Vec::with_capacity(specs.len());
@@ -246,11 +294,10 @@ pub fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<Samp
             Some(_) => format!("{} N={} {}", spec.sampler, spec.n, spec.source),
             None => format!("{} N={}", spec.sampler, spec.n),
         };
-        progress.begin(label, spec.trials, k_hint(spec));
-        audits.push(audit::run(spec, alpha, &|k| progress.add(k))?);
+        progress.begin(label, planned(spec), k_hint(spec));
+        audits.push(audit_one(spec, &|k| progress.add(k))?);
     }
     progress.finish();
-    audit::judge(&mut audits, alpha);
     Ok(audits)
 }
 
@@ -258,6 +305,13 @@ pub fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<Samp
 /// k is known only from its first line.
 fn k_hint(spec: &SampleSpec) -> usize {
     spec.sampler.known_k().unwrap_or(1) as usize
+}
+
+/// The sample budget of `--until-decisive` for `specs` (which share their
+/// first look's trials), if set: the same rule and refusal as for shuffles.
+fn budget(args: &AuditArgs, specs: &[SampleSpec]) -> Result<Option<u64>> {
+    let first = specs.first().map_or(DEFAULT_TRIALS, |s| s.trials);
+    super::audit::max_trials(args, first)
 }
 
 /// The verdict table and its notes, fitted to 100 columns.
@@ -326,7 +380,21 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
             wrap(&inconclusive.join("\n"), TABLE_WIDTH)
         ));
     }
+    out.push_str(&sequential_note(audits));
     out
+}
+
+/// The note on a sequential run's looks (as for shuffles); empty for a
+/// plain run.
+fn sequential_note(audits: &[SampleAudit]) -> String {
+    if audits.iter().all(|a| a.looks.is_empty()) {
+        return String::new();
+    }
+    super::audit::sequential_note(
+        audits
+            .iter()
+            .map(|a| (a.spec.sampler.to_string(), a.looks.as_slice())),
+    )
 }
 
 /// The largest deviation in a few characters (`0.74× item 0`,
@@ -417,7 +485,6 @@ fn read(path: &Path) -> Result<String> {
 /// Flags that only mean something for shuffles.
 fn refuse_shuffle_flags(args: &AuditArgs) -> Result<()> {
     let used = [
-        (args.until_decisive, "--until-decisive"),
         (args.tests != "default", "--tests"),
         (args.order.is_some() || args.order_file.is_some(), "--order"),
     ];

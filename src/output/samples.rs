@@ -18,6 +18,7 @@ use crate::plot::sampling::{
 use crate::plot::{LogScale, PlotError};
 use crate::sampler::audit::SampleAudit;
 use crate::sampler::subject::{SampleFeed, SamplerSubject};
+use crate::sequential::Look;
 use crate::stats::Verdict;
 use crate::stats::pvalue;
 use crate::stats::special::chi2_isf;
@@ -93,6 +94,11 @@ pub struct SampleRecord {
     pub not_run: Vec<NotRunRecord>,
     /// How often each item was drawn (what `run --check` compares).
     pub inclusion: Vec<u64>,
+    /// The looks of a sequential (`--until-decisive`) audit, in order: the
+    /// samples counted by then, log10 of the audit's p on them and log10 of
+    /// the level the look could spend (α / (looks × audits)); the last is
+    /// where it stopped, and `trials` is its count. Empty for a plain audit.
+    pub looks: Vec<Look>,
 }
 
 /// One test's result.
@@ -176,6 +182,7 @@ impl SampleRecord {
                 })
                 .collect(),
             inclusion: a.tally.inclusion().to_vec(),
+            looks: a.looks.clone(),
         }
     }
 }

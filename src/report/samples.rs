@@ -7,8 +7,8 @@ use super::Provenance;
 use super::content::{VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_counts_of};
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
 use crate::format::thousands;
-use crate::output::format_p;
 use crate::output::samples::{drawn_words, pictures, sample_folders};
+use crate::output::{format_p, p_phrase};
 use crate::sampler::audit::SampleAudit;
 
 /// The report of judged sampler `audits` at `alpha`.
@@ -22,13 +22,7 @@ pub fn build(title: &str, audits: &[SampleAudit], alpha: f64, provenance: &Prove
             "Audits".into(),
             format!("{} ({} samples in all)", audits.len(), thousands(total)),
         ),
-        (
-            "Verdicts".into(),
-            format!(
-                "at α = {alpha}, Holm-corrected within each audit and across the {} audits",
-                audits.len()
-            ),
-        ),
+        ("Verdicts".into(), correction_words(audits, alpha)),
         ("Command".into(), provenance.command_line.clone()),
     ];
     let mut sections = vec![verdict_section(audits, &folders, alpha)];
@@ -96,19 +90,74 @@ fn verdict_section(audits: &[SampleAudit], folders: &[String], alpha: f64) -> Se
         ]);
     }
     let verdicts: Vec<_> = audits.iter().map(|a| a.verdict).collect();
-    Section::new(
-        VERDICT_SECTION_ID,
-        "Verdicts",
-        vec![
-            Block::Paragraph(format!(
-                "{} at α = {alpha}. \"No bias detected\" means no test found bias in a run large \
-                 enough to have seen one item's inclusion off by the deviation under \"could \
-                 detect\" (90% power), not proof of fairness; \"inconclusive\" means the run was \
-                 too small to tell.",
-                verdict_counts_of(&verdicts)
-            )),
-            Block::Table(table),
-        ],
+    let mut blocks = vec![
+        Block::Paragraph(format!(
+            "{} at α = {alpha}. \"No bias detected\" means no test found bias in a run large \
+             enough to have seen one item's inclusion off by the deviation under \"could \
+             detect\" (90% power), not proof of fairness; \"inconclusive\" means the run was \
+             too small to tell.",
+            verdict_counts_of(&verdicts)
+        )),
+        Block::Table(table),
+    ];
+    if is_sequential(audits) {
+        blocks.push(Block::Note(format!(
+            "Sequential (--until-decisive): each audit doubled its samples until it was \
+             biased at α / (looks × {} audits) (Bonferroni alpha-spending) or its budget ran \
+             out; \"trials\" is where it stopped, \"p (adjusted)\" its best look's p times \
+             that factor, and \"could detect\" is stated at the level each test was held to. \
+             Batch j after the first draws from seed splitmix64(seed ⊕ j), so the run is \
+             reproducible. Each audit's looks are listed in its section.",
+            audits.len()
+        )));
+    }
+    Section::new(VERDICT_SECTION_ID, "Verdicts", blocks)
+}
+
+/// Whether the audits are sequential (`--until-decisive`).
+fn is_sequential(audits: &[SampleAudit]) -> bool {
+    audits.iter().any(|a| !a.looks.is_empty())
+}
+
+/// How the verdicts were corrected: Holm across a plain run's audits, or
+/// Bonferroni over a sequential run's looks and audits.
+fn correction_words(audits: &[SampleAudit], alpha: f64) -> String {
+    if is_sequential(audits) {
+        format!(
+            "at α = {alpha}, Holm-corrected within each audit; each audit sequential, α spent \
+             over its looks and the {} audits (Bonferroni)",
+            audits.len()
+        )
+    } else {
+        format!(
+            "at α = {alpha}, Holm-corrected within each audit and across the {} audits",
+            audits.len()
+        )
+    }
+}
+
+/// A sequential audit's looks: `2,000 samples: p = 0.31; 4,000: p < 1e-12
+/// (stopped; each look's level 1.2e-4)`.
+fn looks_words(a: &SampleAudit) -> String {
+    let steps: Vec<String> = a
+        .looks
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let unit = if i == 0 { " samples" } else { "" };
+            format!("{}{unit}: {}", thousands(l.trials), p_phrase(l.log10_p))
+        })
+        .collect();
+    let stopped = if a.looks.last().is_some_and(|l| l.log10_p <= l.log10_alpha) {
+        "stopped, decisive"
+    } else {
+        "budget spent"
+    };
+    let level = a.looks.first().map_or(0.0, |l| l.log10_alpha);
+    format!(
+        "{} ({stopped}; each look's level {})",
+        steps.join("; "),
+        format_p(level)
     )
 }
 
@@ -145,19 +194,20 @@ fn audit_section(a: &SampleAudit, folder: &str) -> Section {
             Cell::text(t.method.clone()),
         ]);
     }
-    let mut blocks = vec![
-        Block::Definitions(vec![
-            ("Verdict".into(), Cell::Verdict(a.verdict)),
-            ("What was drawn".into(), Cell::text(drawn_words(a))),
-            (
-                "Description".into(),
-                Cell::text(a.spec.sampler.description()),
-            ),
-            ("Largest deviation".into(), Cell::text(a.deviation_words())),
-            ("Could detect".into(), Cell::text(detectable_words(a))),
-        ]),
-        Block::Table(tests),
+    let mut facts = vec![
+        ("Verdict".into(), Cell::Verdict(a.verdict)),
+        ("What was drawn".into(), Cell::text(drawn_words(a))),
+        (
+            "Description".into(),
+            Cell::text(a.spec.sampler.description()),
+        ),
+        ("Largest deviation".into(), Cell::text(a.deviation_words())),
+        ("Could detect".into(), Cell::text(detectable_words(a))),
     ];
+    if !a.looks.is_empty() {
+        facts.push(("Looks".into(), Cell::text(looks_words(a))));
+    }
+    let mut blocks = vec![Block::Definitions(facts), Block::Table(tests)];
     for (name, _) in pictures(a) {
         let what = match name {
             "inclusion.png" => {

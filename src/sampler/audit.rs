@@ -13,6 +13,7 @@ use super::tally::SampleTally;
 use crate::engine::Progress;
 use crate::error::Result;
 use crate::format::format_ratio;
+use crate::sequential::{Look, Plan};
 use crate::stats::pvalue::departure;
 use crate::stats::sampling::{self, Deviation, Method, NotApplicable, SamplingTest};
 use crate::stats::sensitivity::{MAX_CELL_DEVIATION, SENSITIVITY_POWER};
@@ -102,13 +103,16 @@ pub struct SampleAudit {
     pub bounded: Vec<SampleTest>,
     /// The audit's own log10 p: its smallest Holm-adjusted p.
     pub log10_p: f64,
-    /// The log10 p the verdict compared with α, after the correction across
-    /// the run's audits.
+    /// The log10 p the verdict compared with α, after every further
+    /// correction the run applied (Holm across the run's audits; for a
+    /// sequential audit, Bonferroni over its looks and the run's audits).
     pub log10_p_adjusted: f64,
     /// What the run could have detected.
     pub sensitivity: SampleSensitivity,
     /// The verdict.
     pub verdict: Verdict,
+    /// The looks of a sequential (`--until-decisive`) audit; empty otherwise.
+    pub looks: Vec<Look>,
     /// The significance level (before corrections).
     pub alpha: f64,
 }
@@ -175,79 +179,162 @@ pub fn run(spec: &SampleSpec, alpha: f64, progress: Progress<'_>) -> Result<Samp
     Ok(audit)
 }
 
+/// Runs the sampler of `spec` in growing batches until it is decisively
+/// biased, or until `max_trials` samples have been counted without finding
+/// bias: the same procedure as a shuffle's
+/// [`run_until_decisive`](crate::audit::run_until_decisive) (see
+/// [`crate::sequential`]).
+///
+/// The first look counts `spec.trials` samples and each look doubles them,
+/// up to the budget; each of the J looks may spend α / (J × `audits_in_run`),
+/// so the chance that any fair sampler of the run is ever called biased
+/// stays at most α. Batch j draws from seed splitmix64(seed ⊕ j) (batch 0
+/// from the seed itself). The verdict is final (no [`judge`] across the run:
+/// the Bonferroni division already covers the other audits); its adjusted p
+/// is the best look's p times J × audits, and its sensitivity is stated at
+/// the level each test was held to, α / (tests × J × audits).
+pub fn run_until_decisive(
+    spec: &SampleSpec,
+    alpha: f64,
+    max_trials: u64,
+    audits_in_run: usize,
+    progress: Progress<'_>,
+) -> Result<SampleAudit> {
+    if spec.sampler.builtin().is_none() {
+        return Err(crate::error::Error::invalid(format!(
+            "{}: only a built-in sampler can be asked for more samples look after look",
+            spec.sampler
+        )));
+    }
+    let plan = Plan::new(spec.trials, max_trials, alpha, audits_in_run)?;
+    let start = Instant::now();
+    let seq = plan.run(
+        spec.seed,
+        |trials, seed| {
+            let batch = SampleSpec {
+                trials,
+                seed,
+                ..spec.clone()
+            };
+            sampler_run::run(&batch, progress)
+        },
+        SampleTally::merge,
+        |tally| Tested::of(spec, tally).log10_p,
+    )?;
+    let counted = SampleSpec {
+        trials: seq.tally.trials(),
+        ..spec.clone()
+    };
+    let mut audit = evaluate(&counted, seq.tally, start.elapsed().as_secs_f64(), alpha);
+    conclude(&mut audit, seq.log10_p_adjusted, alpha, seq.share);
+    audit.looks = seq.looks;
+    Ok(audit)
+}
+
+/// What the tests of one tally found, before any judging.
+struct Tested {
+    tests: Vec<TestResult<SampleTest>>,
+    not_run: Vec<(SampleTest, String)>,
+    deviations: Vec<(SampleTest, Deviation)>,
+    bounded: Vec<SampleTest>,
+    /// The smallest Holm-adjusted p of the tests (log10; 0 if none ran).
+    log10_p: f64,
+}
+
+impl Tested {
+    /// Runs every test that applies to `tally` (counted for `spec`) and
+    /// Holm-corrects them within the audit.
+    fn of(spec: &SampleSpec, tally: &SampleTally) -> Self {
+        let (n, k, trials) = (tally.n(), tally.k(), tally.trials());
+        let mut outcomes: Vec<(SampleTest, std::result::Result<SamplingTest, String>)> = Vec::new();
+        let why = |e: NotApplicable| e.to_string();
+        match &spec.weights {
+            Some(weights) => outcomes.push((
+                SampleTest::Picks,
+                sampling::weighted(tally.inclusion(), weights).map_err(why),
+            )),
+            None => {
+                outcomes.push((
+                    SampleTest::Inclusion,
+                    sampling::inclusion(tally.inclusion(), trials, k, spec.seed).map_err(why),
+                ));
+                if let Some(pairs) = tally.pairs() {
+                    outcomes.push((
+                        SampleTest::Pairs,
+                        sampling::pairs(pairs, n, trials, k).map_err(why),
+                    ));
+                }
+                if let Some(subsets) = tally.subsets() {
+                    outcomes.push((
+                        SampleTest::Subsets,
+                        sampling::subset(subsets, n, k, spec.seed).map_err(why),
+                    ));
+                }
+                if let Some(slots) = tally.slots() {
+                    outcomes.push((
+                        SampleTest::Order,
+                        sampling::order(slots, n, k, trials).map_err(why),
+                    ));
+                }
+            }
+        }
+        let mut tests = Vec::new();
+        let mut not_run = Vec::new();
+        let mut deviations = Vec::new();
+        let mut bounded = Vec::new();
+        for (test, outcome) in outcomes {
+            let t = match outcome {
+                Ok(t) => t,
+                Err(reason) => {
+                    not_run.push((test, reason));
+                    continue;
+                }
+            };
+            if matches!(t.method, Method::Cantelli { .. }) {
+                bounded.push(test);
+            }
+            if let Some(d) = t.largest.clone() {
+                deviations.push((test, d));
+            }
+            tests.push(TestResult {
+                test,
+                statistic: t.statistic,
+                df: t.df,
+                log10_p: t.log10_p,
+                log10_p_holm: t.log10_p,
+                departure: departure(t.statistic, t.df),
+                method: t.describe(),
+            });
+        }
+        let raw: Vec<f64> = tests.iter().map(|t| t.log10_p).collect();
+        for (t, adjusted) in tests.iter_mut().zip(holm_log10(&raw)) {
+            t.log10_p_holm = adjusted;
+        }
+        let log10_p = tests.iter().map(|t| t.log10_p_holm).fold(0.0, f64::min);
+        Self {
+            tests,
+            not_run,
+            deviations,
+            bounded,
+            log10_p,
+        }
+    }
+}
+
 /// Tests `tally`, counted for `spec`, and judges it alone at `alpha`. The
 /// spec's trials become what was counted (a file may hold fewer samples
 /// than asked).
 pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64) -> SampleAudit {
-    let (n, k, trials) = (tally.n(), tally.k(), tally.trials());
-    let mut outcomes: Vec<(SampleTest, std::result::Result<SamplingTest, String>)> = Vec::new();
-    let why = |e: NotApplicable| e.to_string();
-    match &spec.weights {
-        Some(weights) => outcomes.push((
-            SampleTest::Picks,
-            sampling::weighted(tally.inclusion(), weights).map_err(why),
-        )),
-        None => {
-            outcomes.push((
-                SampleTest::Inclusion,
-                sampling::inclusion(tally.inclusion(), trials, k, spec.seed).map_err(why),
-            ));
-            if let Some(pairs) = tally.pairs() {
-                outcomes.push((
-                    SampleTest::Pairs,
-                    sampling::pairs(pairs, n, trials, k).map_err(why),
-                ));
-            }
-            if let Some(subsets) = tally.subsets() {
-                outcomes.push((
-                    SampleTest::Subsets,
-                    sampling::subset(subsets, n, k, spec.seed).map_err(why),
-                ));
-            }
-            if let Some(slots) = tally.slots() {
-                outcomes.push((
-                    SampleTest::Order,
-                    sampling::order(slots, n, k, trials).map_err(why),
-                ));
-            }
-        }
-    }
-    let mut tests = Vec::new();
-    let mut not_run = Vec::new();
-    let mut deviations = Vec::new();
-    let mut bounded = Vec::new();
-    for (test, outcome) in outcomes {
-        let t = match outcome {
-            Ok(t) => t,
-            Err(reason) => {
-                not_run.push((test, reason));
-                continue;
-            }
-        };
-        if matches!(t.method, Method::Cantelli { .. }) {
-            bounded.push(test);
-        }
-        if let Some(d) = t.largest.clone() {
-            deviations.push((test, d));
-        }
-        tests.push(TestResult {
-            test,
-            statistic: t.statistic,
-            df: t.df,
-            log10_p: t.log10_p,
-            log10_p_holm: t.log10_p,
-            departure: departure(t.statistic, t.df),
-            method: t.describe(),
-        });
-    }
-    let raw: Vec<f64> = tests.iter().map(|t| t.log10_p).collect();
-    for (t, adjusted) in tests.iter_mut().zip(holm_log10(&raw)) {
-        t.log10_p_holm = adjusted;
-    }
-    let log10_p = tests.iter().map(|t| t.log10_p_holm).fold(0.0, f64::min);
+    let Tested {
+        tests,
+        not_run,
+        deviations,
+        bounded,
+        log10_p,
+    } = Tested::of(spec, &tally);
     let mut audit = SampleAudit {
         spec: SampleSpec {
-            trials,
+            trials: tally.trials(),
             ..spec.clone()
         },
         tally,
@@ -264,6 +351,7 @@ pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64)
             item_deviation: f64::INFINITY,
         },
         verdict: Verdict::Inconclusive,
+        looks: Vec::new(),
         alpha,
     };
     conclude(&mut audit, log10_p, alpha, 1);
@@ -281,9 +369,11 @@ pub fn judge(audits: &mut [SampleAudit], alpha: f64) {
 }
 
 /// Sets the verdict from the adjusted p and the sensitivity of a run whose
-/// tests are each held to α / (tests × `audits`).
-fn conclude(audit: &mut SampleAudit, log10_p_adjusted: f64, alpha: f64, audits: usize) {
-    let family = (audit.tests.len() + audit.not_run.len()).max(1) * audits.max(1);
+/// tests are each held to α / (tests × `copies`), where `copies` is how many
+/// times each test stands in the run's family: its audits, times the looks
+/// for a sequential audit.
+fn conclude(audit: &mut SampleAudit, log10_p_adjusted: f64, alpha: f64, copies: usize) {
+    let family = (audit.tests.len() + audit.not_run.len()).max(1) * copies.max(1);
     let level = alpha / family as f64;
     audit.alpha = alpha;
     audit.log10_p_adjusted = log10_p_adjusted;
@@ -413,5 +503,111 @@ mod tests {
             small.not_run
         );
         assert!(small.sensitivity.item_deviation.is_infinite());
+    }
+
+    fn sequential(name: &str, trials: u64, max: u64, audits: usize) -> SampleAudit {
+        let spec = SampleSpec::new(
+            Sampler::parse(name).unwrap(),
+            10,
+            trials,
+            SourceSpec::parse("xoshiro256pp").unwrap(),
+            11,
+        );
+        run_until_decisive(&spec, 0.001, max, audits, &no_progress).unwrap()
+    }
+
+    #[test]
+    fn a_biased_sampler_stops_early_and_a_fair_one_spends_the_budget() {
+        let looks = crate::sequential::look_schedule(2_000, 256_000);
+        assert_eq!(looks.len(), 8);
+        let level = (0.001f64 / 8.0).log10();
+        let biased = sequential("reservoir-off-by-one:k=3", 2_000, 256_000, 1);
+        assert_eq!(biased.verdict, Verdict::Biased);
+        let stopped = biased.looks.last().unwrap().trials;
+        assert!(stopped < 256_000, "stopped at {stopped}");
+        assert_eq!(biased.tally.trials(), stopped);
+        assert_eq!(biased.spec.trials, stopped);
+        // Every look but the last was within its level; all spent α / J.
+        let (last, before) = biased.looks.split_last().unwrap();
+        assert!(last.log10_p <= level, "{last:?}");
+        assert!(before.iter().all(|l| l.log10_p > level), "{before:?}");
+        assert!(
+            biased
+                .looks
+                .iter()
+                .all(|l| (l.log10_alpha - level).abs() < 1e-12)
+        );
+        let trials: Vec<u64> = biased.looks.iter().map(|l| l.trials).collect();
+        assert_eq!(trials, looks[..trials.len()]);
+
+        let fair = sequential("floyd:k=3", 2_000, 256_000, 1);
+        assert_eq!(fair.verdict, Verdict::NoBiasDetected);
+        assert_eq!(fair.tally.trials(), 256_000);
+        let trials: Vec<u64> = fair.looks.iter().map(|l| l.trials).collect();
+        assert_eq!(trials, looks);
+        assert!(fair.sensitivity.adequate());
+    }
+
+    #[test]
+    fn a_sequential_verdict_pays_for_every_look_and_audit() {
+        // 3 planned looks (1k, 2k, 4k) among 4 audits: α is divided by 12,
+        // even when the audit stops at its first look.
+        let a = sequential("reservoir-off-by-one:k=3", 1_000, 4_000, 4);
+        assert_eq!(a.verdict, Verdict::Biased);
+        assert_eq!(a.looks.len(), 1);
+        let best = a.looks[0].log10_p;
+        assert!((a.log10_p_adjusted - (best + 12f64.log10())).abs() < 1e-12);
+        let level = (0.001f64 / 12.0).log10();
+        assert!((a.looks[0].log10_alpha - level).abs() < 1e-12);
+        // The sensitivity is stated at the level each test was held to.
+        let tests = a.tests.len() + a.not_run.len();
+        let level = 0.001 / (tests * 12) as f64;
+        assert!(
+            (a.sensitivity.level / level - 1.0).abs() < 1e-12,
+            "{:?}",
+            a.sensitivity
+        );
+        // Alone in its run, the same looks pay for 3, not 12.
+        let alone = sequential("reservoir-off-by-one:k=3", 1_000, 4_000, 1);
+        assert_eq!(alone.looks[0].log10_p, best);
+        assert!((alone.log10_p_adjusted - (best + 3f64.log10())).abs() < 1e-12);
+        // A fair sampler's adjusted p is capped at 1.
+        let fair = sequential("floyd:k=3", 1_000, 4_000, 4);
+        let best = fair
+            .looks
+            .iter()
+            .map(|l| l.log10_p)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(fair.log10_p_adjusted, (best + 12f64.log10()).min(0.0));
+    }
+
+    #[test]
+    fn sequential_batches_follow_the_seed_rule() {
+        let spec = SampleSpec::new(
+            Sampler::parse("floyd:k=3").unwrap(),
+            10,
+            1_000,
+            SourceSpec::parse("xoshiro256pp").unwrap(),
+            11,
+        );
+        // Two looks: batch 0 from the seed, batch 1 from splitmix64(seed ^ 1).
+        let a = run_until_decisive(&spec, 0.001, 2_000, 1, &no_progress).unwrap();
+        let mut want = sampler_run::run(&spec, &no_progress).unwrap();
+        let second = SampleSpec {
+            seed: crate::sequential::batch_seed(11, 1),
+            ..spec.clone()
+        };
+        want.merge(&sampler_run::run(&second, &no_progress).unwrap());
+        assert_eq!(a.tally, want);
+        // One look is a plain audit of the first look's trials, at α / 1.
+        let one = run_until_decisive(&spec, 0.001, 1_000, 1, &no_progress).unwrap();
+        let plain = run(&spec, 0.001, &no_progress).unwrap();
+        assert_eq!(one.tally, plain.tally);
+        assert_eq!(one.log10_p_adjusted, plain.log10_p_adjusted);
+        assert_eq!(one.verdict, plain.verdict);
+        assert!(plain.looks.is_empty());
+        // A budget below the first look is refused, naming it.
+        let err = run_until_decisive(&spec, 0.001, 999, 1, &no_progress).unwrap_err();
+        assert!(err.to_string().contains("999"), "{err}");
     }
 }

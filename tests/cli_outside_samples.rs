@@ -209,7 +209,7 @@ fn bad_samples_and_flags_are_refused_with_exit_2_and_nothing_written() {
             &[
                 "--input", f, "--kind", "sample", "-n", "49", "--format", "u8",
             ],
-            "not --format u8",
+            "read as text (one per line), not as u8 records",
         ),
         (&["--input", f, "--base", "1"], "use it with --kind sample"),
         (
@@ -279,4 +279,49 @@ fn an_input_that_never_shows_0_or_n_asks_for_the_base() {
     assert_eq!(a["inclusion"], serde_json::json!([0, 1, 1, 1, 1, 0]));
     // Two samples cannot say anything: the verdict is never "no bias".
     assert_eq!(a["verdict"], "inconclusive");
+}
+
+#[test]
+fn an_experiment_audits_a_draw_file_and_check_reruns_it_to_identical_counts() {
+    let dir = temp("experiment");
+    let draws = dir.join("draws.txt");
+    lottery(&draws, 5_000, false, 3);
+    let file = dir.join("lottery.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"lottery\"\npurpose = \"a draw history\"\n\
+             [[sample]]\ninput = {:?}\nn = 49\nname = \"6 of 49\"\n\
+             [[sample]]\ncmd = \"never-installed-program {{count}}\"\nn = 49\n\
+             requires = [\"never-installed-program\"]\n",
+            draws.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = run(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("skipped: never-installed-program {count} (needs"),
+        "{}",
+        stderr(&o)
+    );
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let audits = summary["audits"].as_array().unwrap();
+    assert_eq!(audits.len(), 1);
+    assert_eq!(audits[0]["sampler"], "6 of 49");
+    assert_eq!(audits[0]["trials"], 5_000);
+    let check = run(&["run", "--check", out.to_str().unwrap(), "-q"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(String::from_utf8_lossy(&check.stdout).starts_with("identical"));
+    // A changed file is a different run.
+    lottery(&draws, 5_000, false, 4);
+    let check = run(&["run", "--check", out.to_str().unwrap(), "-q"]);
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
 }

@@ -161,6 +161,16 @@ fn run_sample_file(
 ) -> Result<i32> {
     let plans = experiment.sample_runs(args.trials_scale, args.threads)?;
     let specs: Vec<_> = plans.iter().map(|p| p.spec.clone()).collect();
+    if !args.quiet {
+        for line in experiment.skipped_samples() {
+            eprintln!("skipped: {line}");
+        }
+    }
+    if specs.is_empty() {
+        return Err(shuffle_audit::Error::invalid(
+            "every [[sample]] table was skipped: nothing to run",
+        ));
+    }
     let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
     let command = record::command_line();
     let provenance = Provenance::of(start, shell_line(&command), reproduce(&out, args));

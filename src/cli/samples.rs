@@ -13,7 +13,6 @@ use shuffle_audit::engine::Progress as EngineProgress;
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::format::{format_ratio, short_count};
-use shuffle_audit::ingest::CommandSpec;
 use shuffle_audit::ingest::samples::{Base, SampleKind};
 use shuffle_audit::output::samples::{SampleSummary, drawn_words, write_samples};
 use shuffle_audit::output::{files, format_p};
@@ -24,7 +23,6 @@ use shuffle_audit::sampler::run::{ALL_SAMPLES, SampleSpec};
 use shuffle_audit::sampler::subject::{OutsideSampler, SampleFeed, SamplerSubject};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::stats::Verdict;
-use shuffle_audit::subject::Feed;
 use shuffle_audit::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -94,29 +92,12 @@ fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
              PROGRAM"
         )));
     };
-    let feed = match feed {
-        Feed::File { path, format } if format.width().is_none() => SampleFeed::File(path),
-        Feed::File { format, .. } => {
-            return Err(Error::of_kind(
-                ErrorKind::Unsupported,
-                format!("{flag} reads text (one sample per line), not --format {format}"),
-            ));
-        }
-        Feed::Command {
-            template,
-            jobs,
-            timeout,
-        } => SampleFeed::Command(CommandSpec {
-            template,
-            jobs,
-            timeout,
-        }),
-        Feed::Function => {
-            return Err(Error::invalid(
-                "a Rust function is audited from the library, not from the command line",
-            ));
-        }
-    };
+    let feed = SampleFeed::from_feed(feed).map_err(|e| {
+        Error::of_kind(
+            ErrorKind::Unsupported,
+            format!("{flag}: {}", e.to_string().trim_start_matches("error: ")),
+        )
+    })?;
     let base = args.base.as_deref().map(Base::parse).transpose()?;
     Ok(Some(OutsideSampler {
         name: args.name.clone().unwrap_or(default_name),

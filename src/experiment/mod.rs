@@ -26,9 +26,11 @@ use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use crate::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use crate::error::{Error, Result};
 use crate::ingest::Format;
+use crate::ingest::samples::{Base, SampleKind};
 use crate::params::parse_count;
 use crate::sampler::Sampler;
-use crate::sampler::run::SampleSpec;
+use crate::sampler::run::{ALL_SAMPLES, SampleSpec};
+use crate::sampler::subject::{OutsideSampler, SampleFeed, SamplerSubject};
 use crate::source::SourceSpec;
 use crate::spec::{TestKind, TestSet};
 use crate::subject::{Feed, Outside, Subject};
@@ -79,6 +81,9 @@ pub struct Experiment {
 pub struct SamplePlan {
     /// The run (before any `--trials-scale`).
     pub spec: SampleSpec,
+    /// Programs that must be on PATH for the audit to run (`requires`); an
+    /// audit whose program is missing is skipped, not failed.
+    pub requires: Vec<String>,
     /// A remark for the report.
     pub note: Option<String>,
 }
@@ -113,6 +118,16 @@ pub struct PlannedRun {
     pub spec: RunSpec,
     /// The audit's note, if any.
     pub note: Option<String>,
+}
+
+/// The keys of a table that say where an outside subject's output comes
+/// from.
+struct FeedKeys<'a> {
+    input: &'a Option<Spanned<String>>,
+    cmd: &'a Option<Spanned<String>>,
+    format: &'a Option<Spanned<String>>,
+    jobs: &'a Option<Spanned<i64>>,
+    cmd_timeout: &'a Option<Spanned<i64>>,
 }
 
 impl Experiment {
@@ -194,12 +209,17 @@ impl Experiment {
         Ok(self
             .samples
             .iter()
+            .filter(|plan| first_missing(&plan.requires).is_none())
             .map(|plan| SamplePlan {
                 spec: SampleSpec {
-                    trials: scale_trials(plan.spec.trials, trials_scale),
+                    trials: match plan.spec.trials {
+                        ALL_SAMPLES => ALL_SAMPLES,
+                        t => scale_trials(t, trials_scale),
+                    },
                     threads,
                     ..plan.spec.clone()
                 },
+                requires: plan.requires.clone(),
                 note: plan.note.clone(),
             })
             .collect())
@@ -213,13 +233,30 @@ impl Experiment {
             .filter_map(|p| p.missing().map(|m| (p, m)))
             .collect()
     }
+
+    /// The `[[sample]]` audits skipped for the same reason, as `NAME (needs
+    /// `PROGRAM`, not installed)`.
+    pub fn skipped_samples(&self) -> Vec<String> {
+        self.samples
+            .iter()
+            .filter_map(|p| {
+                first_missing(&p.requires)
+                    .map(|m| format!("{} (needs `{m}`, not installed)", p.spec.sampler))
+            })
+            .collect()
+    }
 }
 
 impl AuditPlan {
     /// The first program of `requires` that is not on PATH, if any.
     pub fn missing(&self) -> Option<String> {
-        self.requires.iter().find(|p| !on_path(p)).cloned()
+        first_missing(&self.requires)
     }
+}
+
+/// The first of `requires` that is not on PATH, if any.
+fn first_missing(requires: &[String]) -> Option<String> {
+    requires.iter().find(|p| !on_path(p)).cloned()
 }
 
 /// Whether `program` is an executable file in one of PATH's folders.
@@ -383,7 +420,7 @@ impl Validator<'_> {
         }
         if let (Some(_), Some(first)) = (raw.audit.first(), raw.sample.first()) {
             return Err(self.at(
-                first.sampler.span(),
+                self.one_of("[[sample]]", [&first.sampler, &first.input, &first.cmd])?,
                 "[[sample]] and [[audit]] tables go in separate experiments (their tests and \
                  reports differ)",
             ));
@@ -398,7 +435,7 @@ impl Validator<'_> {
         let mut seen: Vec<(RunKey, Range<usize>)> = Vec::new();
         for table in &raw.audit {
             let plan = self.audit(table, &defaults)?;
-            let span = self.subject_span(table)?;
+            let span = self.one_of("[[audit]]", [&table.algorithm, &table.input, &table.cmd])?;
             for &n in &plan.sizes {
                 let key = (plan.subject.slug(), n, plan.source.kind.name());
                 if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
@@ -457,67 +494,217 @@ impl Validator<'_> {
         })
     }
 
-    /// One `[[sample]]` table, checked: the sampler, its N (a board's w·h or
-    /// the weights' count unless `n` says, and then they must agree), trials,
-    /// source and seed, and whether the sampler can run at that N.
+    /// One `[[sample]]` table, checked: the sampler (built in, or from an
+    /// `input` file or `cmd` program with its `kind`, `base` and `name`),
+    /// its N (a board's w·h or the weights' count unless `n` says, and then
+    /// they must agree; an outside sampler's must be given), trials, source
+    /// and seed, and whether a built-in sampler can run at that N.
     fn sample(&self, raw: &RawSample, defaults: &Defaults) -> Result<SamplePlan> {
-        let span = raw.sampler.span();
-        let sampler = Sampler::parse(raw.sampler.get_ref()).map_err(self.rethrow(span.clone()))?;
+        let span = self.one_of("[[sample]]", [&raw.sampler, &raw.input, &raw.cmd])?;
+        let subject = self.sampler_subject(raw, span.clone())?;
+        let builtin = subject.builtin();
         let weights = raw.weights.as_ref().map(|w| w.get_ref().clone());
-        let fixed = sampler.population().or(weights.as_ref().map(Vec::len));
+        let fixed = builtin
+            .and_then(|s| s.population())
+            .or(weights.as_ref().map(Vec::len));
         let n = match (&raw.n, fixed) {
             (Some(n), Some(f)) if *n.get_ref() != f as i64 => {
                 return Err(self.at(
                     n.span(),
-                    format!("{sampler} has N = {f} items, but n = {}", n.get_ref()),
+                    format!("{subject} has N = {f} items, but n = {}", n.get_ref()),
                 ));
             }
             (Some(n), _) => self.size(*n.get_ref(), n.span())?,
             (None, Some(f)) => f,
-            (None, None) => defaults.sizes[0],
+            (None, None) if builtin.is_some() => defaults.sizes[0],
+            (None, None) => {
+                return Err(self.at(
+                    span,
+                    "a sampler from outside needs n, the population size (n = 49 for 6 of 49)",
+                ));
+            }
+        };
+        let trials = match (&raw.trials, &subject) {
+            (Some(t), _) => self.count(t)?,
+            (None, SamplerSubject::Outside(o)) if matches!(o.feed, SampleFeed::File(_)) => {
+                ALL_SAMPLES
+            }
+            (None, _) => defaults.trials,
         };
         let spec = SampleSpec {
-            sampler: sampler.into(),
-            n,
             weights,
-            trials: self.count_or(&raw.trials, defaults.trials)?,
-            source: self.source_or(&raw.rng, defaults.source)?,
-            seed: raw.seed.unwrap_or(defaults.seed),
-            threads: None,
+            ..SampleSpec::new(
+                subject,
+                n,
+                trials,
+                self.source_or(&raw.rng, defaults.source)?,
+                raw.seed.unwrap_or(defaults.seed),
+            )
         };
-        sampler
-            .prepare(spec.n, spec.weights.as_deref())
-            .map_err(self.rethrow(span))?;
+        if let Some(sampler) = builtin {
+            sampler
+                .prepare(spec.n, spec.weights.as_deref())
+                .map_err(self.rethrow(span))?;
+        }
         Ok(SamplePlan {
             spec,
+            requires: self.requires(&raw.requires),
             note: raw.note.clone(),
         })
     }
 
-    /// Where an `[[audit]]` table says what it audits: its `algorithm`,
-    /// `input` or `cmd` key (exactly one must be there).
-    fn subject_span(&self, raw: &RawAudit) -> Result<Range<usize>> {
-        let given: Vec<Range<usize>> = [&raw.algorithm, &raw.input, &raw.cmd]
-            .into_iter()
+    /// What a `[[sample]]` table audits: its built-in `sampler`, or the
+    /// sampler behind its `input` or `cmd`.
+    fn sampler_subject(&self, raw: &RawSample, span: Range<usize>) -> Result<SamplerSubject> {
+        if let Some(sampler) = &raw.sampler {
+            let outside_keys = [&raw.kind, &raw.name].into_iter().flatten();
+            let numbers = [&raw.base, &raw.jobs, &raw.cmd_timeout]
+                .into_iter()
+                .flatten();
+            if let Some(key) = outside_keys
+                .map(Spanned::span)
+                .chain(numbers.map(Spanned::span))
+                .next()
+            {
+                return Err(self.at(
+                    key,
+                    "kind, base, name, jobs and cmd_timeout describe a sampler from outside \
+                     (input or cmd), not a built-in one",
+                ));
+            }
+            let parsed = Sampler::parse(sampler.get_ref()).map_err(self.rethrow(span))?;
+            return Ok(parsed.into());
+        }
+        let kind = match &raw.kind {
+            None => SampleKind::Sample,
+            Some(k) => match k.get_ref().as_str() {
+                "sample" => SampleKind::Sample,
+                "pick" => SampleKind::Pick,
+                other => {
+                    return Err(self.at(
+                        k.span(),
+                        format!("kind = \"{other}\": a sample (k items per line) or a pick"),
+                    ));
+                }
+            },
+        };
+        if raw.weights.is_some() && kind != SampleKind::Pick {
+            let at = raw.weights.as_ref().map(Spanned::span).unwrap_or(span);
+            return Err(self.at(at, "weights go with kind = \"pick\""));
+        }
+        let base = match &raw.base {
+            None => None,
+            Some(b) => Some(Base::parse(&b.get_ref().to_string()).map_err(self.rethrow(b.span()))?),
+        };
+        let (feed, default_name) = self.feed(FeedKeys {
+            input: &raw.input,
+            cmd: &raw.cmd,
+            format: &None,
+            jobs: &raw.jobs,
+            cmd_timeout: &raw.cmd_timeout,
+        })?;
+        let feed = SampleFeed::from_feed(feed).map_err(self.rethrow(span))?;
+        Ok(SamplerSubject::Outside(OutsideSampler {
+            name: raw
+                .name
+                .as_ref()
+                .map_or(default_name, |n| n.get_ref().trim().to_string()),
+            feed,
+            kind,
+            base,
+        }))
+    }
+
+    /// The programs a table's `requires` lists.
+    fn requires(&self, requires: &Option<Vec<Spanned<String>>>) -> Vec<String> {
+        requires
+            .iter()
             .flatten()
-            .map(Spanned::span)
-            .collect();
+            .map(|r| r.get_ref().trim().to_string())
+            .collect()
+    }
+
+    /// Where a `table` says what it audits: its one key among `keys`
+    /// (`algorithm` or `sampler`, `input`, `cmd`).
+    fn one_of(&self, table: &str, keys: [&Option<Spanned<String>>; 3]) -> Result<Range<usize>> {
+        let given: Vec<Range<usize>> = keys.into_iter().flatten().map(Spanned::span).collect();
+        let (a, what) = if table == "[[audit]]" {
+            ("an", "algorithm")
+        } else {
+            ("a", "sampler")
+        };
         match given.as_slice() {
             [one] => Ok(one.clone()),
             [] => Err(self.src.error(
                 None,
-                "an [[audit]] table needs one of algorithm, input or cmd",
+                format!("{a} {table} table needs one of {what}, input or cmd"),
             )),
             [_, second, ..] => Err(self.at(
                 second.clone(),
-                "an [[audit]] table audits one thing: give only one of algorithm, input or cmd",
+                format!(
+                    "{a} {table} table audits one thing: give only one of {what}, input or cmd"
+                ),
             )),
         }
     }
 
+    /// Where an outside subject's output comes from, from the `input` or
+    /// `cmd` key and the keys that go with them (shared by `[[audit]]` and
+    /// `[[sample]]`), with the name reports give it by default.
+    fn feed(&self, keys: FeedKeys<'_>) -> Result<(Feed, String)> {
+        let positive = |v: &Option<Spanned<i64>>, what: &str| -> Result<Option<u64>> {
+            match v {
+                Some(x) if *x.get_ref() < 1 => Err(self.at(
+                    x.span(),
+                    format!("{what} = {} must be at least 1", x.get_ref()),
+                )),
+                Some(x) => Ok(Some(*x.get_ref() as u64)),
+                None => Ok(None),
+            }
+        };
+        let found = match (keys.input, keys.cmd) {
+            (Some(input), _) => {
+                if let Some(span) = [keys.jobs, keys.cmd_timeout]
+                    .into_iter()
+                    .flatten()
+                    .map(Spanned::span)
+                    .next()
+                {
+                    return Err(self.at(span, "jobs and cmd_timeout go with cmd, not input"));
+                }
+                let format = match keys.format {
+                    Some(f) => Format::parse(f.get_ref()).map_err(self.rethrow(f.span()))?,
+                    None => Format::Text,
+                };
+                let path = PathBuf::from(input.get_ref());
+                (Feed::File { path, format }, input.get_ref().clone())
+            }
+            (None, Some(cmd)) => {
+                if let Some(f) = keys.format {
+                    return Err(self.at(f.span(), "format goes with input: a cmd prints text"));
+                }
+                if cmd.get_ref().trim().is_empty() {
+                    return Err(self.at(cmd.span(), "cmd is empty"));
+                }
+                let jobs = positive(keys.jobs, "jobs")?;
+                let timeout = positive(keys.cmd_timeout, "cmd_timeout")?.unwrap_or(60);
+                (
+                    Feed::Command {
+                        template: cmd.get_ref().clone(),
+                        jobs: jobs.map_or_else(rayon::current_num_threads, |j| j as usize),
+                        timeout: std::time::Duration::from_secs(timeout),
+                    },
+                    cmd.get_ref().clone(),
+                )
+            }
+            (None, None) => return Err(self.src.error(None, "nothing to audit")),
+        };
+        Ok(found)
+    }
+
     /// What an `[[audit]]` table audits, checked.
     fn subject(&self, raw: &RawAudit) -> Result<Subject> {
-        self.subject_span(raw)?;
+        self.one_of("[[audit]]", [&raw.algorithm, &raw.input, &raw.cmd])?;
         let outside_keys = [
             raw.name.as_ref().map(Spanned::span),
             raw.format.as_ref().map(Spanned::span),
@@ -537,16 +724,6 @@ impl Validator<'_> {
                 .map(Subject::from)
                 .map_err(self.rethrow(algorithm.span()));
         }
-        let positive = |v: &Option<Spanned<i64>>, what: &str| -> Result<Option<u64>> {
-            match v {
-                Some(x) if *x.get_ref() < 1 => Err(self.at(
-                    x.span(),
-                    format!("{what} = {} must be at least 1", x.get_ref()),
-                )),
-                Some(x) => Ok(Some(*x.get_ref() as u64)),
-                None => Ok(None),
-            }
-        };
         let order = raw.order.as_ref().map(|o| {
             o.get_ref()
                 .split(|c: char| c == ',' || c.is_whitespace())
@@ -554,43 +731,13 @@ impl Validator<'_> {
                 .map(str::to_string)
                 .collect::<Vec<_>>()
         });
-        let (feed, default_name) = match (&raw.input, &raw.cmd) {
-            (Some(input), _) => {
-                if let Some(span) = [&raw.jobs, &raw.cmd_timeout]
-                    .into_iter()
-                    .flatten()
-                    .map(Spanned::span)
-                    .next()
-                {
-                    return Err(self.at(span, "jobs and cmd_timeout go with cmd, not input"));
-                }
-                let format = match &raw.format {
-                    Some(f) => Format::parse(f.get_ref()).map_err(self.rethrow(f.span()))?,
-                    None => Format::Text,
-                };
-                let path = PathBuf::from(input.get_ref());
-                (Feed::File { path, format }, input.get_ref().clone())
-            }
-            (None, Some(cmd)) => {
-                if let Some(f) = &raw.format {
-                    return Err(self.at(f.span(), "format goes with input: a cmd prints text"));
-                }
-                if cmd.get_ref().trim().is_empty() {
-                    return Err(self.at(cmd.span(), "cmd is empty"));
-                }
-                let jobs = positive(&raw.jobs, "jobs")?;
-                let timeout = positive(&raw.cmd_timeout, "cmd_timeout")?.unwrap_or(60);
-                (
-                    Feed::Command {
-                        template: cmd.get_ref().clone(),
-                        jobs: jobs.map_or_else(rayon::current_num_threads, |j| j as usize),
-                        timeout: std::time::Duration::from_secs(timeout),
-                    },
-                    cmd.get_ref().clone(),
-                )
-            }
-            (None, None) => return Err(self.src.error(None, "nothing to audit")),
-        };
+        let (feed, default_name) = self.feed(FeedKeys {
+            input: &raw.input,
+            cmd: &raw.cmd,
+            format: &raw.format,
+            jobs: &raw.jobs,
+            cmd_timeout: &raw.cmd_timeout,
+        })?;
         Ok(Subject::Outside(Outside {
             name: raw
                 .name
@@ -621,12 +768,7 @@ impl Validator<'_> {
         };
         Ok(AuditPlan {
             subject,
-            requires: raw
-                .requires
-                .iter()
-                .flatten()
-                .map(|r| r.get_ref().trim().to_string())
-                .collect(),
+            requires: self.requires(&raw.requires),
             sizes: match &raw.n {
                 Some(n) => self.sizes(n)?,
                 // A file's decks say how many items they hold.

@@ -28,11 +28,20 @@ pub(super) struct RawExperiment {
     pub sample: Vec<RawSample>,
 }
 
-/// One `[[sample]]` table: a sampler (k of N, a board or a weighted pick).
+/// One `[[sample]]` table: a built-in sampler (k of N, a board or a
+/// weighted pick), or a sampler from outside (`input` file or `cmd` program).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawSample {
-    pub sampler: Spanned<String>,
+    pub sampler: Option<Spanned<String>>,
+    pub input: Option<Spanned<String>>,
+    pub cmd: Option<Spanned<String>>,
+    pub kind: Option<Spanned<String>>,
+    pub base: Option<Spanned<i64>>,
+    pub name: Option<Spanned<String>>,
+    pub jobs: Option<Spanned<i64>>,
+    pub cmd_timeout: Option<Spanned<i64>>,
+    pub requires: Option<Vec<Spanned<String>>>,
     pub n: Option<Spanned<i64>>,
     pub trials: Option<Spanned<Count>>,
     pub rng: Option<Spanned<String>>,

@@ -280,3 +280,72 @@ fn outside_shuffles_are_audits_with_their_own_keys() {
     let err = error(&format!("{head}input = \"d.bin\"\nformat = \"u7\"\n"));
     assert!(err.contains("u7"), "{err}");
 }
+
+#[test]
+fn sample_tables_take_a_sampler_from_outside_with_its_keys() {
+    use crate::ingest::samples::{Base, SampleKind};
+    use crate::sampler::run::ALL_SAMPLES;
+    use crate::sampler::subject::{SampleFeed, SamplerSubject};
+    let text = "name = \"lotteries\"\npurpose = \"draws\"\n\
+        [[sample]]\ninput = \"draws.txt\"\nn = 49\nbase = 1\nname = \"6 of 49\"\n\
+        [[sample]]\ncmd = \"node pick.js {count} {seed}\"\nkind = \"pick\"\nweights = [1, 99]\n\
+        jobs = 2\nrequires = [\"node\"]\ntrials = \"10k\"\n";
+    let e = parse(text).unwrap();
+    let [file, program] = e.samples.as_slice() else {
+        panic!("two tables");
+    };
+    let SamplerSubject::Outside(o) = &file.spec.sampler else {
+        panic!("outside");
+    };
+    assert_eq!(o.name, "6 of 49");
+    assert_eq!((o.kind, o.base), (SampleKind::Sample, Some(Base::One)));
+    assert_eq!(o.feed, SampleFeed::File("draws.txt".into()));
+    assert_eq!((file.spec.n, file.spec.trials), (49, ALL_SAMPLES));
+    let SamplerSubject::Outside(p) = &program.spec.sampler else {
+        panic!("outside");
+    };
+    assert_eq!(p.kind, SampleKind::Pick);
+    assert!(matches!(&p.feed, SampleFeed::Command(c) if c.jobs == 2));
+    assert_eq!(program.spec.n, 2, "N is the weights' count");
+    assert_eq!(program.spec.weights, Some(vec![1, 99]));
+    assert_eq!(program.requires, vec!["node".to_string()]);
+    // Scaling leaves "every sample of the file" alone.
+    let runs = e.sample_runs(0.5, None).unwrap();
+    assert_eq!(runs[0].spec.trials, ALL_SAMPLES);
+}
+
+#[test]
+fn bad_outside_sample_tables_are_refused_at_their_key() {
+    let head = "name = \"x\"\npurpose = \"y\"\n[[sample]]\n";
+    for (body, want) in [
+        (
+            "sampler = \"floyd:k=3\"\ninput = \"d.txt\"\n",
+            "bad.toml:5:9: a [[sample]] table audits one thing",
+        ),
+        ("n = 4\n", "needs one of sampler, input or cmd"),
+        ("input = \"d.txt\"\n", "needs n, the population size"),
+        (
+            "input = \"d.txt\"\nn = 9\nkind = \"deck\"\n",
+            "bad.toml:6:8: kind = \"deck\"",
+        ),
+        (
+            "input = \"d.txt\"\nn = 9\nbase = 2\n",
+            "bad.toml:6:8: --base '2'",
+        ),
+        (
+            "input = \"d.txt\"\nn = 2\nweights = [1, 2]\n",
+            "weights go with kind = \"pick\"",
+        ),
+        (
+            "sampler = \"floyd:k=3\"\nkind = \"pick\"\n",
+            "describe a sampler from outside",
+        ),
+        (
+            "input = \"d.txt\"\nn = 9\njobs = 2\n",
+            "jobs and cmd_timeout go with cmd",
+        ),
+    ] {
+        let got = error(&format!("{head}{body}"));
+        assert!(got.contains(want), "{body:?}: {got}");
+    }
+}

@@ -3,9 +3,10 @@
 //! in any language), which the audit sees only through its samples.
 
 use super::{Board, Sampler};
+use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::CommandSpec;
 use crate::ingest::samples::{Base, SampleKind};
-use crate::subject::slug_of;
+use crate::subject::{Feed, slug_of};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -41,6 +42,33 @@ pub enum SampleFeed {
     /// A program run by the tool, `jobs` copies in parallel, each printing
     /// its share of the samples.
     Command(CommandSpec),
+}
+
+impl SampleFeed {
+    /// The feed of an outside sampler given as a shuffle's feed would be
+    /// (`--input`/`--cmd`, an experiment's `input`/`cmd`): samples are text,
+    /// one per line, so binary formats and Rust functions are refused.
+    pub fn from_feed(feed: Feed) -> Result<SampleFeed> {
+        match feed {
+            Feed::File { path, format } if format.width().is_none() => Ok(SampleFeed::File(path)),
+            Feed::File { format, .. } => Err(Error::of_kind(
+                ErrorKind::Unsupported,
+                format!("samples are read as text (one per line), not as {format} records"),
+            )),
+            Feed::Command {
+                template,
+                jobs,
+                timeout,
+            } => Ok(SampleFeed::Command(CommandSpec {
+                template,
+                jobs,
+                timeout,
+            })),
+            Feed::Function => Err(Error::invalid(
+                "a sampler written in Rust is audited from the library, not from a feed",
+            )),
+        }
+    }
 }
 
 impl SamplerSubject {

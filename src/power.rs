@@ -23,8 +23,12 @@
 //!   level its Holm corrections (within the audit and across the run) imply,
 //!   and keeps "trials for power" apart from "trials for the chi-square
 //!   approximation".
+//!
+//! [`sampler`] plans sampler audits (inclusion, pairs, subsets, order and
+//! weighted-pick tests) the same way.
 
 mod audit_plan;
+pub mod sampler;
 mod structure;
 
 pub use audit_plan::{AuditPlan, PLAN_AUDIT_MAX_LEAVES, TestPlan, plan_audit, plan_audit_with};

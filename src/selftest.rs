@@ -5,6 +5,11 @@
 //! p-values of every test are uniform (Kolmogorov–Smirnov, as NIST SP 800-22
 //! and TestU01 check their own p-values) and the false-positive rate matches
 //! α; (c) Monte Carlo counts agree with the exact law where both exist.
+//! Each part covers the samplers too (`selftest/samplers.rs`): biased samplers caught
+//! at the sampler planner's trials, every sampler test calibrated over the
+//! fair samplers, Monte Carlo subsets and picks against the exact laws.
+
+mod samplers;
 
 use crate::algorithm::Algorithm;
 use crate::audit;
@@ -46,12 +51,18 @@ pub struct Settings {
     pub alpha: f64,
     /// Seed of everything.
     pub seed: u64,
+    /// Items per sample of the k-of-N samplers (on N = `n` items).
+    pub sampler_k: u32,
+    /// The weights of the weighted picks.
+    pub weights: &'static [u64],
 }
 
 impl Default for Settings {
     /// n = 6 (every test, including the whole-permutation test over 720
     /// outcomes), 200 audits of 3,000 trials per fair algorithm, detection
-    /// planned for 99.9% power at α = 0.001.
+    /// planned for 99.9% power at α = 0.001; samplers take k = 3 of the 6
+    /// items (every sampler test runs, the 20 subsets included) and weighted
+    /// picks the weights 1, 2, 3, 4.
     fn default() -> Self {
         Self {
             n: 6,
@@ -60,6 +71,8 @@ impl Default for Settings {
             power: 0.999,
             alpha: 0.001,
             seed: 0x5e1f_7e57,
+            sampler_k: 3,
+            weights: &[1, 2, 3, 4],
         }
     }
 }
@@ -74,7 +87,8 @@ const PILOT_TRIALS: u64 = 200_000;
 
 /// Part (a): each biased algorithm is audited at its planned trial count
 /// with the test that needs the fewest trials, and must be flagged. Plans use
-/// the exact effect where it can be computed, else a pilot run.
+/// the exact effect where it can be computed, else a pilot run. Then each
+/// biased sampler, likewise (`selftest/samplers.rs`).
 pub fn detects_biased(settings: &Settings) -> Result<Vec<Check>> {
     let mut algorithms: Vec<Algorithm> = Algorithm::ALL
         .iter()
@@ -82,10 +96,12 @@ pub fn detects_biased(settings: &Settings) -> Result<Vec<Check>> {
         .filter(|a| !a.expected_fair())
         .collect();
     algorithms.push(Algorithm::parse("sort-random-comparator:sort=merge")?);
-    algorithms
+    let mut checks = algorithms
         .into_iter()
         .map(|alg| detect_one(settings, alg))
-        .collect()
+        .collect::<Result<Vec<Check>>>()?;
+    checks.extend(samplers::detects_biased(settings)?);
+    Ok(checks)
 }
 
 fn detect_one(settings: &Settings, alg: Algorithm) -> Result<Check> {
@@ -151,7 +167,8 @@ fn detect_one(settings: &Settings, alg: Algorithm) -> Result<Check> {
 /// the p-values pooled over the fair algorithms must be uniform and the
 /// rejection rate at α = 0.01 must lie in its binomial band. Each check runs
 /// at level 0.001 / (number of tests), so the whole part raises a false alarm
-/// with probability at most about 0.002.
+/// with probability at most about 0.002; the sampler tests likewise, over the
+/// fair samplers (`selftest/samplers.rs`).
 pub fn calibration(settings: &Settings) -> Result<Vec<Check>> {
     let tests = TestSet::parse("all", settings.n)?;
     let fair: Vec<Algorithm> = Algorithm::ALL
@@ -187,7 +204,7 @@ pub fn calibration(settings: &Settings) -> Result<Vec<Check>> {
         }
     }
     let level = KS_LEVEL / p_values.len() as f64;
-    Ok(tests
+    let mut checks: Vec<Check> = tests
         .iter()
         .zip(&p_values)
         .map(|(kind, p)| {
@@ -197,7 +214,9 @@ pub fn calibration(settings: &Settings) -> Result<Vec<Check>> {
                 level,
             )
         })
-        .collect())
+        .collect();
+    checks.extend(samplers::calibration(settings)?);
+    Ok(checks)
 }
 
 /// Algorithms whose Monte Carlo law part (c) compares with the exact law.
@@ -224,12 +243,13 @@ const EXACT_TRIALS: u64 = 200_000;
 
 /// Part (c): the whole-permutation counts of a Monte Carlo run agree with the
 /// exact law (Pearson's test with sparse cells pooled, at level 0.001 split
-/// over the cases), and no permutation of exact probability 0 ever occurs.
+/// over the cases), and no permutation of exact probability 0 ever occurs;
+/// then every sampler with an exact law, likewise (`selftest/samplers.rs`).
 pub fn exact_agreement(settings: &Settings) -> Result<Vec<Check>> {
     let n = settings.n.min(5);
     let cases = exact_cases();
     let level = KS_LEVEL / cases.len() as f64;
-    cases
+    let mut checks = cases
         .into_iter()
         .map(|alg| {
             let source = SourceKind::Chacha8.into();
@@ -262,7 +282,9 @@ pub fn exact_agreement(settings: &Settings) -> Result<Vec<Check>> {
                 passed: impossible == 0 && fit.log10_p > level.log10(),
             })
         })
-        .collect()
+        .collect::<Result<Vec<Check>>>()?;
+    checks.extend(samplers::exact_agreement(settings)?);
+    Ok(checks)
 }
 
 /// Whether `p_values` look uniform at level `level`, as one check: KS on the

@@ -44,10 +44,10 @@ pub enum Command {
     Run(RunArgs),
     /// Measure speed: bare Fisher–Yates vs the engine on 1 and all threads.
     Bench(BenchArgs),
-    /// Plan an audit: how many trials are needed to detect an algorithm's bias.
+    /// Plan an audit: how many trials are needed to detect an algorithm's or sampler's bias.
     #[command(long_about = POWER_ABOUT)]
     Power(super::power::PowerArgs),
-    /// Prove the harness: biased shuffles caught, fair ones calibrated, Monte Carlo = exact.
+    /// Prove the harness: biased shuffles and samplers caught, fair ones calibrated, Monte Carlo = exact.
     Selftest(super::selftest::SelftestArgs),
     /// Mixing curves: distance to uniform after k riffles or k transpositions.
     #[command(long_about = MIXING_ABOUT)]
@@ -154,7 +154,9 @@ Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased); \
 
 const POWER_ABOUT: &str = "\
 Plan an audit: the number of trials the chosen test needs to detect this \
-algorithm's bias with the given power at level --alpha.
+algorithm's (or sampler's) bias with the given power at level --alpha. For a \
+sampler every test of its audit is planned, at the level the audit's Holm \
+correction holds each test to.
 
 Under a fixed bias the test statistic is approximately non-central chi-square \
 with non-centrality growing as T x delta. delta comes from the exact law or \

@@ -13,6 +13,7 @@ mod interrupt;
 mod list;
 mod mixing;
 mod power;
+mod power_samples;
 mod progress;
 mod run;
 mod samples;

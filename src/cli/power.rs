@@ -3,13 +3,16 @@
 //! The effect comes from the exact law where it can be computed, otherwise
 //! from a pilot run; a pilot's estimate carries its uncertainty (an interval
 //! of trial counts, or a refusal when the pilot cannot tell the effect from
-//! zero).
+//! zero). `-a` names a shuffle or a sampler; samplers are planned by
+//! [`super::power_samples`].
 
+use super::power_samples;
 use clap::Args;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use shuffle_audit::output::thousands;
-use shuffle_audit::power::{self, EffectOrigin, Plan, PlanOutcome};
+use shuffle_audit::power::{self, Effect, EffectOrigin, Plan, PlanOutcome};
+use shuffle_audit::sampler::Sampler;
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::values;
@@ -30,15 +33,28 @@ steps within the audit and across the run), so --divide-alpha-by m*M gives a gua
 bound on the battery's power.\n\n\
 \"trials needed for power\" is for power only; the trials at which the chi-square \
 approximation holds (5 expected per cell: 5n for position-value, 5 n! for permutation) are \
-shown on their own line.")]
+shown on their own line.\n\n\
+Samplers (-a reservoir-off-by-one:k=3, -a weighted-off-by-one --weights 3,5,7): the plan is for \
+the sampler audit as it runs. --test is one of its tests: inclusion (the default; each item \
+against k/N, delta = ((N-1)/N) sum (pi_i - p)^2 / (p(1-p))), pairs (beyond inclusion), subsets \
+(every k-subset, delta = C sum (pi_s - 1/C)^2), order (item by slot, ordered samplers only) or \
+picks (the default and only test of a weighted pick, delta = sum (pi_i - q_i)^2 / q_i). The \
+effect comes from the sampler's exact law (ideal draws) when it can be enumerated quickly, \
+otherwise from a pilot run, refused as above when it cannot tell the effect from zero. The audit \
+shares alpha among its m tests (Holm), so each test is planned at alpha/(m*K), K = \
+--divide-alpha-by counting the audits of the run; every test the audit runs is listed with its \
+own plan. A fair law gets \"no bias: no trial count detects one\". The sampler tests refuse \
+tables too sparse for their law: the trials before the test runs are shown apart from the \
+trials for power. N is -n (default 10), a board's w*h or the number of --weights.")]
 pub struct PowerArgs {
-    /// Algorithm, as NAME or NAME:key=value.
+    /// Algorithm or sampler, as NAME or NAME:key=value.
     #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
     pub algorithm: String,
 
-    /// Number of elements.
-    #[arg(short = 'n', long, default_value_t = 10, value_parser = values::parse_n)]
-    pub n: usize,
+    /// Number of elements (default 10; a board's w*h or the number of
+    /// weights for a sampler).
+    #[arg(short = 'n', long, value_parser = values::parse_n)]
+    pub n: Option<usize>,
 
     /// Random source.
     #[arg(long = "rng", default_value = "chacha8", value_name = "NAME")]
@@ -50,6 +66,8 @@ pub struct PowerArgs {
 
     /// Divide alpha by this (the number of tests times audits that the
     /// Holm corrections share alpha among): the plan is at alpha / this.
+    /// For a sampler the audit's own tests are counted already: give the
+    /// number of audits in the run.
     #[arg(long, default_value_t = 1, value_name = "K")]
     pub divide_alpha_by: u32,
 
@@ -57,9 +75,15 @@ pub struct PowerArgs {
     #[arg(long, default_value_t = 0.9)]
     pub power: f64,
 
-    /// The test to plan for: position-value or permutation (n <= 10).
-    #[arg(long, default_value = "position-value", value_name = "NAME")]
-    pub test: String,
+    /// The test to plan for: position-value (default) or permutation
+    /// (n <= 10) for a shuffle; inclusion (default), pairs, subsets, order or
+    /// picks (weighted picks' default) for a sampler.
+    #[arg(long, value_name = "NAME")]
+    pub test: Option<String>,
+
+    /// A weighted pick's integer weights, one per item (`1,99`).
+    #[arg(long, value_name = "W1,W2,...")]
+    pub weights: Option<String>,
 
     /// Trials of the pilot run, when the exact law is not available.
     #[arg(long, default_value = "1M", value_name = "TRIALS", value_parser = values::parse_trials)]
@@ -74,49 +98,92 @@ pub struct PowerArgs {
     pub json: bool,
 }
 
+/// n when -n does not say.
+pub const DEFAULT_N: usize = 10;
+
+/// Plans for a shuffle, or hands a sampler to [`power_samples::run`], and
+/// prints the plan; the exit code is 0 whenever a plan or its refusal is
+/// printed.
 pub fn run(args: &PowerArgs) -> Result<i32> {
-    let algorithm = Algorithm::parse(&args.algorithm)?;
+    let algorithm = match Algorithm::parse(&args.algorithm) {
+        Ok(algorithm) => algorithm,
+        Err(shuffle) => {
+            return match Sampler::parse(&args.algorithm) {
+                Ok(sampler) => power_samples::run(args, sampler),
+                // The sampler's error when only it knows a near name.
+                Err(e) if hints(&e) && !hints(&shuffle) => Err(e),
+                Err(_) => Err(shuffle),
+            };
+        }
+    };
+    if args.weights.is_some() {
+        return Err(Error::invalid(format!(
+            "--weights is for weighted picks (weighted-prefix, alias, weighted-off-by-one), not \
+             the shuffle '{algorithm}'"
+        )));
+    }
+    let n = args.n.unwrap_or(DEFAULT_N);
     let source = SourceSpec::parse(&args.rng)?;
-    let test = match args.test.as_str() {
+    let test = match args.test.as_deref().unwrap_or("position-value") {
         "position-value" => TestKind::PositionValue,
         "permutation" => TestKind::Permutation,
         other => {
             return Err(Error::invalid(format!(
-                "power planning supports the tests position-value and permutation (got '{other}')"
+                "power planning supports the tests position-value and permutation for a shuffle \
+                 (got '{other}')"
             )));
         }
     };
     // Refuse a test that cannot run at this n before any work starts.
-    TestSet::parse(test.name(), args.n)?;
+    TestSet::parse(test.name(), n)?;
     let pilot_trials = args.pilot_trials;
-    let effect = match power::exact_effect(algorithm, args.n, source, test)? {
+    let effect = match power::exact_effect(algorithm, n, source, test)? {
         Some(effect) => effect,
-        None => power::pilot_effect(algorithm, args.n, source, test, pilot_trials, args.seed)?,
+        None => power::pilot_effect(algorithm, n, source, test, pilot_trials, args.seed)?,
     };
-    if args.divide_alpha_by == 0 {
-        return Err(Error::invalid("--divide-alpha-by must be at least 1"));
-    }
-    let level = args.alpha / f64::from(args.divide_alpha_by);
+    let level = args.alpha / f64::from(alpha_divisor(args)?);
     let outcome = power::plan_outcome(effect, level, args.power)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&outcome).expect("JSON"));
         return Ok(0);
     }
-    let head = header(&outcome, algorithm, args, test);
-    match &outcome {
-        PlanOutcome::Planned(plan) => print!("{head}{}", render(plan)),
-        PlanOutcome::NoPlan { reason, .. } => {
-            println!("{head}  trials needed: none can be planned: {reason}")
-        }
-    }
+    print!(
+        "{algorithm} at n = {n}, rng {}, {test} test (df {}):\n{}{}",
+        args.rng,
+        outcome_effect(&outcome).df,
+        effect_lines(outcome_effect(&outcome), "shuffle"),
+        outcome_lines(
+            &outcome,
+            "trials for the chi-square approximation (5 expected per cell)"
+        )
+    );
     Ok(0)
 }
 
-fn header(outcome: &PlanOutcome, algorithm: Algorithm, args: &PowerArgs, test: TestKind) -> String {
-    let effect = match outcome {
+/// Whether an error suggests a near name.
+fn hints(e: &Error) -> bool {
+    e.to_string().contains("did you mean")
+}
+
+/// --divide-alpha-by, refused at 0.
+pub fn alpha_divisor(args: &PowerArgs) -> Result<u32> {
+    if args.divide_alpha_by == 0 {
+        return Err(Error::invalid("--divide-alpha-by must be at least 1"));
+    }
+    Ok(args.divide_alpha_by)
+}
+
+/// The effect a plan or a refusal rests on.
+pub fn outcome_effect(outcome: &PlanOutcome) -> &Effect {
+    match outcome {
         PlanOutcome::Planned(p) => &p.effect,
         PlanOutcome::NoPlan { effect, .. } => effect,
-    };
+    }
+}
+
+/// The effect's lines: its size and origin, and for a pilot its interval
+/// (`subject`: what a fair one of is meant, "shuffle" or "sampler").
+pub fn effect_lines(effect: &Effect, subject: &str) -> String {
     let origin = match effect.origin {
         EffectOrigin::Exact => "computed from the exact law".to_string(),
         EffectOrigin::Pilot { trials, .. } => format!(
@@ -125,13 +192,12 @@ fn header(outcome: &PlanOutcome, algorithm: Algorithm, args: &PowerArgs, test: T
         ),
     };
     let mut out = format!(
-        "{algorithm} at n = {}, rng {}, {test} test (df {}):\n\
-         \x20 effect: non-centrality {:.6e} per trial, {origin}\n",
-        args.n, args.rng, effect.df, effect.delta,
+        "  effect: non-centrality {:.6e} per trial, {origin}\n",
+        effect.delta
     );
     if let Some(i) = effect.interval() {
         out.push_str(&format!(
-            "  pilot excess over df: {:.1} (a fair shuffle's sd is {:.1}); {}-sd interval on the \
+            "  pilot excess over df: {:.1} (a fair {subject}'s sd is {:.1}); {}-sd interval on the \
              effect: {:.3e} to {:.3e}\n",
             i.excess, i.null_sd, i.z, i.low, i.high
         ));
@@ -139,8 +205,34 @@ fn header(outcome: &PlanOutcome, algorithm: Algorithm, args: &PowerArgs, test: T
     out
 }
 
-fn render(plan: &Plan) -> String {
-    let level = plan.alpha;
+/// The plan's lines (level, trials for power, trials for the approximation
+/// under the label `approximation`, warning), or the reason there is none.
+pub fn outcome_lines(outcome: &PlanOutcome, approximation: &str) -> String {
+    match outcome {
+        PlanOutcome::Planned(plan) => render(plan, approximation),
+        PlanOutcome::NoPlan { reason, .. } => {
+            format!("  trials needed: none can be planned: {reason}\n")
+        }
+    }
+}
+
+/// A level in plain decimals to 4 significant digits (0.0003333), or in
+/// scientific notation below 1e-6.
+pub fn level_text(level: f64) -> String {
+    if level < 1e-6 {
+        return format!("{level:.3e}");
+    }
+    let decimals = (3 - level.log10().floor() as i32).max(0) as usize;
+    let text = format!("{level:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+fn render(plan: &Plan, approximation: &str) -> String {
+    let level = level_text(plan.alpha);
     let needed = match plan.trials_range {
         Some(r) => format!(
             "about {} (interval {r}, from the effect's interval)",
@@ -152,7 +244,7 @@ fn render(plan: &Plan) -> String {
         "  at level {level}: reject when the statistic exceeds {:.2}; {:.0}% power needs \
          non-centrality {:.2}\n\
          \x20 trials needed for power: {needed}\n\
-         \x20 trials for the chi-square approximation (5 expected per cell): {}\n",
+         \x20 {approximation}: {}\n",
         plan.critical_value,
         plan.power * 100.0,
         plan.lambda,

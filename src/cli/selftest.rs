@@ -41,9 +41,12 @@ pub fn run(args: &SelftestArgs) -> Result<i32> {
             ]);
         }
         println!(
-            "Self-test at n = {}: (a) every biased algorithm is caught at its planned trial count; \
-             (b) fair algorithms' p-values are uniform; (c) Monte Carlo agrees with exact.\n",
-            settings.n
+            "Self-test at n = {n} (samplers: k = {} of N = {n}, weighted picks on {:?}): (a) every \
+             biased algorithm and sampler is caught at its planned trial count; (b) fair \
+             algorithms' and samplers' p-values are uniform; (c) Monte Carlo agrees with exact.\n",
+            settings.sampler_k,
+            settings.weights,
+            n = settings.n
         );
         print!("{}", table.render());
         println!(

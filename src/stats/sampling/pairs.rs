@@ -114,12 +114,23 @@ pub fn kernel(n: usize, k: usize) -> Kernel {
 fn beyond_inclusion(pair_counts: &[u64], n: usize, trials: u64, k: usize) -> f64 {
     let nf = n as f64;
     let expected = trials as f64 * k as f64 * (k as f64 - 1.0) / (nf * (nf - 1.0));
+    projected_norm(n, |idx| pair_counts[idx] as f64 - expected)
+}
+
+/// `‖E₂ d‖²`: the squared norm of the projection onto V₂ of any vector `d`
+/// over the pairs of N = `n` items (`d(pair_index(n, i, j))` = its pair
+/// (i, j) entry): `d_ij − (R_i + R_j)/(N−2) + 2S/((N−1)(N−2))`, with row
+/// sums `R` and total `S` (module docs). With `d` the centred pair counts it
+/// is the statistic's numerator; with `d` a true law's pair probabilities
+/// less q it gives the test's non-centrality per trial, `‖E₂ d‖² / λ₂`.
+pub fn projected_norm(n: usize, d: impl Fn(usize) -> f64) -> f64 {
+    let nf = n as f64;
     let mut rows = vec![0.0f64; n];
     let mut total = 0.0f64;
     let mut idx = 0;
     for i in 0..n {
         for j in i + 1..n {
-            let d = pair_counts[idx] as f64 - expected;
+            let d = d(idx);
             idx += 1;
             rows[i] += d;
             rows[j] += d;
@@ -131,7 +142,7 @@ fn beyond_inclusion(pair_counts: &[u64], n: usize, trials: u64, k: usize) -> f64
     idx = 0;
     for i in 0..n {
         for j in i + 1..n {
-            let d = pair_counts[idx] as f64 - expected;
+            let d = d(idx);
             idx += 1;
             let d2 = d - (rows[i] + rows[j]) / (nf - 2.0) + shift;
             sum_sq += d2 * d2;

@@ -279,7 +279,8 @@ trials, rng, seed, alpha, threads, out) and lists [[audit]] tables, each an \
 algorithm with optional n (one size or a list), trials, rng, seed, tests and \
 note, and optional [[mixing]] tables (algorithm, n, k range, trials). A file may \
 instead list [[sample]] tables (sampler, n, trials, rng, seed, weights, \
-note) to audit samplers; `run --check` then compares inclusion counts. Every \
+note; or input/cmd with kind sample|pick, base, name, jobs, cmd_timeout, \
+requires for your own sampler) to audit samplers; `run --check` then compares inclusion counts. Every \
 value is checked before any work starts; a bad one is reported as \
 FILE:LINE:COLUMN and the exit code is 2. All audits are judged together \
 (Holm correction at the file's alpha).

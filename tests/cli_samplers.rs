@@ -75,7 +75,7 @@ fn samplers_are_judged_and_written_like_shuffles() {
         let words = verdicts[i].replace('-', " ");
         assert!(row.contains(&words), "{row}");
     }
-    for file in ["report.html", "report.md", "summary.csv"] {
+    for file in ["report.html", "report.md", "summary.csv", "comparison.png"] {
         assert!(out.join(file).is_file(), "{file}");
     }
     for file in [
@@ -90,8 +90,8 @@ fn samplers_are_judged_and_written_like_shuffles() {
     }
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
-        md.contains("(systematic_k-2_n10/pairs.png)"),
-        "the report shows the pictures"
+        md.contains("(systematic_k-2_n10/pairs.png)") && md.contains("(comparison.png)"),
+        "the report shows the pictures and the comparison grid"
     );
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -5,7 +5,7 @@
 use super::{files, write_png};
 use crate::error::Result;
 use crate::exact::{ExactLaw, ExactMarginals, Method};
-use crate::plot::{self, HeatmapPanel, LogScale};
+use crate::plot::{self, DECK_AXES, HeatmapPanel, LogScale};
 use num_rational::BigRational;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -87,6 +87,7 @@ pub fn panel(m: &ExactMarginals, tv: Option<f64>) -> HeatmapPanel {
             format!("{uniform}{tv}"),
         ],
         verdict: None,
+        axes: DECK_AXES,
     }
 }
 

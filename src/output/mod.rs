@@ -10,7 +10,7 @@ use crate::audit::Audit;
 use crate::error::{Error, Result};
 use crate::findings::Findings;
 pub use crate::format::thousands;
-use crate::plot::{self, HeatmapPanel, LogScale, PlotError};
+use crate::plot::{self, DECK_AXES, HeatmapPanel, LogScale, PlotError};
 use crate::stats::pvalue::{LOG10_P_FLOOR, is_bound};
 use crate::subject::{Feed, Subject};
 use std::collections::HashMap;
@@ -182,6 +182,7 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
             ),
         ],
         verdict: Some(audit.verdict),
+        axes: DECK_AXES,
     }
 }
 

@@ -15,7 +15,7 @@ use crate::plot::sampling::{
     BoardPanel, InclusionPanel, PairsPanel, SlotsPanel, draw_board, draw_inclusion, draw_pairs,
     draw_slots,
 };
-use crate::plot::{LogScale, PlotError};
+use crate::plot::{HeatmapPanel, LogScale, PlotError, draw_comparison};
 use crate::sampler::audit::SampleAudit;
 use crate::sampler::subject::{SampleFeed, SamplerSubject};
 use crate::sequential::Look;
@@ -334,8 +334,66 @@ pub fn write_samples(dir: &Path, audits: &[SampleAudit], alpha: f64) -> Result<V
             pictured.push(path);
         }
     }
+    // One grid of every audit on one scale, as for shuffles.
+    let (panels, scales): (Vec<HeatmapPanel>, Vec<LogScale>) =
+        audits.iter().map(comparison_panel).unzip();
+    if let Some(shared) = LogScale::widest(scales) {
+        let path = dir.join(COMPARISON_FILE);
+        write_png(&path, || draw_comparison(&panels, &shared))?;
+        pictured.push(path);
+    }
     written.extend(pictured);
     Ok(written)
+}
+
+/// The run's comparison grid of every sampler audit.
+pub const COMPARISON_FILE: &str = "comparison.png";
+
+/// An audit's panel in the comparison grid, with its own scale: the N × N
+/// item matrix, each item's inclusion (observed/expected) on the diagonal
+/// and each pair drawn together off it (grey where pairs are not kept, or
+/// for a pick of one item), so a biased item shows as a dot on the diagonal
+/// and a biased pairing (`systematic`) as stripes.
+fn comparison_panel(a: &SampleAudit) -> (HeatmapPanel, LogScale) {
+    let (n, k, trials) = (a.tally.n(), a.tally.k(), a.tally.trials() as f64);
+    let p = probabilities(a);
+    let mut ratios = vec![f64::NAN; n * n];
+    for (i, (&c, &p)) in a.tally.inclusion().iter().zip(&p).enumerate() {
+        ratios[i * n + i] = ratio(c as f64, trials * p);
+    }
+    let mut expected_min = p.iter().copied().filter(|&p| p > 0.0).fold(1.0, f64::min) * trials;
+    if let Some(pairs) = a.tally.pairs() {
+        let q = (k * (k - 1)) as f64 / (n * (n - 1)) as f64;
+        expected_min = expected_min.min(trials * q);
+        for i in 0..n {
+            for j in i + 1..n {
+                let r = ratio(pairs[pair_index(n, i, j)] as f64, trials * q);
+                ratios[i * n + j] = r;
+                ratios[j * n + i] = r;
+            }
+        }
+    }
+    let scale = scale_for(&ratios, expected_min);
+    let panel = HeatmapPanel {
+        n,
+        ratios,
+        title: vec![
+            format!(
+                "{}  N={n}  T={}",
+                a.spec.sampler,
+                thousands(a.tally.trials())
+            ),
+            if a.tally.pairs().is_some() {
+                "diagonal: items; off it: pairs together"
+            } else {
+                "diagonal: items (pairs not kept)"
+            }
+            .to_string(),
+        ],
+        verdict: Some(a.verdict),
+        axes: ["item", "item"],
+    };
+    (panel, scale)
 }
 
 /// A picture's file name and how to draw it.

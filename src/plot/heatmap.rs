@@ -35,7 +35,14 @@ pub struct HeatmapPanel {
     /// The verdict shown as a badge, exactly as the audit reached it; `None`
     /// where there is no verdict (exact marginals).
     pub verdict: Option<Verdict>,
+    /// Axis titles, columns then rows ([`DECK_AXES`] for a shuffle's
+    /// position-by-value matrix).
+    pub axes: [&'static str; 2],
 }
+
+/// The axis titles of a position-by-value matrix: values across, positions
+/// down.
+pub const DECK_AXES: [&str; 2] = ["value", "position"];
 
 /// A verdict badge: the verdict's symbol and words, white or black on a
 /// coloured box, so that the verdict reads at a glance and never rests on
@@ -452,7 +459,7 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
     let x_title_y = y0 + side + theme.tick_len + theme.gap + line_height(theme.tick) + theme.gap;
     draw_text(
         area,
-        "value",
+        panel.axes[0],
         (x0 + side / 2, x_title_y),
         axis_font,
         (HPos::Center, VPos::Top),
@@ -461,7 +468,7 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
     let y_title_x = x0 - theme.tick_len - theme.gap - label_width - theme.gap;
     draw_text(
         area,
-        "position",
+        panel.axes[1],
         (y_title_x - line_height(theme.axis) / 2, y0 + side / 2),
         TextFont {
             vertical: true,
@@ -631,6 +638,7 @@ pub(crate) mod tests {
                 "this map: Q = 80.1, df 81, p = 0.51".to_string(),
             ],
             verdict,
+            axes: DECK_AXES,
         }
     }
 
@@ -727,6 +735,7 @@ pub(crate) mod tests {
             ratios: vec![1.0; 8],
             title: Vec::new(),
             verdict: None,
+            axes: DECK_AXES,
         };
         assert!(draw_heatmap(&bad, &LogScale::new(1.25).unwrap()).is_err());
     }

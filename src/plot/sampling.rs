@@ -1417,6 +1417,7 @@ mod tests {
                     ratios: vec![1.0],
                     title: title.clone(),
                     verdict,
+                    axes: crate::plot::DECK_AXES,
                 };
                 assert_eq!(header.height(&theme), title_height(&theme, &panel));
             }
@@ -1446,6 +1447,7 @@ mod tests {
             ratios,
             title: panel.title.clone(),
             verdict: panel.verdict,
+            axes: crate::plot::DECK_AXES,
         };
         let (w, h, ours) = image(&draw_pairs(&panel, &scale).unwrap());
         let (_, _, theirs) = image(&crate::plot::draw_heatmap(&heatmap, &scale).unwrap());

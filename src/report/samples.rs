@@ -7,7 +7,7 @@ use super::Provenance;
 use super::content::{VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_counts_of};
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
 use crate::format::thousands;
-use crate::output::samples::{drawn_words, pictures, sample_folders};
+use crate::output::samples::{COMPARISON_FILE, drawn_words, pictures, sample_folders};
 use crate::output::{format_p, p_phrase};
 use crate::sampler::audit::SampleAudit;
 
@@ -26,6 +26,28 @@ pub fn build(title: &str, audits: &[SampleAudit], alpha: f64, provenance: &Prove
         ("Command".into(), provenance.command_line.clone()),
     ];
     let mut sections = vec![verdict_section(audits, &folders, alpha)];
+    sections.push(Section::new(
+        "comparison",
+        "All audits at a glance",
+        vec![
+            Block::Image(Image {
+                path: COMPARISON_FILE.to_string(),
+                alt: format!(
+                    "Grid of {} item matrices, one per audit, on one shared colour scale",
+                    audits.len()
+                ),
+                caption: None,
+                size: ImageSize::Wide,
+            }),
+            Block::Paragraph(
+                "Each square is one audit's N × N items: the diagonal is how often each item was \
+                 drawn, the rest how often each pair was drawn together, as observed / expected \
+                 on one log scale (grey where pairs are not kept). A fair sampler is a pale \
+                 speckle; a biased item is a coloured dot or band, a biased pairing a stripe."
+                    .to_string(),
+            ),
+        ],
+    ));
     sections.push(Section {
         id: "audits".into(),
         title: "Audits".into(),

@@ -473,6 +473,7 @@ impl Algorithm {
         with_kernel!(*self, R, |kernel| {
             for row in batch.chunks_exact_mut(n) {
                 reset_to_identity(row);
+                rng.start_deal();
                 kernel(row, rng, scratch);
             }
         })

@@ -14,7 +14,7 @@ use shuffle_audit::ingest::Format;
 use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, Provenance, content};
 use shuffle_audit::sequential::Look;
-use shuffle_audit::source::SourceSpec;
+use shuffle_audit::source::{SourceSpec, reach_warning};
 use shuffle_audit::spec::TestSet;
 use shuffle_audit::study::{Study, StudyResult};
 use shuffle_audit::subject::{Feed, Outside, Subject};
@@ -47,9 +47,25 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         (None, true) => None,
     };
     let command = shell_line(&record::command_line());
+    // A source too small for n: said once on stderr and noted per audit.
+    let notes: Vec<Option<String>> = specs
+        .iter()
+        .map(|s| {
+            s.subject
+                .uses_our_source()
+                .then(|| reach_warning(&s.source, s.n))
+                .flatten()
+        })
+        .collect();
+    if !args.quiet
+        && let Some(warning) = notes.iter().flatten().next()
+    {
+        eprintln!("{}", wrap(&format!("warning: {warning}"), TABLE_WIDTH));
+    }
     let study = Study {
         alpha: args.alpha,
         until_decisive,
+        notes,
         provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
         ..Study::new(specs)
     };

@@ -179,20 +179,23 @@ impl StreamSource for JavaRandomSource {
     }
 }
 
-/// Each deal seeded from a fresh 32-bit seed (`new Random(int)` or
-/// `srand(int)` per deal): the draws are good (ChaCha8 keyed by the seed),
-/// but there are only 2^32 possible deals, so a million deals repeat about
-/// T(T−1)/2^33 ≈ 116 of them.
-pub struct Seed32Source {
-    seeds: rand_chacha::ChaCha8Rng,
+/// Where a per-deal-seeded source gets each deal's seed.
+pub trait DealSeeds {
+    /// The seed of the next deal.
+    fn next_seed(&mut self) -> u64;
+}
+
+/// A source seeded afresh for every deal from `K`'s seeds: the draws within
+/// a deal are good (ChaCha8 keyed by the seed), but deals with the same
+/// seed are the same deal, and there are only as many deals as seeds.
+pub struct PerDealSource<K> {
+    seeds: K,
     deal: rand_chacha::ChaCha8Rng,
 }
 
-impl StreamSource for Seed32Source {
-    fn for_stream(seed: u64, stream: u64) -> Self {
-        let mut seeds = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(seed));
-        seeds.set_stream(stream);
-        let first = u64::from(seeds.next_u32());
+impl<K: DealSeeds> PerDealSource<K> {
+    fn new(mut seeds: K) -> Self {
+        let first = seeds.next_seed();
         Self {
             seeds,
             deal: rand_chacha::ChaCha8Rng::from_seed(key_from_seed(first)),
@@ -200,7 +203,7 @@ impl StreamSource for Seed32Source {
     }
 }
 
-impl RandomSource for Seed32Source {
+impl<K: DealSeeds> RandomSource for PerDealSource<K> {
     #[inline]
     fn below(&mut self, bound: u32) -> u32 {
         super::lemire_below(bound, || self.deal.next_u32())
@@ -209,20 +212,55 @@ impl RandomSource for Seed32Source {
         self.deal.next_u32()
     }
     fn start_deal(&mut self) {
-        let seed = u64::from(self.seeds.next_u32());
+        let seed = self.seeds.next_seed();
         self.deal = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(seed));
     }
 }
 
-/// Each deal seeded from a millisecond clock that advances 0, 1 or 2 ms
-/// between deals (a server dealing about a thousand hands a second, seeding
-/// from the time: the historical online-poker flaw). Deals within the same
-/// millisecond are identical, and anyone who knows the time can replay them.
-pub struct ClockMsSource {
+/// Fresh 32-bit seeds (`new Random(int)` or `srand(int)` per deal): only
+/// 2^32 possible deals, so a million deals repeat about T(T−1)/2^33 ≈ 116
+/// of them.
+pub struct Seeds32(rand_chacha::ChaCha8Rng);
+
+impl DealSeeds for Seeds32 {
+    fn next_seed(&mut self) -> u64 {
+        u64::from(self.0.next_u32())
+    }
+}
+
+/// Each deal seeded from a fresh 32-bit seed.
+pub type Seed32Source = PerDealSource<Seeds32>;
+
+impl StreamSource for Seed32Source {
+    fn for_stream(seed: u64, stream: u64) -> Self {
+        let mut seeds = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(seed));
+        seeds.set_stream(stream);
+        PerDealSource::new(Seeds32(seeds))
+    }
+}
+
+/// A millisecond clock that advances 0, 1 or 2 ms between deals (a server
+/// dealing about a thousand hands a second, seeding from the time: the
+/// historical online-poker flaw). Deals within the same millisecond are
+/// identical, and anyone who knows the time can replay them.
+pub struct MsClock {
     gaps: rand_chacha::ChaCha8Rng,
     clock: u64,
-    deal: rand_chacha::ChaCha8Rng,
+    started: bool,
 }
+
+impl DealSeeds for MsClock {
+    fn next_seed(&mut self) -> u64 {
+        if self.started {
+            self.clock += u64::from(super::lemire_below(3, || self.gaps.next_u32()));
+        }
+        self.started = true;
+        self.clock
+    }
+}
+
+/// Each deal seeded from a millisecond clock.
+pub type ClockMsSource = PerDealSource<MsClock>;
 
 /// How far apart (in ms) the clocks of consecutive work chunks start: a
 /// day, so chunks overlap in time no more than real servers would.
@@ -232,26 +270,11 @@ impl StreamSource for ClockMsSource {
     fn for_stream(seed: u64, stream: u64) -> Self {
         let mut gaps = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(seed));
         gaps.set_stream(stream);
-        let clock = seed.wrapping_add(stream.wrapping_mul(CLOCK_MS_PER_STREAM));
-        Self {
+        PerDealSource::new(MsClock {
             gaps,
-            clock,
-            deal: rand_chacha::ChaCha8Rng::from_seed(key_from_seed(clock)),
-        }
-    }
-}
-
-impl RandomSource for ClockMsSource {
-    #[inline]
-    fn below(&mut self, bound: u32) -> u32 {
-        super::lemire_below(bound, || self.deal.next_u32())
-    }
-    fn bits32(&mut self) -> u32 {
-        self.deal.next_u32()
-    }
-    fn start_deal(&mut self) {
-        self.clock += u64::from(super::lemire_below(3, || self.gaps.next_u32()));
-        self.deal = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(self.clock));
+            clock: seed.wrapping_add(stream.wrapping_mul(CLOCK_MS_PER_STREAM)),
+            started: false,
+        })
     }
 }
 

@@ -50,6 +50,9 @@ pub enum ErrorKind {
     /// Input data that is not what it should be (a bad deck line, a failing
     /// program).
     BadInput,
+    /// The run was asked to stop (Ctrl-C) and did: what it had counted is
+    /// saved where the message says, to be resumed.
+    Interrupted,
     /// Anything else.
     Other,
 }

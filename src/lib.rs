@@ -12,6 +12,8 @@
 //! rerun bit for bit. [`ingest`] counts permutations made outside the tool
 //! (text or binary files, stdin, or the output of a program run in parallel)
 //! into the same kind of tally, so shuffles in any language can be audited.
+//! [`shard`] cuts a run into shards counted anywhere, saves runs part-way
+//! and merges the shards back into the one run, bit for bit.
 //! The command-line tool is a thin shell over this library.
 //!
 //! ```
@@ -50,6 +52,7 @@ pub mod report;
 pub mod sampler;
 pub mod selftest;
 pub mod sequential;
+pub mod shard;
 pub mod source;
 pub mod spec;
 pub mod stats;

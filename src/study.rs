@@ -36,6 +36,7 @@ use crate::mixing::{self, MixingCurve};
 use crate::output::{self, files, summary::Summary};
 use crate::report::{self, MixingOutcome, Provenance, ReportInput};
 use crate::stats::Verdict;
+use crate::tally::Tally;
 use crate::values::check_alpha;
 use std::path::{Path, PathBuf};
 
@@ -184,12 +185,68 @@ impl Study {
             observer.finished(i, &audit);
             audits.push(audit);
         }
+        Ok(self.finish(audits))
+    }
+
+    /// Judges counts made elsewhere, one [`Counted`] per audit in study
+    /// order, exactly as [`run`](Self::run) judges the counts it makes:
+    /// the same tests, the same corrections across the audits, the same
+    /// findings and files. This is how the shards of a run, merged, and a
+    /// run resumed from a checkpoint are reported (see [`crate::shard`]).
+    /// Refuses what `run` refuses, a sequential study (its looks decide
+    /// how much is counted), and counts that do not match the study.
+    pub fn conclude(self, counted: Vec<Counted>) -> Result<StudyResult> {
+        check_alpha(self.alpha)?;
+        self.check_cost()?;
+        if self.until_decisive.is_some() {
+            return Err(Error::of_kind(
+                ErrorKind::Unsupported,
+                "a sequential study decides its own trials: its counts cannot come from elsewhere",
+            ));
+        }
+        if counted.len() != self.audits.len() {
+            return Err(Error::invalid(format!(
+                "{} tallies for {} audits",
+                counted.len(),
+                self.audits.len()
+            )));
+        }
+        let mut audits = Vec::with_capacity(counted.len());
+        for (spec, c) in self.audits.iter().zip(counted) {
+            if c.tally.n() != spec.n || c.tally.trials() != spec.trials {
+                return Err(Error::invalid(format!(
+                    "a tally of {} trials at n = {} does not belong to {} ({} trials at n = {})",
+                    c.tally.trials(),
+                    c.tally.n(),
+                    spec.subject,
+                    spec.trials,
+                    spec.n
+                )));
+            }
+            audits.push(audit::evaluate(spec, c.tally, c.seconds, self.alpha));
+        }
+        Ok(self.finish(audits))
+    }
+
+    /// Judges the finished `audits` together (unless the study is
+    /// sequential: each of its audits was judged as it ran) and measures
+    /// the mixing curves.
+    fn finish(self, mut audits: Vec<Audit>) -> StudyResult {
         if self.until_decisive.is_none() {
             audit::judge(&mut audits, self.alpha);
         }
         let mixing = self.mixing.iter().map(measure).collect();
-        Ok(StudyResult::judged(self, audits, mixing))
+        StudyResult::judged(self, audits, mixing)
     }
+}
+
+/// One audit's counts made outside [`Study::run`], for [`Study::conclude`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counted {
+    /// The counts.
+    pub tally: Tally,
+    /// Seconds spent counting them (shown as the audit's time).
+    pub seconds: f64,
 }
 
 /// The most a study may write: count matrices beyond this (a few hundred
@@ -438,6 +495,36 @@ mod tests {
         assert!(result.any_biased());
         assert_eq!(result.findings.audits.len(), 2);
         assert_eq!(result.summary().audits.len(), 2);
+    }
+
+    #[test]
+    fn counts_made_elsewhere_are_judged_as_the_run_judges_its_own() {
+        let specs = vec![spec("naive-swap", 30_000), spec("fisher-yates", 30_000)];
+        let ran = Study::new(specs.clone()).run(&Unobserved).unwrap();
+        let counted = ran
+            .audits
+            .iter()
+            .map(|a| Counted {
+                tally: a.tally.clone(),
+                seconds: a.seconds,
+            })
+            .collect();
+        let concluded = Study::new(specs.clone()).conclude(counted).unwrap();
+        assert_eq!(concluded.summary().to_json(), ran.summary().to_json());
+        let short = vec![Counted {
+            tally: ran.audits[0].tally.clone(),
+            seconds: 0.0,
+        }];
+        assert!(Study::new(specs.clone()).conclude(short).is_err());
+        let wrong = ["fisher-yates", "naive-swap"].map(|name| Counted {
+            tally: crate::engine::run(&spec(name, 1_000), &crate::engine::no_progress).unwrap(),
+            seconds: 0.0,
+        });
+        let e = Study::new(specs).conclude(wrong.to_vec()).unwrap_err();
+        assert!(
+            e.to_string().contains("does not belong to naive-swap"),
+            "{e}"
+        );
     }
 
     #[test]

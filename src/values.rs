@@ -104,6 +104,21 @@ pub fn parse_threads(text: &str) -> Result<usize> {
     check_threads(usize::try_from(threads).unwrap_or(usize::MAX))
 }
 
+/// Reads a positive number of seconds (`60`, `0.5`, `1e3`) as a duration.
+pub fn parse_seconds(text: &str) -> Result<std::time::Duration> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            Error::of_kind(
+                ErrorKind::OutOfRange,
+                format!("'{text}' is not a positive number of seconds"),
+            )
+        })
+}
+
 /// `parse_count`'s error, naming the value as `what` instead of "count".
 fn renamed(e: Error, what: &str) -> Error {
     let message = e.to_string().replacen("count", what, 1);
@@ -124,6 +139,15 @@ mod tests {
             (parse_alpha("2").map(|_| ()), "alpha = 2 is not"),
             (parse_alpha("x").map(|_| ()), "alpha 'x' is not a number"),
             (parse_threads("0").map(|_| ()), "threads must be at least 1"),
+            (
+                parse_seconds("0").map(|_| ()),
+                "'0' is not a positive number of seconds",
+            ),
+            (parse_seconds("-1").map(|_| ()), "'-1' is not a positive"),
+            (
+                parse_seconds("soon").map(|_| ()),
+                "'soon' is not a positive",
+            ),
         ] {
             let e = result.expect_err(words);
             assert!(e.to_string().contains(words), "{e} lacks {words}");
@@ -139,5 +163,7 @@ mod tests {
         assert_eq!(parse_seed("1e3").unwrap(), 1000);
         assert_eq!(parse_alpha("1e-3").unwrap(), 0.001);
         assert_eq!(parse_threads("2").unwrap(), 2);
+        assert_eq!(parse_seconds("0.5").unwrap().as_millis(), 500);
+        assert_eq!(parse_seconds("1e3").unwrap().as_secs(), 1000);
     }
 }

@@ -233,7 +233,10 @@ fn list_shows_every_algorithm_and_source() {
         names.contains(&"fisher-yates") && names.contains(&"rotation"),
         "{names:?}"
     );
-    assert_eq!(doc["sources"].as_array().unwrap().len(), 7);
+    let sources = doc["sources"].as_array().unwrap();
+    assert_eq!(sources.len(), 10);
+    let java = sources.iter().find(|s| s["name"] == "java-random").unwrap();
+    assert_eq!(java["state_bits"], 48);
 }
 
 /// Every output renders the same findings: the verdict words and the p-value

@@ -411,3 +411,24 @@ fn enumerated_riffles_match_bayer_diaconis() {
         assert!((total - 1.0).abs() < 1e-12);
     }
 }
+
+/// The data-loader shuffles enumerate like any other (their bounds do not
+/// depend on the values drawn), and the buffer shuffle's closed-form
+/// marginals are exactly what enumeration of the real kernel gives.
+#[test]
+fn loader_shuffles_enumerate_and_the_buffer_marginals_are_exact() {
+    for (n, b) in [(5usize, 1u32), (6, 2), (6, 3), (7, 4), (6, 6)] {
+        let law = law(Algorithm::BufferShuffle { b }, n, SourceKind::Chacha8);
+        let closed = shuffle_audit::algorithm::buffer_marginals(n, b as usize);
+        for (p, &want) in law.marginals().probabilities().iter().zip(&closed) {
+            assert!((p - want).abs() < 1e-12, "n {n} b {b}: {p} vs {want}");
+        }
+        assert_eq!(law.marginals().exactly_uniform(), Some(b as usize >= n));
+    }
+    // Shards of 3 of 6: 2! shard orders times 3!·3! inside = 72 arrangements.
+    let shards = law(Algorithm::ShardShuffle { s: 3 }, 6, SourceKind::Chacha8);
+    assert_eq!(shards.support_size(), 72);
+    // Windows of 2 of 6: 2^3 arrangements.
+    let windows = law(Algorithm::WindowShuffle { w: 2 }, 6, SourceKind::Chacha8);
+    assert_eq!(windows.support_size(), 8);
+}

@@ -4,12 +4,14 @@
 //! Every algorithm permutes a `&mut [u32]` in place and draws all its
 //! randomness through [`RandomSource`], generically (no dispatch per draw).
 
+mod loaders;
 mod moves;
 pub mod record;
 mod riffle;
 mod sorts;
 mod swaps;
 
+pub use loaders::{buffer_marginals, buffer_shuffle, shard_shuffle, window_shuffle};
 pub use moves::{fisher_yates_original, insert_last, pick_until_unused, rotation, top_to_random};
 pub use riffle::riffle;
 pub use sorts::{insertion_random_comparator, merge_random_comparator, sort_random_keys};
@@ -77,13 +79,34 @@ pub enum Algorithm {
         /// Number of riffles (default 1).
         k: u32,
     },
+    /// A data pipeline's shuffle buffer of `b` items (biased below b = n).
+    BufferShuffle {
+        /// Buffer size.
+        b: u32,
+    },
+    /// Shard into runs of `s`, shuffle the shard order and within shards
+    /// (biased unless s = 1 or s ≥ n).
+    ShardShuffle {
+        /// Shard size.
+        s: u32,
+    },
+    /// Shuffle each consecutive window of `w` (biased below w = n).
+    WindowShuffle {
+        /// Window size.
+        w: u32,
+    },
 }
+
+/// The buffer, shard or window size of a data-loader shuffle when its
+/// parameter is not given: small, as memory-bound pipelines use.
+pub const DEFAULT_LOADER_SIZE: u32 = 4;
 
 /// Reusable buffers for the algorithms that need working space, so that
 /// running millions of shuffles allocates nothing per shuffle.
 #[derive(Debug, Default, Clone)]
 pub struct Scratch {
     words: Vec<u32>,
+    spare: Vec<u32>,
     flags: Vec<bool>,
     keyed: Vec<(u64, u32)>,
     /// Identity rows of `identity_n` values back to back, copied over a
@@ -95,7 +118,7 @@ pub struct Scratch {
 impl Algorithm {
     /// Every algorithm with its default parameters, in the order `list` shows
     /// them: the fair ones first.
-    pub const ALL: [Algorithm; 16] = [
+    pub const ALL: [Algorithm; 19] = [
         Algorithm::FisherYates,
         Algorithm::FisherYatesForward,
         Algorithm::InsideOut,
@@ -114,6 +137,15 @@ impl Algorithm {
         },
         Algorithm::Rotation,
         Algorithm::Riffle { k: 1 },
+        Algorithm::BufferShuffle {
+            b: DEFAULT_LOADER_SIZE,
+        },
+        Algorithm::ShardShuffle {
+            s: DEFAULT_LOADER_SIZE,
+        },
+        Algorithm::WindowShuffle {
+            w: DEFAULT_LOADER_SIZE,
+        },
     ];
 
     /// Everything known about the algorithm before it runs: the one place
@@ -128,6 +160,18 @@ impl Algorithm {
         const K_RIFFLES: &[Param] = &[Param {
             key: "k",
             meaning: "number of riffles (default 1)",
+        }];
+        const BUFFER: &[Param] = &[Param {
+            key: "b",
+            meaning: "buffer size (default 4)",
+        }];
+        const SHARD: &[Param] = &[Param {
+            key: "s",
+            meaning: "shard size (default 4)",
+        }];
+        const WINDOW: &[Param] = &[Param {
+            key: "w",
+            meaning: "window size (default 4)",
         }];
         const SORT: &[Param] = &[Param {
             key: "sort",
@@ -264,6 +308,36 @@ impl Algorithm {
                 Biased,
                 Positional::Rotate,
             ),
+            Algorithm::BufferShuffle { .. } => Record {
+                params: BUFFER,
+                ..bounded(
+                    "buffer-shuffle",
+                    "a b-item shuffle buffer: output a uniform buffered item, refill from the input (param b)",
+                    Biased,
+                    Replay(Leaves::FixedBounds),
+                    None,
+                )
+            },
+            Algorithm::ShardShuffle { .. } => Record {
+                params: SHARD,
+                ..bounded(
+                    "shard-shuffle",
+                    "cut into shards of s, shuffle the shard order and within each shard (param s)",
+                    Biased,
+                    Replay(Leaves::FixedBounds),
+                    None,
+                )
+            },
+            Algorithm::WindowShuffle { .. } => Record {
+                params: WINDOW,
+                ..bounded(
+                    "window-shuffle",
+                    "Fisher-Yates within each consecutive window of w items (param w)",
+                    Biased,
+                    Replay(Leaves::FixedBounds),
+                    None,
+                )
+            },
             Algorithm::Riffle { .. } => Record {
                 params: K_RIFFLES,
                 steps: Some(StepKind::Riffles),
@@ -322,6 +396,15 @@ impl Algorithm {
                     k: p.get("k")?.unwrap_or(1),
                 })
             }
+            Algorithm::BufferShuffle { .. } => Ok(Algorithm::BufferShuffle {
+                b: loader_size(&mut p, "b")?,
+            }),
+            Algorithm::ShardShuffle { .. } => Ok(Algorithm::ShardShuffle {
+                s: loader_size(&mut p, "s")?,
+            }),
+            Algorithm::WindowShuffle { .. } => Ok(Algorithm::WindowShuffle {
+                w: loader_size(&mut p, "w")?,
+            }),
             Algorithm::SortRandomComparator { .. } => {
                 p.only(&["sort"])?;
                 let sort = match p.get::<String>("sort")?.as_deref() {
@@ -394,9 +477,23 @@ impl Algorithm {
         scratch.reset_to_identity(batch, n);
         with_kernel!(*self, R, |kernel| {
             for row in batch.chunks_exact_mut(n) {
+                rng.start_deal();
                 kernel(row, rng, scratch);
             }
         })
+    }
+}
+
+/// A data-loader shuffle's size parameter `key` (the only one it takes):
+/// at least 1, [`DEFAULT_LOADER_SIZE`] when absent.
+fn loader_size(p: &mut NamedParams, key: &str) -> Result<u32> {
+    p.only(&[key])?;
+    match p.get::<u32>(key)? {
+        Some(0) => Err(Error::of_kind(
+            crate::error::ErrorKind::OutOfRange,
+            format!("parameter {key} of '{}' must be at least 1", p.name),
+        )),
+        size => Ok(size.unwrap_or(DEFAULT_LOADER_SIZE)),
     }
 }
 
@@ -493,6 +590,17 @@ macro_rules! with_kernel {
             Algorithm::Rotation => {
                 run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| rotation(a, r))
             }
+            Algorithm::BufferShuffle { b } => run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| {
+                buffer_shuffle(a, r, b as usize, &mut s.words)
+            }),
+            Algorithm::ShardShuffle { s: size } => {
+                run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| {
+                    shard_shuffle(a, r, size as usize, &mut s.words, &mut s.spare)
+                })
+            }
+            Algorithm::WindowShuffle { w } => {
+                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| window_shuffle(a, r, w as usize))
+            }
             Algorithm::Riffle { k } => {
                 run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| { riffle(a, r, k, &mut s.words) })
             }
@@ -510,6 +618,14 @@ impl fmt::Display for Algorithm {
             Algorithm::SortRandomComparator {
                 sort: ComparatorSort::Merge,
             } => f.write_str(":sort=merge"),
+            Algorithm::BufferShuffle { b: size }
+            | Algorithm::ShardShuffle { s: size }
+            | Algorithm::WindowShuffle { w: size }
+                if *size != DEFAULT_LOADER_SIZE =>
+            {
+                let key = self.record().params[0].key;
+                write!(f, ":{key}={size}")
+            }
             _ => Ok(()),
         }
     }

@@ -71,6 +71,10 @@ pub enum Leaves {
     Comparisons,
     /// Gilbert–Shannon–Reeds riffles: cut coins and interleave draws.
     Riffles,
+    /// Draws whose bounds never depend on the values drawn (the data-loader
+    /// shuffles): one replay lists the bounds, and the leaves are their
+    /// product.
+    FixedBounds,
 }
 
 /// The pattern of a shuffle whose moves depend only on positions and draws

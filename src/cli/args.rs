@@ -6,8 +6,10 @@ use super::run::RunArgs;
 use super::study::ExportArgs;
 use clap::{Args, Parser, Subcommand};
 use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
+use shuffle_audit::shard::Shard;
 use shuffle_audit::values;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Tells, with calibrated statistics, whether a shuffle is fair.
 ///
@@ -55,6 +57,9 @@ pub enum Command {
     /// Compute an algorithm's exact output distribution (no sampling).
     #[command(long_about = EXACT_ABOUT)]
     Exact(ExactArgs),
+    /// Judge the tally files of a sharded audit (audit --shard I/N) as one run.
+    #[command(long_about = MERGE_ABOUT)]
+    Merge(MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(long_about = COMPLETIONS_ABOUT)]
     Completions(CompletionsArgs),
@@ -149,8 +154,28 @@ input writes them.
     shuffle-audit audit --input draws.txt --kind sample -n 49
     shuffle-audit audit --cmd 'node pick.js {count} {seed}' --kind pick --weights 1,99
 
+BIG RUNS, over many machines or with interruptions (built-in shuffles; one \
+pass, not --until-decisive): trials are counted in chunks of 65,536, chunk c \
+drawn from stream c of the seed, so any share of the chunks can be counted \
+anywhere and the counts added up.
+  --shard I/N counts only shard I of N (from 0) and writes its counts, the \
+whole run's options, the seed, its chunks and the tool version to a tally \
+file (--tally, with a SHA-256 checksum) instead of a report; `shuffle-audit \
+merge` judges all N tallies as one run, bit-identical to it. deploy/ has a \
+Slurm job array and a Kubernetes Indexed Job that run one shard per task.
+  --checkpoint FILE saves the counts so far every --checkpoint-every seconds \
+and on Ctrl-C (written whole, flushed to disk, then renamed into place); \
+after Ctrl-C, a crash or a kill, the same command with --resume FILE \
+continues where the last save left off, with the same counts as a run never \
+stopped. A second Ctrl-C quits at once (the last save stays).
+    shuffle-audit audit -a fisher-yates -n 10 -t 2.1e9 --shard 3/64 --tally s3.tally
+    shuffle-audit merge s*.tally --out reports/big
+    shuffle-audit audit -a naive-swap -t 1e10 --checkpoint run.tally
+    shuffle-audit audit -a naive-swap -t 1e10 --resume run.tally
+
 Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased); \
-1 --fail-on-bias and something was biased; 2 bad input.";
+1 --fail-on-bias and something was biased; 2 bad input; 130 interrupted \
+(Ctrl-C; with --checkpoint, the counts so far saved).";
 
 const POWER_ABOUT: &str = "\
 Plan an audit: the number of trials the chosen test needs to detect this \
@@ -459,6 +484,88 @@ pub struct AuditArgs {
         value_parser = values::parse_trials
     )]
     pub max_trials: Option<u64>,
+
+    /// Count only shard I of N (from 0) of the run's chunks and write them
+    /// to a tally file (--tally) instead of a report; `merge` judges the N
+    /// tallies as one run (see BIG RUNS in --help).
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+
+    /// --shard: the tally file to write [default: shard-I-of-N.tally].
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub tally: Option<PathBuf>,
+
+    /// Save the counts so far to FILE every --checkpoint-every seconds and
+    /// on Ctrl-C (atomically: a crash leaves the last save whole), so that
+    /// --resume FILE can continue.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Seconds between two saves of --checkpoint (0.5 and 1e3 are accepted).
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = values::parse_seconds)]
+    pub checkpoint_every: Duration,
+
+    /// Continue the run saved in FILE (by --checkpoint; give the same
+    /// options as the run that saved it), checkpointing into FILE unless
+    /// --checkpoint names another.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+}
+
+impl AuditArgs {
+    /// Whether the run is split or saved as it goes (--shard, --checkpoint,
+    /// --resume): counted chunk by chunk into a tally file.
+    pub fn in_chunks(&self) -> bool {
+        self.shard.is_some() || self.checkpoint.is_some() || self.resume.is_some()
+    }
+}
+
+const MERGE_ABOUT: &str = "\
+Merge the tally files of a run's shards (audit --shard I/N) and judge them as \
+one run: the counts are added up, bit-identical to the run on one machine, \
+then tested, corrected and reported exactly as `audit` does (the same table, \
+summary.json, summary.csv, heatmaps and report.html; only the time differs: \
+the shards' total).
+
+The files may come in any order. Refused, with exit code 2, the file named and \
+nothing written: a file that is not a tally or is damaged (its SHA-256 \
+checksum does not match), another format version, an unfinished checkpoint, a \
+file from another run (another tool version, algorithms, n, trials, rng, seed, \
+tests or alpha), and chunks held twice (a shard given twice) or by no file (a \
+shard missing).
+
+Examples:
+  shuffle-audit merge runs/mod-bias/shard-*.tally --out reports/mod-bias
+  shuffle-audit merge a.tally b.tally --json
+
+Exit codes: 0 merged (and, with --fail-on-bias, nothing was biased); 1 \
+--fail-on-bias and something was biased; 2 refused.";
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The tally files of every shard of one run.
+    #[arg(value_name = "TALLY", required = true)]
+    pub tallies: Vec<PathBuf>,
+
+    /// Output folder for the report [default: reports/latest; with --json or
+    /// an --export-*, no folder unless --out is given].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub export: ExportArgs,
+
+    /// Print the summary as JSON on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// No closing note on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Exit with code 1 if any audit is judged biased.
+    #[arg(long)]
+    pub fail_on_bias: bool,
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@ use super::EXIT_BIASED;
 use super::args::AuditArgs;
 use super::color;
 use super::samples;
+use super::shard;
 use super::study::execute;
 use super::table::{TABLE_WIDTH, wrap};
 use super::verdicts;
@@ -14,7 +15,7 @@ use shuffle_audit::ingest::Format;
 use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, Provenance, content};
 use shuffle_audit::sequential::Look;
-use shuffle_audit::source::SourceSpec;
+use shuffle_audit::source::{SourceSpec, reach_warning};
 use shuffle_audit::spec::TestSet;
 use shuffle_audit::study::{Study, StudyResult};
 use shuffle_audit::subject::{Feed, Outside, Subject};
@@ -30,7 +31,11 @@ const DEFAULT_TRIALS: u64 = 1_000_000;
 use shuffle_audit::{Error, Result};
 
 pub fn run(args: &AuditArgs) -> Result<i32> {
-    if let Some(samplers) = samples::named(args)? {
+    let samplers = samples::named(args)?;
+    if args.in_chunks() {
+        shard::refuse_unsupported(args, samplers.is_some())?;
+    }
+    if let Some(samplers) = samplers {
         return samples::run(args, samplers);
     }
     if args.weights.is_some() || args.weights_file.is_some() {
@@ -39,17 +44,31 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         ));
     }
     let specs = specs(args)?;
+    if args.in_chunks() {
+        return shard::run(args, specs);
+    }
     let until_decisive = max_trials(args, specs[0].trials)?;
-    // --json or an export alone writes no folder; --out (or neither) does.
-    let out = match (&args.out, args.json || args.export.any()) {
-        (Some(dir), _) => Some(dir.clone()),
-        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
-        (None, true) => None,
-    };
+    let out = out_dir(args.out.as_deref(), args.json || args.export.any());
     let command = shell_line(&record::command_line());
+    // A source too small for n: said once on stderr and noted per audit.
+    let notes: Vec<Option<String>> = specs
+        .iter()
+        .map(|s| {
+            s.subject
+                .uses_our_source()
+                .then(|| reach_warning(&s.source, s.n))
+                .flatten()
+        })
+        .collect();
+    if !args.quiet
+        && let Some(warning) = notes.iter().flatten().next()
+    {
+        eprintln!("{}", wrap(&format!("warning: {warning}"), TABLE_WIDTH));
+    }
     let study = Study {
         alpha: args.alpha,
         until_decisive,
+        notes,
         provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
         ..Study::new(specs)
     };
@@ -61,26 +80,69 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         &args.export,
         |_, _| Ok(()),
     )?;
-    if args.json {
+    Ok(show(&result, &Shown::of(args, out.as_deref())))
+}
+
+/// The report folder of a run: `--out`, else the default one, unless
+/// `--json` or an export alone was asked for (then no folder).
+pub(super) fn out_dir(out: Option<&Path>, json_or_export: bool) -> Option<PathBuf> {
+    match (out, json_or_export) {
+        (Some(dir), _) => Some(dir.to_path_buf()),
+        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
+        (None, true) => None,
+    }
+}
+
+/// How a judged run of shuffles is shown: what `audit` and `merge` share.
+pub(super) struct Shown<'a> {
+    /// Print the summary as JSON instead of the table.
+    pub json: bool,
+    /// No closing note.
+    pub quiet: bool,
+    /// Exit 1 when something is biased.
+    pub fail_on_bias: bool,
+    /// The audits were sequential (`--until-decisive`).
+    pub until_decisive: bool,
+    /// The report folder written, if any.
+    pub out: Option<&'a Path>,
+}
+
+impl<'a> Shown<'a> {
+    /// As `audit`'s flags ask, with the report in `out`.
+    pub(super) fn of(args: &AuditArgs, out: Option<&'a Path>) -> Self {
+        Self {
+            json: args.json,
+            quiet: args.quiet,
+            fail_on_bias: args.fail_on_bias,
+            until_decisive: args.until_decisive,
+            out,
+        }
+    }
+}
+
+/// Prints a judged run (the verdict table, or the JSON summary), says
+/// where its report went, and returns the exit code.
+pub(super) fn show(result: &StudyResult, shown: &Shown<'_>) -> i32 {
+    if shown.json {
         println!("{}", result.summary().to_json());
     } else {
         print!(
             "{}",
-            color::verdicts(&render(&result, args), color::stdout())
+            color::verdicts(&render(result, shown.until_decisive), color::stdout())
         );
     }
-    if let Some(dir) = out.as_ref().filter(|_| !args.quiet) {
+    if let Some(dir) = shown.out.filter(|_| !shown.quiet) {
         eprintln!(
             "Reports written to {} (open {})",
             dir.display(),
             dir.join(report::HTML_FILE).display()
         );
     }
-    Ok(if args.fail_on_bias && result.any_biased() {
+    if shown.fail_on_bias && result.any_biased() {
         EXIT_BIASED
     } else {
         0
-    })
+    }
 }
 
 /// The per-audit trial budget of `--until-decisive`, if set (for shuffles
@@ -267,14 +329,15 @@ fn order_items(text: &str) -> Vec<String> {
 }
 
 /// The human-readable result: a header line, the verdict table and notes.
-fn render(result: &StudyResult, args: &AuditArgs) -> String {
+fn render(result: &StudyResult, until_decisive: bool) -> String {
     let audits = &result.audits;
+    let alpha = result.study.alpha;
     let Some(first) = audits.first() else {
         return String::new();
     };
     // Sequential audits stop at different trial counts: say what each may
     // use, not the count of the first one.
-    let trials = if args.until_decisive {
+    let trials = if until_decisive {
         let most = audits.iter().map(|a| a.spec.trials).max().unwrap_or(0);
         format!("up to {} trials each (until decisive)", thousands(most))
     } else if audits.iter().all(|a| a.spec.trials == first.spec.trials) {
@@ -290,7 +353,7 @@ fn render(result: &StudyResult, args: &AuditArgs) -> String {
             first.spec.source,
             first.spec.seed,
             content::verdict_counts(audits),
-            args.alpha,
+            alpha,
             audits.len(),
             first.spec.tests,
         )
@@ -301,12 +364,12 @@ fn render(result: &StudyResult, args: &AuditArgs) -> String {
                 &format!("{}: {}", first.spec.subject, output::run_words(first)),
                 TABLE_WIDTH
             ),
-            args.alpha,
+            alpha,
             first.spec.tests,
         )
     };
     out.push_str(&verdicts::render(audits, &result.findings));
-    if args.until_decisive {
+    if until_decisive {
         out.push_str(&sequential_note(
             audits
                 .iter()

@@ -1,6 +1,8 @@
 //! Ctrl-C: a run interrupted by the user says how far it got, removes its
 //! unfinished output folder, and exits with status 130 (128 + SIGINT), as
-//! shells expect.
+//! shells expect. A run that saves checkpoints asks instead to be told
+//! ([`stop_flag`]): the first Ctrl-C sets its flag, and it saves its counts
+//! and stops at its next look; a second one quits at once.
 //!
 //! SIGINT is blocked in every thread (the mask is inherited by the threads
 //! started later, and reset by the standard library in child processes) and
@@ -12,7 +14,7 @@ use shuffle_audit::output::files;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Exit status of an interrupted run.
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -23,6 +25,19 @@ static TOTAL: AtomicU64 = AtomicU64::new(0);
 
 /// The unfinished output folder to remove on Ctrl-C.
 static CLEANUP: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Whether the run stops by itself on Ctrl-C ([`stop_flag`]).
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
+/// Set by the first Ctrl-C of a run that stops by itself.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Makes the first Ctrl-C set the returned flag instead of ending the
+/// process: for a run that saves its counts and stops when the flag is set
+/// (a second Ctrl-C still quits at once).
+pub fn stop_flag() -> &'static AtomicBool {
+    GRACEFUL.store(true, Ordering::Relaxed);
+    &STOP
+}
 
 /// Starts watching for Ctrl-C. Call first thing, before any thread starts.
 pub fn install() {
@@ -38,15 +53,25 @@ pub fn install() {
         return; // Keep the default behaviour: Ctrl-C ends the process.
     }
     std::thread::spawn(|| {
-        // SAFETY: as above; sigwait blocks this thread until SIGINT arrives.
-        let received = unsafe {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigaddset(&mut set, libc::SIGINT);
-            let mut signal = 0;
-            libc::sigwait(&set, &mut signal) == 0
-        };
-        if received {
+        loop {
+            // SAFETY: as above; sigwait blocks this thread until SIGINT arrives.
+            let received = unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, libc::SIGINT);
+                let mut signal = 0;
+                libc::sigwait(&set, &mut signal) == 0
+            };
+            if !received {
+                return;
+            }
+            if GRACEFUL.load(Ordering::Relaxed) && !STOP.swap(true, Ordering::Relaxed) {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "\nstopping: saving the counts so far (Ctrl-C again to quit at once)"
+                );
+                continue;
+            }
             interrupted();
         }
     });

@@ -6,7 +6,7 @@ use super::table::{TABLE_WIDTH, hanging, wrap};
 use shuffle_audit::Result;
 use shuffle_audit::algorithm::{Algorithm, Exact, Record};
 use shuffle_audit::sampler::Sampler;
-use shuffle_audit::source::SourceKind;
+use shuffle_audit::source::{SourceKind, arrangement_bits};
 
 /// The exact method of a record, in a word or two.
 fn exact_words(record: &Record<'_>) -> &'static str {
@@ -46,6 +46,7 @@ pub fn run(args: &ListArgs) -> Result<i32> {
                 serde_json::json!({
                     "name": s.name(),
                     "weak": s.is_weak(),
+                    "state_bits": s.state_bits(),
                     "description": s.description(),
                 })
             })
@@ -96,9 +97,21 @@ pub fn run(args: &ListArgs) -> Result<i32> {
         )
     );
     println!();
-    println!("Random sources (--rng NAME):");
+    println!(
+        "{}",
+        wrap(
+            &format!(
+                "Random sources (--rng NAME), with the bits of state that decide a deal (at most \
+                 2^bits different deals; every arrangement of n items needs log2(n!) bits: {:.1} \
+                 for n = 10, {:.1} for n = 52):",
+                arrangement_bits(10),
+                arrangement_bits(52)
+            ),
+            TABLE_WIDTH
+        )
+    );
     for s in SourceKind::ALL {
-        let prefix = format!("  {:<24} ", s.name());
+        let prefix = format!("  {:<16} {:>3} bits  ", s.name(), s.state_bits());
         println!("{}", hanging(&prefix, s.description(), TABLE_WIDTH));
     }
     Ok(0)

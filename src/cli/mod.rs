@@ -1,7 +1,8 @@
 //! Command-line parsing and dispatch. Exit codes: 0 ran (and, with
 //! `--fail-on-bias`, nothing was biased; with `run --check`, the counts are
 //! identical); 1 `--fail-on-bias` found bias or `run --check` found a
-//! difference; 2 bad input or a failure to write; 130 interrupted (Ctrl-C).
+//! difference; 2 bad input or a failure to write; 130 interrupted (Ctrl-C;
+//! a checkpointed run saves its counts first).
 
 mod args;
 mod audit;
@@ -11,6 +12,7 @@ mod exact;
 mod exact_samples;
 mod interrupt;
 mod list;
+mod merge;
 mod mixing;
 mod power;
 mod power_samples;
@@ -18,12 +20,14 @@ mod progress;
 mod run;
 mod samples;
 mod selftest;
+mod shard;
 mod study;
 mod table;
 mod verdicts;
 
 use args::{Cli, Command, CompletionsArgs};
 use clap::{CommandFactory, Parser};
+use shuffle_audit::error::ErrorKind;
 
 /// Exit code: a `--fail-on-bias` run found bias.
 pub const EXIT_BIASED: i32 = 1;
@@ -44,10 +48,15 @@ pub fn main() -> i32 {
         Command::Selftest(args) => selftest::run(&args),
         Command::Mixing(args) => mixing::run(&args),
         Command::Exact(args) => exact::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Completions(args) => completions(&args),
     };
     match result {
         Ok(code) => code,
+        Err(err) if err.kind() == Some(ErrorKind::Interrupted) => {
+            eprintln!("\ninterrupted: {err}");
+            interrupt::EXIT_INTERRUPTED
+        }
         Err(err) => {
             eprintln!("{} {err}", color::error_prefix(color::stderr()));
             EXIT_ERROR

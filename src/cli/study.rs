@@ -90,6 +90,24 @@ pub fn execute(
     exports: &ExportArgs,
     extra: impl FnOnce(&Path, &StudyResult) -> Result<()>,
 ) -> Result<StudyResult> {
+    prepare(&study, quiet, exports)?;
+    let observer = Bars::new(&study, quiet, announce);
+    deliver(
+        out,
+        exports,
+        || {
+            let result = study.run(&observer);
+            observer.finish();
+            result
+        },
+        extra,
+    )
+}
+
+/// What comes before a study runs: refuses exports into missing folders
+/// and absurdly large output, notes a run needing much memory or disk and
+/// warns of one planned to last days (unless `quiet`).
+pub fn prepare(study: &Study, quiet: bool, exports: &ExportArgs) -> Result<()> {
     exports.check()?;
     let cost = study.check_cost()?;
     if !quiet && (cost.memory > LARGE_MEMORY || cost.output > LARGE_OUTPUT) {
@@ -99,12 +117,23 @@ pub fn execute(
             human_bytes(cost.output)
         );
     }
-    warn_if_long(&study, quiet);
-    let observer = Bars::new(&study, quiet, announce);
+    warn_if_long(study, quiet);
+    Ok(())
+}
+
+/// Produces a study's result with `produce` while its files' folder `out`
+/// (if any) is staged, writes the files there (plus what `extra` writes)
+/// and moves the folder into place, then writes the exports: what every
+/// run's result goes through, whether its counts were made here, merged
+/// from shards or resumed. A failure or Ctrl-C leaves nothing behind.
+pub fn deliver(
+    out: Option<&Path>,
+    exports: &ExportArgs,
+    produce: impl FnOnce() -> Result<StudyResult>,
+    extra: impl FnOnce(&Path, &StudyResult) -> Result<()>,
+) -> Result<StudyResult> {
     let result = interrupt::staged(out, |dir| {
-        let result = study.run(&observer);
-        observer.progress.finish();
-        let result = result?;
+        let result = produce()?;
         if let Some(dir) = dir {
             result.write(dir)?;
             extra(dir, &result)?;
@@ -121,7 +150,7 @@ const LARGE_MEMORY: u128 = 1 << 30;
 const LARGE_OUTPUT: u128 = 100 << 20;
 
 /// Progress bars and per-audit lines for a study.
-struct Bars {
+pub struct Bars {
     progress: Progress,
     announce: bool,
     count: usize,
@@ -129,7 +158,9 @@ struct Bars {
 }
 
 impl Bars {
-    fn new(study: &Study, quiet: bool, announce: bool) -> Self {
+    /// Bars for the audits of `study`, each counting its trials (its budget
+    /// for a sequential study); see [`execute`] for `quiet` and `announce`.
+    pub fn new(study: &Study, quiet: bool, announce: bool) -> Self {
         let budget = |s: &RunSpec| study.until_decisive.unwrap_or(s.trials);
         let total_work = study
             .audits
@@ -144,6 +175,13 @@ impl Bars {
             count: study.audits.len(),
             labels: study.audits.iter().map(label).collect(),
         }
+    }
+}
+
+impl Bars {
+    /// Clears the bars once the work is done.
+    pub fn finish(&self) {
+        self.progress.finish();
     }
 }
 

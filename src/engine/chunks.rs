@@ -8,9 +8,11 @@
 //! the same reproducibility contract.
 
 use super::{CHUNK_TRIALS, Progress, in_pool};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// One worker's state in a chunked run: it runs whole chunks of trials, then
 /// hands over what it observed, which merges with other workers' results.
@@ -44,21 +46,78 @@ pub struct ChunkPlan<'a> {
     pub seed: u64,
     /// Trials in all; the last chunk takes what is left.
     pub trials: u64,
+    /// The chunks to run: all of them ([`ChunkRange::all`]), or a share of
+    /// the run (a shard, or what is left of a resumed run). Chunk `c` is
+    /// the same trials whichever range it is run in, so the tallies of
+    /// disjoint ranges merge into the tally of their union.
+    pub chunks: ChunkRange,
     /// A dedicated pool of this many workers, or `None` for the current
     /// rayon pool (see [`super::RunSpec::threads`] for when to use which).
     pub threads: Option<usize>,
 }
 
+/// A half-open range `[first, end)` of a run's chunk indices: the unit in
+/// which a run is split across machines and saved part-way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkRange {
+    /// The first chunk of the range.
+    pub first: u64,
+    /// One past the last chunk of the range.
+    pub end: u64,
+}
+
+impl ChunkRange {
+    /// Every chunk of a run of `trials` trials.
+    pub fn all(trials: u64) -> Self {
+        Self {
+            first: 0,
+            end: trials.div_ceil(CHUNK_TRIALS),
+        }
+    }
+
+    /// The number of chunks in the range.
+    pub fn len(self) -> u64 {
+        self.end.saturating_sub(self.first)
+    }
+
+    /// Whether the range holds no chunk.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The trials these chunks hold in a run of `total` trials (the run's
+    /// last chunk takes what is left).
+    pub fn trials(self, total: u64) -> u64 {
+        let at = |chunk: u64| chunk.saturating_mul(CHUNK_TRIALS).min(total);
+        at(self.end) - at(self.first.min(self.end))
+    }
+}
+
+impl fmt::Display for ChunkRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.first, self.end)
+    }
+}
+
 /// Runs `plan` with workers made by `new`, reporting each finished chunk's
 /// trials to `progress`, and returns the merge of every worker's output (a
 /// fresh worker's, for no trials). Stops at the first chunk that fails.
+/// Refuses a chunk range beyond the run's chunks.
 pub fn run_chunks<O: Observer>(
     plan: ChunkPlan<'_>,
     new: impl Fn() -> O + Sync + Send,
     progress: Progress<'_>,
 ) -> Result<O::Output> {
+    let all = ChunkRange::all(plan.trials);
+    if plan.chunks.first > plan.chunks.end || plan.chunks.end > all.end {
+        return Err(Error::invalid(format!(
+            "chunks {} are not within the run's chunks {all}",
+            plan.chunks
+        )));
+    }
     let chunks = Chunks {
         trials: plan.trials,
+        range: plan.chunks,
         new,
         progress,
     };
@@ -68,6 +127,7 @@ pub fn run_chunks<O: Observer>(
 /// The visit that gives [`run_chunks`] its random source's type.
 struct Chunks<'a, N> {
     trials: u64,
+    range: ChunkRange,
     new: N,
     progress: Progress<'a>,
 }
@@ -86,10 +146,11 @@ where
     {
         let Chunks {
             trials: total,
+            range,
             new,
             progress,
         } = self;
-        (0..total.div_ceil(CHUNK_TRIALS))
+        (range.first..range.end)
             .into_par_iter()
             .try_fold(&new, |mut observer, chunk| {
                 let trials = CHUNK_TRIALS.min(total - chunk * CHUNK_TRIALS);
@@ -139,14 +200,38 @@ mod tests {
     }
 
     fn first_draws(trials: u64, threads: usize) -> Result<Vec<(u64, u64)>> {
+        first_draws_of(trials, ChunkRange::all(trials), threads)
+    }
+
+    fn first_draws_of(trials: u64, chunks: ChunkRange, threads: usize) -> Result<Vec<(u64, u64)>> {
         let source = SourceKind::Chacha8.into();
         let plan = ChunkPlan {
             source: &source,
             seed: 99,
             trials,
+            chunks,
             threads: Some(threads),
         };
         run_chunks(plan, || FirstDraws(Vec::new()), &|_| {})
+    }
+
+    #[test]
+    fn ranges_run_their_chunks_and_together_make_the_run() {
+        let trials = 4 * CHUNK_TRIALS + 5;
+        let all = first_draws(trials, 2).unwrap();
+        let range = |first, end| ChunkRange { first, end };
+        let mut parts = first_draws_of(trials, range(3, 5), 1).unwrap();
+        assert_eq!(parts.len(), 2);
+        assert!(parts.contains(&(all.iter().find(|d| d.1 == 5).unwrap().0, 5)));
+        parts.extend(first_draws_of(trials, range(0, 3), 2).unwrap());
+        parts.extend(first_draws_of(trials, range(3, 3), 2).unwrap());
+        parts.sort_unstable();
+        assert_eq!(parts, all);
+        assert_eq!(range(3, 5).trials(trials), CHUNK_TRIALS + 5);
+        assert_eq!(ChunkRange::all(trials).trials(trials), trials);
+        assert_eq!(range(5, 5).trials(trials), 0);
+        let err = first_draws_of(trials, range(2, 6), 1).unwrap_err();
+        assert!(err.to_string().contains("2..6"), "{err}");
     }
 
     #[test]

@@ -17,7 +17,7 @@
 mod chunks;
 mod shuffles;
 
-pub use chunks::{ChunkPlan, Observer, run_chunks};
+pub use chunks::{ChunkPlan, ChunkRange, Observer, run_chunks};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::human_bytes;
@@ -220,6 +220,26 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
     })
 }
 
+/// Runs only the chunks `chunks` of `spec`, a built-in algorithm's run, and
+/// returns their tally: a shard of the run, or what is left of it after a
+/// checkpoint. Tallies of disjoint ranges add up to the whole run's tally,
+/// bit for bit. Refuses a shuffle from outside (its decks are not drawn in
+/// chunks) and a range beyond the run's chunks.
+pub fn run_range(spec: &RunSpec, chunks: ChunkRange, progress: Progress<'_>) -> Result<Tally> {
+    let Subject::Builtin(algorithm) = &spec.subject else {
+        return Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            format!(
+                "{} is not a built-in algorithm: only those run in chunks that can be split \
+                 or resumed",
+                spec.subject
+            ),
+        ));
+    };
+    check(spec)?;
+    run_rows_in(spec, *algorithm, chunks, progress)
+}
+
 /// Runs `shuffle`, a user's shuffle written in Rust, as `spec` says (its
 /// subject names it), on our random source: deterministic chunks, exactly as
 /// for a built-in algorithm. Fails if the shuffle ever returns something
@@ -240,10 +260,20 @@ fn check(spec: &RunSpec) -> Result<()> {
 }
 
 fn run_rows<K: Rows>(spec: &RunSpec, kernel: K, progress: Progress<'_>) -> Result<Tally> {
+    run_rows_in(spec, kernel, ChunkRange::all(spec.trials), progress)
+}
+
+fn run_rows_in<K: Rows>(
+    spec: &RunSpec,
+    kernel: K,
+    chunks: ChunkRange,
+    progress: Progress<'_>,
+) -> Result<Tally> {
     let plan = ChunkPlan {
         source: &spec.source,
         seed: spec.seed,
         trials: spec.trials,
+        chunks,
         threads: spec.threads,
     };
     let collect = spec.collect();
@@ -354,6 +384,22 @@ mod tests {
             one,
             "the seed must matter"
         );
+    }
+
+    #[test]
+    fn ranges_of_chunks_add_up_to_the_run() {
+        let whole = run(&spec(2), &no_progress).unwrap();
+        let all = ChunkRange::all(spec(2).trials);
+        let mut parts = Tally::collecting(7, spec(2).collect());
+        for (first, end) in [(4, all.end), (0, 1), (1, 4)] {
+            let part = run_range(&spec(1), ChunkRange { first, end }, &no_progress).unwrap();
+            assert_eq!(
+                part.trials(),
+                ChunkRange { first, end }.trials(spec(1).trials)
+            );
+            parts.merge(&part);
+        }
+        assert_eq!(parts, whole);
     }
 
     #[test]

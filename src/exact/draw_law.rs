@@ -42,6 +42,16 @@ impl DrawLaw {
                  for every draw within a clock tick, so its draws are not independent, while \
                  exact mode needs independent draws with a known law"
             ))),
+            SourceKind::JavaRandom => Err(Error::invalid(format!(
+                "random source '{source}' cannot be treated exactly: its draws come from one \
+                 48-bit LCG state and depend on each other, while exact mode needs independent \
+                 draws with a known law"
+            ))),
+            SourceKind::Seed32 | SourceKind::ClockMs => Err(Error::invalid(format!(
+                "random source '{source}' cannot be treated exactly: each deal is a function of \
+                 its seed, so a deal's law spreads over the seeds (at most 2^32 deals), not over \
+                 independent draws with a known law"
+            ))),
         }
     }
 

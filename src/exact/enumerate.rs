@@ -309,6 +309,14 @@ pub(crate) fn leaves_needed(algorithm: Algorithm, n: usize, law: DrawLaw) -> Cou
             (0..n as u128).fold(Count::of(1), |c, t| c.times(support - t))
         }
         Exact::Replay(Leaves::Comparisons) => factorial(n),
+        Exact::Replay(Leaves::FixedBounds) => {
+            let mut bounds = Bounds(Vec::new());
+            let mut deck: Vec<u32> = (0..n as u32).collect();
+            algorithm.shuffle(&mut deck, &mut bounds);
+            bounds.0.iter().fold(Count::of(1), |c, &bound| {
+                c.times(u128::from(law.support(bound)))
+            })
+        }
         Exact::Replay(Leaves::Riffles) => {
             let k = algorithm.step_count(n).unwrap_or(1) as u32;
             // One riffle: n cut coins (2^n sequences, c heads in C(n, c) of
@@ -341,6 +349,22 @@ pub(crate) fn leaves_needed(algorithm: Algorithm, n: usize, law: DrawLaw) -> Cou
         },
         // Refused before counting (see `method_for`): no leaves to count.
         Exact::Unavailable(_) => Count::at_least(u64::MAX),
+    }
+}
+
+/// A source that records the bound of every draw and always draws 0: one
+/// replay of an algorithm whose bounds do not depend on the values drawn
+/// lists them all.
+struct Bounds(Vec<u32>);
+
+impl crate::source::RandomSource for Bounds {
+    fn below(&mut self, bound: u32) -> u32 {
+        self.0.push(bound);
+        0
+    }
+
+    fn bits32(&mut self) -> u32 {
+        unreachable!("fixed-bounds algorithms draw bounded integers only")
     }
 }
 

@@ -2,8 +2,12 @@
 //! beside a copy of the experiment file.
 
 use super::PlannedRun;
+use crate::algorithm::Algorithm;
 use crate::audit::Audit;
-use crate::error::{Error, Result};
+use crate::engine::RunSpec;
+use crate::error::{Error, ErrorKind, Result};
+use crate::source::SourceSpec;
+use crate::spec::TestSet;
 use crate::subject::{Feed, Subject};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -114,18 +118,47 @@ impl RecordedSpec {
         Self {
             feed,
             workers,
-            algorithm: run.spec.subject.to_string(),
-            n: run.spec.n,
-            trials: run.spec.trials,
-            rng: run.spec.source.to_string(),
-            seed: run.spec.seed,
-            tests: run
-                .spec
-                .tests
-                .iter()
-                .map(|t| t.name().to_string())
-                .collect(),
+            ..Self::of_spec(&run.spec)
         }
+    }
+
+    /// The record of what decides `spec`'s counts (no feed, no workers:
+    /// see [`of`](Self::of) for those).
+    pub fn of_spec(spec: &RunSpec) -> Self {
+        Self {
+            algorithm: spec.subject.to_string(),
+            n: spec.n,
+            trials: spec.trials,
+            rng: spec.source.to_string(),
+            seed: spec.seed,
+            tests: spec.tests.iter().map(|t| t.name().to_string()).collect(),
+            feed: None,
+            workers: Vec::new(),
+        }
+    }
+
+    /// The spec of a built-in algorithm's audit recorded here, run on
+    /// `threads` workers (which do not change the counts): what a tally
+    /// file's reader needs to judge its counts. Refuses a record of a
+    /// shuffle from outside, and names that do not parse.
+    pub fn to_spec(&self, threads: Option<usize>) -> Result<RunSpec> {
+        if let Some(feed) = &self.feed {
+            return Err(Error::of_kind(
+                ErrorKind::Unsupported,
+                format!("{feed} is not a built-in algorithm"),
+            ));
+        }
+        Ok(RunSpec {
+            threads,
+            tests: TestSet::parse(&self.tests.join(","), self.n)?,
+            ..RunSpec::new(
+                Algorithm::parse(&self.algorithm)?,
+                self.n,
+                self.trials,
+                SourceSpec::parse(&self.rng)?,
+                self.seed,
+            )
+        })
     }
 }
 
@@ -269,6 +302,41 @@ mod tests {
         assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(at(1_700_000_000), "2023-11-14T22:13:20Z");
         assert_eq!(at(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn a_recorded_spec_reads_back_as_the_spec() {
+        for (name, rng, tests, n) in [
+            ("random-swap:k=100", "reseed-per-draw:d=7", "default", 9),
+            (
+                "sort-random-comparator:sort=merge",
+                "chacha8",
+                "cycles,lehmer",
+                12,
+            ),
+            ("riffle:k=3", "pcg64", "all", 3),
+        ] {
+            let spec = RunSpec {
+                threads: Some(3),
+                tests: TestSet::parse(tests, n).unwrap(),
+                ..RunSpec::new(
+                    Algorithm::parse(name).unwrap(),
+                    n,
+                    1234,
+                    SourceSpec::parse(rng).unwrap(),
+                    99,
+                )
+            };
+            let back = RecordedSpec::of_spec(&spec).to_spec(Some(3)).unwrap();
+            assert_eq!(back.subject, spec.subject);
+            assert_eq!(back.source, spec.source);
+            assert_eq!(back.tests.to_string(), spec.tests.to_string());
+            assert_eq!(
+                (back.n, back.trials, back.seed, back.threads),
+                (n, 1234, 99, Some(3))
+            );
+            assert_eq!(back.collect(), spec.collect());
+        }
     }
 
     #[test]

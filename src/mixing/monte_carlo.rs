@@ -11,7 +11,7 @@
 
 use super::MAX_CARRIED_N;
 use crate::algorithm::{Algorithm, Scratch};
-use crate::engine::{self, ChunkPlan, Observer, Progress};
+use crate::engine::{self, ChunkPlan, ChunkRange, Observer, Progress};
 use crate::error::{Error, Result};
 use crate::permutation::{Statistic, StatisticScratch};
 use crate::source::{RandomSource, SourceSpec};
@@ -86,6 +86,7 @@ pub fn count(spec: &MonteCarloSpec, progress: Progress<'_>) -> Result<Counts> {
         source: &spec.source,
         seed: spec.seed,
         trials: spec.trials,
+        chunks: ChunkRange::all(spec.trials),
         threads: None,
     };
     let counts = engine::run_chunks(

@@ -185,6 +185,29 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// [`write_atomic`] that also survives a crash of the machine: the file's
+/// bytes are flushed to disk (fsync) before the rename, and the folder
+/// after it. For checkpoints and tally files, which a run killed at any
+/// moment must find either whole (old or new) or absent.
+pub fn write_durable(path: &Path, bytes: &[u8]) -> Result<()> {
+    with_temp(path, |tmp| {
+        let mut file = fs::File::create(tmp).map_err(|source| io_error(tmp, source))?;
+        file.write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(|source| io_error(tmp, source))
+    })?;
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    // Persists the rename; some file systems cannot open a folder for
+    // this, and the file itself is already safe then.
+    if let Ok(dir) = fs::File::open(parent) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
 /// Runs `write` on a temporary path beside `path`, then renames the result
 /// into place; on failure the temporary file is removed.
 fn with_temp(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
@@ -238,6 +261,17 @@ mod tests {
     }
 
     #[test]
+    fn durable_writes_replace_the_file_whole() {
+        let dir = scratch_dir("durable");
+        let file = dir.join("a.tally");
+        write_durable(&file, b"first").unwrap();
+        write_durable(&file, b"second").unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "second");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary file");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_staged_folder_appears_whole_or_not_at_all() {
         let dir = scratch_dir("staged");
         let first = stage(&dir).unwrap();
@@ -254,10 +288,13 @@ mod tests {
         let third = stage(&dir).unwrap();
         third.discard();
         assert!(dir.join("new.txt").is_file());
+        // Only this folder's temporaries count: other tests stage their
+        // own folders in the same temporary directory at the same time.
+        let ours = partial_path(&dir);
         let siblings = fs::read_dir(dir.parent().unwrap())
             .unwrap()
             .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().contains("partial"))
+            .filter(|e| e.file_name() == ours.file_name().unwrap())
             .count();
         assert_eq!(siblings, 0);
         fs::remove_dir_all(&dir).unwrap();

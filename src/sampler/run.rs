@@ -7,7 +7,7 @@
 use super::subject::{OutsideSampler, SampleFeed, SamplerSubject};
 use super::tally::{SampleCounter, SampleTally};
 use super::{Sampler, SamplerScratch};
-use crate::engine::{self, ChunkPlan, Observer, Progress};
+use crate::engine::{self, ChunkPlan, ChunkRange, Observer, Progress};
 use crate::error::{Error, Result};
 use crate::ingest::WorkerRun;
 use crate::ingest::samples::{self, Base, SampleOptions};
@@ -160,6 +160,7 @@ fn run_builtin(spec: &SampleSpec, sampler: Sampler, progress: Progress<'_>) -> R
         source: &spec.source,
         seed: spec.seed,
         trials: spec.trials,
+        chunks: ChunkRange::all(spec.trials),
         threads: spec.threads,
     };
     let k = sampler.k() as usize;

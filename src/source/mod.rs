@@ -11,8 +11,13 @@ mod registry;
 mod weak;
 
 pub use generators::{ChaCha8Source, ChaCha20Source, Pcg64Source, Xoshiro256ppSource};
-pub use registry::{DEFAULT_DRAWS_PER_TICK, SourceKind, SourceSpec, SourceVisitor};
-pub use weak::{MsvcRandSource, RAND15_RANGE, Rand15ModSource, ReseedPerDrawSource, msvc_step};
+pub use registry::{
+    DEFAULT_DRAWS_PER_TICK, SourceKind, SourceSpec, SourceVisitor, arrangement_bits, reach_warning,
+};
+pub use weak::{
+    ClockMsSource, JavaRandomSource, MsvcRandSource, RAND15_RANGE, Rand15ModSource,
+    ReseedPerDrawSource, Seed32Source, msvc_step,
+};
 
 /// A source of random integers, as seen by a shuffle algorithm.
 ///
@@ -50,6 +55,12 @@ pub trait RandomSource {
     fn coin(&mut self) -> bool {
         self.below(2) == 1
     }
+
+    /// Called before each deal (shuffle or sample) starts: a source that
+    /// models seeding per deal (`seed32`, `clock-ms`) reseeds here; every
+    /// other source ignores it.
+    #[inline]
+    fn start_deal(&mut self) {}
 }
 
 /// A source that can open an independent, reproducible stream for each work chunk.

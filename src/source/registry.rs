@@ -1,8 +1,9 @@
 //! The registry of random sources, selectable by name (`--rng NAME`).
 
 use super::{
-    ChaCha8Source, ChaCha20Source, MsvcRandSource, Pcg64Source, Rand15ModSource, RandomSource,
-    ReseedPerDrawSource, StreamSource, Xoshiro256ppSource,
+    ChaCha8Source, ChaCha20Source, ClockMsSource, JavaRandomSource, MsvcRandSource, Pcg64Source,
+    Rand15ModSource, RandomSource, ReseedPerDrawSource, Seed32Source, StreamSource,
+    Xoshiro256ppSource,
 };
 use crate::error::{Error, Result};
 use crate::params::{NamedParams, lookup};
@@ -27,11 +28,17 @@ pub enum SourceKind {
     MsvcRand,
     /// `srand(time(NULL))` before every draw.
     ReseedPerDraw,
+    /// `java.util.Random` and its `nextInt(bound)`.
+    JavaRandom,
+    /// A fresh 32-bit seed for every deal.
+    Seed32,
+    /// Every deal seeded from a millisecond clock.
+    ClockMs,
 }
 
 impl SourceKind {
     /// All sources, in the order `list` shows them.
-    pub const ALL: [SourceKind; 7] = [
+    pub const ALL: [SourceKind; 10] = [
         SourceKind::Chacha8,
         SourceKind::Chacha20,
         SourceKind::Xoshiro256pp,
@@ -39,6 +46,9 @@ impl SourceKind {
         SourceKind::Rand15Mod,
         SourceKind::MsvcRand,
         SourceKind::ReseedPerDraw,
+        SourceKind::JavaRandom,
+        SourceKind::Seed32,
+        SourceKind::ClockMs,
     ];
 
     /// The name used on the command line.
@@ -51,6 +61,9 @@ impl SourceKind {
             SourceKind::Rand15Mod => "rand15-mod",
             SourceKind::MsvcRand => "msvc-rand",
             SourceKind::ReseedPerDraw => "reseed-per-draw",
+            SourceKind::JavaRandom => "java-random",
+            SourceKind::Seed32 => "seed32",
+            SourceKind::ClockMs => "clock-ms",
         }
     }
 
@@ -70,6 +83,15 @@ impl SourceKind {
             SourceKind::ReseedPerDraw => {
                 "WEAK: srand(time(NULL)) before every draw; the clock ticks every d draws (d=1000)"
             }
+            SourceKind::JavaRandom => {
+                "java.util.Random (48-bit LCG) with its nextInt(bound), as Collections.shuffle uses"
+            }
+            SourceKind::Seed32 => {
+                "WEAK: every deal seeded from a fresh 32-bit seed (new Random(int)/srand per deal)"
+            }
+            SourceKind::ClockMs => {
+                "WEAK: every deal seeded from a ms clock advancing 0-2 ms per deal (online poker)"
+            }
         }
     }
 
@@ -77,9 +99,50 @@ impl SourceKind {
     pub fn is_weak(self) -> bool {
         matches!(
             self,
-            SourceKind::Rand15Mod | SourceKind::MsvcRand | SourceKind::ReseedPerDraw
+            SourceKind::Rand15Mod
+                | SourceKind::MsvcRand
+                | SourceKind::ReseedPerDraw
+                | SourceKind::Seed32
+                | SourceKind::ClockMs
         )
     }
+
+    /// The bits of state that decide a deal: a deal is a function of the
+    /// state when it starts, so the source can make at most 2^bits
+    /// different deals, and none reaches every arrangement of n items
+    /// when bits < log2(n!) (52 cards need 225.6). For per-deal seeding it
+    /// is the seed's size (a ms clock counted as 32 bits, generously).
+    pub fn state_bits(self) -> u32 {
+        match self {
+            SourceKind::Chacha8 | SourceKind::Chacha20 => 256,
+            SourceKind::Xoshiro256pp => 256,
+            SourceKind::Pcg64 => 128,
+            SourceKind::Rand15Mod => 256,
+            SourceKind::MsvcRand | SourceKind::ReseedPerDraw => 32,
+            SourceKind::JavaRandom => 48,
+            SourceKind::Seed32 | SourceKind::ClockMs => 32,
+        }
+    }
+}
+
+/// log2(n!): the bits a source's state needs to reach every arrangement of
+/// n items (225.6 for 52 cards).
+pub fn arrangement_bits(n: usize) -> f64 {
+    (2..=n).map(|k| (k as f64).log2()).sum()
+}
+
+/// A warning when `source` cannot deal every arrangement of `n` items (its
+/// state bits below log2(n!)), saying what that means for the audit; `None`
+/// when it can.
+pub fn reach_warning(source: &SourceSpec, n: usize) -> Option<String> {
+    let (bits, need) = (source.kind.state_bits(), arrangement_bits(n));
+    (f64::from(bits) < need).then(|| {
+        format!(
+            "{source} has {bits} bits of state: it can deal at most 2^{bits} of the {n}! ≈ \
+             2^{need:.1} arrangements of {n} items, which tests of marginals and structure \
+             cannot see."
+        )
+    })
 }
 
 /// A fully specified random source: its kind and parameters.
@@ -164,6 +227,9 @@ impl SourceSpec {
                 let d = self.draws_per_tick;
                 visitor.visit(move |s| ReseedPerDrawSource::new(seed, s, d))
             }
+            SourceKind::JavaRandom => visitor.visit(move |s| JavaRandomSource::for_stream(seed, s)),
+            SourceKind::Seed32 => visitor.visit(move |s| Seed32Source::for_stream(seed, s)),
+            SourceKind::ClockMs => visitor.visit(move |s| ClockMsSource::for_stream(seed, s)),
         }
     }
 }
@@ -181,6 +247,20 @@ impl fmt::Display for SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_states_are_warned_about_where_they_fall_short() {
+        assert!((arrangement_bits(52) - 225.58).abs() < 0.01);
+        let java = SourceSpec::from(SourceKind::JavaRandom);
+        assert!(reach_warning(&java, 16).is_none(), "16! < 2^48");
+        let warning = reach_warning(&java, 52).unwrap();
+        assert!(
+            warning.contains("48 bits") && warning.contains("2^225.6"),
+            "{warning}"
+        );
+        assert!(reach_warning(&SourceSpec::from(SourceKind::Pcg64), 52).is_some());
+        assert!(reach_warning(&SourceSpec::default(), 52).is_none());
+    }
 
     #[test]
     fn every_name_round_trips() {

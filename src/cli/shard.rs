@@ -1,0 +1,205 @@
+//! `audit --shard`, `--checkpoint` and `--resume`: the audit counted chunk
+//! by chunk into a tally file (see [`shuffle_audit::shard`]): a shard's
+//! tally is written for `merge`; a whole run's is judged and reported as
+//! `audit` reports any run.
+
+use super::args::AuditArgs;
+use super::audit::{Shown, out_dir, show};
+use super::interrupt;
+use super::study::{Bars, deliver, prepare};
+use shuffle_audit::engine::{ChunkRange, RunSpec};
+use shuffle_audit::error::ErrorKind;
+use shuffle_audit::experiment::record::{self, RunStart, shell_line};
+use shuffle_audit::output::thousands;
+use shuffle_audit::report::Provenance;
+use shuffle_audit::shard::TallyFile;
+use shuffle_audit::shard::run::{self, Checkpoint};
+use shuffle_audit::study::Study;
+use shuffle_audit::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// Refuses, before anything runs, what cannot be counted in chunks (or not
+/// yet): samplers, decks from outside, sequential audits; and a shard asked
+/// for a report, which only the merge of all shards can give.
+pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: bool) -> Result<()> {
+    let flag = match (&args.shard, &args.checkpoint) {
+        (Some(_), _) => "--shard",
+        (None, Some(_)) => "--checkpoint",
+        (None, None) => "--resume",
+    };
+    let why = if samplers {
+        Some("samplers (-a reservoir:k=3, ...) are not split into shards or checkpointed yet")
+    } else if args.input.is_some() {
+        Some(
+            "--input decks are read from a file, not drawn in chunks of a seed: a run from a \
+             file is not split or resumed (yet); audit the whole file, or split the file and \
+             audit each part",
+        )
+    } else if args.cmd.is_some() {
+        Some(
+            "--cmd decks come from a program, not from chunks of the seed: such a run is not \
+             split or resumed",
+        )
+    } else if args.until_decisive {
+        Some("--until-decisive decides its trials as it goes: give a fixed --trials")
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        return Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            format!("{flag} works for built-in shuffle algorithms only: {why}"),
+        ));
+    }
+    let report = [
+        (args.out.is_some(), "--out"),
+        (args.json, "--json"),
+        (args.export.any(), "--export-*"),
+        (args.fail_on_bias, "--fail-on-bias"),
+    ];
+    if let (Some(_), Some((_, asked))) = (&args.shard, report.iter().find(|(on, _)| *on)) {
+        return Err(Error::invalid(format!(
+            "{asked} is for a whole run: a shard writes only its tally file (--tally); \
+             `shuffle-audit merge` judges the tallies of all shards and takes {asked}"
+        )));
+    }
+    Ok(())
+}
+
+/// Counts the run of `specs` (already checked) chunk by chunk, as the
+/// flags say: resumed from `--resume`, saved to `--checkpoint`, only
+/// `--shard`'s chunks. A shard writes its tally file; a whole run is judged
+/// and shown like any audit. Ctrl-C saves and stops (exit 130).
+pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
+    let files = [&args.tally, &args.checkpoint, &args.resume];
+    if let Some(folder) = files.into_iter().flatten().find(|p| p.is_dir()) {
+        return Err(Error::invalid(format!(
+            "{} is a folder: a tally file needs a file name",
+            folder.display()
+        )));
+    }
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    let command = shell_line(&record::command_line());
+    let fresh = TallyFile::new(&specs, args.alpha, args.shard, command.clone(), threads)?;
+    let mut file = match &args.resume {
+        None => fresh,
+        Some(path) => resumed(path, fresh)?,
+    };
+    file.threads = threads;
+    Study {
+        alpha: args.alpha,
+        ..Study::new(specs.clone())
+    }
+    .check_cost()?;
+    let left = left_to_count(&file, specs);
+    prepare(&left, args.quiet, &args.export)?;
+    let saving = args.checkpoint.as_deref().or(args.resume.as_deref());
+    let checkpoint = saving.map(|path| Checkpoint {
+        path,
+        every: args.checkpoint_every,
+        stop: interrupt::stop_flag(),
+    });
+    let bars = Bars::new(&left, args.quiet, false);
+    let count = |file: &mut TallyFile| {
+        let counted = run::count(file, checkpoint, &bars);
+        bars.finish();
+        counted.map_err(|e| with_resume_hint(e, saving))
+    };
+    let Some(shard) = args.shard else {
+        let out = out_dir(args.out.as_deref(), args.json || args.export.any());
+        let provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
+        let result = deliver(
+            out.as_deref(),
+            &args.export,
+            || {
+                count(&mut file)?;
+                file.judge(provenance)
+            },
+            |_, _| Ok(()),
+        )?;
+        return Ok(show(&result, &Shown::of(args, out.as_deref())));
+    };
+    let tally = args.tally.clone().unwrap_or_else(|| {
+        PathBuf::from(format!("shard-{}-of-{}.tally", shard.index, shard.count))
+    });
+    count(&mut file)?;
+    file.save(&tally)?;
+    if !args.quiet {
+        let seconds: f64 = file.audits.iter().map(|a| a.seconds).sum();
+        eprintln!(
+            "shard {shard}: chunks {} of the run's {} ({} trials in {:.1} s) written to {}; \
+             judge all {} shards with `shuffle-audit merge`",
+            file.planned,
+            ChunkRange::all(file.run_trials()),
+            thousands(file.planned_trials()),
+            seconds,
+            tally.display(),
+            shard.count
+        );
+    }
+    Ok(0)
+}
+
+/// The tally file saved at `path`, checked to be the run `fresh` describes
+/// (the same audits, seed, α and chunks) so that resuming it continues the
+/// same counts.
+fn resumed(path: &Path, fresh: TallyFile) -> Result<TallyFile> {
+    let saved = TallyFile::load(path)?;
+    let why = match saved.difference(&fresh) {
+        Some(d) => Some(format!(
+            "its {} is {}, this run's {}",
+            d.field, d.this, d.other
+        )),
+        None => (saved.planned != fresh.planned).then(|| {
+            format!(
+                "its chunks are {}, this run's {} (another --shard?)",
+                saved.planned, fresh.planned
+            )
+        }),
+    };
+    match why {
+        None => Ok(saved),
+        Some(why) => Err(Error::of_kind(
+            ErrorKind::BadInput,
+            format!(
+                "{} was saved by another run ({why}): resume it with the options of the run \
+                 that saved it",
+                path.display()
+            ),
+        )),
+    }
+}
+
+/// The study as progress and the run-length warning see it: each audit
+/// with the trials it has left.
+fn left_to_count(file: &TallyFile, specs: Vec<RunSpec>) -> Study {
+    let audits = specs
+        .into_iter()
+        .zip(&file.audits)
+        .map(|(spec, audit)| {
+            let left = ChunkRange {
+                first: audit.counted.end,
+                end: file.planned.end,
+            };
+            RunSpec {
+                trials: left.trials(spec.trials),
+                ..spec
+            }
+        })
+        .collect();
+    Study::new(audits)
+}
+
+/// An interrupted run's error, telling how to continue it.
+fn with_resume_hint(e: Error, saved: Option<&Path>) -> Error {
+    match (e.kind(), saved) {
+        (Some(ErrorKind::Interrupted), Some(path)) => Error::of_kind(
+            ErrorKind::Interrupted,
+            format!(
+                "{e}: continue with the same command and --resume {}",
+                path.display()
+            ),
+        ),
+        _ => e,
+    }
+}

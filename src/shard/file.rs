@@ -1,0 +1,513 @@
+//! The tally file: the counts of a share of a run with everything that
+//! decides them, under a checksum.
+//!
+//! Layout: one header line, then the payload, a JSON document:
+//!
+//! ```text
+//! shuffle-audit tally v1 sha256=<64 hex digits> bytes=<payload length>
+//! {"tool":"shuffle-audit 0.1.0","command_line":"...","alpha":0.001,...}
+//! ```
+//!
+//! The checksum is SHA-256 (the `sha2` crate) of the payload's bytes as
+//! written, so `tail -n +2 FILE | sha256sum` checks a file by hand, and no
+//! re-encoding of the JSON is involved in checking it. The version is read
+//! before anything else, so a file of another format version is refused as
+//! such, not as a corrupted one. JSON keeps the file readable and diffable;
+//! its size is that of the counts (n² numbers per audit, n! more with the
+//! permutation test).
+
+use super::Shard;
+use crate::engine::{ChunkRange, RunSpec};
+use crate::error::{Error, ErrorKind, Result};
+use crate::experiment::record::{RecordedSpec, tool_version};
+use crate::output::files;
+use crate::report::Provenance;
+use crate::study::{Counted, Study, StudyResult};
+use crate::tally::Tally;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::path::Path;
+
+/// The words that open every tally file.
+pub const MAGIC: &str = "shuffle-audit tally";
+
+/// The format version this build writes and reads. Changing what the
+/// payload holds, or what its numbers mean, changes it.
+pub const VERSION: u32 = 1;
+
+/// The counts of a share of a run (a shard, or the whole run) and
+/// everything that decides them: what `audit --shard` and `--checkpoint`
+/// write and what `merge` and `--resume` read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TallyFile {
+    /// The tool that counted (`shuffle-audit <version>`): tallies of
+    /// different versions are never merged, since an algorithm or the
+    /// chunking may have changed between them.
+    pub tool: String,
+    /// The command that counted, shell-quoted (for the report's provenance).
+    pub command_line: String,
+    /// The significance level the run's verdicts use.
+    pub alpha: f64,
+    /// Which share of the run this is, if the run was sharded.
+    pub shard: Option<Shard>,
+    /// The chunks this file holds once complete (every audit's).
+    pub planned: ChunkRange,
+    /// Worker threads the counting used (the counts do not depend on it).
+    pub threads: usize,
+    /// Every audit of the run, in run order.
+    pub audits: Vec<AuditTally>,
+}
+
+/// How two tally files' runs differ: the first thing that does, with the
+/// value in each (see [`TallyFile::difference`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// What differs: `seed`, `n`, `algorithms`, ...
+    pub field: &'static str,
+    /// Its value in the file asked.
+    pub this: String,
+    /// Its value in the other file.
+    pub other: String,
+}
+
+/// One audit's spec and what has been counted of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditTally {
+    /// What decides the counts: algorithm, n, trials of the whole run, rng,
+    /// seed, tests.
+    pub spec: RecordedSpec,
+    /// The chunks counted so far: from the planned range's first chunk up
+    /// to `counted.end`.
+    pub counted: ChunkRange,
+    /// Seconds spent counting them.
+    pub seconds: f64,
+    /// The counts of those chunks.
+    pub tally: Tally,
+}
+
+impl TallyFile {
+    /// An empty tally file for the audits `specs` of one run (built-in
+    /// algorithms with the same trials) judged at `alpha`: their chunks
+    /// `shard` of the run, or all of them, none counted yet.
+    pub fn new(
+        specs: &[RunSpec],
+        alpha: f64,
+        shard: Option<Shard>,
+        command_line: String,
+        threads: usize,
+    ) -> Result<Self> {
+        let Some(first) = specs.first() else {
+            return Err(Error::invalid("a run needs at least one audit"));
+        };
+        let trials = first.trials;
+        if let Some(outside) = specs.iter().find(|s| s.subject.builtin().is_none()) {
+            return Err(Error::of_kind(
+                ErrorKind::Unsupported,
+                format!(
+                    "{} is not a built-in algorithm: only built-in algorithms are counted in \
+                     chunks that can be split across machines or saved and resumed",
+                    outside.subject
+                ),
+            ));
+        }
+        if specs.iter().any(|s| s.trials != trials) {
+            return Err(Error::invalid(
+                "the audits of a sharded or checkpointed run must have the same trials",
+            ));
+        }
+        let planned = shard.map_or_else(|| ChunkRange::all(trials), |s| s.range(trials));
+        let empty = ChunkRange {
+            first: planned.first,
+            end: planned.first,
+        };
+        Ok(Self {
+            tool: tool_version(),
+            command_line,
+            alpha,
+            shard,
+            planned,
+            threads,
+            audits: specs
+                .iter()
+                .map(|spec| AuditTally {
+                    spec: RecordedSpec::of_spec(spec),
+                    counted: empty,
+                    seconds: 0.0,
+                    tally: Tally::collecting(spec.n, spec.collect()),
+                })
+                .collect(),
+        })
+    }
+
+    /// The trials of the whole run, per audit.
+    pub fn run_trials(&self) -> u64 {
+        self.audits.first().map_or(0, |a| a.spec.trials)
+    }
+
+    /// Trials this file holds once complete, over all its audits.
+    pub fn planned_trials(&self) -> u64 {
+        let share = self.planned.trials(self.run_trials());
+        share.saturating_mul(self.audits.len() as u64)
+    }
+
+    /// Trials counted so far, over all audits.
+    pub fn counted_trials(&self) -> u64 {
+        self.audits.iter().map(|a| a.tally.trials()).sum()
+    }
+
+    /// Whether every audit has counted all its planned chunks.
+    pub fn is_complete(&self) -> bool {
+        self.audits.iter().all(|a| a.counted == self.planned)
+    }
+
+    /// Whether the file holds every chunk of the run, all counted: a run
+    /// that can be judged.
+    pub fn is_whole_run(&self) -> bool {
+        self.is_complete() && self.planned == ChunkRange::all(self.run_trials())
+    }
+
+    /// The audits' specs, on the file's thread count.
+    pub fn specs(&self) -> Result<Vec<RunSpec>> {
+        self.audits
+            .iter()
+            .map(|a| a.spec.to_spec(Some(self.threads)))
+            .collect()
+    }
+
+    /// What makes `other` a different run from this one, or `None` if both
+    /// count the same run: the same tool, audits (algorithm, n, trials,
+    /// rng, seed, tests) and α. The chunk ranges may differ: that is what
+    /// shards do.
+    pub fn difference(&self, other: &Self) -> Option<Difference> {
+        let differ = |field, this: &dyn ToString, other: &dyn ToString| {
+            let (this, other) = (this.to_string(), other.to_string());
+            (this != other).then_some(Difference { field, this, other })
+        };
+        let audits = |f: &Self| -> Vec<String> {
+            f.audits.iter().map(|a| a.spec.algorithm.clone()).collect()
+        };
+        let found = differ("tool", &self.tool, &other.tool).or_else(|| {
+            differ(
+                "algorithms",
+                &audits(self).join(","),
+                &audits(other).join(","),
+            )
+        });
+        if found.is_some() {
+            return found;
+        }
+        let pairs = self.audits.iter().zip(&other.audits);
+        pairs
+            .map(|(a, b)| (&a.spec, &b.spec))
+            .find_map(|(a, b)| {
+                differ("n", &a.n, &b.n)
+                    .or_else(|| differ("trials", &a.trials, &b.trials))
+                    .or_else(|| differ("rng", &a.rng, &b.rng))
+                    .or_else(|| differ("seed", &a.seed, &b.seed))
+                    .or_else(|| differ("tests", &a.tests.join(","), &b.tests.join(",")))
+            })
+            .or_else(|| differ("alpha", &self.alpha, &other.alpha))
+    }
+
+    /// Judges a whole run's counts ([`is_whole_run`](Self::is_whole_run))
+    /// exactly as a run on one machine is judged, with `provenance` in its
+    /// report.
+    pub fn judge(self, provenance: Provenance) -> Result<StudyResult> {
+        if !self.is_whole_run() {
+            return Err(Error::invalid(format!(
+                "the tally holds chunks {} of {} (counted: {}): not a whole run",
+                self.planned,
+                ChunkRange::all(self.run_trials()),
+                self.counted_words()
+            )));
+        }
+        let specs = self.specs()?;
+        let counted = self
+            .audits
+            .into_iter()
+            .map(|a| Counted {
+                tally: a.tally,
+                seconds: a.seconds,
+            })
+            .collect();
+        Study {
+            alpha: self.alpha,
+            provenance,
+            ..Study::new(specs)
+        }
+        .conclude(counted)
+    }
+
+    /// What has been counted, in words: `chunks 0..5` when every audit got
+    /// as far, else each audit's.
+    pub fn counted_words(&self) -> String {
+        let ranges: Vec<String> = self.audits.iter().map(|a| a.counted.to_string()).collect();
+        match ranges.as_slice() {
+            [first, rest @ ..] if rest.iter().all(|r| r == first) => format!("chunks {first}"),
+            _ => format!("chunks {} (audit by audit)", ranges.join(", ")),
+        }
+    }
+
+    /// The file's bytes: the header line, then the payload.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = serde_json::to_vec(self).expect("a tally file serialises");
+        let mut bytes = format!(
+            "{MAGIC} v{VERSION} sha256={} bytes={}\n",
+            sha256_hex(&payload),
+            payload.len()
+        )
+        .into_bytes();
+        bytes.extend(payload);
+        bytes
+    }
+
+    /// Reads a tally file's bytes, refusing (with the reason) another
+    /// format, another version, a checksum that does not match, and a
+    /// payload that is not a consistent tally.
+    pub fn from_bytes(bytes: &[u8]) -> std::result::Result<Self, String> {
+        let newline = bytes.iter().position(|&b| b == b'\n');
+        let header = newline
+            .and_then(|at| std::str::from_utf8(&bytes[..at]).ok())
+            .filter(|h| h.starts_with(MAGIC))
+            .ok_or("not a shuffle-audit tally file")?;
+        let payload = &bytes[newline.map_or(bytes.len(), |at| at + 1)..];
+        let fields: Vec<&str> = header[MAGIC.len()..].split_whitespace().collect();
+        let version = fields
+            .first()
+            .and_then(|v| v.strip_prefix('v'))
+            .and_then(|v| v.parse::<u32>().ok())
+            .ok_or("a tally file header without a version")?;
+        if version != VERSION {
+            return Err(format!(
+                "tally file format version {version}; this {} reads version {VERSION}",
+                tool_version()
+            ));
+        }
+        let field = |key: &str| {
+            fields
+                .iter()
+                .find_map(|f| f.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
+        };
+        let length = field("bytes").and_then(|v| v.parse::<usize>().ok());
+        if length != Some(payload.len()) {
+            return Err(format!(
+                "corrupted or truncated: {} bytes of counts where the header says {}",
+                payload.len(),
+                field("bytes").unwrap_or("nothing")
+            ));
+        }
+        if field("sha256") != Some(sha256_hex(payload).as_str()) {
+            return Err("corrupted: the checksum (sha256) does not match the contents".into());
+        }
+        let file: TallyFile = serde_json::from_slice(payload)
+            .map_err(|e| format!("not a readable tally (its checksum matches): {e}"))?;
+        file.check()
+            .map_err(|e| format!("not a consistent tally: {e}"))?;
+        Ok(file)
+    }
+
+    /// Checks the payload holds together: built-in audits of one trial
+    /// count, ranges within the run, counts of the right shape and total.
+    fn check(&self) -> Result<()> {
+        if self.audits.is_empty() {
+            return Err(Error::invalid("no audit"));
+        }
+        let trials = self.run_trials();
+        let all = ChunkRange::all(trials);
+        if self.planned.first > self.planned.end || self.planned.end > all.end {
+            return Err(Error::invalid(format!(
+                "chunks {} are not within the run's {all}",
+                self.planned
+            )));
+        }
+        for (audit, spec) in self.audits.iter().zip(self.specs()?) {
+            let counted = audit.counted;
+            if spec.trials != trials {
+                return Err(Error::invalid("its audits differ in trials"));
+            }
+            if counted.first != self.planned.first || counted.end > self.planned.end {
+                return Err(Error::invalid(format!(
+                    "chunks {counted} counted of {} planned",
+                    self.planned
+                )));
+            }
+            if shape(&audit.tally) != shape(&Tally::collecting(spec.n, spec.collect())) {
+                return Err(Error::invalid(format!(
+                    "the counts of {} do not have the shape of its tests at n = {}",
+                    spec.subject, spec.n
+                )));
+            }
+            if audit.tally.trials() != counted.trials(trials) {
+                return Err(Error::invalid(format!(
+                    "{} trials counted where chunks {counted} hold {}",
+                    audit.tally.trials(),
+                    counted.trials(trials)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the file at `path` so that a crash at any moment leaves the
+    /// previous file or this one, whole ([`files::write_durable`]).
+    pub fn save(&self, path: &Path) -> Result<()> {
+        files::write_durable(path, &self.to_bytes())
+    }
+
+    /// Reads the tally file at `path`; every refusal names the file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_bytes(&bytes).map_err(|why| {
+            Error::of_kind(ErrorKind::BadInput, format!("{}: {why}", path.display()))
+        })
+    }
+}
+
+/// The lengths of everything a tally counts, with its n: two tallies of
+/// the same shape can be merged and tested alike.
+fn shape(tally: &Tally) -> Vec<usize> {
+    let absent = usize::MAX;
+    let mut shape = vec![
+        tally.n(),
+        tally.counts().len(),
+        tally.permutations().map_or(absent, <[u64]>::len),
+    ];
+    match tally.structure() {
+        None => shape.push(absent),
+        Some(s) => {
+            shape.extend([s.fixed_points.len(), s.cycles.len(), s.rising.len()]);
+            shape.push(s.lehmer.len());
+            shape.extend(s.pairs.iter().flat_map(|p| [p.first, p.counts.len()]));
+        }
+    }
+    shape
+}
+
+/// SHA-256 of `bytes`, as 64 lowercase hex digits (what `sha256sum` prints).
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithm::Algorithm;
+    use crate::engine::{self, CHUNK_TRIALS, no_progress};
+    use crate::source::SourceSpec;
+
+    fn specs() -> Vec<RunSpec> {
+        ["naive-swap", "fisher-yates"]
+            .map(|name| {
+                RunSpec::new(
+                    Algorithm::parse(name).unwrap(),
+                    6,
+                    3 * CHUNK_TRIALS + 7,
+                    SourceSpec::default(),
+                    5,
+                )
+            })
+            .to_vec()
+    }
+
+    /// Shard 1/2 of `specs()`, counted.
+    fn counted() -> TallyFile {
+        let shard = Shard { index: 1, count: 2 };
+        let mut file = TallyFile::new(&specs(), 0.001, Some(shard), "test".into(), 2).unwrap();
+        for (audit, spec) in file.audits.iter_mut().zip(specs()) {
+            audit.tally = engine::run_range(&spec, file.planned, &no_progress).unwrap();
+            audit.counted = file.planned;
+        }
+        file
+    }
+
+    #[test]
+    fn a_tally_file_reads_back_as_written() {
+        let file = counted();
+        assert_eq!(file.planned, ChunkRange { first: 2, end: 4 });
+        assert!(file.is_complete() && !file.is_whole_run());
+        assert_eq!(file.counted_trials(), 2 * (CHUNK_TRIALS + 7));
+        let bytes = file.to_bytes();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let (header, payload) = text.split_once('\n').unwrap();
+        assert!(
+            header.starts_with("shuffle-audit tally v1 sha256="),
+            "{header}"
+        );
+        assert!(
+            header.ends_with(&format!("bytes={}", payload.len())),
+            "{header}"
+        );
+        assert_eq!(TallyFile::from_bytes(&bytes).unwrap(), file);
+    }
+
+    #[test]
+    fn damaged_files_and_other_versions_are_refused_for_what_they_are() {
+        let bytes = counted().to_bytes();
+        let refused = |bytes: &[u8]| TallyFile::from_bytes(bytes).unwrap_err();
+        let mut flipped = bytes.clone();
+        let at = bytes.len() - 40;
+        flipped[at] ^= 1;
+        assert!(
+            refused(&flipped).contains("checksum"),
+            "{}",
+            refused(&flipped)
+        );
+        assert!(refused(&bytes[..bytes.len() - 1]).contains("truncated"));
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let v2 = text.replacen(" v1 ", " v2 ", 1);
+        assert!(
+            refused(v2.as_bytes()).contains("version 2"),
+            "{}",
+            refused(v2.as_bytes())
+        );
+        assert!(refused(b"trials,counts\n1,2\n").contains("not a shuffle-audit tally"));
+        assert!(refused(b"").contains("not a shuffle-audit tally"));
+    }
+
+    #[test]
+    fn a_consistent_checksum_does_not_make_inconsistent_counts_acceptable() {
+        let mut file = counted();
+        file.audits[0].counted.end = 3;
+        let e = TallyFile::from_bytes(&file.to_bytes()).unwrap_err();
+        assert!(e.contains("not a consistent tally"), "{e}");
+        let mut file = counted();
+        file.audits[1].tally = Tally::new(6);
+        let e = TallyFile::from_bytes(&file.to_bytes()).unwrap_err();
+        assert!(e.contains("shape"), "{e}");
+    }
+
+    #[test]
+    fn runs_differ_by_what_decides_their_counts() {
+        let a = counted();
+        let mut b = counted();
+        b.planned = ChunkRange { first: 0, end: 2 };
+        b.threads = 7;
+        assert_eq!(a.difference(&b), None, "shards of one run");
+        b.audits[1].spec.seed = 6;
+        let d = a.difference(&b).unwrap();
+        assert_eq!(
+            (d.field, d.this.as_str(), d.other.as_str()),
+            ("seed", "5", "6")
+        );
+        let mut c = counted();
+        c.alpha = 0.01;
+        assert_eq!(a.difference(&c).unwrap().other, "0.01");
+        c.audits.pop();
+        let d = a.difference(&c).unwrap();
+        assert_eq!((d.field, d.other.as_str()), ("algorithms", "naive-swap"));
+    }
+
+    #[test]
+    fn only_built_in_audits_of_equal_trials_are_split() {
+        let mut uneven = specs();
+        uneven[1].trials += 1;
+        assert!(TallyFile::new(&uneven, 0.001, None, String::new(), 1).is_err());
+        assert!(TallyFile::new(&[], 0.001, None, String::new(), 1).is_err());
+    }
+}

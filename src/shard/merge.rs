@@ -1,0 +1,230 @@
+//! Merging the tally files of a run's shards into the whole run's tally,
+//! refusing files that do not belong together.
+
+use super::file::TallyFile;
+use crate::engine::ChunkRange;
+use crate::error::{Error, ErrorKind, Result};
+use std::path::{Path, PathBuf};
+
+/// The tally files `paths`, merged into the tally of the whole run they
+/// are shards of, in any order: the counts added up chunk range by chunk
+/// range, which gives bit for bit the counts of the run on one machine.
+///
+/// Refuses ([`ErrorKind::BadInput`], naming the file) a file that cannot
+/// be read or is damaged, an unfinished one (a stopped run's checkpoint),
+/// one from another run (other tool version, audits, n, trials, rng,
+/// seed, tests or α than the first file), overlapping chunks (a shard
+/// given twice) and missing ones (a shard left out). The merged file's
+/// time is the shards' total and its threads those of the largest shard;
+/// it keeps the first shard's command line.
+pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
+    let Some(first_path) = paths.first() else {
+        return Err(Error::invalid("no tally file to merge"));
+    };
+    let mut files = Vec::with_capacity(paths.len());
+    for path in paths {
+        let file = TallyFile::load(path)?;
+        if !file.is_complete() {
+            return Err(refused(format!(
+                "{} is unfinished: {} counted of its chunks {} (a stopped run's checkpoint: \
+                 continue it with --resume)",
+                path.display(),
+                file.counted_words(),
+                file.planned
+            )));
+        }
+        files.push((path.as_path(), file));
+    }
+    let reference = &files[0].1;
+    for (path, file) in &files[1..] {
+        if let Some(d) = reference.difference(file) {
+            return Err(refused(format!(
+                "{} is not a shard of the same run as {}: its {} is {}, not {}",
+                path.display(),
+                first_path.display(),
+                d.field,
+                d.other,
+                d.this
+            )));
+        }
+    }
+    files.sort_by_key(|(_, f)| (f.planned.first, f.planned.end));
+    check_coverage(&files)?;
+    let mut files = files.into_iter().map(|(_, f)| f);
+    let mut merged = files.next().expect("at least one file");
+    for file in files {
+        for (into, audit) in merged.audits.iter_mut().zip(file.audits) {
+            into.tally.merge(&audit.tally);
+            into.seconds += audit.seconds;
+            into.counted.end = into.counted.end.max(audit.counted.end);
+        }
+        merged.threads = merged.threads.max(file.threads);
+        merged.planned.end = merged.planned.end.max(file.planned.end);
+    }
+    merged.shard = None;
+    Ok(merged)
+}
+
+/// Fails unless the files, sorted by their first chunk, hold every chunk
+/// of the run exactly once, naming the files around an overlap or a gap.
+fn check_coverage(files: &[(&Path, TallyFile)]) -> Result<()> {
+    let all = ChunkRange::all(files[0].1.run_trials());
+    let mut next = all.first;
+    let mut previous: Option<&Path> = None;
+    for (path, file) in files {
+        let range = file.planned;
+        if range.is_empty() {
+            continue; // A shard of a run with fewer chunks than shards.
+        }
+        if range.first < next {
+            let other = previous.expect("only a file after another can overlap");
+            return Err(refused(format!(
+                "{} overlaps {}: both hold chunks {}..{} (the same shard twice?)",
+                path.display(),
+                other.display(),
+                range.first,
+                next.min(range.end)
+            )));
+        }
+        if range.first > next {
+            let place = match previous {
+                Some(before) => format!("between {} and {}", before.display(), path.display()),
+                None => format!("before {}", path.display()),
+            };
+            return Err(missing(next, range.first, all, &place));
+        }
+        next = range.end;
+        previous = Some(path);
+    }
+    if next < all.end {
+        let last = files.last().map_or(Path::new(""), |(p, _)| p);
+        return Err(missing(
+            next,
+            all.end,
+            all,
+            &format!("after {}", last.display()),
+        ));
+    }
+    Ok(())
+}
+
+/// Chunks `first..end` of the run `all` are in no file.
+fn missing(first: u64, end: u64, all: ChunkRange, place: &str) -> Error {
+    refused(format!(
+        "chunks {first}..{end} of the run's {all} are in no tally file ({place}): is a shard \
+         missing?"
+    ))
+}
+
+fn refused(message: String) -> Error {
+    Error::of_kind(ErrorKind::BadInput, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithm::Algorithm;
+    use crate::engine::{self, CHUNK_TRIALS, RunSpec, no_progress};
+    use crate::shard::Shard;
+    use crate::source::SourceSpec;
+    use crate::spec::TestSet;
+
+    fn specs() -> Vec<RunSpec> {
+        // n = 7 with every test: permutations and structure are counted too.
+        ["naive-swap", "sattolo"]
+            .map(|name| RunSpec {
+                tests: TestSet::parse("all", 7).unwrap(),
+                threads: Some(2),
+                ..RunSpec::new(
+                    Algorithm::parse(name).unwrap(),
+                    7,
+                    5 * CHUNK_TRIALS + 321,
+                    SourceSpec::parse("xoshiro256pp").unwrap(),
+                    11,
+                )
+            })
+            .to_vec()
+    }
+
+    /// Shard `index` of `count`, counted and saved in `dir`.
+    fn shard(dir: &Path, index: u64, count: u64) -> PathBuf {
+        let shard = Shard { index, count };
+        let mut file = TallyFile::new(&specs(), 0.001, Some(shard), "t".into(), 1).unwrap();
+        for (audit, spec) in file.audits.iter_mut().zip(specs()) {
+            audit.tally = engine::run_range(&spec, file.planned, &no_progress).unwrap();
+            audit.counted = file.planned;
+        }
+        let path = dir.join(format!("{index}-of-{count}.tally"));
+        file.save(&path).unwrap();
+        path
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sa-merge-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn merged_shards_are_the_run_bit_for_bit() {
+        let dir = scratch("equal");
+        let paths: Vec<PathBuf> = [3, 0, 2, 1].map(|i| shard(&dir, i, 4)).to_vec();
+        let merged = merge(&paths).unwrap();
+        assert!(merged.is_whole_run());
+        for (audit, spec) in merged.audits.iter().zip(specs()) {
+            let whole = engine::run(&spec, &no_progress).unwrap();
+            assert_eq!(audit.tally, whole, "{}", spec.subject);
+        }
+        // More shards than chunks: some are empty, and still merge.
+        let many: Vec<PathBuf> = (0..8).map(|i| shard(&dir, i, 8)).collect();
+        let again = merge(&many).unwrap();
+        for (a, b) in again.audits.iter().zip(&merged.audits) {
+            assert_eq!(a.tally, b.tally);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn overlaps_and_gaps_are_refused_naming_the_files() {
+        let dir = scratch("gaps");
+        let quarters: Vec<PathBuf> = (0..4).map(|i| shard(&dir, i, 4)).collect();
+        let name = |p: &PathBuf| p.display().to_string();
+        let e = merge(&[
+            quarters[0].clone(),
+            quarters[1].clone(),
+            quarters[3].clone(),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("in no tally file") && e.contains(&name(&quarters[3])),
+            "{e}"
+        );
+        let e = merge(&quarters[1..]).unwrap_err().to_string();
+        assert!(e.contains("chunks 0..1") && e.contains("before"), "{e}");
+        let e = merge(&quarters[..3]).unwrap_err().to_string();
+        assert!(
+            e.contains("after") && e.contains(&name(&quarters[2])),
+            "{e}"
+        );
+        let mut twice = quarters.clone();
+        twice.push(quarters[2].clone());
+        let e = merge(&twice).unwrap_err().to_string();
+        assert!(
+            e.contains("overlaps") && e.contains(&name(&quarters[2])),
+            "{e}"
+        );
+        let half = shard(&dir, 0, 2);
+        let e = merge(&[
+            half.clone(),
+            quarters[1].clone(),
+            quarters[2].clone(),
+            quarters[3].clone(),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("overlaps"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,78 +1,147 @@
-//! Speed measured side by side: a bare Fisher–Yates loop, the full engine on
-//! one thread, and the engine on every thread, in one run; and reading decks
-//! made elsewhere ([`crate::ingest`], text and binary) next to the engine
-//! making and counting its own.
+//! Speed measured side by side, in one run and interleaved: a bare
+//! Fisher–Yates loop, the audit of the position-by-value test alone and the
+//! default audit, each on one thread and on every thread; and reading decks
+//! made elsewhere ([`ingest`]) next to the engine making and counting its
+//! own.
+
+mod ingest;
+
+pub use ingest::{IngestRow, measure_ingest};
 
 use crate::algorithm::{Algorithm, fisher_yates};
-use crate::engine::{self, RunSpec, no_progress};
+use crate::audit::{self, DEFAULT_ALPHA};
+use crate::engine::{RunSpec, no_progress};
 use crate::error::Result;
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
 use crate::spec::TestSet;
 use serde::Serialize;
 use std::time::Instant;
 
-/// The three speeds for one n, in shuffles per second, and their ratios.
+/// What one bench row times, per shuffle of n elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Work {
+    /// A bare hand-written Durstenfeld loop with the same generator, nothing
+    /// counted: the speed limit.
+    BareLoop,
+    /// The audit with the position-by-value test alone: shuffle, count the
+    /// n×n matrix, test it.
+    PositionValue,
+    /// The default audit for n (what `audit -a fisher-yates -n N` runs):
+    /// shuffle, count what every default test needs, test.
+    DefaultAudit,
+}
+
+impl Work {
+    /// Every row of a size, in table order (the bare loop first: the others
+    /// are compared with it).
+    pub const ALL: [Work; 3] = [Work::BareLoop, Work::PositionValue, Work::DefaultAudit];
+
+    /// The row's name in tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Work::BareLoop => "bare loop",
+            Work::PositionValue => "position-value",
+            Work::DefaultAudit => "default audit",
+        }
+    }
+
+    /// The tests the audit runs at `n`, or `None` for the bare loop.
+    pub fn tests(self, n: usize) -> Option<TestSet> {
+        match self {
+            Work::BareLoop => None,
+            Work::PositionValue => Some(TestSet::position_value()),
+            Work::DefaultAudit => Some(TestSet::default_for(n)),
+        }
+    }
+}
+
+/// One row: the speeds of one [`Work`] at one n, in shuffles per second,
+/// and its ratios.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchRow {
+    /// What was timed.
+    pub work: Work,
+    /// The tests the audit ran (comma-separated), empty for the bare loop.
+    pub tests: String,
+    /// Median speed on one thread.
+    pub one_thread: f64,
+    /// Median speed on every thread.
+    pub all_threads: f64,
+    /// `one_thread` over the bare loop's `one_thread` (1 = as fast as the
+    /// bare loop).
+    pub vs_bare: f64,
+    /// `all_threads` over `one_thread`: the parallel speed-up.
+    pub speedup: f64,
+}
+
+/// The rows measured at one n.
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchSize {
     /// Number of elements.
     pub n: usize,
     /// Shuffles per measurement.
     pub trials: u64,
-    /// Threads used for `engine_all`.
+    /// Threads of the all-threads measurements.
     pub threads: usize,
-    /// (a) a bare Durstenfeld loop with the same generator, no counting.
-    pub bare: f64,
-    /// (b) the audit engine (shuffling and counting) on one thread.
-    pub engine_one: f64,
-    /// (c) the audit engine on all threads.
-    pub engine_all: f64,
+    /// One row per [`Work`], in [`Work::ALL`] order.
+    pub rows: Vec<BenchRow>,
 }
 
-impl BenchRow {
-    /// (b)/(a): what counting and the engine cost on one thread (1 = free).
-    pub fn engine_vs_bare(&self) -> f64 {
-        self.engine_one / self.bare
-    }
-
-    /// (c)/(b): the parallel speed-up.
-    pub fn parallel_speedup(&self) -> f64 {
-        self.engine_all / self.engine_one
-    }
-}
-
-/// Measures the three speeds at `n`, taking the median of `repeats` runs of
-/// each, interleaved so that drifts in machine speed hit all three alike.
-pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Result<BenchRow> {
+/// Measures every [`Work`] at `n`, one thread and all threads, taking the
+/// median of `repeats` runs of each; the runs are interleaved so that drifts
+/// in machine speed hit every row alike. Every row shuffles with
+/// Fisher–Yates and draws from `source`.
+pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Result<BenchSize> {
     let threads = rayon::current_num_threads();
-    let mut bare = Vec::new();
-    let mut one = Vec::new();
-    let mut all = Vec::new();
-    // The engine counting the position-by-value matrix only: the cost every
-    // audit pays. (Structure tests add their own, reported by `audit`.)
-    let spec = |threads| RunSpec {
-        threads: Some(threads),
-        tests: TestSet::position_value(),
-        ..RunSpec::new(Algorithm::FisherYates, n, trials, source, 1)
-    };
+    let mut speeds = vec![(Vec::new(), Vec::new()); Work::ALL.len()];
     for _ in 0..repeats.max(1) {
-        bare.push(source.visit(1, BareLoop { n, trials }));
-        one.push(rate(trials, || {
-            engine::run(&spec(1), &no_progress).map(drop)
-        })?);
-        all.push(rate(trials, || {
-            engine::run(&spec(threads), &no_progress).map(drop)
-        })?);
+        for (work, (one, all)) in Work::ALL.into_iter().zip(&mut speeds) {
+            one.push(time(work, n, trials, source, 1)?);
+            all.push(time(work, n, trials, source, threads)?);
+        }
     }
-    Ok(BenchRow {
+    let medians: Vec<(f64, f64)> = speeds
+        .into_iter()
+        .map(|(one, all)| (median(one), median(all)))
+        .collect();
+    let bare = medians[0].0;
+    let rows = Work::ALL
+        .into_iter()
+        .zip(medians)
+        .map(|(work, (one, all))| BenchRow {
+            work,
+            tests: work.tests(n).map_or_else(String::new, |t| t.to_string()),
+            one_thread: one,
+            all_threads: all,
+            vs_bare: one / bare,
+            speedup: all / one,
+        })
+        .collect();
+    Ok(BenchSize {
         n,
         trials,
         threads,
-        bare: median(bare),
-        engine_one: median(one),
-        engine_all: median(all),
+        rows,
     })
 }
 
+/// The speed of `work` at `n` on `threads` threads, in shuffles per second.
+fn time(work: Work, n: usize, trials: u64, source: SourceSpec, threads: usize) -> Result<f64> {
+    let Some(tests) = work.tests(n) else {
+        return Ok(source.visit(1, BareLoops { n, trials, threads }));
+    };
+    let spec = RunSpec {
+        threads: Some(threads),
+        tests,
+        ..RunSpec::new(Algorithm::FisherYates, n, trials, source, 1)
+    };
+    rate(trials, || {
+        audit::run(&spec, DEFAULT_ALPHA, &no_progress).map(drop)
+    })
+}
+
+/// Shuffles per second of `work`, timed.
 fn rate(trials: u64, work: impl FnOnce() -> Result<()>) -> Result<f64> {
     let start = Instant::now();
     work()?;
@@ -84,205 +153,36 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-/// The baseline: one array shuffled again and again, nothing counted.
-struct BareLoop {
+/// The baseline: on each of `threads` threads, one array shuffled again and
+/// again (thread t drawing from stream t), nothing counted; `trials` in all.
+struct BareLoops {
     n: usize,
     trials: u64,
+    threads: usize,
 }
 
-impl SourceVisitor for BareLoop {
+impl SourceVisitor for BareLoops {
     type Output = f64;
     fn visit<S: RandomSource, F: Fn(u64) -> S + Sync>(self, make: F) -> f64 {
-        let mut rng = make(0);
-        let mut a: Vec<u32> = (0..self.n as u32).collect();
-        let mut checksum = 0u32;
-        let start = Instant::now();
-        for _ in 0..self.trials {
-            fisher_yates(&mut a, &mut rng);
-            checksum = checksum.wrapping_add(a[0]);
-        }
-        let seconds = start.elapsed().as_secs_f64();
-        std::hint::black_box(checksum);
-        self.trials as f64 / seconds
-    }
-}
-
-/// Reading permutations made elsewhere ([`crate::ingest`]), next to the
-/// engine making and counting its own, for one n: decks per second, all
-/// threads, both counting what the default tests need.
-#[derive(Debug, Clone, Serialize)]
-pub struct IngestRow {
-    /// Number of elements.
-    pub n: usize,
-    /// Decks per measurement.
-    pub decks: u64,
-    /// Threads used by all three.
-    pub threads: usize,
-    /// Whether the structure statistics were counted (the default tests').
-    pub structure: bool,
-    /// Size of the text file, in bytes.
-    pub text_bytes: u64,
-    /// The engine (Fisher–Yates, shuffle + count) on all threads.
-    pub engine: f64,
-    /// Reading the decks as text, one line of integers per deck.
-    pub text: f64,
-    /// Reading the decks as `u32` binary records.
-    pub binary: f64,
-}
-
-impl IngestRow {
-    /// Text ingest speed over the engine's.
-    pub fn text_vs_engine(&self) -> f64 {
-        self.text / self.engine
-    }
-
-    /// Binary ingest speed over the engine's.
-    pub fn binary_vs_engine(&self) -> f64 {
-        self.binary / self.engine
-    }
-
-    /// Text read, in bytes per second.
-    pub fn text_bytes_per_second(&self) -> f64 {
-        self.text * self.text_bytes as f64 / self.decks as f64
-    }
-}
-
-/// Measures ingest speeds at `n`: `decks` Fisher–Yates decks are written
-/// (not timed) to a text file and a `u32` file in the temporary folder, then
-/// read back, interleaved with engine runs of as many shuffles counting the
-/// same statistics (the default tests' collect); medians of `repeats`.
-pub fn measure_ingest(
-    n: usize,
-    decks: u64,
-    source: SourceSpec,
-    repeats: usize,
-) -> Result<IngestRow> {
-    use crate::ingest::{self, Format, Options};
-    let threads = rayon::current_num_threads();
-    let spec = RunSpec {
-        threads: Some(threads),
-        ..RunSpec::new(Algorithm::FisherYates, n, decks, source, 1)
-    };
-    let collect = spec.collect();
-    let files = TempDecks::write(n, decks, source)?;
-    let text_bytes = std::fs::metadata(&files.text)
-        .map_err(|e| crate::Error::Io {
-            path: files.text.clone(),
-            source: e,
-        })?
-        .len();
-    let read = |path: &std::path::Path, format: Format| {
-        let opts = Options {
-            n: Some(n),
-            format,
-            collect,
-            ..Options::default()
-        };
-        rate(decks, || {
-            let got = ingest::read_path(path, &opts, &no_progress)?;
-            debug_assert_eq!(got.decks, decks);
-            std::hint::black_box(got);
-            Ok(())
-        })
-    };
-    let (mut engine, mut text, mut binary) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..repeats.max(1) {
-        engine.push(rate(decks, || engine::run(&spec, &no_progress).map(drop))?);
-        text.push(read(&files.text, Format::Text)?);
-        binary.push(read(&files.binary, Format::U32)?);
-    }
-    Ok(IngestRow {
-        n,
-        decks,
-        threads,
-        structure: collect.structure,
-        text_bytes,
-        engine: median(engine),
-        text: median(text),
-        binary: median(binary),
-    })
-}
-
-/// Decks written to temporary files, removed on drop.
-struct TempDecks {
-    text: std::path::PathBuf,
-    binary: std::path::PathBuf,
-}
-
-impl TempDecks {
-    fn write(n: usize, decks: u64, source: SourceSpec) -> Result<TempDecks> {
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let stem = format!("shuffle-audit-bench-{}-{n}-{stamp}", std::process::id());
-        let dir = std::env::temp_dir();
-        let files = TempDecks {
-            text: dir.join(format!("{stem}.txt")),
-            binary: dir.join(format!("{stem}.u32")),
-        };
-        source.visit(
-            1,
-            WriteDecks {
-                n,
-                decks,
-                files: &files,
-            },
-        )?;
-        Ok(files)
-    }
-}
-
-impl Drop for TempDecks {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.text);
-        let _ = std::fs::remove_file(&self.binary);
-    }
-}
-
-/// Writes Fisher–Yates decks as text lines and as `u32` records.
-struct WriteDecks<'a> {
-    n: usize,
-    decks: u64,
-    files: &'a TempDecks,
-}
-
-impl SourceVisitor for WriteDecks<'_> {
-    type Output = Result<()>;
-    fn visit<S: RandomSource, F: Fn(u64) -> S + Sync>(self, make: F) -> Result<()> {
-        use std::io::Write;
-        let io = |path: &std::path::Path| {
-            let path = path.to_path_buf();
-            move |source| crate::Error::Io { path, source }
-        };
-        let create = |path: &std::path::Path| {
-            std::fs::File::create(path)
-                .map(|f| std::io::BufWriter::with_capacity(1 << 20, f))
-                .map_err(io(path))
-        };
-        let mut text = create(&self.files.text)?;
-        let mut binary = create(&self.files.binary)?;
-        let mut rng = make(0);
-        let mut a: Vec<u32> = (0..self.n as u32).collect();
-        let mut line = String::new();
-        let mut record = Vec::with_capacity(4 * self.n);
-        for _ in 0..self.decks {
-            fisher_yates(&mut a, &mut rng);
-            line.clear();
-            record.clear();
-            for (i, &v) in a.iter().enumerate() {
-                if i > 0 {
-                    line.push(' ');
-                }
-                line.push_str(&v.to_string());
-                record.extend_from_slice(&v.to_le_bytes());
+        let threads = self.threads.max(1) as u64;
+        let share = |t: u64| self.trials / threads + u64::from(t < self.trials % threads);
+        let run = &|t: u64| {
+            let mut rng = make(t);
+            let mut a: Vec<u32> = (0..self.n as u32).collect();
+            let mut checksum = 0u32;
+            for _ in 0..share(t) {
+                fisher_yates(&mut a, &mut rng);
+                checksum = checksum.wrapping_add(a[0]);
             }
-            line.push('\n');
-            text.write_all(line.as_bytes())
-                .map_err(io(&self.files.text))?;
-            binary.write_all(&record).map_err(io(&self.files.binary))?;
-        }
-        text.flush().map_err(io(&self.files.text))?;
-        binary.flush().map_err(io(&self.files.binary))?;
-        Ok(())
+            std::hint::black_box(checksum);
+        };
+        let start = Instant::now();
+        std::thread::scope(|s| {
+            for t in 1..threads {
+                s.spawn(move || run(t));
+            }
+            run(0);
+        });
+        self.trials as f64 / start.elapsed().as_secs_f64()
     }
 }

@@ -269,31 +269,33 @@ impl TestSet {
         self.kinds.iter().copied()
     }
 
-    /// What a tally must collect for these tests.
+    /// What a tally must collect for these tests: each test only what it
+    /// needs.
     pub fn collect(&self) -> Collect {
-        Collect {
-            permutations: self.needs_permutations(),
-            structure: self.needs_structure(),
+        let mut collect = Collect::default();
+        for kind in self.iter() {
+            let part = &mut collect.structure;
+            match kind {
+                TestKind::PositionValue => {}
+                TestKind::Permutation => collect.permutations = true,
+                TestKind::FixedPoints => part.fixed_points = true,
+                TestKind::Cycles => part.cycles = true,
+                TestKind::RisingSequences => part.rising = true,
+                TestKind::Lehmer => part.lehmer = true,
+                TestKind::LehmerPairs => part.pairs = true,
+            }
         }
+        collect
     }
 
     /// Whether whole permutations must be counted.
     pub fn needs_permutations(&self) -> bool {
-        self.contains(TestKind::Permutation)
+        self.collect().permutations
     }
 
     /// Whether per-permutation statistics (fixed points, cycles, ...) must be counted.
     pub fn needs_structure(&self) -> bool {
-        self.kinds.iter().any(|t| {
-            matches!(
-                t,
-                TestKind::FixedPoints
-                    | TestKind::Cycles
-                    | TestKind::RisingSequences
-                    | TestKind::Lehmer
-                    | TestKind::LehmerPairs
-            )
-        })
+        self.collect().structure.any()
     }
 }
 

@@ -1,7 +1,12 @@
 //! What an audit counts: where every value lands, over all trials.
 
-use crate::permutation::{Statistic, StatisticScratch, lehmer_digits};
+mod observe;
+
+use crate::permutation::Statistic;
 use serde::{Deserialize, Serialize};
+
+pub use observe::ObserveScratch;
+use observe::{Rows, StructureChunk};
 
 /// Position-by-value counts of many shuffles of `[0, 1, ..., n-1]`:
 /// `count(p, v)` is how many trials put value `v` at position `p`.
@@ -30,14 +35,58 @@ pub struct Tally {
 pub struct Collect {
     /// Count whole permutations (n! counters; n ≤ 10).
     pub permutations: bool,
-    /// Count fixed points, cycles, rising sequences and Lehmer digits.
-    pub structure: bool,
+    /// The structure statistics to count (fixed points, cycles, rising
+    /// sequences, Lehmer digits and digit pairs): none, some or all.
+    pub structure: StructureParts,
+}
+
+/// Which parts of [`StructureCounts`] a tally counts: one flag per part, so
+/// that a test pays only for the statistic it needs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StructureParts {
+    /// [`StructureCounts::fixed_points`].
+    pub fixed_points: bool,
+    /// [`StructureCounts::cycles`].
+    pub cycles: bool,
+    /// [`StructureCounts::rising`].
+    pub rising: bool,
+    /// [`StructureCounts::lehmer`].
+    pub lehmer: bool,
+    /// [`StructureCounts::pairs`].
+    pub pairs: bool,
+}
+
+impl StructureParts {
+    /// No structure counts.
+    pub const NONE: StructureParts = StructureParts {
+        fixed_points: false,
+        cycles: false,
+        rising: false,
+        lehmer: false,
+        pairs: false,
+    };
+
+    /// Every structure count.
+    pub const ALL: StructureParts = StructureParts {
+        fixed_points: true,
+        cycles: true,
+        rising: true,
+        lehmer: true,
+        pairs: true,
+    };
+
+    /// Whether any part is counted.
+    pub fn any(self) -> bool {
+        self != StructureParts::NONE
+    }
 }
 
 /// Histograms of statistics of each shuffled permutation, whose exact laws
 /// under a uniform shuffle are known: one per [`Statistic::STRUCTURE`]
 /// (indexed by the statistic's value, see [`histogram`](Self::histogram)),
 /// and the Lehmer digits.
+///
+/// A part the tally does not collect ([`StructureParts`]) is empty.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StructureCounts {
     /// `fixed_points[k]`: trials with exactly k fixed points (k = 0..=n).
@@ -58,7 +107,8 @@ pub struct StructureCounts {
 pub struct PairCounts {
     /// The first digit's index i (the pair is (i, i+1)).
     pub first: usize,
-    /// `counts[a * (first + 2) + b]`: digit i = a and digit i+1 = b.
+    /// `counts[a * (first + 2) + b]` ([`pair_cell`]): digit i = a and digit
+    /// i+1 = b.
     pub counts: Vec<u64>,
 }
 
@@ -68,15 +118,29 @@ pub fn lehmer_pairs(n: usize) -> Vec<usize> {
     (1..=7).step_by(2).filter(|&i| i + 1 < n).collect()
 }
 
+/// Where digits `a` (digit `first`) and `b` (digit `first + 1`) are counted
+/// in a pair's table ([`PairCounts::counts`]).
+#[inline]
+pub fn pair_cell(first: usize, a: u32, b: u32) -> usize {
+    a as usize * (first + 2) + b as usize
+}
+
 impl StructureCounts {
-    fn new(n: usize) -> Self {
-        let histogram = |statistic: Statistic| vec![0; statistic.support(n)];
+    /// Empty counts of the `parts` asked for, for permutations of `n`.
+    fn new(n: usize, parts: StructureParts) -> Self {
+        let zeros = |wanted: bool, len: usize| if wanted { vec![0; len] } else { Vec::new() };
+        let histogram = |wanted, statistic: Statistic| zeros(wanted, statistic.support(n));
+        let pairs = if parts.pairs {
+            lehmer_pairs(n)
+        } else {
+            Vec::new()
+        };
         Self {
-            fixed_points: histogram(Statistic::FixedPoints),
-            cycles: histogram(Statistic::Cycles),
-            rising: histogram(Statistic::RisingSequences),
-            lehmer: vec![0; n * n],
-            pairs: lehmer_pairs(n)
+            fixed_points: histogram(parts.fixed_points, Statistic::FixedPoints),
+            cycles: histogram(parts.cycles, Statistic::Cycles),
+            rising: histogram(parts.rising, Statistic::RisingSequences),
+            lehmer: zeros(parts.lehmer, n * n),
+            pairs: pairs
                 .into_iter()
                 .map(|first| PairCounts {
                     first,
@@ -86,19 +150,26 @@ impl StructureCounts {
         }
     }
 
+    /// The parts these counts hold: the non-empty ones (so never the digit
+    /// pairs below n = 3, where no pair exists).
+    pub fn parts(&self) -> StructureParts {
+        StructureParts {
+            fixed_points: !self.fixed_points.is_empty(),
+            cycles: !self.cycles.is_empty(),
+            rising: !self.rising.is_empty(),
+            lehmer: !self.lehmer.is_empty(),
+            pairs: !self.pairs.is_empty(),
+        }
+    }
+
     /// The histogram of `statistic` by value, or `None` for
-    /// [`Statistic::Permutation`] (see [`Tally::permutations`]).
+    /// [`Statistic::Permutation`] (see [`Tally::permutations`]) and for a
+    /// statistic not collected.
     pub fn histogram(&self, statistic: Statistic) -> Option<&[u64]> {
         statistic
             .structure_entry([&self.fixed_points, &self.cycles, &self.rising])
+            .filter(|h| !h.is_empty())
             .map(Vec::as_slice)
-    }
-
-    /// The histogram of `statistic`, to count into.
-    #[inline]
-    fn histogram_mut(&mut self, statistic: Statistic) -> Option<&mut [u64]> {
-        let entries = [&mut self.fixed_points, &mut self.cycles, &mut self.rising];
-        statistic.structure_entry(entries).map(Vec::as_mut_slice)
     }
 
     fn merge(&mut self, other: &StructureCounts) {
@@ -116,14 +187,6 @@ fn add(a: &mut [u64], b: &[u64]) {
     for (x, y) in a.iter_mut().zip(b) {
         *x += y;
     }
-}
-
-/// Reusable buffers for [`Tally::observe`].
-#[derive(Debug, Default)]
-pub struct ObserveScratch {
-    statistic: StatisticScratch,
-    digits: Vec<u32>,
-    tree: Vec<u32>,
 }
 
 impl Tally {
@@ -145,34 +208,29 @@ impl Tally {
             permutations: collect
                 .permutations
                 .then(|| vec![0; Statistic::Permutation.support(n)]),
-            structure: collect.structure.then(|| StructureCounts::new(n)),
+            structure: collect
+                .structure
+                .any()
+                .then(|| StructureCounts::new(n, collect.structure)),
+        }
+    }
+
+    /// What the tally collects beyond the position-by-value matrix.
+    pub fn collect(&self) -> Collect {
+        Collect {
+            permutations: self.permutations.is_some(),
+            structure: self
+                .structure
+                .as_ref()
+                .map_or(StructureParts::NONE, StructureCounts::parts),
         }
     }
 
     /// Counts one permutation's whole-permutation and structure statistics
     /// (not the matrix, nor the trial count: see [`record`](Self::record)).
-    #[inline]
     pub fn observe(&mut self, perm: &[u32], scratch: &mut ObserveScratch) {
-        if let Some(perms) = &mut self.permutations {
-            perms[Statistic::Permutation.value(perm, &mut scratch.statistic)] += 1;
-        }
-        if let Some(s) = &mut self.structure {
-            let n = self.n;
-            for statistic in Statistic::STRUCTURE {
-                let value = statistic.value(perm, &mut scratch.statistic);
-                if let Some(histogram) = s.histogram_mut(statistic) {
-                    histogram[value] += 1;
-                }
-            }
-            lehmer_digits(perm, &mut scratch.digits, &mut scratch.tree);
-            for (i, &d) in scratch.digits.iter().enumerate() {
-                s.lehmer[i * n + d as usize] += 1;
-            }
-            for pair in &mut s.pairs {
-                let (a, b) = (scratch.digits[pair.first], scratch.digits[pair.first + 1]);
-                pair.counts[a as usize * (pair.first + 2) + b as usize] += 1;
-            }
-        }
+        let collect = self.collect();
+        observe::observe_batch(perm, self.n, collect, self, None, scratch);
     }
 
     /// A tally from a row-major `[position][value]` matrix and its trial count,
@@ -283,6 +341,13 @@ pub(crate) struct ChunkTally {
 /// n = 10 and from 426 to 274 at n = 52.
 const NARROW: usize = 64;
 
+/// Counts `value` in a fixed-width row (`value` < [`NARROW`], so the mask
+/// never changes it, and the compiler sees the index is in range).
+#[inline(always)]
+fn bump(row: &mut [u32; NARROW], value: u32) {
+    row[value as usize & (NARROW - 1)] += 1;
+}
+
 #[derive(Debug, Clone)]
 enum ChunkCounts {
     /// n ≤ [`NARROW`]: one fixed-width row per position.
@@ -312,10 +377,7 @@ impl ChunkTally {
         match &mut self.counts {
             ChunkCounts::Narrow(rows) => {
                 for perm in batch.chunks_exact(n) {
-                    for (row, &v) in rows.iter_mut().zip(perm) {
-                        // v < n <= NARROW, so the mask never changes it.
-                        row[v as usize & (NARROW - 1)] += 1;
-                    }
+                    count_row(rows, perm);
                 }
             }
             ChunkCounts::Wide(counts) => {
@@ -329,24 +391,52 @@ impl ChunkTally {
         self.trials += (batch.len() / n) as u64;
     }
 
-    /// Adds the chunk's counts to `tally` and clears the chunk.
-    pub(crate) fn flush_into(&mut self, tally: &mut Tally) {
-        let n = self.n;
+    /// The fixed-width rows (n ≤ [`NARROW`]), for `trials` more trials
+    /// that the caller counts into them; `None` for wide rows.
+    fn narrow_rows(&mut self, trials: u64) -> Option<&mut [[u32; NARROW]]> {
         match &mut self.counts {
             ChunkCounts::Narrow(rows) => {
-                for (target, row) in tally.counts.chunks_exact_mut(n).zip(rows.iter_mut()) {
-                    for (a, b) in target.iter_mut().zip(row.iter_mut()) {
-                        *a += u64::from(std::mem::take(b));
-                    }
-                }
+                self.trials += trials;
+                Some(rows)
             }
-            ChunkCounts::Wide(counts) => {
-                for (a, b) in tally.counts.iter_mut().zip(counts.iter_mut()) {
-                    *a += u64::from(std::mem::take(b));
-                }
-            }
+            ChunkCounts::Wide(_) => None,
+        }
+    }
+
+    /// Adds the chunk's counts to `tally` and clears the chunk.
+    pub(crate) fn flush_into(&mut self, tally: &mut Tally) {
+        match &mut self.counts {
+            ChunkCounts::Narrow(rows) => drain_rows(rows, &mut tally.counts),
+            ChunkCounts::Wide(counts) => drain(counts, &mut tally.counts),
         }
         tally.trials += std::mem::take(&mut self.trials);
+    }
+}
+
+/// Adds 32-bit chunk counts to 64-bit ones and clears them.
+fn drain(cells: &mut [u32], into: &mut [u64]) {
+    for (a, b) in into.iter_mut().zip(cells) {
+        *a += u64::from(std::mem::take(b));
+    }
+}
+
+/// [`drain`] for fixed-width rows, into a row-major matrix of as many rows
+/// (the row length is `into.len() / rows.len()`).
+fn drain_rows(rows: &mut [[u32; NARROW]], into: &mut [u64]) {
+    let width = into.len() / rows.len().max(1);
+    if width == 0 {
+        return;
+    }
+    for (target, row) in into.chunks_exact_mut(width).zip(rows) {
+        drain(row, target);
+    }
+}
+
+/// Counts one permutation in fixed-width rows, one row per position.
+#[inline(always)]
+fn count_row(rows: &mut [[u32; NARROW]], perm: &[u32]) {
+    for (row, &v) in rows.iter_mut().zip(perm) {
+        bump(row, v);
     }
 }
 
@@ -358,9 +448,10 @@ impl ChunkTally {
 #[derive(Debug)]
 pub(crate) struct Counter {
     n: usize,
-    observe: bool,
+    collect: Collect,
     tally: Tally,
     chunk: ChunkTally,
+    structure: Option<StructureChunk>,
     scratch: ObserveScratch,
     pending: u64,
 }
@@ -374,24 +465,41 @@ impl Counter {
     pub(crate) fn new(n: usize, collect: Collect) -> Self {
         Self {
             n,
-            observe: collect != Collect::default(),
+            collect,
             tally: Tally::collecting(n, collect),
             chunk: ChunkTally::new(n),
+            structure: StructureChunk::for_collect(n, collect),
             scratch: ObserveScratch::default(),
             pending: 0,
         }
     }
 
-    /// Counts permutations of `n` stored back to back in `batch`.
+    /// Counts permutations of `n` stored back to back in `batch`: the
+    /// matrix alone in the tightest loop, or with everything else collected
+    /// in one pass over each permutation (n ≤ 64), or each apart.
     #[inline]
     pub(crate) fn count_batch(&mut self, batch: &[u32]) {
-        self.chunk.record_batch(batch);
-        if self.observe {
-            for perm in batch.chunks_exact(self.n) {
-                self.tally.observe(perm, &mut self.scratch);
-            }
+        let trials = (batch.len() / self.n) as u64;
+        if self.collect == Collect::default() {
+            self.chunk.record_batch(batch);
+        } else {
+            let rows = match &mut self.structure {
+                Some(structure) => Some(Rows {
+                    matrix: self
+                        .chunk
+                        .narrow_rows(trials)
+                        .expect("narrow rows up to n = 64"),
+                    structure,
+                }),
+                None => {
+                    self.chunk.record_batch(batch);
+                    None
+                }
+            };
+            let (n, collect) = (self.n, self.collect);
+            observe::observe_batch(batch, n, collect, &mut self.tally, rows, &mut self.scratch);
         }
-        self.pending += (batch.len() / self.n) as u64;
+        self.pending += trials;
         if self.pending >= FLUSH_EVERY {
             self.flush();
         }
@@ -400,6 +508,9 @@ impl Counter {
     /// Moves the chunk's counts into the tally.
     pub(crate) fn flush(&mut self) {
         self.chunk.flush_into(&mut self.tally);
+        if let (Some(chunk), Some(counts)) = (&mut self.structure, &mut self.tally.structure) {
+            chunk.flush_into(counts);
+        }
         self.pending = 0;
     }
 
@@ -435,7 +546,7 @@ mod tests {
     fn collects_permutations_and_structure() {
         let collect = Collect {
             permutations: true,
-            structure: true,
+            structure: StructureParts::ALL,
         };
         let mut a = Tally::collecting(3, collect);
         a.record(&[0, 1, 2]);

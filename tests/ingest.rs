@@ -8,13 +8,13 @@ use shuffle_audit::ingest::{
     self, CommandSpec, Format, Ingested, Items, Options, run_command, shares, worker_seed,
 };
 use shuffle_audit::source::{ChaCha8Source, StreamSource};
-use shuffle_audit::tally::{Collect, Tally};
+use shuffle_audit::tally::{Collect, StructureParts, Tally};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const ALL: Collect = Collect {
     permutations: true,
-    structure: true,
+    structure: StructureParts::ALL,
 };
 
 /// A folder under the temporary folder, removed on drop.
@@ -255,7 +255,7 @@ fn a_file_larger_than_a_block_counts_every_deck() {
     assert!(text.len() > 9 << 20);
     let options = opts(Collect {
         permutations: false,
-        structure: true,
+        structure: StructureParts::ALL,
     });
     let progressed = std::sync::atomic::AtomicU64::new(0);
     let progress = |k: u64| {

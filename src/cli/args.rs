@@ -44,7 +44,7 @@ pub enum Command {
     /// Run an experiment file (experiments/*.toml) and write its report.
     #[command(long_about = RUN_ABOUT)]
     Run(RunArgs),
-    /// Measure speed: bare Fisher–Yates vs the engine on 1 and all threads.
+    /// Measure speed: bare Fisher–Yates vs the position-value and default audits, 1 and all threads.
     Bench(BenchArgs),
     /// Plan an audit: how many trials are needed to detect an algorithm's or sampler's bias.
     #[command(long_about = POWER_ABOUT)]
@@ -578,7 +578,7 @@ pub struct BenchArgs {
     #[arg(short = 't', long, value_name = "TRIALS", value_parser = values::parse_trials)]
     pub trials: Option<u64>,
 
-    /// Random source used by all three measurements.
+    /// Random source used by every row (the bare loop and the audits alike).
     #[arg(long = "rng", default_value = "chacha8", value_name = "NAME")]
     pub rng: String,
 

@@ -4,6 +4,7 @@ use super::*;
 use crate::algorithm::Algorithm;
 use crate::engine::no_progress;
 use crate::source::{ChaCha8Source, StreamSource};
+use crate::tally::StructureParts;
 
 fn decks(n: usize, count: usize, seed: u64) -> Vec<Vec<u32>> {
     let mut rng = ChaCha8Source::for_stream(seed, 0);
@@ -39,7 +40,7 @@ fn text(decks: &[Vec<u32>]) -> Vec<u8> {
 
 const ALL: Collect = Collect {
     permutations: true,
-    structure: true,
+    structure: StructureParts::ALL,
 };
 
 fn read_with(bytes: &[u8], opts: &Options, block: usize) -> Result<Ingested> {

@@ -73,7 +73,7 @@ impl StructureLaws {
 
     /// The observed proportions of an audit's structure counts over `trials`
     /// trials: an estimate of the laws, for tests whose exact law is out of
-    /// reach.
+    /// reach. Parts the audit did not count are empty.
     pub fn of_counts(counts: &StructureCounts, n: usize, trials: u64) -> Self {
         let t = trials.max(1) as f64;
         let p = |c: &[u64]| c.iter().map(|&x| x as f64 / t).collect::<Vec<f64>>();
@@ -83,7 +83,7 @@ impl StructureLaws {
             cycles: p(&counts.cycles),
             rising: p(&counts.rising),
             lehmer: (0..n)
-                .map(|i| p(&counts.lehmer[i * n..i * n + i + 1]))
+                .map(|i| p(counts.lehmer.get(i * n..i * n + i + 1).unwrap_or_default()))
                 .collect(),
             pairs: counts
                 .pairs

@@ -9,6 +9,7 @@ use crate::audit::Audit;
 use crate::exact;
 use crate::format::format_ratio;
 use crate::power::{self, AuditPlan};
+use crate::stats::lines::LineTests;
 use crate::stats::position_value::standout_z;
 use crate::stats::{Cell as PvCell, Verdict};
 use serde::Serialize;
@@ -33,6 +34,34 @@ pub struct AuditFindings {
     /// The trial plan of a biased audit (`None` otherwise: no effect to plan
     /// for).
     pub plan: Option<AuditPlan>,
+    /// Each position and each card tested on its own at the run's α, as
+    /// gaming-lab standards ask; `None` when too few trials (fewer than 5
+    /// expected per cell) or no full matrix.
+    pub lines: Option<PositionLines>,
+}
+
+/// The per-position and per-card tests of one audit (see
+/// [`crate::stats::lines`]): row p of the position-by-value matrix is where
+/// position p's values came from, column v is where card v went.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PositionLines {
+    /// One test per position.
+    pub positions: LineTests,
+    /// One test per card (value).
+    pub cards: LineTests,
+}
+
+impl PositionLines {
+    /// The line tests of `audit`'s matrix at level `alpha`.
+    pub fn of(audit: &Audit, alpha: f64) -> Option<Self> {
+        let n = audit.tally.n();
+        let uniform = vec![1.0 / n as f64; n];
+        let counts = audit.tally.counts();
+        Some(Self {
+            positions: LineTests::rows(counts, n, &uniform, alpha)?,
+            cards: LineTests::columns(counts, n, &uniform, alpha)?,
+        })
+    }
 }
 
 /// A named cell of the position-by-value matrix and how far it is off.
@@ -69,6 +98,7 @@ impl AuditFindings {
             deviation: deviation_words_of(audit, deviation_cell),
             deviation_cell,
             plan: trial_plan(audit, alpha, audits_in_run),
+            lines: PositionLines::of(audit, alpha),
         }
     }
 }

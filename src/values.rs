@@ -87,6 +87,27 @@ pub fn parse_alpha(text: &str) -> Result<f64> {
     check_alpha(alpha)
 }
 
+/// Reads a confidence level (`0.99` or `99%`) and gives the significance
+/// level it stands for, 1 − confidence, rounded to 12 decimals so that 0.99
+/// gives exactly the α written 0.01.
+pub fn parse_confidence(text: &str) -> Result<f64> {
+    let bad = || {
+        Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!("confidence '{text}' is not a level between 0 and 1 (e.g. 0.99 or 99%)"),
+        )
+    };
+    let trimmed = text.trim();
+    let level = match trimmed.strip_suffix('%') {
+        Some(percent) => percent.trim().parse::<f64>().map_err(|_| bad())? / 100.0,
+        None => trimmed.parse::<f64>().map_err(|_| bad())?,
+    };
+    if !(level > 0.0 && level < 1.0) {
+        return Err(bad());
+    }
+    check_alpha(((1.0 - level) * 1e12).round() / 1e12)
+}
+
 /// Checks a number of worker threads (or program copies): at least 1.
 pub fn check_threads(threads: usize) -> Result<usize> {
     if threads == 0 {
@@ -128,6 +149,18 @@ fn renamed(e: Error, what: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn confidence_levels_become_alphas() {
+        assert_eq!(parse_confidence("0.99").unwrap(), 0.01);
+        assert_eq!(parse_confidence("99%").unwrap(), 0.01);
+        assert_eq!(parse_confidence("0.999").unwrap(), 0.001);
+        assert_eq!(parse_confidence(" 95 % ").unwrap(), 0.05);
+        for bad in ["1", "0", "99", "x", "-0.5", "100%"] {
+            let e = parse_confidence(bad).unwrap_err().to_string();
+            assert!(e.contains(&format!("'{bad}'")), "{e}");
+        }
+    }
 
     #[test]
     fn bad_values_are_named_and_out_of_range() {

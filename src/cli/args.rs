@@ -447,6 +447,13 @@ pub struct AuditArgs {
     #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = values::parse_alpha)]
     pub alpha: f64,
 
+    /// The confidence level of the verdicts, as lab standards state it:
+    /// 0.99 or 99% is --alpha 0.01. The per-position and per-card tests of
+    /// the report are held to the same level. (Held as the α it stands
+    /// for; see [`AuditArgs::with_confidence`].)
+    #[arg(long, value_name = "LEVEL", conflicts_with = "alpha", value_parser = values::parse_confidence)]
+    pub confidence: Option<f64>,
+
     /// Output folder for the report (HTML, Markdown) and CSV, JSON, PNG files
     /// [default: reports/latest; with --json or an --export-*, no folder
     /// unless --out is given].
@@ -513,6 +520,15 @@ pub struct AuditArgs {
 }
 
 impl AuditArgs {
+    /// The arguments with `--confidence`, if given, turned into `--alpha`,
+    /// so that everything downstream reads one level.
+    pub fn with_confidence(mut self) -> Self {
+        if let Some(alpha) = self.confidence {
+            self.alpha = alpha;
+        }
+        self
+    }
+
     /// Whether the run is split or saved as it goes (--shard, --checkpoint,
     /// --resume): counted chunk by chunk into a tally file.
     pub fn in_chunks(&self) -> bool {

@@ -41,7 +41,7 @@ pub fn main() -> i32 {
     color::set(cli.color);
     let result = match cli.command {
         Command::List(args) => list::run(&args),
-        Command::Audit(args) => audit::run(&args),
+        Command::Audit(args) => audit::run(&args.with_confidence()),
         Command::Run(args) => run::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Power(args) => power::run(&args),

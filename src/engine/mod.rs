@@ -148,6 +148,9 @@ pub struct FeedReport {
     pub items: Items,
     /// The workers of a command, in order; empty for a file.
     pub workers: Vec<WorkerRun>,
+    /// SHA-256 of the input file, so that a report names the exact bytes
+    /// it judged; `None` for stdin and commands.
+    pub sha256: Option<String>,
 }
 
 /// Runs the shuffles of `spec` and returns their tally.
@@ -177,8 +180,12 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
         collect: spec.collect(),
         tests: Some(spec.tests.clone()),
     };
+    let mut sha256 = None;
     let (read, workers) = match &outside.feed {
         Feed::File { path, format } => {
+            if path.as_os_str() != "-" {
+                sha256 = Some(crate::digest::file_sha256(path).map_err(as_bad_input)?);
+            }
             let opts = ingest::Options {
                 format: *format,
                 ..opts
@@ -216,6 +223,7 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
             asked: (spec.trials != ALL_DECKS).then_some(spec.trials),
             items: read.items,
             workers,
+            sha256,
         }),
     })
 }

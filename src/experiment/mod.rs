@@ -34,7 +34,7 @@ use crate::sampler::subject::{OutsideSampler, SampleFeed, SamplerSubject};
 use crate::source::SourceSpec;
 use crate::spec::{TestKind, TestSet};
 use crate::subject::{Feed, Outside, Subject};
-use crate::values::{MIN_N, check_alpha, check_n};
+use crate::values::{MIN_N, check_alpha, check_n, parse_confidence};
 use location::SourceText;
 use mixing::MixingPlan;
 use schema::{Count, RawAudit, RawExperiment, RawMixing, RawSample, Sizes, Steps};
@@ -380,12 +380,21 @@ impl Validator<'_> {
         if name.is_empty() || name.contains('\n') {
             return Err(self.at(raw.name.span(), "name must be a non-empty single line"));
         }
-        let alpha = match &raw.alpha {
-            Some(a) => {
+        let alpha = match (&raw.alpha, &raw.confidence) {
+            (Some(_), Some(c)) => {
+                return Err(self.at(
+                    c.span(),
+                    "give alpha or confidence, not both (confidence = 0.99 is alpha = 0.01)",
+                ));
+            }
+            (Some(a), None) => {
                 check_alpha(*a.get_ref()).map_err(self.rethrow(a.span()))?;
                 *a.get_ref()
             }
-            None => DEFAULT_ALPHA,
+            (None, Some(c)) => {
+                parse_confidence(&c.get_ref().to_string()).map_err(self.rethrow(c.span()))?
+            }
+            (None, None) => DEFAULT_ALPHA,
         };
         let threads = match &raw.threads {
             Some(t) if *t.get_ref() < 1 => {

@@ -18,6 +18,7 @@ pub(super) struct RawExperiment {
     pub rng: Option<Spanned<String>>,
     pub seed: Option<u64>,
     pub alpha: Option<Spanned<f64>>,
+    pub confidence: Option<Spanned<f64>>,
     pub threads: Option<Spanned<i64>>,
     pub out: Option<String>,
     #[serde(default)]

@@ -155,6 +155,12 @@ fn bad_counts_are_named_at_their_value() {
 }
 
 #[test]
+fn a_confidence_level_is_an_alpha() {
+    let exp = parse(&good_with("seed = 7", "seed = 7\nconfidence = 0.99")).unwrap();
+    assert_eq!(exp.alpha, 0.01);
+}
+
+#[test]
 fn other_impossible_values_are_refused() {
     for (from, to, want) in [
         (
@@ -166,6 +172,16 @@ fn other_impossible_values_are_refused() {
             "seed = 7",
             "seed = 7\nalpha = 0",
             "7:9: alpha = 0 is not a significance level",
+        ),
+        (
+            "seed = 7",
+            "seed = 7\nconfidence = 1.5",
+            "7:14: confidence '1.5' is not a level",
+        ),
+        (
+            "seed = 7",
+            "seed = 7\nalpha = 0.01\nconfidence = 0.99",
+            "8:14: give alpha or confidence, not both",
         ),
         (
             "seed = 7",

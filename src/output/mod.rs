@@ -15,7 +15,7 @@ use crate::stats::pvalue::{LOG10_P_FLOOR, is_bound};
 use crate::subject::{Feed, Subject};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use summary::{Summary, counts_csv, permutations_csv};
+use summary::{Summary, counts_csv, lines_csv, permutations_csv};
 
 /// An audit's heatmap never saturates before this many standard errors of
 /// O/E (in log terms): a fair shuffle's most extreme cell among n² sits near
@@ -186,6 +186,9 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
     }
 }
 
+/// Each audit folder's per-position and per-card tests ([`lines_csv`]).
+pub const LINES_FILE: &str = "lines.csv";
+
 /// Writes the run's files into `dir` and returns the paths written.
 ///
 /// Every file is written atomically; the folder should have been checked with
@@ -201,12 +204,19 @@ pub fn write_run(dir: &Path, audits: &[Audit], findings: &Findings) -> Result<Ve
     written.push(put(dir.join("summary.csv"), summary.to_csv().as_bytes())?);
     let mut panels = Vec::new();
     let mut scales = Vec::new();
-    for (audit, folder) in audits.iter().zip(audit_folders(audits)) {
+    for ((audit, folder), found) in audits
+        .iter()
+        .zip(audit_folders(audits))
+        .zip(&findings.audits)
+    {
         let sub = dir.join(&folder);
         written.push(put(
             sub.join("counts.csv"),
             counts_csv(&audit.tally.rows()).as_bytes(),
         )?);
+        if let Some(lines) = &found.lines {
+            written.push(put(sub.join(LINES_FILE), lines_csv(lines).as_bytes())?);
+        }
         if let Some(perms) = audit.tally.permutations() {
             let text = permutations_csv(audit.spec.n, perms);
             written.push(put(sub.join("permutations.csv"), text.as_bytes())?);

@@ -3,7 +3,7 @@
 
 use crate::audit::Audit;
 use crate::engine::FeedReport;
-use crate::findings::{AuditFindings, DeviationCell, Findings};
+use crate::findings::{AuditFindings, DeviationCell, Findings, PositionLines};
 use crate::permutation::unrank;
 use crate::power::AuditPlan;
 use crate::spec::TestKind;
@@ -194,6 +194,9 @@ pub struct SummaryEntry {
     pub deviation_cell: Option<DeviationCell>,
     /// The whole trial plan of a biased audit.
     pub plan: Option<AuditPlan>,
+    /// Each position and each card tested on its own (uncorrected, at the
+    /// run's α), when there are enough trials.
+    pub lines: Option<PositionLines>,
     /// Where an outside shuffle's decks came from, if it is one.
     pub feed: Option<FeedSummary>,
     /// Every test's result, with its own p and its p Holm-adjusted within
@@ -223,6 +226,8 @@ pub struct FeedSummary {
     pub items: String,
     /// A command's workers: command, seed and count of each.
     pub workers: Vec<WorkerSummary>,
+    /// SHA-256 of the input file (`None` for stdin and commands).
+    pub sha256: Option<String>,
 }
 
 /// One worker of a command.
@@ -245,6 +250,7 @@ impl FeedSummary {
             asked: feed.asked,
             stopped_early: feed.stopped_early,
             items: feed.items.describe(n),
+            sha256: feed.sha256.clone(),
             workers: feed
                 .workers
                 .iter()
@@ -297,6 +303,7 @@ impl Summary {
                     sensitivity: a.sensitivity.words(),
                     deviation_cell: found.deviation_cell,
                     plan: found.plan.clone(),
+                    lines: found.lines.clone(),
                     feed: a.feed.as_ref().map(|f| FeedSummary::of(f, a.spec.n)),
                     tests: a.tests.iter().map(TestRecord::of).collect(),
                     counts: (a.spec.n <= MAX_EMBEDDED_N).then(|| a.tally.rows()),
@@ -329,6 +336,35 @@ pub fn counts_csv(counts: &[Vec<u64>]) -> String {
     for (p, row) in counts.iter().enumerate() {
         let fields = std::iter::once(p.to_string()).chain(row.iter().map(u64::to_string));
         w.write_record(fields).expect("in-memory CSV");
+    }
+    String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
+}
+
+/// `lines.csv` text: each position's and each card's own test (see
+/// [`PositionLines`]), one row per line: which kind of line, its index, the
+/// statistic, df, p as the report shows it, and pass or fail at the level.
+pub fn lines_csv(lines: &PositionLines) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["line", "index", "statistic", "df", "p", "alpha", "result"])
+        .expect("in-memory CSV");
+    for (kind, tests) in [("position", &lines.positions), ("card", &lines.cards)] {
+        for l in &tests.lines {
+            w.write_record([
+                kind.to_string(),
+                l.index.to_string(),
+                format!("{:.3}", l.statistic),
+                l.df.to_string(),
+                super::format_p(l.log10_p),
+                tests.alpha.to_string(),
+                if l.fails_at(tests.alpha) {
+                    "fail"
+                } else {
+                    "pass"
+                }
+                .to_string(),
+            ])
+            .expect("in-memory CSV");
+        }
     }
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
 }

@@ -1,6 +1,7 @@
 //! What a report says: builds the [`Document`] from a judged run.
 
 use super::extensions;
+use super::lines;
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
 use super::{MixingOutcome, ReportInput};
 use crate::algorithm::Expected;
@@ -28,6 +29,9 @@ pub fn build(input: &ReportInput<'_>) -> Document {
     if !input.audits.is_empty() {
         sections.push(comparison_section(input.audits.len()));
         sections.push(audit_sections(input, &folders, findings));
+        let labels: Vec<String> = input.audits.iter().map(audit_label).collect();
+        let anchors: Vec<String> = folders.iter().map(|f| anchor(f)).collect();
+        sections.extend(lines::section(findings, &labels, &anchors));
     }
     if !input.mixing.is_empty() {
         sections.push(mixing_section(&input.mixing));
@@ -83,9 +87,13 @@ fn facts(input: &ReportInput<'_>) -> Vec<(String, String)> {
         (
             "Verdicts".into(),
             format!(
-                "at α = {}, Holm-corrected across the {} audits",
+                "at α = {} ({}% confidence), {}",
                 input.alpha,
-                input.audits.len()
+                (100.0 * (1.0 - input.alpha) * 1e6).round() / 1e6,
+                match input.audits.len() {
+                    1 => "Holm-corrected across its tests".to_string(),
+                    k => format!("Holm-corrected across the {k} audits"),
+                }
             ),
         ),
     ]
@@ -447,6 +455,23 @@ fn audit_sections(
                 Cell::text(findings[i].deviation.clone()),
             ),
             ("Shuffles".to_string(), Cell::text(output::run_words(audit))),
+        ]);
+        if let Some(sha256) = audit.feed.as_ref().and_then(|f| f.sha256.clone()) {
+            facts.push(("Input SHA-256".to_string(), Cell::text(sha256)));
+        }
+        if let Some(lines) = &findings[i].lines {
+            facts.push((
+                "Per-position tests".to_string(),
+                Cell::Stack(vec![
+                    Cell::text(lines::summary_words(lines)),
+                    Cell::Link {
+                        text: "every line".to_string(),
+                        target: format!("{}-lines", anchor(folder)),
+                    },
+                ]),
+            ));
+        }
+        facts.extend([
             (
                 "Total variation".to_string(),
                 Cell::text(format!(

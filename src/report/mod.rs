@@ -10,6 +10,7 @@
 pub mod content;
 pub mod extensions;
 pub mod html;
+pub mod lines;
 pub mod markdown;
 pub mod model;
 pub mod samples;

@@ -17,6 +17,7 @@
 //! permutation test).
 
 use super::Shard;
+use crate::digest::sha256_hex;
 use crate::engine::{ChunkRange, RunSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::experiment::record::{RecordedSpec, tool_version};
@@ -25,7 +26,6 @@ use crate::report::Provenance;
 use crate::study::{Counted, Study, StudyResult};
 use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// The words that open every tally file.
@@ -384,14 +384,6 @@ fn shape(tally: &Tally) -> Vec<usize> {
         }
     }
     shape
-}
-
-/// SHA-256 of `bytes`, as 64 lowercase hex digits (what `sha256sum` prints).
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 #[cfg(test)]

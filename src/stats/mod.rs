@@ -5,6 +5,7 @@ pub mod battery;
 pub mod collisions;
 pub mod gof;
 pub mod laws;
+pub mod lines;
 pub mod multiple;
 pub mod position_value;
 pub mod pvalue;

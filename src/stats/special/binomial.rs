@@ -87,6 +87,47 @@ pub fn binomial_band(trials: u64, p: f64, level: f64) -> (u64, u64) {
     (lo, hi)
 }
 
+/// P(K ≥ `k`) for K ~ Binomial(`trials`, `p`), summed term by term from
+/// `k` up (for the modest `trials` it serves: how many of a few hundred
+/// per-line tests fail by chance).
+///
+/// # Panics
+///
+/// If `p` is not in `[0, 1]`.
+pub fn binomial_upper_tail(k: u64, trials: u64, p: f64) -> f64 {
+    assert!(
+        (0.0..=1.0).contains(&p),
+        "binomial p must be in [0, 1], got {p}"
+    );
+    if k == 0 {
+        return 1.0;
+    }
+    if k > trials || p == 0.0 {
+        return 0.0;
+    }
+    if p == 1.0 {
+        return 1.0;
+    }
+    let n = trials as f64;
+    let ln_choose = |i: f64| {
+        super::gamma::ln_gamma(n + 1.0)
+            - super::gamma::ln_gamma(i + 1.0)
+            - super::gamma::ln_gamma(n - i + 1.0)
+    };
+    let kf = k as f64;
+    let mut term = (ln_choose(kf) + kf * p.ln() + (n - kf) * (1.0 - p).ln()).exp();
+    let mut total = 0.0;
+    for i in k..=trials {
+        total += term;
+        let i = i as f64;
+        term *= (n - i) / (i + 1.0) * p / (1.0 - p);
+        if term < total * 1e-17 {
+            break;
+        }
+    }
+    total.min(1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +148,28 @@ mod tests {
         assert!(dist.cdf(lo) > alpha);
         assert!(dist.sf(hi) <= alpha);
         assert!(dist.sf(hi - 1) > alpha);
+    }
+
+    #[test]
+    fn binomial_upper_tail_matches_statrs() {
+        for (k, trials, p) in [
+            (0, 10, 0.3),
+            (1, 52, 0.01),
+            (3, 52, 0.01),
+            (7, 20, 0.5),
+            (21, 20, 0.5),
+        ] {
+            let want = if k == 0 {
+                1.0
+            } else {
+                Binomial::new(p, trials).unwrap().sf(k - 1)
+            };
+            let got = binomial_upper_tail(k, trials, p);
+            assert!(
+                (got - want).abs() <= 1e-12 + 1e-9 * want,
+                "{k} {trials} {p}: {got} vs {want}"
+            );
+        }
     }
 
     #[test]

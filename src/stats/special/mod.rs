@@ -24,7 +24,7 @@ mod ks;
 mod noncentral;
 mod normal;
 
-pub use binomial::binomial_band;
+pub use binomial::{binomial_band, binomial_upper_tail};
 pub use chi2::{chi2_isf, chi2_sf, ln_chi2_sf, log10_chi2_sf};
 pub use gamma::ln_gamma_q;
 pub use ks::{KsResult, ks_uniform};

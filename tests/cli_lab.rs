@@ -1,0 +1,115 @@
+//! The lab-style parts of a report through the command line: a confidence
+//! level instead of α, each position's and card's own test in every output,
+//! and the SHA-256 of the input file that was judged.
+
+use shuffle_audit::digest::file_sha256;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("sa-lab-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&p);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+#[test]
+fn a_confidence_level_holds_verdicts_and_lines_to_its_alpha() {
+    let out = temp("confidence");
+    let o = run(&[
+        "audit",
+        "-a",
+        "naive-swap",
+        "-n",
+        "8",
+        "-t",
+        "40000",
+        "--confidence",
+        "99%",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = summary(&out);
+    assert_eq!(s["alpha"], 0.01);
+    let lines = &s["audits"][0]["lines"];
+    assert_eq!(lines["positions"]["alpha"], 0.01);
+    assert_eq!(lines["positions"]["lines"].as_array().unwrap().len(), 8);
+    assert_eq!(lines["cards"]["lines"].as_array().unwrap().len(), 8);
+    let csv = std::fs::read_to_string(out.join("naive-swap/lines.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 16, "{csv}");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("position,0,") && l.ends_with(",fail"))
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("(99% confidence)"), "{report}");
+    assert!(report.contains("## Per-position and per-card tests"));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn bad_confidence_levels_are_refused_with_exit_2_and_no_files() {
+    let out = temp("bad");
+    for args in [
+        vec!["--confidence", "1.5"],
+        vec!["--confidence", "99"],
+        vec!["--confidence", "0.99", "--alpha", "0.01"],
+    ] {
+        let mut all = vec!["audit", "-a", "fisher-yates", "-t", "1000", "--out"];
+        all.push(out.to_str().unwrap());
+        all.extend(args.iter().copied());
+        let o = run(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            e.contains(args[1]) || e.contains("--alpha"),
+            "{args:?}: {e}"
+        );
+        assert!(!out.exists(), "{args:?} left files");
+    }
+}
+
+#[test]
+fn an_input_file_is_named_by_its_sha256_in_every_output() {
+    let input = temp("deals.txt");
+    let mut f = std::fs::File::create(&input).unwrap();
+    for t in 0..600u32 {
+        let deck: Vec<String> = (0..6).map(|i| ((i + t) % 6).to_string()).collect();
+        writeln!(f, "{}", deck.join(" ")).unwrap();
+    }
+    drop(f);
+    let out = temp("sha");
+    let o = run(&[
+        "audit",
+        "--input",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let digest = file_sha256(&input).unwrap();
+    assert_eq!(
+        summary(&out)["audits"][0]["feed"]["sha256"],
+        digest.as_str()
+    );
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains(&digest));
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::remove_file(&input).unwrap();
+}

@@ -68,6 +68,9 @@ pub struct SampleRecord {
     /// The number an outside sampler's items start from (0 or 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub base: Option<u64>,
+    /// SHA-256 of an outside sampler's input file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_sha256: Option<String>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// The verdict.
@@ -152,6 +155,7 @@ impl SampleRecord {
                 }),
             },
             base: a.feed.as_ref().map(|f| f.base.offset()),
+            input_sha256: a.feed.as_ref().and_then(|f| f.sha256.clone()),
             seconds: a.seconds,
             verdict: a.verdict,
             p_adjusted: pvalue::stated(a.log10_p_adjusted),

@@ -226,6 +226,9 @@ fn audit_section(a: &SampleAudit, folder: &str) -> Section {
         ("Largest deviation".into(), Cell::text(a.deviation_words())),
         ("Could detect".into(), Cell::text(detectable_words(a))),
     ];
+    if let Some(sha256) = a.feed.as_ref().and_then(|f| f.sha256.clone()) {
+        facts.push(("Input SHA-256".into(), Cell::text(sha256)));
+    }
     if !a.looks.is_empty() {
         facts.push(("Looks".into(), Cell::text(looks_words(a))));
     }

@@ -80,6 +80,9 @@ pub struct SampleFeedReport {
     pub asked: Option<u64>,
     /// The workers of a command, in order; empty for a file.
     pub workers: Vec<WorkerRun>,
+    /// SHA-256 of the input file, so that a report names the exact bytes
+    /// it judged; `None` for stdin and commands.
+    pub sha256: Option<String>,
 }
 
 /// The counts of a run, with what an outside feed gave.
@@ -123,11 +126,17 @@ fn read_outside(
         base: outside.base,
         max_samples: asked,
     };
+    let mut sha256 = None;
     let (read, workers) = match &outside.feed {
-        SampleFeed::File(path) => (
-            samples::read_samples_path(path, &opts, progress)?,
-            Vec::new(),
-        ),
+        SampleFeed::File(path) => {
+            if path.as_os_str() != "-" {
+                sha256 = Some(crate::digest::file_sha256(path)?);
+            }
+            (
+                samples::read_samples_path(path, &opts, progress)?,
+                Vec::new(),
+            )
+        }
         SampleFeed::Command(cmd) => {
             samples::run_sample_command(cmd, &opts, spec.trials, spec.seed, progress)?
         }
@@ -148,6 +157,7 @@ fn read_outside(
             stopped_early: read.stopped_early,
             asked,
             workers,
+            sha256,
         }),
     })
 }

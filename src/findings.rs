@@ -35,8 +35,8 @@ pub struct AuditFindings {
     /// for).
     pub plan: Option<AuditPlan>,
     /// Each position and each card tested on its own at the run's α, as
-    /// gaming-lab standards ask; `None` when too few trials (fewer than 5
-    /// expected per cell) or no full matrix.
+    /// gaming-lab standards ask; `None` when too few trials (fewer than
+    /// [`crate::stats::lines::LINE_MIN_EXPECTED`] expected per cell).
     pub lines: Option<PositionLines>,
 }
 

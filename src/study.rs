@@ -26,7 +26,7 @@
 
 use crate::algorithm::Algorithm;
 use crate::audit::{self, Audit, DEFAULT_ALPHA};
-use crate::engine::{self, N_FROM_INPUT, RunSpec};
+use crate::engine::{self, FeedReport, N_FROM_INPUT, RunSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::experiment::mixing::{MixingCurve as PlannedCurve, MixingPlan};
 use crate::experiment::record::{RunStart, tool_version};
@@ -213,7 +213,11 @@ impl Study {
         }
         let mut audits = Vec::with_capacity(counted.len());
         for (spec, c) in self.audits.iter().zip(counted) {
-            if c.tally.n() != spec.n || c.tally.trials() != spec.trials {
+            let read = spec.subject.builtin().is_none();
+            let n_fits = c.tally.n() == spec.n || (read && spec.n == N_FROM_INPUT);
+            let trials_fit =
+                c.tally.trials() == spec.trials || (read && c.tally.trials() <= spec.trials);
+            if !n_fits || !trials_fit {
                 return Err(Error::invalid(format!(
                     "a tally of {} trials at n = {} does not belong to {} ({} trials at n = {})",
                     c.tally.trials(),
@@ -223,7 +227,9 @@ impl Study {
                     spec.n
                 )));
             }
-            audits.push(audit::evaluate(spec, c.tally, c.seconds, self.alpha));
+            let mut audit = audit::evaluate(spec, c.tally, c.seconds, self.alpha);
+            audit.feed = c.feed;
+            audits.push(audit);
         }
         Ok(self.finish(audits))
     }
@@ -247,6 +253,9 @@ pub struct Counted {
     pub tally: Tally,
     /// Seconds spent counting them (shown as the audit's time).
     pub seconds: f64,
+    /// What an outside feed gave, for counts of decks read from a file
+    /// (`None` for a built-in algorithm's).
+    pub feed: Option<FeedReport>,
 }
 
 /// The most a study may write: count matrices beyond this (a few hundred
@@ -507,6 +516,7 @@ mod tests {
             .map(|a| Counted {
                 tally: a.tally.clone(),
                 seconds: a.seconds,
+                feed: None,
             })
             .collect();
         let concluded = Study::new(specs.clone()).conclude(counted).unwrap();
@@ -514,11 +524,13 @@ mod tests {
         let short = vec![Counted {
             tally: ran.audits[0].tally.clone(),
             seconds: 0.0,
+            feed: None,
         }];
         assert!(Study::new(specs.clone()).conclude(short).is_err());
         let wrong = ["fisher-yates", "naive-swap"].map(|name| Counted {
             tally: crate::engine::run(&spec(name, 1_000), &crate::engine::no_progress).unwrap(),
             seconds: 0.0,
+            feed: None,
         });
         let e = Study::new(specs).conclude(wrong.to_vec()).unwrap_err();
         assert!(

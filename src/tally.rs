@@ -514,6 +514,13 @@ impl Counter {
         self.pending = 0;
     }
 
+    /// A copy of the tally of everything counted so far (for a
+    /// checkpoint), the counter counting on.
+    pub(crate) fn so_far(&mut self) -> Tally {
+        self.flush();
+        self.tally.clone()
+    }
+
     /// The tally of everything counted.
     pub(crate) fn finish(mut self) -> Tally {
         self.flush();

@@ -314,10 +314,7 @@ fn what_cannot_be_split_or_resumed_is_refused_before_anything_runs() {
         ],
         "--input decks",
     );
-    refused(
-        &["audit", "--input", p(&decks), "--checkpoint", t],
-        "--checkpoint works for built-in",
-    );
+    refused(&["audit", "--input", "-", "--checkpoint", t], "stdin");
     refused(
         &["audit", "--cmd", "true", "-n", "5", "--checkpoint", t],
         "--cmd decks",

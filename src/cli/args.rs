@@ -154,7 +154,8 @@ input writes them.
     shuffle-audit audit --input draws.txt --kind sample -n 49
     shuffle-audit audit --cmd 'node pick.js {count} {seed}' --kind pick --weights 1,99
 
-BIG RUNS, over many machines or with interruptions (built-in shuffles; one \
+BIG RUNS, over many machines or with interruptions (built-in shuffles, or an \
+--input file to checkpoint; one \
 pass, not --until-decisive): trials are counted in chunks of 65,536, chunk c \
 drawn from stream c of the seed, so any share of the chunks can be counted \
 anywhere and the counts added up.
@@ -167,11 +168,14 @@ Slurm job array and a Kubernetes Indexed Job that run one shard per task.
 and on Ctrl-C (written whole, flushed to disk, then renamed into place); \
 after Ctrl-C, a crash or a kill, the same command with --resume FILE \
 continues where the last save left off, with the same counts as a run never \
-stopped. A second Ctrl-C quits at once (the last save stays).
+stopped. A second Ctrl-C quits at once (the last save stays). With --input \
+FILE (not stdin, not --cmd) the checkpoint holds the record offset reached \
+and the SHA-256 of the file before it: --resume reopens the file there.
     shuffle-audit audit -a fisher-yates -n 10 -t 2.1e9 --shard 3/64 --tally s3.tally
     shuffle-audit merge s*.tally --out reports/big
     shuffle-audit audit -a naive-swap -t 1e10 --checkpoint run.tally
     shuffle-audit audit -a naive-swap -t 1e10 --resume run.tally
+    shuffle-audit audit --input huge-deals.txt --checkpoint read.ck
 
 Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased); \
 1 --fail-on-bias and something was biased; 2 bad input; 130 interrupted \

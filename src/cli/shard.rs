@@ -7,14 +7,16 @@ use super::args::AuditArgs;
 use super::audit::{Shown, out_dir, show};
 use super::interrupt;
 use super::study::{Bars, deliver, prepare};
-use shuffle_audit::engine::{ChunkRange, RunSpec};
+use shuffle_audit::engine::{self, ALL_DECKS, ChunkRange, RunSpec};
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::output::thousands;
 use shuffle_audit::report::Provenance;
 use shuffle_audit::shard::TallyFile;
+use shuffle_audit::shard::input::{self, InputCheckpoint, InputSaving};
 use shuffle_audit::shard::run::{self, Checkpoint};
-use shuffle_audit::study::Study;
+use shuffle_audit::study::{Counted, Observer, Study};
+use shuffle_audit::subject::{Feed, Outside, Subject};
 use shuffle_audit::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -29,12 +31,13 @@ pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: bool) -> Result<()>
     };
     let why = if samplers {
         Some("samplers (-a reservoir:k=3, ...) are not split into shards or checkpointed yet")
-    } else if args.input.is_some() {
+    } else if args.input.is_some() && args.shard.is_some() {
         Some(
-            "--input decks are read from a file, not drawn in chunks of a seed: a run from a \
-             file is not split or resumed (yet); audit the whole file, or split the file and \
-             audit each part",
+            "--input decks are read from a file, not drawn in chunks of a seed: split the file \
+             and audit each part, or checkpoint the read (--checkpoint, --resume)",
         )
+    } else if args.input.as_deref() == Some(Path::new("-")) {
+        Some("stdin cannot be reopened where it stopped: give --input a file to checkpoint")
     } else if args.cmd.is_some() {
         Some(
             "--cmd decks come from a program, not from chunks of the seed: such a run is not \
@@ -77,6 +80,11 @@ pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
             "{} is a folder: a tally file needs a file name",
             folder.display()
         )));
+    }
+    if let [spec] = specs.as_slice()
+        && let Subject::Outside(outside) = &spec.subject
+    {
+        return run_input(args, spec, outside);
     }
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
     let command = shell_line(&record::command_line());
@@ -138,6 +146,60 @@ pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
         );
     }
     Ok(0)
+}
+
+/// `audit --input FILE --checkpoint C` (or `--resume C`): the file read
+/// with its counts saved every so often, resumed from a saved checkpoint,
+/// then judged and shown as any audit. Ctrl-C saves and stops (exit 130).
+fn run_input(args: &AuditArgs, spec: &RunSpec, outside: &Outside) -> Result<i32> {
+    let Feed::File { format, .. } = &outside.feed else {
+        return Err(Error::invalid("only an --input file is checkpointed"));
+    };
+    let opts = engine::read_options(spec, outside, *format);
+    let command = shell_line(&record::command_line());
+    let resumed = args
+        .resume
+        .as_deref()
+        .map(InputCheckpoint::load)
+        .transpose()?;
+    let path = args
+        .checkpoint
+        .as_deref()
+        .or(args.resume.as_deref())
+        .expect("a checkpointed run saves somewhere");
+    let saving = InputSaving {
+        path,
+        every: args.checkpoint_every,
+        stop: interrupt::stop_flag(),
+    };
+    let out = out_dir(args.out.as_deref(), args.json || args.export.any());
+    let study = Study {
+        alpha: args.alpha,
+        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command.clone()]),
+        ..Study::new(vec![spec.clone()])
+    };
+    prepare(&study, args.quiet, &args.export)?;
+    let bars = Bars::new(&study, args.quiet, false);
+    let asked = (spec.trials != ALL_DECKS).then_some(spec.trials);
+    let result = deliver(
+        out.as_deref(),
+        &args.export,
+        || {
+            bars.begin(0, spec, spec.trials);
+            let read = input::read(spec, &opts, command, args.alpha, resumed, saving, &|k| {
+                bars.advanced(k)
+            });
+            bars.finish();
+            let done = read.map_err(|e| with_resume_hint(e, Some(path)))?;
+            study.conclude(vec![Counted {
+                feed: Some(done.feed(asked)),
+                tally: done.tally,
+                seconds: done.seconds,
+            }])
+        },
+        |_, _| Ok(()),
+    )?;
+    Ok(show(&result, &Shown::of(args, out.as_deref())))
 }
 
 /// The tally file saved at `path`, checked to be the run `fresh` describes

@@ -24,7 +24,7 @@ use crate::format::human_bytes;
 use crate::ingest::{self, Items, WorkerRun};
 use crate::source::SourceSpec;
 use crate::spec::TestSet;
-use crate::subject::{Feed, Shuffle, Subject};
+use crate::subject::{Feed, Outside, Shuffle, Subject};
 use crate::tally::{Collect, Tally};
 use shuffles::{Custom, Rows, Shuffles};
 
@@ -172,14 +172,7 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
         }
         Subject::Outside(outside) => outside,
     };
-    let opts = ingest::Options {
-        n: (spec.n != N_FROM_INPUT).then_some(spec.n),
-        format: ingest::Format::Text,
-        order: outside.order.clone(),
-        max_decks: (spec.trials != ALL_DECKS).then_some(spec.trials),
-        collect: spec.collect(),
-        tests: Some(spec.tests.clone()),
-    };
+    let opts = read_options(spec, outside, ingest::Format::Text);
     let mut sha256 = None;
     let (read, workers) = match &outside.feed {
         Feed::File { path, format } => {
@@ -226,6 +219,20 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
             sha256,
         }),
     })
+}
+
+/// How to read the decks of `spec`, a shuffle from `outside` written in
+/// `format`: its n if given, starting order, decks asked for and what its
+/// tests collect.
+pub fn read_options(spec: &RunSpec, outside: &Outside, format: ingest::Format) -> ingest::Options {
+    ingest::Options {
+        n: (spec.n != N_FROM_INPUT).then_some(spec.n),
+        format,
+        order: outside.order.clone(),
+        max_decks: (spec.trials != ALL_DECKS).then_some(spec.trials),
+        collect: spec.collect(),
+        tests: Some(spec.tests.clone()),
+    }
 }
 
 /// Runs only the chunks `chunks` of `spec`, a built-in algorithm's run, and

@@ -3,7 +3,7 @@
 //! parallel (one thread per worker) and merged in worker order.
 
 use super::driver::{Chunker, EAGER_BLOCK, Fail, Source, Truncated};
-use super::{Ingested, Options, Plan, ingest};
+use super::{Ingested, Options, Plan, Resume, ingest};
 use crate::engine::Progress;
 use crate::error::{Error, Result};
 use crate::source::splitmix64;
@@ -151,7 +151,17 @@ pub fn run_command(
     let plan = Plan::new(&opts)?;
     let runs = worker_runs(cmd, n, trials, seed);
     let read = |src: &mut dyn Source, count: u64| {
-        ingest(src, "stdout", &opts, &plan, count, 1, false, progress)
+        ingest(
+            src,
+            "stdout",
+            &opts,
+            &plan,
+            count,
+            1,
+            false,
+            progress,
+            Resume::default(),
+        )
     };
     let results = run_workers(cmd, &runs, plan.record, Unit::DECK, &read)?;
     let first = &results[0];

@@ -110,6 +110,19 @@ impl Slots {
         f(guard.get_or_insert_with(|| Slot::new(self.n, self.collect)))
     }
 
+    /// Everything the slots have counted so far, in one tally (for a
+    /// checkpoint), the slots counting on.
+    fn so_far(&self) -> Tally {
+        let mut tally = Tally::collecting(self.n, self.collect);
+        for slot in &self.slots {
+            let mut guard = slot.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(slot) = guard.as_mut() {
+                tally.merge(&slot.counter.so_far());
+            }
+        }
+        tally
+    }
+
     fn finish(self) -> Tally {
         let mut tally = Tally::collecting(self.n, self.collect);
         for slot in self.slots {
@@ -384,6 +397,29 @@ pub(crate) struct Drained {
     pub reached_end: bool,
 }
 
+/// How far a read has got: the bytes, lines (or records) and decks of the
+/// input counted so far, each from the input's start. A read resumed here
+/// (the input opened at `bytes`) continues exactly where it stopped, since
+/// blocks are cut at line (record) ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ReadPoint {
+    /// Bytes of the input before the point.
+    pub bytes: u64,
+    /// Lines (or records) before the point.
+    pub units: u64,
+    /// Decks counted before the point.
+    pub decks: u64,
+}
+
+/// Told, between two windows of blocks, how far a read has got, so that it
+/// can save the counts (see [`super::read_path_from`]).
+pub trait Saver: Sync {
+    /// The read has counted everything up to `point`; `so_far` gives the
+    /// tally of this read's decks (those before its start excluded). An
+    /// error ends the read with it (after a save, to stop).
+    fn reached(&self, point: ReadPoint, so_far: &dyn Fn() -> Tally) -> Result<()>;
+}
+
 /// How to drive a read.
 pub(crate) struct Drive<'a> {
     pub name: &'a str,
@@ -391,6 +427,11 @@ pub(crate) struct Drive<'a> {
     pub collect: Collect,
     /// Lines (or records) before the first block handed in.
     pub units_before: u64,
+    /// Bytes and decks before the first block handed in (and lines, as
+    /// `units_before`).
+    pub before: ReadPoint,
+    /// Told the read's progress after every window, if set.
+    pub saver: Option<&'a dyn Saver>,
     pub limit: u64,
     /// Blocks parsed at once; 1 parses on the calling thread only.
     pub window: usize,
@@ -435,6 +476,7 @@ impl Drive<'_> {
         let slots = Slots::new(threads, self.n, self.collect);
         let mut decks = 0u64;
         let mut units = self.units_before;
+        let mut bytes = self.before.bytes;
         let mut pending = Some(first);
         loop {
             let mut win: Vec<Vec<u8>> = pending.take().into_iter().collect();
@@ -514,8 +556,24 @@ impl Drive<'_> {
                     reached_end: false,
                 });
             }
+            let window_bytes: u64 = win.iter().map(|b| b.len() as u64).sum();
             for block in win {
                 src.recycle(block);
+            }
+            bytes += window_bytes;
+            if let Some(saver) = self.saver {
+                let point = ReadPoint {
+                    bytes,
+                    units,
+                    decks: self.before.decks + decks,
+                };
+                saver
+                    .reached(point, &|| slots.so_far())
+                    .map_err(|error| Fail {
+                        error,
+                        decks,
+                        truncated: Truncated::No,
+                    })?;
             }
         }
     }

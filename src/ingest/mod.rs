@@ -73,6 +73,7 @@ use crate::error::{Error, Result};
 use crate::spec::{MAX_PERMUTATION_N, TestSet};
 use crate::tally::{Collect, Tally};
 use driver::{Chunker, Drive, Fail, Source, Threaded, Truncated};
+pub use driver::{ReadPoint, Saver};
 use items::{Dict, Lookup};
 use std::fmt;
 use std::io::Read;
@@ -261,6 +262,51 @@ pub fn read_path(path: &Path, opts: &Options, progress: Progress<'_>) -> Result<
     read(file, &path.display().to_string(), opts, progress)
 }
 
+/// Where a read starts and who is told how far it has got: a read resumed
+/// from a checkpoint, or saving one (see [`read_path_from`]).
+#[derive(Clone, Copy, Default)]
+pub struct Resume<'a> {
+    /// The point the input is read from (its start by default).
+    pub at: ReadPoint,
+    /// Told the read's progress after every window of blocks.
+    pub saver: Option<&'a dyn Saver>,
+}
+
+/// [`read_path`] of a file (not stdin) from `resume.at`, a point an
+/// earlier read of the same file reached (see [`Saver`]): the file is
+/// opened at that byte, lines are numbered on from there, and the decks
+/// before it count towards [`Options::max_decks`]. `opts.order` must give
+/// the earlier read's starting order (its items), since the first deck
+/// that set it is not read again. The tally holds this read's decks only.
+pub fn read_path_from(
+    path: &Path,
+    opts: &Options,
+    resume: Resume<'_>,
+    progress: Progress<'_>,
+) -> Result<Ingested> {
+    use std::io::{Seek, SeekFrom};
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    file.seek(SeekFrom::Start(resume.at.bytes)).map_err(io)?;
+    let opts = Options {
+        max_decks: opts
+            .max_decks
+            .map(|max| max.saturating_sub(resume.at.decks).max(1)),
+        ..opts.clone()
+    };
+    read_resumable(
+        file,
+        &path.display().to_string(),
+        &opts,
+        progress,
+        driver::BLOCK,
+        resume,
+    )
+}
+
 /// [`read`] with a given block size (small in tests, to exercise block
 /// boundaries).
 pub(crate) fn read_blocks(
@@ -269,6 +315,18 @@ pub(crate) fn read_blocks(
     opts: &Options,
     progress: Progress<'_>,
     block: usize,
+) -> Result<Ingested> {
+    read_resumable(reader, name, opts, progress, block, Resume::default())
+}
+
+/// [`read_blocks`] from a point, telling a saver (see [`Resume`]).
+fn read_resumable(
+    reader: impl Read + Send,
+    name: &str,
+    opts: &Options,
+    progress: Progress<'_>,
+    block: usize,
+    resume: Resume<'_>,
 ) -> Result<Ingested> {
     let plan = Plan::new(opts)?;
     let limit = plan.limit(opts)?;
@@ -283,7 +341,9 @@ pub(crate) fn read_blocks(
             free: free_tx,
             end: (0, 0),
         };
-        let result = ingest(&mut src, name, opts, &plan, limit, window, true, progress);
+        let result = ingest(
+            &mut src, name, opts, &plan, limit, window, true, progress, resume,
+        );
         // Hanging up tells the reading thread to stop.
         drop(src);
         result.map_err(|f| f.error)
@@ -382,6 +442,7 @@ pub(crate) fn ingest(
     window: usize,
     probe_more: bool,
     progress: Progress<'_>,
+    resume: Resume<'_>,
 ) -> Result<Ingested, Fail> {
     let io = |e: std::io::Error| {
         Fail::from(Error::Io {
@@ -389,11 +450,17 @@ pub(crate) fn ingest(
             source: e,
         })
     };
-    let drive = |n: usize, units_before: u64| Drive {
+    let drive = |n: usize, units_before: u64, skipped_bytes: u64| Drive {
         name,
         n,
         collect: opts.collect_at(n),
         units_before,
+        before: ReadPoint {
+            bytes: resume.at.bytes + skipped_bytes,
+            units: units_before,
+            decks: resume.at.decks,
+        },
+        saver: resume.saver,
         limit,
         window,
         probe_more,
@@ -401,13 +468,15 @@ pub(crate) fn ingest(
     };
     match plan.record {
         None => {
-            let mut units_before = 0u64;
+            let mut units_before = resume.at.units;
+            let mut skipped_bytes = 0u64;
             let (own, first) = loop {
                 let Some(block) = src.next_block().map_err(io)? else {
                     return Err(no_decks(name));
                 };
                 let Some((line, text)) = text::first_deck(&block) else {
                     units_before += text::count_lines(&block);
+                    skipped_bytes += block.len() as u64;
                     src.recycle(block);
                     continue;
                 };
@@ -427,7 +496,7 @@ pub(crate) fn ingest(
             let dict = own.as_ref().or(plan.order.as_ref()).expect("a dictionary");
             check_collect(dict.n, opts.collect_at(dict.n))?;
             let parser = text::TextParser { dict };
-            let done = drive(dict.n, units_before).run(src, first, &parser)?;
+            let done = drive(dict.n, units_before, skipped_bytes).run(src, first, &parser)?;
             Ok(Ingested {
                 tally: done.tally,
                 decks: done.decks,
@@ -460,7 +529,7 @@ pub(crate) fn ingest(
                 unreachable!("binary dictionaries are tables");
             };
             let parser = binary::BinaryParser { dict, table, width };
-            let done = drive(dict.n, 0).run(src, first, &parser)?;
+            let done = drive(dict.n, resume.at.units, 0).run(src, first, &parser)?;
             if done.reached_end
                 && let Some(fail) = ragged(src, done.decks)
             {

@@ -29,13 +29,13 @@ pub fn build(input: &ReportInput<'_>) -> Document {
     if !input.audits.is_empty() {
         sections.push(comparison_section(input.audits.len()));
         sections.push(audit_sections(input, &folders, findings));
-        let labels: Vec<String> = input.audits.iter().map(audit_label).collect();
-        let anchors: Vec<String> = folders.iter().map(|f| anchor(f)).collect();
-        sections.extend(lines::section(findings, &labels, &anchors));
     }
     if !input.mixing.is_empty() {
         sections.push(mixing_section(&input.mixing));
     }
+    let labels: Vec<String> = input.audits.iter().map(audit_label).collect();
+    let anchors: Vec<String> = folders.iter().map(|f| anchor(f)).collect();
+    sections.extend(lines::section(findings, &labels, &anchors));
     sections.push(method_section(input));
     Document {
         title: input.title.clone(),
@@ -758,7 +758,17 @@ mod tests {
         let findings = Findings::of(&audits, 0.001);
         let doc = build(&input(&audits, &findings));
         let ids: Vec<&str> = doc.sections.iter().map(|s| s.id.as_str()).collect();
-        assert_eq!(ids, ["summary", "comparison", "audits", "mixing", "method"]);
+        assert_eq!(
+            ids,
+            [
+                "summary",
+                "comparison",
+                "audits",
+                "mixing",
+                "lines",
+                "method"
+            ]
+        );
         assert_eq!(
             doc.lead,
             [

@@ -228,6 +228,7 @@ impl TallyFile {
             .map(|a| Counted {
                 tally: a.tally,
                 seconds: a.seconds,
+                feed: None,
             })
             .collect();
         Study {
@@ -250,55 +251,18 @@ impl TallyFile {
 
     /// The file's bytes: the header line, then the payload.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let payload = serde_json::to_vec(self).expect("a tally file serialises");
-        let mut bytes = format!(
-            "{MAGIC} v{VERSION} sha256={} bytes={}\n",
-            sha256_hex(&payload),
-            payload.len()
+        seal(
+            MAGIC,
+            VERSION,
+            serde_json::to_vec(self).expect("a tally file serialises"),
         )
-        .into_bytes();
-        bytes.extend(payload);
-        bytes
     }
 
     /// Reads a tally file's bytes, refusing (with the reason) another
     /// format, another version, a checksum that does not match, and a
     /// payload that is not a consistent tally.
     pub fn from_bytes(bytes: &[u8]) -> std::result::Result<Self, String> {
-        let newline = bytes.iter().position(|&b| b == b'\n');
-        let header = newline
-            .and_then(|at| std::str::from_utf8(&bytes[..at]).ok())
-            .filter(|h| h.starts_with(MAGIC))
-            .ok_or("not a shuffle-audit tally file")?;
-        let payload = &bytes[newline.map_or(bytes.len(), |at| at + 1)..];
-        let fields: Vec<&str> = header[MAGIC.len()..].split_whitespace().collect();
-        let version = fields
-            .first()
-            .and_then(|v| v.strip_prefix('v'))
-            .and_then(|v| v.parse::<u32>().ok())
-            .ok_or("a tally file header without a version")?;
-        if version != VERSION {
-            return Err(format!(
-                "tally file format version {version}; this {} reads version {VERSION}",
-                tool_version()
-            ));
-        }
-        let field = |key: &str| {
-            fields
-                .iter()
-                .find_map(|f| f.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
-        };
-        let length = field("bytes").and_then(|v| v.parse::<usize>().ok());
-        if length != Some(payload.len()) {
-            return Err(format!(
-                "corrupted or truncated: {} bytes of counts where the header says {}",
-                payload.len(),
-                field("bytes").unwrap_or("nothing")
-            ));
-        }
-        if field("sha256") != Some(sha256_hex(payload).as_str()) {
-            return Err("corrupted: the checksum (sha256) does not match the contents".into());
-        }
+        let payload = unseal(bytes, MAGIC, VERSION)?;
         let file: TallyFile = serde_json::from_slice(payload)
             .map_err(|e| format!("not a readable tally (its checksum matches): {e}"))?;
         file.check()
@@ -364,6 +328,66 @@ impl TallyFile {
             Error::of_kind(ErrorKind::BadInput, format!("{}: {why}", path.display()))
         })
     }
+}
+
+/// `payload` under a header line naming `magic` and `version`, with the
+/// payload's SHA-256 and length: the layout of tally files and input
+/// checkpoints.
+pub(crate) fn seal(magic: &str, version: u32, payload: Vec<u8>) -> Vec<u8> {
+    let mut bytes = format!(
+        "{magic} v{version} sha256={} bytes={}\n",
+        sha256_hex(&payload),
+        payload.len()
+    )
+    .into_bytes();
+    bytes.extend(payload);
+    bytes
+}
+
+/// The payload of [`seal`]ed `bytes`, refusing (with the reason) another
+/// kind of file, another version, and a length or checksum that does not
+/// match.
+pub(crate) fn unseal<'b>(
+    bytes: &'b [u8],
+    magic: &str,
+    version: u32,
+) -> std::result::Result<&'b [u8], String> {
+    let noun = magic.strip_prefix("shuffle-audit ").unwrap_or(magic);
+    let newline = bytes.iter().position(|&b| b == b'\n');
+    let header = newline
+        .and_then(|at| std::str::from_utf8(&bytes[..at]).ok())
+        .filter(|h| h.starts_with(magic))
+        .ok_or_else(|| format!("not a shuffle-audit {noun} file"))?;
+    let payload = &bytes[newline.map_or(bytes.len(), |at| at + 1)..];
+    let fields: Vec<&str> = header[magic.len()..].split_whitespace().collect();
+    let found = fields
+        .first()
+        .and_then(|v| v.strip_prefix('v'))
+        .and_then(|v| v.parse::<u32>().ok())
+        .ok_or_else(|| format!("a {noun} file header without a version"))?;
+    if found != version {
+        return Err(format!(
+            "{noun} file format version {found}; this {} reads version {version}",
+            tool_version()
+        ));
+    }
+    let field = |key: &str| {
+        fields
+            .iter()
+            .find_map(|f| f.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
+    };
+    let length = field("bytes").and_then(|v| v.parse::<usize>().ok());
+    if length != Some(payload.len()) {
+        return Err(format!(
+            "corrupted or truncated: {} bytes of counts where the header says {}",
+            payload.len(),
+            field("bytes").unwrap_or("nothing")
+        ));
+    }
+    if field("sha256") != Some(sha256_hex(payload).as_str()) {
+        return Err("corrupted: the checksum (sha256) does not match the contents".into());
+    }
+    Ok(payload)
 }
 
 /// The lengths of everything a tally counts, with its n: two tallies of

@@ -17,6 +17,7 @@
 //! last save and still gives the same counts.
 
 pub mod file;
+pub mod input;
 pub mod merge;
 pub mod run;
 

@@ -137,7 +137,7 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         ..spec.clone()
     };
     let position_value = PositionValueStats::run(&tally);
-    let tests = battery::run(&tally, &spec.tests, &position_value, spec.seed);
+    let tests = run_tests(spec, &tally, &position_value);
     let log10_p = audit_log10_p(&tests);
     let sensitivity = Sensitivity::of(&tests, spec.n, tally.trials(), alpha, tests.len());
     Audit {
@@ -154,6 +154,18 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         looks: Vec::new(),
         alpha,
         feed: None,
+    }
+}
+
+/// The selected tests of `spec` on `tally`: a deck's own tests for a deck.
+fn run_tests(
+    spec: &RunSpec,
+    tally: &Tally,
+    position_value: &PositionValueStats,
+) -> Vec<TestResult> {
+    match &spec.deck {
+        Some(deck) => crate::deck::battery::run(tally, &spec.tests, deck, spec.seed),
+        None => battery::run(tally, &spec.tests, position_value, spec.seed),
     }
 }
 
@@ -234,12 +246,7 @@ pub fn run_until_decisive(
         Tally::merge,
         |tally| {
             let position_value = PositionValueStats::run(tally);
-            audit_log10_p(&battery::run(
-                tally,
-                &spec.tests,
-                &position_value,
-                spec.seed,
-            ))
+            audit_log10_p(&run_tests(spec, tally, &position_value))
         },
     )?;
     let mut audit = evaluate(spec, seq.tally, start.elapsed().as_secs_f64(), alpha);

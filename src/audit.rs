@@ -163,10 +163,25 @@ fn run_tests(
     tally: &Tally,
     position_value: &PositionValueStats,
 ) -> Vec<TestResult> {
-    match &spec.deck {
-        Some(deck) => crate::deck::battery::run(tally, &spec.tests, deck, spec.seed),
-        None => battery::run(tally, &spec.tests, position_value, spec.seed),
-    }
+    let Some(deck) = &spec.deck else {
+        return battery::run(tally, &spec.tests, position_value, spec.seed);
+    };
+    // A deck of distinct items also runs the tests of permutations.
+    let standard: Vec<TestKind> = spec.tests.iter().filter(|k| !k.is_deck()).collect();
+    let mut results = if standard.is_empty() {
+        Vec::new()
+    } else {
+        let standard = crate::spec::TestSet::of_kinds(standard);
+        battery::run(tally, &standard, position_value, spec.seed)
+    };
+    results.extend(crate::deck::battery::run(
+        tally,
+        &spec.tests,
+        deck,
+        spec.seed,
+    ));
+    battery::correct(&mut results);
+    results
 }
 
 /// An audit's own p-value: the smallest Holm-adjusted p of its tests.

@@ -20,12 +20,36 @@ pub const SKIP_REASON: &str = "fixed points, cycles, rising sequences and Lehmer
 /// ≤ 8, and with category columns the position-by-category and hand tests.
 /// In a list, `position-value` and `permutation` name their deck forms
 /// (position-by-kind, whole-arrangement); the structure tests are skipped.
+/// A deck of distinct items (`cards`, or categories alone) keeps every
+/// test of permutations and adds the category tests.
 pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
     let n = deck.n();
     let categories = !deck.columns().is_empty();
     let mut kinds = Vec::new();
     let mut skipped = Vec::new();
-    if tests.is_default() {
+    if !deck.repeats() {
+        // Distinct items: every test of permutations applies, and the
+        // category tests join them.
+        for kind in tests.at(n).iter() {
+            match kind {
+                TestKind::PositionCategory | TestKind::Hand if !categories => skipped.push(kind),
+                TestKind::PositionKind => kinds.push(TestKind::PositionValue),
+                TestKind::Arrangement => kinds.push(TestKind::Permutation),
+                TestKind::PositionValue
+                | TestKind::Permutation
+                | TestKind::FixedPoints
+                | TestKind::Cycles
+                | TestKind::RisingSequences
+                | TestKind::Lehmer
+                | TestKind::LehmerPairs
+                | TestKind::PositionCategory
+                | TestKind::Hand => kinds.push(kind),
+            }
+        }
+        if tests.is_default() && categories {
+            kinds.extend([TestKind::PositionCategory, TestKind::Hand]);
+        }
+    } else if tests.is_default() {
         kinds.push(TestKind::PositionKind);
         if n <= DEFAULT_PERMUTATION_N {
             kinds.push(TestKind::Arrangement);
@@ -83,9 +107,10 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
     (TestSet::of_kinds(kinds), note)
 }
 
-/// Runs `tests` (deck tests, see [`tests_for`]) on `tally` of `deck`, with
-/// Holm-adjusted p-values across them. `seed` drives the Monte Carlo
-/// p-values of sparse arrangement tables.
+/// Runs the deck tests among `tests` (see [`tests_for`]) on `tally` of
+/// `deck`, with Holm-adjusted p-values across them (the tests of
+/// permutations in the set are left to [`crate::stats::battery`]). `seed`
+/// drives the Monte Carlo p-values of sparse arrangement tables.
 pub fn run(tally: &Tally, tests: &TestSet, deck: &Deck, seed: u64) -> Vec<TestResult> {
     let mut results: Vec<TestResult> = tests
         .iter()

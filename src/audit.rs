@@ -118,6 +118,20 @@ fn run_with(
     }
     let start = Instant::now();
     let produced = produce()?;
+    // Decks read with repeated items (a shoe printed by a program) are
+    // known to be a deck only once read.
+    let read_deck = produced
+        .feed
+        .as_ref()
+        .filter(|_| spec.deck.is_none())
+        .and_then(|f| match &f.items {
+            crate::ingest::Items::Labels(labels) => crate::deck::Deck::from_labels(labels),
+            crate::ingest::Items::Numeric { .. } => None,
+        });
+    let spec = &match read_deck {
+        Some(deck) => spec.clone().with_deck(deck).0,
+        None => spec.clone(),
+    };
     let mut audit = evaluate(spec, produced.tally, start.elapsed().as_secs_f64(), alpha);
     audit.feed = produced.feed;
     Ok(audit)

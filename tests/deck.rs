@@ -199,3 +199,102 @@ fn structure_tests_are_skipped_with_a_reason() {
         "{note}"
     );
 }
+
+/// Decks with repeated items read from text: the k-th occurrence of a kind
+/// becomes its k-th index, so the position-by-value counts summed over each
+/// kind are exactly the position-by-kind counts of the lines (checked
+/// against a direct count), whatever the per-index counts.
+#[test]
+fn repeated_items_from_text_aggregate_exactly() {
+    use shuffle_audit::deck::laws::group_matrix;
+    use shuffle_audit::ingest::{self, Items, Options};
+    let kinds = ["7", "10", "A"];
+    let start = [0usize, 0, 1, 2, 2, 2];
+    let mut state = 12_345u64;
+    let mut direct = vec![0u64; 6 * 3];
+    let mut text = String::new();
+    for _ in 0..3000 {
+        let mut deck = start.to_vec();
+        for i in (1..deck.len()).rev() {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            deck.swap(i, ((state >> 33) % (i as u64 + 1)) as usize);
+        }
+        for (p, &k) in deck.iter().enumerate() {
+            direct[p * 3 + k] += 1;
+        }
+        let line: Vec<&str> = deck.iter().map(|&k| kinds[k]).collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    let read = ingest::read(
+        text.as_bytes(),
+        "shoe.txt",
+        &Options::default(),
+        &no_progress,
+    )
+    .unwrap();
+    let Items::Labels(labels) = &read.items else {
+        panic!("labels")
+    };
+    // Kinds in numeric order: 7, 10, then the label A.
+    assert_eq!(labels, &["7", "7", "10", "A", "A", "A"]);
+    let deck = Deck::from_labels(labels).unwrap();
+    assert_eq!(deck.kind_names(), &["7", "10", "A"]);
+    assert_eq!(
+        group_matrix(&read.tally, deck.kind_of(), deck.kinds()),
+        direct
+    );
+}
+
+#[test]
+fn a_shoe_from_text_is_audited_by_kind() {
+    use shuffle_audit::audit;
+    use shuffle_audit::subject::{Feed, Outside, Subject};
+    let dir = std::env::temp_dir().join(format!("deck-shoe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shoe.txt");
+    let labels: Vec<String> = shuffle_audit::deck::cards::labels();
+    let mut state = 99u64;
+    let mut text = String::new();
+    for _ in 0..4000 {
+        // Naive swap on a 2-deck shoe, printed as card labels.
+        let mut deck: Vec<usize> = (0..104).map(|i| i % 52).collect();
+        for i in 0..104 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            deck.swap(i, ((state >> 33) % 104) as usize);
+        }
+        let line: Vec<&str> = deck.iter().map(|&k| labels[k].as_str()).collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    std::fs::write(&path, text).unwrap();
+    let outside = Outside {
+        name: "shoe".into(),
+        feed: Feed::File {
+            path: path.clone(),
+            format: shuffle_audit::ingest::Format::Text,
+        },
+        order: None,
+    };
+    let spec = RunSpec::new(
+        Subject::Outside(outside),
+        engine::N_FROM_INPUT,
+        engine::ALL_DECKS,
+        SourceKind::Chacha8.into(),
+        1,
+    );
+    let result = audit::run(&spec, 0.001, &no_progress).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let kinds: Vec<TestKind> = result.tests.iter().map(|t| t.test).collect();
+    assert_eq!(
+        kinds,
+        vec![TestKind::PositionKind],
+        "no test of the per-index counts"
+    );
+    assert!(result.tests[0].log10_p < -20.0, "{:?}", result.tests[0]);
+    assert_eq!(result.tests[0].df, (103 * 51) as f64);
+}

@@ -146,7 +146,7 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
                 g.df,
                 g.log10_p,
                 format!(
-                    "chi-square on Q = ((n-1)/n) sum (O-E)^2/E over the n x m position-by-kind counts, E = T n_k/n, df (n-1)(m-1), m = {} kinds",
+                    "chi-square on Q = ((n-1)/n) sum (O-E)^2/E over the n x m position-by-kind counts, E = T n_k/n, df (n-1)(m-1), m = {} kinds; structure tests skipped ({SKIP_REASON})",
                     deck.kinds()
                 ),
             ))

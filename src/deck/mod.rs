@@ -137,6 +137,27 @@ impl Deck {
         )
     }
 
+    /// The deck of labels read from an input whose items repeat (item i
+    /// written `labels[i]`, a kind's items consecutive, see
+    /// [`crate::ingest`]); `None` when no label repeats.
+    pub fn from_labels(labels: &[String]) -> Option<Self> {
+        let mut names: Vec<String> = Vec::new();
+        let kind_of: Vec<u32> = labels
+            .iter()
+            .map(|l| match names.iter().rposition(|n| n == l) {
+                Some(k) => k as u32,
+                None => {
+                    names.push(l.clone());
+                    (names.len() - 1) as u32
+                }
+            })
+            .collect();
+        (names.len() < labels.len()).then(|| {
+            let label = format!("read: {} items of {} kinds", labels.len(), names.len());
+            Deck::of(label, kind_of, names)
+        })
+    }
+
     /// Number of items.
     pub fn n(&self) -> usize {
         self.kind_of.len()

@@ -17,7 +17,7 @@ use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, Provenance, content};
 use shuffle_audit::sequential::Look;
 use shuffle_audit::source::{SourceSpec, reach_warning};
-use shuffle_audit::spec::TestSet;
+use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::study::{Study, StudyResult};
 use shuffle_audit::subject::{Feed, Outside, Subject};
 use std::path::{Path, PathBuf};
@@ -45,11 +45,6 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         ));
     }
     let (specs, deck_note) = deck_specs(args, specs(args)?)?;
-    if deck_note.is_some() && args.in_chunks() {
-        return Err(Error::invalid(
-            "--deck and --categories cannot be sharded or checkpointed yet: run them in one go",
-        ));
-    }
     if args.in_chunks() {
         return shard::run(args, specs);
     }
@@ -265,14 +260,20 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
     };
     let hand = args.hand.unwrap_or(DEFAULT_HAND.min(deck.n() - 1));
     let deck = deck.with_hand(hand)?;
-    let mut note = None;
+    if deck.columns().is_empty()
+        && let Some(kind) = specs[0]
+            .tests
+            .iter()
+            .find(|k| matches!(k, TestKind::PositionCategory | TestKind::Hand))
+    {
+        return Err(Error::invalid(format!(
+            "--tests {kind} needs category columns: add --categories FILE or --categories cards"
+        )));
+    }
+    let note = Some(deck::battery::note(&deck));
     let specs: Vec<RunSpec> = specs
         .into_iter()
-        .map(|spec| {
-            let (spec, skipped) = spec.with_deck(deck.clone());
-            note = join_notes([Some(format!("{}.", deck.describe())), skipped]);
-            spec
-        })
+        .map(|spec| spec.with_deck(deck.clone()).0)
         .collect();
     specs[0].tests.check(deck.n())?;
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
@@ -431,9 +432,8 @@ fn render(result: &StudyResult, until_decisive: bool) -> String {
         )
     };
     out.push_str(&verdicts::render(audits, &result.findings));
-    if first.spec.deck.is_some()
-        && let Some(Some(note)) = result.study.notes.first()
-    {
+    if let Some(deck) = &first.spec.deck {
+        let note = deck::battery::note(deck);
         out.push_str(&wrap(&format!("\nnote: {note}\n"), TABLE_WIDTH));
     }
     if until_decisive {

@@ -13,6 +13,18 @@ pub const SKIP_REASON: &str = "fixed points, cycles, rising sequences and Lehmer
      statistics of a permutation of distinct items; an arrangement of a multiset has no single \
      permutation behind it";
 
+/// What every output says of an audit of `deck`: the deck, and for a deck
+/// with repeated items which tests are skipped and why.
+pub fn note(deck: &Deck) -> String {
+    let mut out = format!("{}.", deck.describe());
+    if deck.repeats() {
+        out.push_str(&format!(
+            " Skipped: fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs ({SKIP_REASON})."
+        ));
+    }
+    out
+}
+
 /// The tests to run on `deck` for the selected `tests`, and a note naming
 /// the tests skipped and why (for every output).
 ///

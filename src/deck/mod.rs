@@ -15,12 +15,13 @@ pub mod laws;
 
 use crate::error::{Error, Result};
 use crate::tally::HandCounts;
+use serde::{Deserialize, Serialize};
 
 /// The hand size of the hand test when `--hand` is not given: a poker hand.
 pub const DEFAULT_HAND: usize = 5;
 
 /// A category column: which category each kind belongs to.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Column {
     /// The column's name (`suit`, `rank`, a CSV header).
     pub name: String,
@@ -31,8 +32,9 @@ pub struct Column {
 }
 
 /// A deck: n items, each of a kind (several items may share one), with
-/// optional category columns over the kinds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// optional category columns over the kinds. Serialised whole in records
+/// and tally files, so that a rerun or a merge needs no other file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deck {
     /// The deck as given (`shoe:decks=6`, `AABB`), for outputs.
     pub label: String,

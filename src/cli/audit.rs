@@ -234,6 +234,14 @@ fn join_notes(notes: impl IntoIterator<Item = Option<String>>) -> Option<String>
 fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Option<String>)> {
     let deck = match (&args.deck, &args.categories) {
         (None, None) => {
+            if let Some(kind) = specs
+                .first()
+                .and_then(|s| s.tests.iter().find(|k| k.is_deck()))
+            {
+                return Err(Error::invalid(format!(
+                    "--tests {kind} is a test of decks: add --deck (or --categories)"
+                )));
+            }
             if args.hand.is_some() {
                 return Err(Error::invalid(
                     "--hand is the hand size of the hand test: use it with --categories or --deck",

@@ -118,6 +118,20 @@ fn run_with(
     }
     let start = Instant::now();
     let produced = produce()?;
+    // Decks read with repeated items (a shoe printed by a program) are
+    // known to be a deck only once read.
+    let read_deck = produced
+        .feed
+        .as_ref()
+        .filter(|_| spec.deck.is_none())
+        .and_then(|f| match &f.items {
+            crate::ingest::Items::Labels(labels) => crate::deck::Deck::from_labels(labels),
+            crate::ingest::Items::Numeric { .. } => None,
+        });
+    let spec = &match read_deck {
+        Some(deck) => spec.clone().with_deck(deck).0,
+        None => spec.clone(),
+    };
     let mut audit = evaluate(spec, produced.tally, start.elapsed().as_secs_f64(), alpha);
     audit.feed = produced.feed;
     Ok(audit)
@@ -137,7 +151,7 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         ..spec.clone()
     };
     let position_value = PositionValueStats::run(&tally);
-    let tests = battery::run(&tally, &spec.tests, &position_value, spec.seed);
+    let tests = run_tests(spec, &tally, &position_value);
     let log10_p = audit_log10_p(&tests);
     let sensitivity = Sensitivity::of(&tests, spec.n, tally.trials(), alpha, tests.len());
     Audit {
@@ -155,6 +169,33 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         alpha,
         feed: None,
     }
+}
+
+/// The selected tests of `spec` on `tally`: a deck's own tests for a deck.
+fn run_tests(
+    spec: &RunSpec,
+    tally: &Tally,
+    position_value: &PositionValueStats,
+) -> Vec<TestResult> {
+    let Some(deck) = &spec.deck else {
+        return battery::run(tally, &spec.tests, position_value, spec.seed);
+    };
+    // A deck of distinct items also runs the tests of permutations.
+    let standard: Vec<TestKind> = spec.tests.iter().filter(|k| !k.is_deck()).collect();
+    let mut results = if standard.is_empty() {
+        Vec::new()
+    } else {
+        let standard = crate::spec::TestSet::of_kinds(standard);
+        battery::run(tally, &standard, position_value, spec.seed)
+    };
+    results.extend(crate::deck::battery::run(
+        tally,
+        &spec.tests,
+        deck,
+        spec.seed,
+    ));
+    battery::correct(&mut results);
+    results
 }
 
 /// An audit's own p-value: the smallest Holm-adjusted p of its tests.
@@ -234,12 +275,7 @@ pub fn run_until_decisive(
         Tally::merge,
         |tally| {
             let position_value = PositionValueStats::run(tally);
-            audit_log10_p(&battery::run(
-                tally,
-                &spec.tests,
-                &position_value,
-                spec.seed,
-            ))
+            audit_log10_p(&run_tests(spec, tally, &position_value))
         },
     )?;
     let mut audit = evaluate(spec, seq.tally, start.elapsed().as_secs_f64(), alpha);

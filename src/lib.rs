@@ -35,6 +35,7 @@ pub mod algorithm;
 pub mod audit;
 pub mod bench;
 pub mod custom;
+pub mod deck;
 pub mod digest;
 pub mod engine;
 pub mod error;

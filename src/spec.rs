@@ -26,6 +26,17 @@ pub enum TestKind {
     Lehmer,
     /// Joint law of neighbouring Lehmer digits (i, i+1) for disjoint pairs.
     LehmerPairs,
+    /// Decks with repeated items: chi-square on the n×m position-by-kind
+    /// counts (calibrated, see [`crate::deck::laws`]).
+    PositionKind,
+    /// Decks with repeated items: the n!/∏n_k! arrangements equally likely
+    /// (n ≤ 10).
+    Arrangement,
+    /// Decks with categories: position-by-category chi-square per column.
+    PositionCategory,
+    /// Decks with categories: the number of each category in the first h
+    /// positions against the hypergeometric law.
+    Hand,
 }
 
 /// The largest n for which whole permutations can be counted (10! counters
@@ -47,6 +58,20 @@ impl TestKind {
         TestKind::LehmerPairs,
     ];
 
+    /// The tests of decks (`--deck`, `--categories`), in report order: not
+    /// in [`ALL`](Self::ALL), which are the tests of distinct items.
+    pub const DECK: [TestKind; 4] = [
+        TestKind::PositionKind,
+        TestKind::Arrangement,
+        TestKind::PositionCategory,
+        TestKind::Hand,
+    ];
+
+    /// Whether the test is one of [`DECK`](Self::DECK).
+    pub fn is_deck(self) -> bool {
+        Self::DECK.contains(&self)
+    }
+
     /// The name used on the command line and in outputs.
     pub fn name(self) -> &'static str {
         match self {
@@ -57,13 +82,21 @@ impl TestKind {
             TestKind::RisingSequences => "rising-sequences",
             TestKind::Lehmer => "lehmer",
             TestKind::LehmerPairs => "lehmer-pairs",
+            TestKind::PositionKind => "position-kind",
+            TestKind::Arrangement => "arrangement",
+            TestKind::PositionCategory => "position-category",
+            TestKind::Hand => "hand",
         }
     }
 
     /// The test called `name` (leniently: case and `_`/`-` ignored), or an
     /// error suggesting the closest name.
     pub fn parse(name: &str) -> Result<TestKind> {
-        let known: Vec<(&str, TestKind)> = TestKind::ALL.iter().map(|k| (k.name(), *k)).collect();
+        let known: Vec<(&str, TestKind)> = TestKind::ALL
+            .iter()
+            .chain(&TestKind::DECK)
+            .map(|k| (k.name(), *k))
+            .collect();
         lookup("test", name, &known)
     }
 
@@ -75,7 +108,13 @@ impl TestKind {
             TestKind::FixedPoints => Some(Statistic::FixedPoints),
             TestKind::Cycles => Some(Statistic::Cycles),
             TestKind::RisingSequences => Some(Statistic::RisingSequences),
-            TestKind::PositionValue | TestKind::Lehmer | TestKind::LehmerPairs => None,
+            TestKind::PositionValue
+            | TestKind::Lehmer
+            | TestKind::LehmerPairs
+            | TestKind::PositionKind
+            | TestKind::Arrangement
+            | TestKind::PositionCategory
+            | TestKind::Hand => None,
         }
     }
 
@@ -89,6 +128,10 @@ impl TestKind {
             TestKind::RisingSequences => "rising sequences",
             TestKind::Lehmer => "Lehmer digits",
             TestKind::LehmerPairs => "Lehmer digit pairs",
+            TestKind::PositionKind => "position-by-kind χ²",
+            TestKind::Arrangement => "whole-arrangement test",
+            TestKind::PositionCategory => "position-by-category χ²",
+            TestKind::Hand => "hand composition",
         }
     }
 
@@ -115,6 +158,18 @@ impl TestKind {
             }
             TestKind::LehmerPairs => {
                 "pairs of neighbouring Lehmer digits: dependence between positions that marginals miss"
+            }
+            TestKind::PositionKind => {
+                "decks with repeated items: where each kind lands (a shoe's card, a block list's letter)"
+            }
+            TestKind::Arrangement => {
+                "decks with repeated items, n <= 10: every distinct arrangement equally likely"
+            }
+            TestKind::PositionCategory => {
+                "where each category (suit, rank, colour, ...) lands, column by column"
+            }
+            TestKind::Hand => {
+                "how many of each category the first h items hold, against the hypergeometric law"
             }
         }
     }
@@ -207,6 +262,22 @@ impl TestSet {
         self
     }
 
+    /// The set of exactly `kinds` (in report order, each once), not a
+    /// default: for decks, whose tests [`crate::deck::battery`] chooses.
+    pub fn of_kinds(mut kinds: Vec<TestKind>) -> Self {
+        kinds.sort();
+        kinds.dedup();
+        Self {
+            kinds,
+            default: false,
+        }
+    }
+
+    /// Whether the set was chosen as "the default".
+    pub fn is_default(&self) -> bool {
+        self.default
+    }
+
     /// Only the position-by-value test (the fastest audit).
     pub fn position_value() -> Self {
         Self {
@@ -247,7 +318,9 @@ impl TestSet {
 
     /// Fails if a test in the set cannot run at `n`.
     pub fn check(&self, n: usize) -> Result<()> {
-        if self.contains(TestKind::Permutation) && n > MAX_PERMUTATION_N {
+        if (self.contains(TestKind::Permutation) || self.contains(TestKind::Arrangement))
+            && n > MAX_PERMUTATION_N
+        {
             return Err(Error::invalid(format!(
                 "the permutation test needs n <= {MAX_PERMUTATION_N} (it keeps n! counters per \
                  thread; n = {n} would need {n}! of them): choose other --tests"
@@ -283,6 +356,9 @@ impl TestSet {
                 TestKind::RisingSequences => part.rising = true,
                 TestKind::Lehmer => part.lehmer = true,
                 TestKind::LehmerPairs => part.pairs = true,
+                TestKind::Arrangement => collect.permutations = true,
+                // Counted from the matrix, and the hands (see `Deck`).
+                TestKind::PositionKind | TestKind::PositionCategory | TestKind::Hand => {}
             }
         }
         collect

@@ -1,10 +1,12 @@
 //! What an audit counts: where every value lands, over all trials.
 
+mod hands;
 mod observe;
 
 use crate::permutation::Statistic;
 use serde::{Deserialize, Serialize};
 
+pub use hands::{HandColumn, HandCounts};
 pub use observe::ObserveScratch;
 use observe::{Rows, StructureChunk};
 
@@ -27,6 +29,10 @@ pub struct Tally {
     /// Histograms of per-permutation statistics, when collected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     structure: Option<StructureCounts>,
+    /// Hand counts of category columns (decks with categories), when
+    /// collected: see [`HandCounts`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hands: Option<HandCounts>,
 }
 
 /// What a tally collects beyond the position-by-value matrix (which it always
@@ -212,7 +218,15 @@ impl Tally {
                 .structure
                 .any()
                 .then(|| StructureCounts::new(n, collect.structure)),
+            hands: None,
         }
+    }
+
+    /// The tally also counting `hands` (empty counts of the hands to
+    /// count), or not when `None`.
+    pub fn with_hands(mut self, hands: Option<HandCounts>) -> Self {
+        self.hands = hands;
+        self
     }
 
     /// What the tally collects beyond the position-by-value matrix.
@@ -250,6 +264,7 @@ impl Tally {
             counts,
             permutations: None,
             structure: None,
+            hands: None,
         })
     }
 
@@ -261,6 +276,9 @@ impl Tally {
             self.counts[p * self.n + v as usize] += 1;
         }
         self.observe(perm, &mut ObserveScratch::default());
+        if let Some(hands) = &mut self.hands {
+            hands.count_batch(perm, self.n, &mut Vec::new());
+        }
         self.trials += 1;
     }
 
@@ -272,6 +290,9 @@ impl Tally {
             add(a, b);
         }
         if let (Some(a), Some(b)) = (&mut self.structure, &other.structure) {
+            a.merge(b);
+        }
+        if let (Some(a), Some(b)) = (&mut self.hands, &other.hands) {
             a.merge(b);
         }
         self.trials += other.trials;
@@ -300,6 +321,11 @@ impl Tally {
     /// Counts of each permutation by rank, if collected.
     pub fn permutations(&self) -> Option<&[u64]> {
         self.permutations.as_deref()
+    }
+
+    /// Hand counts, if collected.
+    pub fn hands(&self) -> Option<&HandCounts> {
+        self.hands.as_ref()
     }
 
     /// Structure histograms, if collected.
@@ -454,6 +480,8 @@ pub(crate) struct Counter {
     structure: Option<StructureChunk>,
     scratch: ObserveScratch,
     pending: u64,
+    /// Per-category counts of the hand at hand, when hands are counted.
+    hand_scratch: Vec<u32>,
 }
 
 /// Trials a [`Counter`] keeps in its 32-bit chunk before flushing: far below
@@ -471,7 +499,14 @@ impl Counter {
             structure: StructureChunk::for_collect(n, collect),
             scratch: ObserveScratch::default(),
             pending: 0,
+            hand_scratch: Vec::new(),
         }
+    }
+
+    /// The counter also counting `hands` (see [`Tally::with_hands`]).
+    pub(crate) fn with_hands(mut self, hands: Option<HandCounts>) -> Self {
+        self.tally.hands = hands;
+        self
     }
 
     /// Counts permutations of `n` stored back to back in `batch`: the
@@ -498,6 +533,9 @@ impl Counter {
             };
             let (n, collect) = (self.n, self.collect);
             observe::observe_batch(batch, n, collect, &mut self.tally, rows, &mut self.scratch);
+        }
+        if let Some(hands) = &mut self.tally.hands {
+            hands.count_batch(batch, self.n, &mut self.hand_scratch);
         }
         self.pending += trials;
         if self.pending >= FLUSH_EVERY {

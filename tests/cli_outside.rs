@@ -279,7 +279,11 @@ fn bad_decks_are_refused_with_their_place_and_nothing_written() {
         Some("0 1 2\n0 1 7\n"),
         "\"7\" is not one of the 3 items",
     );
-    assert_refused(&stdin, Some("A A B B\n"), "not supported yet");
+    assert_refused(
+        &stdin,
+        Some("A A B B\nA A A B\n"),
+        "stdin:2: \"A\" appears more than",
+    );
     assert_refused(&stdin, Some("# nothing\n\n"), "no decks found");
     assert_refused(
         &["audit", "--input", "-", "--format", "u8"],

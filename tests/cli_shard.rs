@@ -689,3 +689,54 @@ fn the_deploy_files_per_task_commands_run_here_and_merge_into_the_run() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A deck run (a shoe with its suit, rank and colour columns) counts its
+/// hands per trial: shards merged give the run on one machine, hands and
+/// all, and the same table with the deck's note.
+#[test]
+fn shards_of_a_deck_run_merge_to_the_run_on_one_machine() {
+    let dir = scratch("deck");
+    let run_args = [
+        "audit",
+        "-a",
+        "naive-swap",
+        "-a",
+        "fisher-yates",
+        "--deck",
+        "shoe:decks=2",
+        "--hand",
+        "7",
+        "-t",
+        "200k",
+        "--seed",
+        "3",
+    ];
+    let whole = dir.join("whole");
+    let one = ok(&run(&[&run_args[..], &["--out", p(&whole)]].concat())).clone();
+    let tallies: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("s{i}.tally"))).collect();
+    for (i, tally) in tallies.iter().enumerate() {
+        let shard = format!("{i}/3");
+        ok(&run(&[
+            &run_args[..],
+            &["--shard", &shard, "--tally", p(tally)],
+        ]
+        .concat()));
+    }
+    let merged = dir.join("merged");
+    let order = [&tallies[1], &tallies[2], &tallies[0]].map(|t| p(t));
+    let m = ok(&run(
+        &[&["merge"], &order[..], &["--out", p(&merged)]].concat()
+    ))
+    .clone();
+    assert_eq!(text(&m.stdout), text(&one.stdout), "the same table");
+    assert!(
+        text(&one.stdout).contains("Skipped:"),
+        "{}",
+        text(&one.stdout)
+    );
+    assert_eq!(
+        untimed(&merged.join("summary.json")),
+        untimed(&whole.join("summary.json"))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -319,9 +319,13 @@ fn bad_text_is_refused_with_its_place() {
             "deals.txt:3: \"4\" is not one of the 3 items of line 2",
         ),
         (
-            "A A B B\n",
-            "deals.txt:1: \"A\" appears twice: decks with repeated items (shoes, AABB blocks) \
-             are not supported yet; every deck must hold n distinct items",
+            "A A B B\nA B B B\n",
+            "deals.txt:2: \"B\" appears more than the 2 times it does on line 1 (every deck \
+             must hold the same items; 4 in all)",
+        ),
+        (
+            "A A\n",
+            "deals.txt:1: all 2 items are \"A\": a deck needs at least 2 kinds of item",
         ),
         ("", "deals.txt: no decks found"),
         ("# only a comment\n\n", "deals.txt: no decks found"),

@@ -439,9 +439,34 @@ pub struct AuditArgs {
 
     /// Tests to run, comma-separated: position-value, permutation (n <= 10),
     /// fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs; or `all`,
-    /// or `default` (all but permutation above n = 8).
+    /// or `default` (all but permutation above n = 8). With --deck or
+    /// --categories: position-kind, arrangement (n <= 10),
+    /// position-category, hand (structure tests are skipped, with a note).
     #[arg(long, default_value = "default", value_name = "LIST")]
     pub tests: String,
+
+    /// A deck whose items may repeat, shuffled by the built-in algorithms
+    /// (sets n): `cards` (52 cards AS..KC with suit, rank and colour),
+    /// `shoe:decks=D` (D 52-card decks one after the other),
+    /// `copies:kinds=K,each=E` (K kinds, E adjacent copies each), or a block
+    /// list `AABB` (one kind per character) / `A,A,B,B`. Tested by
+    /// position-by-kind chi-square, df (n-1)(m-1), and for n <= 8 the
+    /// whole-arrangement test.
+    #[arg(long, value_name = "DECK", conflicts_with_all = ["input", "cmd"])]
+    pub deck: Option<String>,
+
+    /// Category columns of the deck's items: `cards` (suit, rank, colour of
+    /// card labels), or a CSV FILE with a header `item,col1[,col2...]` and
+    /// one row per item (e.g. item,land). Adds the position-by-category
+    /// chi-square and the hand test (hypergeometric law) per column.
+    /// Without --deck, the items are 0..n-1.
+    #[arg(long, value_name = "FILE|cards", conflicts_with_all = ["input", "cmd"])]
+    pub categories: Option<String>,
+
+    /// Hand size of the hand test: how many of each category the first H
+    /// items hold [default: 5].
+    #[arg(long, value_name = "H")]
+    pub hand: Option<usize>,
 
     /// Worker threads [default: all cores]. Does not change the counts.
     #[arg(long, value_parser = values::parse_threads)]

@@ -9,6 +9,7 @@ use super::study::execute;
 use super::table::{TABLE_WIDTH, wrap};
 use super::verdicts;
 use shuffle_audit::algorithm::Algorithm;
+use shuffle_audit::deck::{self, DEFAULT_HAND, Deck};
 use shuffle_audit::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::ingest::Format;
@@ -16,7 +17,7 @@ use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, Provenance, content};
 use shuffle_audit::sequential::Look;
 use shuffle_audit::source::{SourceSpec, reach_warning};
-use shuffle_audit::spec::TestSet;
+use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::study::{Study, StudyResult};
 use shuffle_audit::subject::{Feed, Outside, Subject};
 use std::path::{Path, PathBuf};
@@ -43,7 +44,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
             "--weights is for weighted picks (-a weighted-prefix, alias or weighted-off-by-one)",
         ));
     }
-    let specs = specs(args)?;
+    let (specs, deck_note) = deck_specs(args, specs(args)?)?;
     if args.in_chunks() {
         return shard::run(args, specs);
     }
@@ -51,7 +52,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     let out = out_dir(args.out.as_deref(), args.json || args.export.any());
     let command = shell_line(&record::command_line());
     // A source too small for n: said once on stderr and noted per audit.
-    let notes: Vec<Option<String>> = specs
+    let reach: Vec<Option<String>> = specs
         .iter()
         .map(|s| {
             s.subject
@@ -61,10 +62,14 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         })
         .collect();
     if !args.quiet
-        && let Some(warning) = notes.iter().flatten().next()
+        && let Some(warning) = reach.iter().flatten().next()
     {
         eprintln!("{}", wrap(&format!("warning: {warning}"), TABLE_WIDTH));
     }
+    let notes: Vec<Option<String>> = reach
+        .into_iter()
+        .map(|r| join_notes([r, deck_note.clone()]))
+        .collect();
     let study = Study {
         alpha: args.alpha,
         until_decisive,
@@ -218,6 +223,72 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
     Ok(specs)
 }
 
+/// The notes that are present, joined.
+fn join_notes(notes: impl IntoIterator<Item = Option<String>>) -> Option<String> {
+    let notes: Vec<String> = notes.into_iter().flatten().collect();
+    (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+/// The specs for the deck of `--deck`/`--categories`/`--hand`, if any, with
+/// the note on the tests skipped and what the deck is (`None`: no deck).
+fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Option<String>)> {
+    let deck = match (&args.deck, &args.categories) {
+        (None, None) => {
+            if let Some(kind) = specs
+                .first()
+                .and_then(|s| s.tests.iter().find(|k| k.is_deck()))
+            {
+                return Err(Error::invalid(format!(
+                    "--tests {kind} is a test of decks: add --deck (or --categories)"
+                )));
+            }
+            if args.hand.is_some() {
+                return Err(Error::invalid(
+                    "--hand is the hand size of the hand test: use it with --categories or --deck",
+                ));
+            }
+            return Ok((specs, None));
+        }
+        (Some(text), _) => Deck::parse(text)?,
+        (None, Some(source)) if source == "cards" => Deck::parse("cards")?,
+        (None, Some(_)) => Deck::distinct(specs[0].n),
+    };
+    if let (Some(n), Some(_)) = (args.n, &args.deck)
+        && n != deck.n()
+    {
+        return Err(Error::invalid(format!(
+            "-n {n} but --deck {} has {} items: leave -n out",
+            deck.label,
+            deck.n()
+        )));
+    }
+    let deck = match &args.categories {
+        Some(source) => deck::categories::apply(deck, source)?,
+        None => deck,
+    };
+    let hand = args.hand.unwrap_or(DEFAULT_HAND.min(deck.n() - 1));
+    let deck = deck.with_hand(hand)?;
+    if deck.columns().is_empty()
+        && let Some(kind) = specs[0]
+            .tests
+            .iter()
+            .find(|k| matches!(k, TestKind::PositionCategory | TestKind::Hand))
+    {
+        return Err(Error::invalid(format!(
+            "--tests {kind} needs category columns: add --categories FILE or --categories cards"
+        )));
+    }
+    let note = Some(deck::battery::note(&deck));
+    let specs: Vec<RunSpec> = specs
+        .into_iter()
+        .map(|spec| spec.with_deck(deck.clone()).0)
+        .collect();
+    specs[0].tests.check(deck.n())?;
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    engine::check_memory(deck.n(), threads, specs[0].collect())?;
+    Ok((specs, note))
+}
+
 /// The shuffle from outside named by --input or --cmd, if any, with its
 /// starting order; `None` for built-in algorithms.
 fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
@@ -369,6 +440,10 @@ fn render(result: &StudyResult, until_decisive: bool) -> String {
         )
     };
     out.push_str(&verdicts::render(audits, &result.findings));
+    if let Some(deck) = &first.spec.deck {
+        let note = deck::battery::note(deck);
+        out.push_str(&wrap(&format!("\nnote: {note}\n"), TABLE_WIDTH));
+    }
     if until_decisive {
         out.push_str(&sequential_note(
             audits

@@ -19,14 +19,16 @@ mod shuffles;
 
 pub use chunks::{ChunkPlan, ChunkRange, Observer, run_chunks};
 
+use crate::deck::Deck;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::human_bytes;
 use crate::ingest::{self, Items, WorkerRun};
 use crate::source::SourceSpec;
 use crate::spec::TestSet;
 use crate::subject::{Feed, Outside, Shuffle, Subject};
-use crate::tally::{Collect, Tally};
+use crate::tally::{Collect, HandCounts, Tally};
 use shuffles::{Custom, Rows, Shuffles};
+use std::sync::Arc;
 
 /// Trials per chunk. Part of the reproducibility contract: changing it
 /// changes every count.
@@ -58,6 +60,10 @@ pub struct RunSpec {
     pub threads: Option<usize>,
     /// The tests the counts are for; decides what is counted.
     pub tests: TestSet,
+    /// The deck when items repeat or have categories (`--deck`,
+    /// `--categories`): its tests replace those of distinct items, and its
+    /// hands are counted. `None` for a plain deck of distinct items.
+    pub deck: Option<Arc<Deck>>,
 }
 
 impl RunSpec {
@@ -77,7 +83,27 @@ impl RunSpec {
             seed,
             threads: None,
             tests: TestSet::default_for(n),
+            deck: None,
         }
+    }
+
+    /// The spec for `deck` (whose n it takes): its tests are the deck's
+    /// forms of the selected ones ([`crate::deck::battery::tests_for`]),
+    /// returned with the note on the tests skipped.
+    pub fn with_deck(self, deck: Deck) -> (Self, Option<String>) {
+        let (tests, note) = crate::deck::battery::tests_for(&self.tests, &deck);
+        let spec = Self {
+            n: deck.n(),
+            tests,
+            deck: Some(Arc::new(deck)),
+            ..self
+        };
+        (spec, note)
+    }
+
+    /// Empty hand counts of the deck's hand test, if it has one.
+    pub fn hand_counts(&self) -> Option<HandCounts> {
+        self.deck.as_ref().and_then(|d| d.hand_counts())
     }
 
     /// The random source as outputs name it: the source, or `own` for a
@@ -292,7 +318,11 @@ fn run_rows_in<K: Rows>(
         threads: spec.threads,
     };
     let collect = spec.collect();
-    run_chunks(plan, || Shuffles::new(kernel, spec.n, collect), progress)
+    run_chunks(
+        plan,
+        || Shuffles::new(kernel, spec.n, collect).with_hands(spec.hand_counts()),
+        progress,
+    )
 }
 
 /// A feed's error, as [`ErrorKind::BadInput`] unless it says better.

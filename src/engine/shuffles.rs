@@ -95,6 +95,14 @@ impl<K: Rows> Shuffles<K> {
     }
 }
 
+impl<K> Shuffles<K> {
+    /// The worker also counting `hands` (a deck's hand test).
+    pub(super) fn with_hands(mut self, hands: Option<crate::tally::HandCounts>) -> Self {
+        self.counter = self.counter.with_hands(hands);
+        self
+    }
+}
+
 impl<K: Rows> Observer for Shuffles<K> {
     type Output = Tally;
 

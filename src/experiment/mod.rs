@@ -23,6 +23,7 @@ mod schema;
 
 use crate::algorithm::Algorithm;
 use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
+use crate::deck::Deck;
 use crate::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use crate::error::{Error, Result};
 use crate::ingest::Format;
@@ -107,6 +108,9 @@ pub struct AuditPlan {
     pub seed: u64,
     /// The tests to run; `None` means the default tests for each size.
     pub tests: Option<Vec<TestKind>>,
+    /// The deck (`deck`, `categories`, `hand` keys), whose n is the only
+    /// size; `None` for plain decks of distinct items.
+    pub deck: Option<Deck>,
     /// A remark for the report (e.g. why a verdict is expected).
     pub note: Option<String>,
 }
@@ -182,13 +186,21 @@ impl Experiment {
                     tests,
                     ..RunSpec::new(plan.subject.clone(), n, trials, plan.source, plan.seed)
                 };
+                let (spec, note) = match &plan.deck {
+                    Some(deck) => {
+                        let deck_note = crate::deck::battery::note(deck);
+                        let note = match &plan.note {
+                            Some(n) => format!("{n} {deck_note}"),
+                            None => deck_note,
+                        };
+                        (spec.with_deck(deck.clone()).0, Some(note))
+                    }
+                    None => (spec, plan.note.clone()),
+                };
                 if n != N_FROM_INPUT {
                     engine::check_memory(n, workers, spec.collect()).map_err(in_audit)?;
                 }
-                runs.push(PlannedRun {
-                    spec,
-                    note: plan.note.clone(),
-                });
+                runs.push(PlannedRun { spec, note });
             }
         }
         Ok(runs)
@@ -775,14 +787,26 @@ impl Validator<'_> {
                 Some(kinds)
             }
         };
+        let deck = self.deck(raw)?;
         Ok(AuditPlan {
             subject,
             requires: self.requires(&raw.requires),
-            sizes: match &raw.n {
-                Some(n) => self.sizes(n)?,
+            sizes: match (&raw.n, &deck) {
+                (Some(n), Some(deck)) => {
+                    let sizes = self.sizes(n)?;
+                    if sizes != [deck.n()] {
+                        return Err(self.at(
+                            n.span(),
+                            format!("the deck has {} items: leave n out", deck.n()),
+                        ));
+                    }
+                    sizes
+                }
+                (None, Some(deck)) => vec![deck.n()],
+                (Some(n), None) => self.sizes(n)?,
                 // A file's decks say how many items they hold.
-                None if reads_file => vec![N_FROM_INPUT],
-                None => defaults.sizes.clone(),
+                (None, None) if reads_file => vec![N_FROM_INPUT],
+                (None, None) => defaults.sizes.clone(),
             },
             trials: match &raw.trials {
                 Some(t) => self.count(t)?,
@@ -792,8 +816,51 @@ impl Validator<'_> {
             source: self.source_or(&raw.rng, defaults.source)?,
             seed: raw.seed.unwrap_or(defaults.seed),
             tests,
+            deck,
             note: raw.note.as_ref().map(|s| s.trim().to_string()),
         })
+    }
+
+    /// The deck of an `[[audit]]` table's `deck`, `categories` and `hand`
+    /// keys (as `--deck`, `--categories`, `--hand`), if any: for built-in
+    /// algorithms only.
+    fn deck(&self, raw: &RawAudit) -> Result<Option<Deck>> {
+        let keys = [
+            raw.deck.as_ref().map(Spanned::span),
+            raw.categories.as_ref().map(Spanned::span),
+            raw.hand.as_ref().map(Spanned::span),
+        ];
+        let Some(first) = keys.iter().flatten().next().cloned() else {
+            return Ok(None);
+        };
+        if raw.algorithm.is_none() {
+            return Err(self.at(
+                first,
+                "deck, categories and hand are for built-in algorithms (a text input whose items \
+                 repeat is read as a deck by itself)",
+            ));
+        }
+        let deck = match (&raw.deck, &raw.categories) {
+            (Some(d), _) => Deck::parse(d.get_ref()).map_err(self.rethrow(d.span()))?,
+            (None, Some(c)) if c.get_ref() == "cards" => {
+                Deck::parse("cards").map_err(self.rethrow(c.span()))?
+            }
+            (None, _) => {
+                return Err(self.at(first, "categories and hand need a deck = \"...\" here"));
+            }
+        };
+        let deck = match &raw.categories {
+            Some(c) => {
+                crate::deck::categories::apply(deck, c.get_ref()).map_err(self.rethrow(c.span()))?
+            }
+            None => deck,
+        };
+        let hand = match &raw.hand {
+            Some(h) => usize::try_from(*h.get_ref()).unwrap_or(0),
+            None => crate::deck::DEFAULT_HAND.min(deck.n() - 1),
+        };
+        let span = raw.hand.as_ref().map_or(first, Spanned::span);
+        deck.with_hand(hand).map(Some).map_err(self.rethrow(span))
     }
 
     /// A table's trial count, or the file's default.

@@ -4,6 +4,7 @@
 use super::PlannedRun;
 use crate::algorithm::Algorithm;
 use crate::audit::Audit;
+use crate::deck::Deck;
 use crate::engine::RunSpec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::source::SourceSpec;
@@ -72,6 +73,10 @@ pub struct RecordedSpec {
     /// that any of them can be rerun by hand.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub workers: Vec<RecordedWorker>,
+    /// The deck of a `--deck`/`--categories` audit (kinds, columns, hand);
+    /// absent for plain decks of distinct items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<Deck>,
 }
 
 /// One worker of a command, as run.
@@ -134,6 +139,7 @@ impl RecordedSpec {
             tests: spec.tests.iter().map(|t| t.name().to_string()).collect(),
             feed: None,
             workers: Vec::new(),
+            deck: spec.deck.as_deref().cloned(),
         }
     }
 
@@ -148,7 +154,7 @@ impl RecordedSpec {
                 format!("{feed} is not a built-in algorithm"),
             ));
         }
-        Ok(RunSpec {
+        let spec = RunSpec {
             threads,
             tests: TestSet::parse(&self.tests.join(","), self.n)?,
             ..RunSpec::new(
@@ -158,6 +164,10 @@ impl RecordedSpec {
                 SourceSpec::parse(&self.rng)?,
                 self.seed,
             )
+        };
+        Ok(match &self.deck {
+            Some(deck) => spec.with_deck(deck.clone()).0,
+            None => spec,
         })
     }
 }

@@ -70,6 +70,9 @@ pub(super) struct RawAudit {
     pub rng: Option<Spanned<String>>,
     pub seed: Option<u64>,
     pub tests: Option<Vec<Spanned<String>>>,
+    pub deck: Option<Spanned<String>>,
+    pub categories: Option<Spanned<String>>,
+    pub hand: Option<Spanned<i64>>,
     pub note: Option<String>,
 }
 

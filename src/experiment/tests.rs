@@ -365,3 +365,39 @@ fn bad_outside_sample_tables_are_refused_at_their_key() {
         assert!(got.contains(want), "{body:?}: {got}");
     }
 }
+
+#[test]
+fn deck_keys_make_deck_audits() {
+    let text = r#"
+name = "decks"
+purpose = "Shoes."
+trials = "2k"
+
+[[audit]]
+algorithm = "naive-swap"
+deck = "shoe:decks=2"
+hand = 7
+
+[[audit]]
+algorithm = "fisher-yates"
+deck = "AABB"
+"#;
+    let exp = parse(text).unwrap();
+    let runs = exp.runs(1.0, None).unwrap();
+    assert_eq!(runs[0].spec.n, 104);
+    assert_eq!(runs[0].spec.deck.as_ref().unwrap().hand, 7);
+    assert_eq!(
+        runs[0].spec.tests.to_string(),
+        "position-kind,position-category,hand"
+    );
+    assert!(runs[1].note.as_deref().unwrap().contains("Skipped:"));
+    let with = |extra: &str| text.replace("hand = 7", extra);
+    let e = error(&with("hand = 104"));
+    assert!(e.contains("--hand 104"), "{e}");
+    let e = error(&with("n = 52"));
+    assert!(e.contains("the deck has 104 items"), "{e}");
+    let e = error(&with("categories = \"nope.csv\""));
+    assert!(e.contains("nope.csv"), "{e}");
+    let e = error(&text.replace("algorithm = \"fisher-yates\"", "input = \"x.txt\""));
+    assert!(e.contains("built-in algorithms"), "{e}");
+}

@@ -61,6 +61,7 @@ pub(crate) fn first_record_dict(values: &[u32]) -> Result<Dict, String> {
         lookup: Lookup::Table(table),
         against: "record 1".to_string(),
         items: Items::Numeric { one_based },
+        multiset: None,
     })
 }
 

@@ -35,6 +35,9 @@ pub(crate) const EAGER_BLOCK: usize = 256 << 10;
 #[derive(Debug)]
 pub(crate) struct Marks {
     pub seen: Vec<u32>,
+    /// For decks with repeated items: occurrences so far of each kind on
+    /// the line (valid where `seen` holds the line's stamp).
+    pub occurrences: Vec<u32>,
     current: u32,
 }
 
@@ -42,6 +45,7 @@ impl Marks {
     pub(crate) fn new(n: usize) -> Self {
         Self {
             seen: vec![0; n],
+            occurrences: vec![0; n],
             current: 0,
         }
     }

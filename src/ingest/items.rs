@@ -69,6 +69,24 @@ pub(crate) struct Dict {
     pub against: String,
     /// The public description of what index i means.
     pub items: Items,
+    /// For decks whose items repeat (a shoe): the lookup gives a token's
+    /// kind, and the k-th occurrence of kind j on a line is item
+    /// `first[j] + k`. `None` for distinct items.
+    pub multiset: Option<Multiset>,
+}
+
+/// The kinds of a deck whose items repeat: kind j's items are the indices
+/// `first[j] .. first[j] + size[j]`. Mapping the k-th occurrence of a kind
+/// on a line to its k-th index makes every line a permutation of distinct
+/// indices whose position-by-value counts, summed over each kind's indices,
+/// are exactly the position-by-kind counts (the per-index counts mean
+/// nothing and are not tested).
+#[derive(Debug)]
+pub(crate) struct Multiset {
+    /// The first index of each kind.
+    pub first: Vec<u32>,
+    /// How many items of each kind a line holds (those of the first line).
+    pub size: Vec<u32>,
 }
 
 /// The value of a canonical decimal integer token (`0`, or digits not
@@ -110,8 +128,7 @@ pub(crate) fn first_repeat<'a>(tokens: &[&'a [u8]]) -> Option<&'a [u8]> {
 }
 
 /// The words that mark the refusal of decks with repeated items.
-pub(crate) const REPEATED_ITEMS: &str =
-    "decks with repeated items (shoes, AABB blocks) are not supported yet";
+pub(crate) const REPEATED_ITEMS: &str = "decks with repeated items (shoes, AABB blocks) are read from text only, without a starting order, for now";
 
 /// The message for repeated items on the first deck.
 pub(crate) fn repeated_items(shown: &str) -> String {
@@ -157,7 +174,58 @@ impl Dict {
             lookup,
             against,
             items,
+            multiset: None,
         }
+    }
+
+    /// The dictionary of a first deck whose items repeat: its distinct
+    /// tokens are the kinds (integers by value, else labels in byte order),
+    /// each kind's items consecutive indices. Fails (without the place) on
+    /// a single kind.
+    fn multiset(tokens: &[&[u8]], against: String) -> Result<Dict, String> {
+        let mut kinds: Vec<&[u8]> = tokens.to_vec();
+        kinds.sort_unstable_by_key(|t| (canonical_int(t).map_or(u64::MAX, u64::from), *t));
+        kinds.dedup();
+        if kinds.len() < 2 {
+            return Err(format!(
+                "all {} items are {}: a deck needs at least 2 kinds of item",
+                tokens.len(),
+                quoted(kinds[0])
+            ));
+        }
+        let size: Vec<u32> = kinds
+            .iter()
+            .map(|k| tokens.iter().filter(|t| *t == k).count() as u32)
+            .collect();
+        let first: Vec<u32> = size
+            .iter()
+            .scan(0u32, |at, &s| {
+                let start = *at;
+                *at += s;
+                Some(start)
+            })
+            .collect();
+        let labels = kinds
+            .iter()
+            .zip(&size)
+            .flat_map(|(k, &s)| {
+                std::iter::repeat_n(String::from_utf8_lossy(k).into_owned(), s as usize)
+            })
+            .collect();
+        let lookup = Lookup::Labels(
+            kinds
+                .iter()
+                .enumerate()
+                .map(|(j, t)| (Box::<[u8]>::from(*t), j as u32))
+                .collect(),
+        );
+        Ok(Dict {
+            n: tokens.len(),
+            lookup,
+            against,
+            items: Items::Labels(labels),
+            multiset: Some(Multiset { first, size }),
+        })
     }
 
     /// The dictionary of a text input without a starting order, from the
@@ -184,8 +252,8 @@ impl Dict {
             };
             return Err(format!("found {found}: n must be at least {MIN_N}"));
         }
-        if let Some(t) = first_repeat(tokens) {
-            return Err(repeated_items(&quoted(t)));
+        if first_repeat(tokens).is_some() {
+            return Dict::multiset(tokens, against);
         }
         let ints: Option<Vec<u32>> = tokens.iter().map(|t| canonical_int(t)).collect();
         if let Some(values) = ints {
@@ -214,6 +282,7 @@ impl Dict {
                     lookup: Lookup::Table(table),
                     against,
                     items: Items::Numeric { one_based },
+                    multiset: None,
                 });
             }
         }

@@ -28,7 +28,15 @@
 //! together they are exactly 0..n-1 or 1..n, the decks are numeric;
 //! otherwise the items are labels (`AS 10H QD ...`). n is the first deck's
 //! item count, and every later deck must be a permutation of the same items.
-//! Decks with repeated items (shoes) are refused, for now.
+//! A first deck whose items repeat (a shoe, `A A B B`) makes a deck with
+//! repeated items: its distinct items are the kinds (integers by value,
+//! else labels in byte order), kind j's items the consecutive indices
+//! `first[j]..`, and the k-th occurrence of a kind on a line is counted as
+//! its k-th index. Summed over each kind's indices the counts are exactly
+//! the position-by-kind counts ([`crate::deck`] tests them; the per-index
+//! counts mean nothing and are not tested). A later line holding a kind
+//! more often than the first line is refused. Binary records and explicit
+//! starting orders must still hold distinct items.
 //!
 //! # The binary formats
 //!

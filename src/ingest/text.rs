@@ -7,8 +7,8 @@
 //! lines) takes the general path, which is the one definition of the format
 //! and also phrases the error messages.
 
-use super::driver::{Outcome, Parser, Slot};
-use super::items::{Dict, Lookup, NOT_ITEM, quoted};
+use super::driver::{Marks, Outcome, Parser, Slot};
+use super::items::{Dict, Lookup, Multiset, NOT_ITEM, quoted};
 
 /// Whitespace inside a line (a `\n` ends the line).
 #[inline]
@@ -188,7 +188,7 @@ impl TextParser<'_> {
         &self,
         line: &[u8],
         row: &mut [u32],
-        seen: &mut [u32],
+        marks: &mut Marks,
         stamp: u32,
     ) -> Result<bool, String> {
         let Some(body) = deck_body(line) else {
@@ -199,6 +199,10 @@ impl TextParser<'_> {
         if found != n {
             return Err(format!("expected {n} items, found {found}"));
         }
+        if let Some(multiset) = &self.dict.multiset {
+            return self.general_multiset(body, multiset, row, marks, stamp);
+        }
+        let seen = &mut marks.seen;
         for (k, token) in tokens(body).enumerate() {
             let index = self.dict.index(token);
             if index == NOT_ITEM {
@@ -218,6 +222,52 @@ impl TextParser<'_> {
     }
 }
 
+impl TextParser<'_> {
+    /// [`general`](Self::general) for a deck with repeated items: the k-th
+    /// occurrence of a kind becomes its k-th index; a kind occurring more
+    /// often than on the first line is refused (with exactly n items, no
+    /// kind then occurs less often either).
+    fn general_multiset(
+        &self,
+        body: &[u8],
+        multiset: &Multiset,
+        row: &mut [u32],
+        marks: &mut Marks,
+        stamp: u32,
+    ) -> Result<bool, String> {
+        let n = self.dict.n;
+        for (k, token) in tokens(body).enumerate() {
+            let kind = self.dict.index(token);
+            if kind == NOT_ITEM {
+                return Err(format!(
+                    "{} is not one of the kinds of item of {}",
+                    quoted(token),
+                    self.dict.against
+                ));
+            }
+            let kind = kind as usize;
+            let seen = if marks.seen[kind] == stamp {
+                marks.occurrences[kind]
+            } else {
+                marks.seen[kind] = stamp;
+                0
+            };
+            if seen == multiset.size[kind] {
+                return Err(format!(
+                    "{} appears more than the {} times it does on {} (every deck must hold the same \
+                     items; {n} in all)",
+                    quoted(token),
+                    multiset.size[kind],
+                    self.dict.against
+                ));
+            }
+            marks.occurrences[kind] = seen + 1;
+            row[k] = multiset.first[kind] + seen;
+        }
+        Ok(true)
+    }
+}
+
 impl Parser for TextParser<'_> {
     fn bound(&self, block: &[u8]) -> u64 {
         // A deck line holds n items of at least one byte, n - 1 separators
@@ -228,8 +278,8 @@ impl Parser for TextParser<'_> {
     fn parse(&self, block: &[u8], limit: u64, slot: &mut Slot) -> Outcome {
         let n = self.dict.n;
         let table = match &self.dict.lookup {
-            Lookup::Table(t) => Some(t.as_slice()),
-            Lookup::Labels(_) => None,
+            Lookup::Table(t) if self.dict.multiset.is_none() => Some(t.as_slice()),
+            Lookup::Table(_) | Lookup::Labels(_) => None,
         };
         let mut out = Outcome::default();
         let mut rows = 0usize;
@@ -250,7 +300,7 @@ impl Parser for TextParser<'_> {
             if line == Line::General {
                 let end = line_end(block, pos);
                 let stamp = slot.marks.next();
-                match self.general(&block[pos..end], row, &mut slot.marks.seen, stamp) {
+                match self.general(&block[pos..end], row, &mut slot.marks, stamp) {
                     Ok(deck) => line = if deck { Line::Deck } else { Line::Skip },
                     Err(problem) => {
                         out.error = Some((out.units, problem));

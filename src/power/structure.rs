@@ -124,7 +124,12 @@ impl StructureLaws {
                 .iter()
                 .map(|(_, joint)| (vec![1.0 / joint.len() as f64; joint.len()], joint.clone()))
                 .collect(),
-            TestKind::PositionValue | TestKind::Permutation => return None,
+            TestKind::PositionValue
+            | TestKind::Permutation
+            | TestKind::PositionKind
+            | TestKind::Arrangement
+            | TestKind::PositionCategory
+            | TestKind::Hand => return None,
         };
         Some(Components(parts))
     }

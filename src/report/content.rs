@@ -594,6 +594,12 @@ fn method_section(input: &ReportInput<'_>) -> Section {
         vec![Block::Definitions(
             TestKind::ALL
                 .iter()
+                // The tests of decks, when an audit has a deck.
+                .chain(
+                    TestKind::DECK
+                        .iter()
+                        .filter(|_| input.audits.iter().any(|a| a.spec.deck.is_some())),
+                )
                 .map(|t| (t.title().to_string(), Cell::text(t.description())))
                 .collect(),
         )],

@@ -133,7 +133,7 @@ impl TallyFile {
                     spec: RecordedSpec::of_spec(spec),
                     counted: empty,
                     seconds: 0.0,
-                    tally: Tally::collecting(spec.n, spec.collect()),
+                    tally: Tally::collecting(spec.n, spec.collect()).with_hands(spec.hand_counts()),
                 })
                 .collect(),
         })
@@ -231,9 +231,15 @@ impl TallyFile {
                 feed: None,
             })
             .collect();
+        // What an audit on one machine notes of a deck, the merge notes too.
+        let notes = specs
+            .iter()
+            .map(|s| s.deck.as_deref().map(crate::deck::battery::note))
+            .collect();
         Study {
             alpha: self.alpha,
             provenance,
+            notes,
             ..Study::new(specs)
         }
         .conclude(counted)
@@ -295,7 +301,14 @@ impl TallyFile {
                     self.planned
                 )));
             }
-            if shape(&audit.tally) != shape(&Tally::collecting(spec.n, spec.collect())) {
+            let empty = Tally::collecting(spec.n, spec.collect()).with_hands(spec.hand_counts());
+            if shape(&audit.tally) != shape(&empty)
+                || audit
+                    .tally
+                    .hands()
+                    .map(|h| h.consistent(audit.tally.trials()))
+                    == Some(false)
+            {
                 return Err(Error::invalid(format!(
                     "the counts of {} do not have the shape of its tests at n = {}",
                     spec.subject, spec.n
@@ -405,6 +418,17 @@ fn shape(tally: &Tally) -> Vec<usize> {
             shape.extend([s.fixed_points.len(), s.cycles.len(), s.rising.len()]);
             shape.push(s.lehmer.len());
             shape.extend(s.pairs.iter().flat_map(|p| [p.first, p.counts.len()]));
+        }
+    }
+    match tally.hands() {
+        None => shape.push(absent),
+        Some(h) => {
+            shape.push(h.h);
+            shape.extend(
+                h.columns
+                    .iter()
+                    .flat_map(|c| [c.of_item.len(), c.categories]),
+            );
         }
     }
     shape

@@ -4,6 +4,7 @@
 pub mod battery;
 pub mod collisions;
 pub mod gof;
+pub mod hypergeometric;
 pub mod laws;
 pub mod lines;
 pub mod multiple;

@@ -1,0 +1,277 @@
+//! The tests of a deck: which of the selected tests apply to it, and
+//! running them on a tally with the laws of [`super::laws`].
+
+use super::Deck;
+use super::laws::{arrangement_counts, group_test};
+use crate::spec::{DEFAULT_PERMUTATION_N, TestKind, TestSet};
+use crate::stats::battery::{TestResult, correct};
+use crate::stats::{gof, hypergeometric};
+use crate::tally::Tally;
+
+/// Why the structure tests are skipped for a deck with repeated items.
+pub const SKIP_REASON: &str = "fixed points, cycles, rising sequences and Lehmer digits are \
+     statistics of a permutation of distinct items; an arrangement of a multiset has no single \
+     permutation behind it";
+
+/// What every output says of an audit of `deck`: the deck, and for a deck
+/// with repeated items which tests are skipped and why.
+pub fn note(deck: &Deck) -> String {
+    let mut out = format!("{}.", deck.describe());
+    if deck.repeats() {
+        out.push_str(&format!(
+            " Skipped: fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs ({SKIP_REASON})."
+        ));
+    }
+    out
+}
+
+/// The tests to run on `deck` for the selected `tests`, and a note naming
+/// the tests skipped and why (for every output).
+///
+/// The default set is position-by-kind, the whole-arrangement test when n
+/// ≤ 8, and with category columns the position-by-category and hand tests.
+/// In a list, `position-value` and `permutation` name their deck forms
+/// (position-by-kind, whole-arrangement); the structure tests are skipped.
+/// A deck of distinct items (`cards`, or categories alone) keeps every
+/// test of permutations and adds the category tests.
+pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
+    let n = deck.n();
+    let categories = !deck.columns().is_empty();
+    let mut kinds = Vec::new();
+    let mut skipped = Vec::new();
+    if !deck.repeats() {
+        // Distinct items: every test of permutations applies, and the
+        // category tests join them.
+        for kind in tests.at(n).iter() {
+            match kind {
+                TestKind::PositionCategory | TestKind::Hand if !categories => skipped.push(kind),
+                TestKind::PositionKind => kinds.push(TestKind::PositionValue),
+                TestKind::Arrangement => kinds.push(TestKind::Permutation),
+                TestKind::PositionValue
+                | TestKind::Permutation
+                | TestKind::FixedPoints
+                | TestKind::Cycles
+                | TestKind::RisingSequences
+                | TestKind::Lehmer
+                | TestKind::LehmerPairs
+                | TestKind::PositionCategory
+                | TestKind::Hand => kinds.push(kind),
+            }
+        }
+        if tests.is_default() && categories {
+            kinds.extend([TestKind::PositionCategory, TestKind::Hand]);
+        }
+    } else if tests.is_default() {
+        kinds.push(TestKind::PositionKind);
+        if n <= DEFAULT_PERMUTATION_N {
+            kinds.push(TestKind::Arrangement);
+        }
+        if categories {
+            kinds.extend([TestKind::PositionCategory, TestKind::Hand]);
+        }
+        skipped.extend([
+            TestKind::FixedPoints,
+            TestKind::Cycles,
+            TestKind::RisingSequences,
+            TestKind::Lehmer,
+            TestKind::LehmerPairs,
+        ]);
+    } else {
+        for kind in tests.iter() {
+            match kind {
+                TestKind::PositionValue | TestKind::PositionKind => {
+                    kinds.push(TestKind::PositionKind)
+                }
+                TestKind::Permutation | TestKind::Arrangement => kinds.push(TestKind::Arrangement),
+                TestKind::PositionCategory | TestKind::Hand => {
+                    if categories {
+                        kinds.push(kind);
+                    } else {
+                        skipped.push(kind);
+                    }
+                }
+                TestKind::FixedPoints
+                | TestKind::Cycles
+                | TestKind::RisingSequences
+                | TestKind::Lehmer
+                | TestKind::LehmerPairs => skipped.push(kind),
+            }
+        }
+    }
+    let names = |ks: &[TestKind]| ks.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ");
+    let structure: Vec<TestKind> = skipped.iter().copied().filter(|k| !k.is_deck()).collect();
+    let mut notes = Vec::new();
+    if !structure.is_empty() {
+        notes.push(format!(
+            "skipped for deck {}: {} ({SKIP_REASON})",
+            deck.label,
+            names(&structure)
+        ));
+    }
+    let uncategorised: Vec<TestKind> = skipped.iter().copied().filter(|k| k.is_deck()).collect();
+    if !uncategorised.is_empty() {
+        notes.push(format!(
+            "skipped: {} (they need category columns: --categories)",
+            names(&uncategorised)
+        ));
+    }
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    (TestSet::of_kinds(kinds), note)
+}
+
+/// Runs the deck tests among `tests` (see [`tests_for`]) on `tally` of
+/// `deck`, with Holm-adjusted p-values across them (the tests of
+/// permutations in the set are left to [`crate::stats::battery`]). `seed`
+/// drives the Monte Carlo p-values of sparse arrangement tables.
+pub fn run(tally: &Tally, tests: &TestSet, deck: &Deck, seed: u64) -> Vec<TestResult> {
+    let mut results: Vec<TestResult> = tests
+        .iter()
+        .filter_map(|kind| run_one(kind, tally, deck, seed))
+        .collect();
+    correct(&mut results);
+    results
+}
+
+/// One part of a combined test: its name and result.
+struct Part {
+    name: String,
+    statistic: f64,
+    df: f64,
+    log10_p: f64,
+}
+
+fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<TestResult> {
+    let result = |statistic, df, log10_p, method: String| TestResult {
+        test: kind,
+        statistic,
+        df,
+        log10_p,
+        log10_p_holm: log10_p,
+        departure: 0.0,
+        method,
+    };
+    match kind {
+        TestKind::PositionKind => {
+            let g = group_test(tally, deck.kind_of(), deck.kinds());
+            Some(result(
+                g.statistic,
+                g.df,
+                g.log10_p,
+                format!(
+                    "chi-square on Q = ((n-1)/n) sum (O-E)^2/E over the n x m position-by-kind counts, E = T n_k/n, df (n-1)(m-1), m = {} kinds; structure tests skipped ({SKIP_REASON})",
+                    deck.kinds()
+                ),
+            ))
+        }
+        TestKind::Arrangement => {
+            let counts = arrangement_counts(tally.permutations()?, deck.kind_of(), deck.kinds());
+            let u = gof::uniform(&counts, seed);
+            Some(result(
+                u.statistic,
+                u.df,
+                u.log10_p,
+                format!(
+                    "the n!/prod n_k! = {} arrangements equally likely: {}",
+                    counts.len(),
+                    u.describe()
+                ),
+            ))
+        }
+        TestKind::PositionCategory => {
+            let parts: Vec<Part> = deck
+                .columns()
+                .iter()
+                .zip(deck.item_columns())
+                .map(|(column, of_item)| {
+                    let g = group_test(tally, &of_item, column.names.len());
+                    Part {
+                        name: column.name.clone(),
+                        statistic: g.statistic,
+                        df: g.df,
+                        log10_p: g.log10_p,
+                    }
+                })
+                .collect();
+            Some(combined(
+                kind,
+                parts,
+                "position-by-category chi-square per column (as position-by-kind)",
+            ))
+        }
+        TestKind::Hand => {
+            let hands = tally.hands()?;
+            let n = deck.n();
+            let mut parts = Vec::new();
+            for (j, column) in deck.columns().iter().enumerate() {
+                let m = column.names.len();
+                // With two categories the second's count is h minus the
+                // first's: the same test.
+                let tested = if m == 2 { 1 } else { m };
+                for c in 0..tested {
+                    let size = hands.columns[j]
+                        .of_item
+                        .iter()
+                        .filter(|&&x| x as usize == c)
+                        .count();
+                    let law = hypergeometric::pmf(n, size, hands.h);
+                    let g = gof::chi_square(hands.histogram(j, c), &law);
+                    parts.push(Part {
+                        name: format!("{}={}", column.name, column.names[c]),
+                        statistic: g.statistic,
+                        df: g.df,
+                        log10_p: g.log10_p,
+                    });
+                }
+            }
+            Some(combined(
+                kind,
+                parts,
+                &format!(
+                    "count of each category in the first {} items against the hypergeometric law (chi-square, sparse counts pooled)",
+                    hands.h
+                ),
+            ))
+        }
+        TestKind::PositionValue
+        | TestKind::Permutation
+        | TestKind::FixedPoints
+        | TestKind::Cycles
+        | TestKind::RisingSequences
+        | TestKind::Lehmer
+        | TestKind::LehmerPairs => None,
+    }
+}
+
+/// Parts combined by Bonferroni: the smallest p times the number of parts
+/// (capped at 1), reported with the statistic and df of that part. Valid
+/// whatever the parts' dependence (suit and colour are dependent).
+fn combined(kind: TestKind, parts: Vec<Part>, what: &str) -> TestResult {
+    let count = parts.len().max(1);
+    let best = parts
+        .iter()
+        .min_by(|a, b| a.log10_p.total_cmp(&b.log10_p))
+        .expect("a deck with categories has at least one column");
+    let log10_p = (best.log10_p + (count as f64).log10()).min(0.0);
+    let shown: Vec<String> = parts
+        .iter()
+        .map(|p| {
+            format!(
+                "{} Q={:.1} df={} log10 p={:.2}",
+                p.name, p.statistic, p.df, p.log10_p
+            )
+        })
+        .collect();
+    TestResult {
+        test: kind,
+        statistic: best.statistic,
+        df: best.df,
+        log10_p,
+        log10_p_holm: log10_p,
+        departure: 0.0,
+        method: format!(
+            "{what}; smallest p of {count} parts times {count} (Bonferroni), decided by {}: {}",
+            best.name,
+            shown.join("; ")
+        ),
+    }
+}

@@ -6,6 +6,7 @@
 //! being computed twice).
 
 use crate::audit::Audit;
+use crate::deck;
 use crate::exact;
 use crate::format::format_ratio;
 use crate::power::{self, AuditPlan};
@@ -41,26 +42,87 @@ pub struct AuditFindings {
 }
 
 /// The per-position and per-card tests of one audit (see
-/// [`crate::stats::lines`]): row p of the position-by-value matrix is where
-/// position p's values came from, column v is where card v went.
+/// [`crate::stats::lines`]), one [`LineView`] per way of naming what lands
+/// at a position: the cards (the values, or a deck's kinds), then each
+/// category column of a deck (suit, rank, colour, ...).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PositionLines {
+    /// The views, cards first.
+    pub views: Vec<LineView>,
+}
+
+/// The line tests of one view: row p of the position-by-group counts is
+/// what landed at position p (against the groups' shares of the deck),
+/// column g is where group g's items went (uniform over the positions).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LineView {
+    /// What the groups are: `card`, `suit`, `rank`, a CSV column's name.
+    pub name: String,
+    /// Each group's name, as outputs write it.
+    pub groups: Vec<String>,
     /// One test per position.
     pub positions: LineTests,
-    /// One test per card (value).
-    pub cards: LineTests,
+    /// One test per group.
+    pub by_group: LineTests,
+}
+
+impl LineView {
+    /// The view of `audit`'s counts grouped by `group_of` (the group of
+    /// each value), or `None` with too few trials for every line.
+    fn of(
+        audit: &Audit,
+        name: &str,
+        group_of: &[u32],
+        groups: Vec<String>,
+        alpha: f64,
+    ) -> Option<Self> {
+        let n = audit.tally.n();
+        let m = groups.len();
+        let mut sizes = vec![0usize; m];
+        for &g in group_of {
+            sizes[g as usize] += 1;
+        }
+        let shares: Vec<f64> = sizes.iter().map(|&k| k as f64 / n as f64).collect();
+        let counts = deck::laws::group_matrix(&audit.tally, group_of, m);
+        Some(Self {
+            name: name.to_string(),
+            groups,
+            positions: LineTests::rows(&counts, m, &shares, alpha)?,
+            by_group: LineTests::columns(&counts, m, &vec![1.0 / n as f64; n], alpha)?,
+        })
+    }
 }
 
 impl PositionLines {
-    /// The line tests of `audit`'s matrix at level `alpha`.
+    /// The line tests of `audit`'s matrix at level `alpha`: by card, and by
+    /// each category column of its deck. `None` when too few trials for
+    /// the card lines (fewer than [`crate::stats::lines::LINE_MIN_EXPECTED`]
+    /// per cell); a category view with too few is left out.
     pub fn of(audit: &Audit, alpha: f64) -> Option<Self> {
         let n = audit.tally.n();
-        let uniform = vec![1.0 / n as f64; n];
-        let counts = audit.tally.counts();
-        Some(Self {
-            positions: LineTests::rows(counts, n, &uniform, alpha)?,
-            cards: LineTests::columns(counts, n, &uniform, alpha)?,
-        })
+        let (kind_of, names): (Vec<u32>, Vec<String>) = match &audit.spec.deck {
+            Some(deck) => (deck.kind_of().to_vec(), deck.kind_names().to_vec()),
+            None => {
+                let label = |v: usize| match &audit.feed {
+                    Some(feed) => feed.items.label(v),
+                    None => v.to_string(),
+                };
+                ((0..n as u32).collect(), (0..n).map(label).collect())
+            }
+        };
+        let mut views = vec![LineView::of(audit, "card", &kind_of, names, alpha)?];
+        if let Some(deck) = &audit.spec.deck {
+            for (column, of_item) in deck.columns().iter().zip(deck.item_columns()) {
+                views.extend(LineView::of(
+                    audit,
+                    &column.name,
+                    &of_item,
+                    column.names.clone(),
+                    alpha,
+                ));
+            }
+        }
+        Some(Self { views })
     }
 }
 

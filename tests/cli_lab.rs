@@ -46,19 +46,59 @@ fn a_confidence_level_holds_verdicts_and_lines_to_its_alpha() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s = summary(&out);
     assert_eq!(s["alpha"], 0.01);
-    let lines = &s["audits"][0]["lines"];
-    assert_eq!(lines["positions"]["alpha"], 0.01);
-    assert_eq!(lines["positions"]["lines"].as_array().unwrap().len(), 8);
-    assert_eq!(lines["cards"]["lines"].as_array().unwrap().len(), 8);
+    let card = &s["audits"][0]["lines"]["views"][0];
+    assert_eq!(card["name"], "card");
+    assert_eq!(card["positions"]["alpha"], 0.01);
+    assert_eq!(card["positions"]["lines"].as_array().unwrap().len(), 8);
+    assert_eq!(card["by_group"]["lines"].as_array().unwrap().len(), 8);
     let csv = std::fs::read_to_string(out.join("naive-swap/lines.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 16, "{csv}");
     assert!(
         csv.lines()
-            .any(|l| l.starts_with("position,0,") && l.ends_with(",fail"))
+            .any(|l| l.starts_with("card,position,0,0,") && l.ends_with(",fail"))
     );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("(99% confidence)"), "{report}");
     assert!(report.contains("## Per-position and per-card tests"));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// A shoe is tested per position by card and by suit, rank and colour,
+/// and naive-swap fails lines of each.
+#[test]
+fn a_shoe_has_lines_by_card_and_by_category() {
+    let out = temp("shoe");
+    let o = run(&[
+        "audit",
+        "-a",
+        "naive-swap",
+        "--deck",
+        "shoe:decks=2",
+        "-t",
+        "20000",
+        "--confidence",
+        "0.99",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let views = summary(&out)["audits"][0]["lines"]["views"].clone();
+    let names: Vec<&str> = views
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["card", "suit", "rank", "colour"]);
+    assert_eq!(
+        views[0]["positions"]["lines"].as_array().unwrap().len(),
+        104
+    );
+    assert_eq!(views[0]["by_group"]["lines"].as_array().unwrap().len(), 52);
+    assert_eq!(views[1]["by_group"]["lines"].as_array().unwrap().len(), 4);
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("by suit: "), "{report}");
     std::fs::remove_dir_all(&out).unwrap();
 }
 

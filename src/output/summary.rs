@@ -340,30 +340,49 @@ pub fn counts_csv(counts: &[Vec<u64>]) -> String {
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
 }
 
-/// `lines.csv` text: each position's and each card's own test (see
-/// [`PositionLines`]), one row per line: which kind of line, its index, the
-/// statistic, df, p as the report shows it, and pass or fail at the level.
+/// `lines.csv` text: each line's own test (see [`PositionLines`]), one row
+/// per line: the view (`card`, `suit`, ...), whether the line is a position
+/// or a group, its index and name, the statistic, df, p as the report shows
+/// it, and pass or fail at the level.
 pub fn lines_csv(lines: &PositionLines) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["line", "index", "statistic", "df", "p", "alpha", "result"])
-        .expect("in-memory CSV");
-    for (kind, tests) in [("position", &lines.positions), ("card", &lines.cards)] {
-        for l in &tests.lines {
-            w.write_record([
-                kind.to_string(),
-                l.index.to_string(),
-                format!("{:.3}", l.statistic),
-                l.df.to_string(),
-                super::format_p(l.log10_p),
-                tests.alpha.to_string(),
-                if l.fails_at(tests.alpha) {
-                    "fail"
-                } else {
-                    "pass"
-                }
-                .to_string(),
-            ])
-            .expect("in-memory CSV");
+    w.write_record([
+        "view",
+        "line",
+        "index",
+        "name",
+        "statistic",
+        "df",
+        "p",
+        "alpha",
+        "result",
+    ])
+    .expect("in-memory CSV");
+    for view in &lines.views {
+        for (line, tests) in [("position", &view.positions), ("group", &view.by_group)] {
+            for l in &tests.lines {
+                let name = match line {
+                    "group" => view.groups[l.index].clone(),
+                    _ => l.index.to_string(),
+                };
+                w.write_record([
+                    view.name.clone(),
+                    line.to_string(),
+                    l.index.to_string(),
+                    name,
+                    format!("{:.3}", l.statistic),
+                    l.df.to_string(),
+                    super::format_p(l.log10_p),
+                    tests.alpha.to_string(),
+                    if l.fails_at(tests.alpha) {
+                        "fail"
+                    } else {
+                        "pass"
+                    }
+                    .to_string(),
+                ])
+                .expect("in-memory CSV");
+            }
         }
     }
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")

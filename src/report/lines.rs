@@ -13,26 +13,47 @@ pub const SECTION_ID: &str = "lines";
 
 /// The audit's per-line result in one sentence, for its facts: "each at
 /// α = 0.01 (uncorrected): 1 of 52 positions and 0 of 52 cards fail (a
-/// fair shuffle fails 0.52 of each on average)", and when more lines fail
-/// than a fair shuffle fails on average, how likely that many is by chance.
+/// fair shuffle fails about 0.52 of each); by suit: 0 of 52 positions and
+/// 0 of 4 suits", and when more lines fail than a fair shuffle fails on
+/// average, how likely that many is by chance.
 pub fn summary_words(lines: &PositionLines) -> String {
     let part = |tests: &LineTests, noun: &str| {
         format!("{} of {} {noun}", tests.failed(), tests.lines.len())
     };
-    let p = &lines.positions;
+    let mut surprising = Vec::new();
+    let mut views = Vec::new();
+    for view in &lines.views {
+        let groups = plural(&view.name);
+        views.push(format!(
+            "{}{} and {} fail",
+            if view.name == "card" {
+                String::new()
+            } else {
+                format!("by {}: ", view.name)
+            },
+            part(&view.positions, "positions"),
+            part(&view.by_group, &groups)
+        ));
+        for (tests, noun) in [
+            (&view.positions, "positions"),
+            (&view.by_group, groups.as_str()),
+        ] {
+            if tests.failed() as f64 > tests.expected_failures() {
+                surprising.push(format!("{noun} by {} {}", view.name, chance_words(tests)));
+            }
+        }
+    }
+    let Some(first) = lines.views.first() else {
+        return String::new();
+    };
     let mut words = format!(
-        "each at α = {} (uncorrected): {} and {} fail (a fair shuffle fails {:.2} of each on \
-         average)",
-        p.alpha,
-        part(p, "positions"),
-        part(&lines.cards, "cards"),
-        p.expected_failures(),
+        "each at α = {} (uncorrected): {} (a fair shuffle fails α of the lines: {:.2} of {} \
+         positions)",
+        first.positions.alpha,
+        views.join("; "),
+        first.positions.expected_failures(),
+        first.positions.lines.len()
     );
-    let surprising: Vec<String> = [(p, "positions"), (&lines.cards, "cards")]
-        .into_iter()
-        .filter(|(t, _)| t.failed() as f64 > t.expected_failures())
-        .map(|(t, noun)| format!("{noun} {}", chance_words(t)))
-        .collect();
     if !surprising.is_empty() {
         words += &format!(
             "; chance of failing this many or more: {}",
@@ -42,38 +63,48 @@ pub fn summary_words(lines: &PositionLines) -> String {
     words
 }
 
+/// `card` → `cards`, `suit` → `suits`, `rank` → `ranks`, `colour` →
+/// `colours`: a view's groups in a phrase.
+fn plural(name: &str) -> String {
+    format!("{name}s")
+}
+
 /// The chance of failing at least as many lines, as a percentage.
 fn chance_words(tests: &LineTests) -> String {
     let chance = tests.chance_of_as_many();
     if chance >= 0.01 {
         format!("{:.0}%", 100.0 * chance)
-    } else {
+    } else if chance >= 1e-12 {
         format!("{chance:.1e}")
+    } else {
+        "< 1e-12".to_string()
     }
 }
 
-/// The appendix: what the line tests are, then one table per audit that
-/// has them (`labels[i]` and `anchors[i]` name audit i). `None` when no
-/// audit has them.
+/// The appendix: what the line tests are, then each audit's tables (one
+/// per view and kind of line), for the audits that have them
+/// (`labels[i]` and `anchors[i]` name audit i). `None` when none has.
 pub fn section(
     findings: &[AuditFindings],
     labels: &[String],
     anchors: &[String],
 ) -> Option<Section> {
     let first = findings.iter().find_map(|f| f.lines.as_ref())?;
+    let alpha = first.views.first()?.positions.alpha;
     let mut section = Section::new(
         SECTION_ID,
         "Per-position and per-card tests",
         vec![
             Block::Paragraph(format!(
-                "Each position and each card is tested on its own, as gaming-lab standards ask: \
-                 row p of the counts (which values landed at position p) and column v (where \
-                 card v landed) are each a multinomial sample of the trials, uniform over the n \
-                 cells for a fair shuffle, so Pearson's statistic of each follows χ²(n − 1). \
-                 Every line is held to α = {} with no correction, so a fair shuffle fails about \
-                 α·n of them by chance; the verdicts above rest on the corrected tests of the \
-                 whole matrix, not on these lines.",
-                first.positions.alpha
+                "Each position and each card is tested on its own, as gaming-lab standards ask, \
+                 and again by suit, rank or any category column of the deck: row p of the \
+                 position-by-card (or by-category) counts is what landed at position p, a \
+                 multinomial sample of the trials with the deck's shares for a fair shuffle, \
+                 so Pearson's statistic follows χ²(m − 1) for m cards or categories; column g \
+                 is where the items of g went, uniform over the n positions, χ²(n − 1). Every \
+                 line is held to α = {alpha} with no correction, so a fair shuffle fails about \
+                 α of the lines by chance; the verdicts above rest on the corrected tests of \
+                 the whole matrix, not on these lines."
             )),
             Block::Note(
                 "Lines of one matrix share its totals, so they are weakly dependent: the \
@@ -87,57 +118,64 @@ pub fn section(
         let Some(lines) = &found.lines else {
             continue;
         };
+        let mut blocks = vec![Block::Paragraph(format!(
+            "{}.",
+            capitalised(&summary_words(lines))
+        ))];
+        for view in &lines.views {
+            let positions: Vec<(String, &LineTest)> = view
+                .positions
+                .lines
+                .iter()
+                .map(|l| (l.index.to_string(), l))
+                .collect();
+            blocks.push(Block::Table(table(
+                "position", &view.name, &positions, alpha,
+            )));
+            let groups: Vec<(String, &LineTest)> = view
+                .by_group
+                .lines
+                .iter()
+                .map(|l| (view.groups[l.index].clone(), l))
+                .collect();
+            blocks.push(Block::Table(table(&view.name, "position", &groups, alpha)));
+        }
         section.subsections.push(Section::new(
             format!("{anchor}-lines"),
             label.clone(),
-            vec![
-                Block::Paragraph(format!("{}.", capitalised(&summary_words(lines)))),
-                Block::Table(table(lines)),
-            ],
+            blocks,
         ));
     }
     Some(section)
 }
 
-/// One row per index: the position's test, then the card's.
-fn table(lines: &PositionLines) -> Table {
-    let df = lines.positions.lines.first().map_or(0.0, |l| l.df);
-    let columns = vec![
-        Column::number("#"),
-        Column::number(&format!("position χ²({df})")),
-        Column::number("p"),
-        Column::text("result"),
-        Column::number(&format!("card χ²({df})")),
-        Column::number("p"),
-        Column::text("result"),
-    ];
-    let cells = |l: &LineTest, alpha: f64| {
-        [
-            Cell::text(format!("{:.2}", l.statistic)),
-            Cell::text(format_p(l.log10_p)),
-            if l.fails_at(alpha) {
-                Cell::Flag("fail".to_string())
-            } else {
-                Cell::text("pass")
-            },
-        ]
-    };
-    let rows = lines
-        .positions
-        .lines
-        .iter()
-        .zip(&lines.cards.lines)
-        .map(|(p, c)| {
-            std::iter::once(Cell::text(p.index.to_string()))
-                .chain(cells(p, lines.positions.alpha))
-                .chain(cells(c, lines.cards.alpha))
-                .collect()
-        })
-        .collect();
+/// One table of lines: each `line` (a position, a card, a suit) with its
+/// χ² over the `across` cells, p and result.
+fn table(line: &str, across: &str, lines: &[(String, &LineTest)], alpha: f64) -> Table {
+    let df = lines.first().map_or(0.0, |(_, l)| l.df);
     Table {
         id: None,
-        columns,
-        rows,
+        columns: vec![
+            Column::text(line),
+            Column::number(&format!("χ²({df}) across {across}s")),
+            Column::number("p"),
+            Column::text("result"),
+        ],
+        rows: lines
+            .iter()
+            .map(|(name, l)| {
+                vec![
+                    Cell::text(name.clone()),
+                    Cell::text(format!("{:.2}", l.statistic)),
+                    Cell::text(format_p(l.log10_p)),
+                    if l.fails_at(alpha) {
+                        Cell::Flag("fail".to_string())
+                    } else {
+                        Cell::text("pass")
+                    },
+                ]
+            })
+            .collect(),
     }
 }
 

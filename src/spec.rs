@@ -26,6 +26,16 @@ pub enum TestKind {
     Lehmer,
     /// Joint law of neighbouring Lehmer digits (i, i+1) for disjoint pairs.
     LehmerPairs,
+    /// How many neighbours of the starting order are still neighbours,
+    /// against its exact law ([`Statistic::Clumping`]).
+    Clumping,
+    /// Whether each deal depends on the one before it, in the order made:
+    /// positions holding the same value in consecutive deals (rencontres
+    /// law) and the top card of disjoint consecutive pairs (independence).
+    Serial,
+    /// Repeated deals (the birthday test): pairs of identical deals against
+    /// their law under a uniform shuffle, which catches small seed spaces.
+    Birthday,
 }
 
 /// The largest n for which whole permutations can be counted (10! counters
@@ -37,7 +47,7 @@ pub const DEFAULT_PERMUTATION_N: usize = 8;
 
 impl TestKind {
     /// Every test, in report order.
-    pub const ALL: [TestKind; 7] = [
+    pub const ALL: [TestKind; 10] = [
         TestKind::PositionValue,
         TestKind::Permutation,
         TestKind::FixedPoints,
@@ -45,6 +55,9 @@ impl TestKind {
         TestKind::RisingSequences,
         TestKind::Lehmer,
         TestKind::LehmerPairs,
+        TestKind::Clumping,
+        TestKind::Serial,
+        TestKind::Birthday,
     ];
 
     /// The name used on the command line and in outputs.
@@ -57,6 +70,9 @@ impl TestKind {
             TestKind::RisingSequences => "rising-sequences",
             TestKind::Lehmer => "lehmer",
             TestKind::LehmerPairs => "lehmer-pairs",
+            TestKind::Clumping => "clumping",
+            TestKind::Serial => "serial",
+            TestKind::Birthday => "birthday",
         }
     }
 
@@ -75,7 +91,12 @@ impl TestKind {
             TestKind::FixedPoints => Some(Statistic::FixedPoints),
             TestKind::Cycles => Some(Statistic::Cycles),
             TestKind::RisingSequences => Some(Statistic::RisingSequences),
-            TestKind::PositionValue | TestKind::Lehmer | TestKind::LehmerPairs => None,
+            TestKind::Clumping => Some(Statistic::Clumping),
+            TestKind::PositionValue
+            | TestKind::Lehmer
+            | TestKind::LehmerPairs
+            | TestKind::Serial
+            | TestKind::Birthday => None,
         }
     }
 
@@ -89,6 +110,9 @@ impl TestKind {
             TestKind::RisingSequences => "rising sequences",
             TestKind::Lehmer => "Lehmer digits",
             TestKind::LehmerPairs => "Lehmer digit pairs",
+            TestKind::Clumping => "clumping (neighbours kept)",
+            TestKind::Serial => "serial independence",
+            TestKind::Birthday => "repeated deals (birthday)",
         }
     }
 
@@ -115,6 +139,15 @@ impl TestKind {
             }
             TestKind::LehmerPairs => {
                 "pairs of neighbouring Lehmer digits: dependence between positions that marginals miss"
+            }
+            TestKind::Clumping => {
+                "neighbours of the starting order left side by side: too few riffles, local (window) shuffles"
+            }
+            TestKind::Serial => {
+                "each deal against the one before: clock-seeded or incremental deals, reused state"
+            }
+            TestKind::Birthday => {
+                "identical deals repeated too often: small seed spaces (32-bit seeds, clock seeds)"
             }
         }
     }
@@ -283,6 +316,9 @@ impl TestSet {
                 TestKind::RisingSequences => part.rising = true,
                 TestKind::Lehmer => part.lehmer = true,
                 TestKind::LehmerPairs => part.pairs = true,
+                TestKind::Clumping => part.clumping = true,
+                TestKind::Serial => collect.serial = true,
+                TestKind::Birthday => collect.deals = true,
             }
         }
         collect

@@ -191,7 +191,24 @@ pub fn plan_audit_with(
             });
         let estimated = observed.as_ref().and_then(|s| s.components(test));
         let pilot = Effect::from_result(result, n, spec.trials);
-        let plan = if let Some(effect) = exact_fixed {
+        let plan = if test == TestKind::Birthday {
+            // Not a fixed effect per trial: the pairs grow with the square
+            // of the deals (its method states the seed space it catches).
+            TestPlan {
+                test,
+                exact: false,
+                delta: 0.0,
+                df: result.df,
+                trials_for_power: None,
+                range: None,
+                reason: Some(
+                    "repeated deals grow with the square of the trials, not as a per-trial \
+                     effect: see the seed space its method says it catches"
+                        .to_string(),
+                ),
+                trials_for_approximation: 2,
+            }
+        } else if let Some(effect) = exact_fixed {
             fixed_plan(test, effect, level, power)
         } else if let Some(c) = pooled {
             pooled_plan(test, &c, None, level, power)

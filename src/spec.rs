@@ -45,6 +45,12 @@ pub const MAX_PERMUTATION_N: usize = 10;
 /// The largest n for which the permutation test is on by default.
 pub const DEFAULT_PERMUTATION_N: usize = 8;
 
+/// The smallest n for which the birthday test is on by default: from
+/// n = 13, n! (6.2e9) exceeds a 32-bit seed space (4.3e9), the smallest the
+/// test is there to catch; below, repeated deals are common under any
+/// shuffle and the permutation counts (n ≤ 10) hold the same information.
+pub const DEFAULT_BIRTHDAY_N: usize = 13;
+
 impl TestKind {
     /// Every test, in report order.
     pub const ALL: [TestKind; 10] = [
@@ -167,6 +173,7 @@ impl TestKind {
         match n {
             2 => TestKind::ALL[1..]
                 .iter()
+                .filter(|&&t| t != TestKind::Serial)
                 .map(|&t| (t, TestKind::PositionValue))
                 .collect(),
             3 => vec![
@@ -203,11 +210,23 @@ impl Serialize for TestSet {
 
 impl TestSet {
     /// Every test that makes sense at `n`: the permutation test only up to
-    /// n = 8 (its cost grows as n!), the rest always.
+    /// n = 8 (its cost grows as n!), the birthday test only from n = 13
+    /// ([`DEFAULT_BIRTHDAY_N`]), the rest always.
     pub fn default_for(n: usize) -> Self {
         let kinds = TestKind::ALL
             .into_iter()
-            .filter(|&t| t != TestKind::Permutation || n <= DEFAULT_PERMUTATION_N)
+            .filter(|&t| match t {
+                TestKind::Permutation => n <= DEFAULT_PERMUTATION_N,
+                TestKind::Birthday => n >= DEFAULT_BIRTHDAY_N,
+                TestKind::PositionValue
+                | TestKind::FixedPoints
+                | TestKind::Cycles
+                | TestKind::RisingSequences
+                | TestKind::Lehmer
+                | TestKind::LehmerPairs
+                | TestKind::Clumping
+                | TestKind::Serial => true,
+            })
             .collect();
         Self {
             kinds,
@@ -358,10 +377,13 @@ mod tests {
         let three = TestSet::default_for(3);
         assert!(three.contains(TestKind::FixedPoints) && !three.contains(TestKind::Cycles));
         assert!(three.contains(TestKind::Permutation) && !three.contains(TestKind::LehmerPairs));
-        assert_eq!(TestSet::default_for(2).to_string(), "position-value");
+        assert_eq!(TestSet::default_for(2).to_string(), "position-value,serial");
         // Alone, a test is kept even where it has a twin.
         assert_eq!(TestSet::parse("cycles", 3).unwrap().to_string(), "cycles");
-        assert_eq!(TestSet::default_for(4).iter().count(), 7);
+        assert_eq!(TestSet::default_for(4).iter().count(), 9);
+        assert!(TestSet::default_for(52).contains(TestKind::Birthday));
+        assert!(!TestSet::default_for(12).contains(TestKind::Birthday));
+        assert!(TestSet::default_for(13).contains(TestKind::Birthday));
     }
 
     /// The equivalences are facts about the tests, checked by enumeration: at

@@ -102,7 +102,7 @@ pub fn birthday(sample: &DealSample, n: usize) -> SequenceTest {
         (cells / m) * (2.0 * pairs as f64 + m) - m
     };
     let identity = if n <= DEAL_EXACT_N {
-        "its exact rank (scrambled)".to_string()
+        "its exact rank".to_string()
     } else {
         format!(
             "a 64-bit hash (spurious pairs expected: {:.1e})",
@@ -113,8 +113,8 @@ pub fn birthday(sample: &DealSample, n: usize) -> SequenceTest {
         format!("all {kept} deals")
     } else {
         format!(
-            "{kept} of {} deals (those whose value falls in the lowest 1/2^{} of its range, at \
-             most {MAX_KEPT_DEALS} kept)",
+            "{kept} of {} deals (those whose scrambled value falls in the lowest 1/2^{} of its \
+             range, at most {MAX_KEPT_DEALS} kept)",
             sample.deals, sample.level
         )
     };

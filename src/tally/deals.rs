@@ -2,17 +2,17 @@
 //! as one 64-bit value, among which identical deals are paired up.
 //!
 //! Each deal gets a value ([`deal_value`]): up to n = 20 its rank among the
-//! n! permutations, scrambled by a bijection of `0..n!` (so equal values
-//! mean equal deals, exactly); above, a 64-bit hash of its values (two
+//! n! permutations (so equal values mean equal deals, exactly); above, a 64-bit hash of its values (two
 //! different deals share a hash with probability 2⁻⁶⁴, so spurious pairs
 //! add about C(M, 2)/2⁶⁴ to the count: negligible). A deal is kept when its
-//! value lies in the lowest 2⁻ˢ of the range ([`DealSample::level`]), s the
+//! scrambled value lies in the lowest 2⁻ˢ of the range ([`DealSample::level`],
+//! [`selected`]), s the
 //! smallest level keeping at most [`MAX_KEPT`] deals (8 bytes each). The
 //! kept set is then a function of the multiset of deals alone: whichever
 //! chunks, threads, blocks or shards counted them, and in whatever order
 //! tallies merge, the same deals are kept. Under a uniform shuffle the kept
 //! deals are independent and uniform over the k deals whose value is in
-//! range (k = ⌊n!/2ˢ⌋ exactly up to n = 20, n!/2ˢ above), so their pairs
+//! range (k = ⌊n!/2ˢ⌋ exactly up to n = 12, about n!/2ˢ above), so their pairs
 //! follow the collision law of [`crate::stats::collisions`]: Poisson with
 //! mean C(M, 2)/k while M ≪ k. Sampling by value rather than by order keeps
 //! all the pairs among kept deals, about 2⁻ˢ of all the pairs of the run,
@@ -24,13 +24,17 @@ use serde::{Deserialize, Serialize};
 /// The most deals a sample keeps: 2^20 (8 MiB of values).
 pub const MAX_KEPT: usize = 1 << 20;
 
-/// Up to this n a deal's value is its scrambled rank (n! < 2^63).
+/// Up to this n a deal's value is its rank (n! < 2^63).
 pub const EXACT_N: usize = 20;
 
-/// The multiplier of the rank scramble: the prime 2^61 − 1, larger than
-/// any prime factor of n! for n ≤ 20, so multiplying by it is a bijection
-/// of `0..n!`.
-const SCRAMBLE: u128 = (1 << 61) - 1;
+/// Up to this n the sample's selection is an exact bijection of the ranks
+/// (see [`selected`]): n! < 2^29, so a rank times [`SCRAMBLE`] fits in 64 bits.
+pub const EXACT_SELECTION_N: usize = 12;
+
+/// The multiplier of the rank scramble: the prime 2^32 + 15, larger than
+/// any prime factor of n! for n ≤ 12, so multiplying by it modulo n! is a
+/// bijection of `0..n!`.
+const SCRAMBLE: u64 = (1 << 32) + 15;
 
 /// A deterministic sample of a run's deals (see the module docs), merged
 /// by union at the finer level.
@@ -66,14 +70,12 @@ impl DealSample {
         if n == 0 {
             return;
         }
-        let mut limit = limit(n, self.level);
         for deal in batch.chunks_exact(n) {
             let value = deal_value(deal);
-            if u128::from(value) < limit {
+            if selected(value, n, self.level) {
                 self.kept.push(value);
                 if self.kept.len() > MAX_KEPT {
                     self.thin(n);
-                    limit = self::limit(n, self.level);
                 }
             }
         }
@@ -84,8 +86,8 @@ impl DealSample {
     fn thin(&mut self, n: usize) {
         while self.kept.len() > MAX_KEPT {
             self.level += 1;
-            let limit = limit(n, self.level);
-            self.kept.retain(|&v| u128::from(v) < limit);
+            let level = self.level;
+            self.kept.retain(|&v| selected(v, n, level));
         }
     }
 
@@ -100,10 +102,10 @@ impl DealSample {
     pub fn merge(&mut self, other: &DealSample, n: usize) {
         self.deals += other.deals;
         self.level = self.level.max(other.level);
-        let limit = limit(n, self.level);
-        self.kept.retain(|&v| u128::from(v) < limit);
+        let level = self.level;
+        self.kept.retain(|&v| selected(v, n, level));
         self.kept
-            .extend(other.kept.iter().filter(|&&v| u128::from(v) < limit));
+            .extend(other.kept.iter().filter(|&&v| selected(v, n, level)));
         self.thin(n);
         self.finish();
     }
@@ -129,7 +131,7 @@ impl DealSample {
     /// which kept deals are uniform under a uniform shuffle (exact up to
     /// n = 20, n!/2ˢ above).
     pub fn cells(&self, n: usize) -> f64 {
-        if n <= EXACT_N {
+        if n <= EXACT_SELECTION_N {
             (factorial(n) as u64 >> self.level.min(63)) as f64
         } else {
             let ln_fact: f64 = (1..=n).map(|k| (k as f64).ln()).sum();
@@ -138,44 +140,74 @@ impl DealSample {
     }
 }
 
-/// The values below which deals of `n` are kept at `level`.
+/// Whether a deal of `n` with value `value` is kept at `level`: every deal
+/// at level 0; above, those whose scrambled value lies in the lowest 2⁻ˢ of
+/// its range. Up to n = [`EXACT_SELECTION_N`] the scramble is a bijection
+/// of `0..n!` (multiplying by a prime larger than n, modulo n!), so exactly
+/// ⌊n!/2ˢ⌋ deals are in range; above, the splitmix64 finaliser, and about
+/// n!/2ˢ are (the relative error, √(2ˢ/n!), moves the expected pairs by
+/// about T/(1.4·n!) standard deviations: negligible from n = 13 on).
 #[inline]
-fn limit(n: usize, level: u32) -> u128 {
-    let range: u128 = if n <= EXACT_N {
-        factorial(n) as u128
+fn selected(value: u64, n: usize, level: u32) -> bool {
+    if level == 0 {
+        return true;
+    }
+    if n <= EXACT_SELECTION_N {
+        let total = factorial(n) as u64;
+        (value.wrapping_mul(SCRAMBLE) % total) < total >> level.min(63)
     } else {
-        1 << 64
-    };
-    range >> level.min(127)
+        avalanche(value) < u64::MAX >> level.min(63)
+    }
 }
 
-/// A deal's value: its rank scrambled by a bijection of `0..n!` up to
-/// n = 20 (exact), a 64-bit hash of its values above.
+/// A deal's value: its rank among the n! permutations up to n = 20 (so
+/// equal values are equal deals, exactly), a 64-bit hash of its values
+/// above.
 #[inline]
 pub fn deal_value(deal: &[u32]) -> u64 {
-    let n = deal.len();
-    if n <= EXACT_N {
-        let total = factorial(n) as u128;
-        return ((rank(deal) as u128 * SCRAMBLE) % total) as u64;
+    if deal.len() <= EXACT_N {
+        return rank(deal) as u64;
     }
     hash(deal)
 }
 
-/// A 64-bit hash of a deal: its values packed into words (as many as fit),
-/// each folded in by a 64×64→128-bit multiply, then a final avalanche.
+/// A 64-bit hash of a deal: its values packed into words (8 to a word as
+/// bytes up to n = 256, else 2), each word mixed with its index and folded
+/// by a 64×64→128-bit multiply, the results added (independent multiplies,
+/// so they overlap in the CPU), then a final avalanche.
 #[inline]
 fn hash(deal: &[u32]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    const SALT: u64 = 0xA076_1D64_78BD_642F;
+    let mum = |x: u64| {
+        let m = u128::from(x) * u128::from(K);
+        (m as u64) ^ ((m >> 64) as u64)
+    };
+    let lane = |i: usize, word: u64| mum(word ^ SALT.wrapping_mul(i as u64 + 1));
     let n = deal.len();
-    let bits = (u32::BITS - (n as u32 - 1).leading_zeros()).max(1) as usize;
-    let per_word = 64 / bits;
-    let mut h = 0xA076_1D64_78BD_642F ^ n as u64;
-    for chunk in deal.chunks(per_word) {
-        let word = chunk.iter().fold(0u64, |w, &v| (w << bits) | u64::from(v));
-        let m = u128::from(h ^ word) * u128::from(K);
-        h = (m as u64) ^ ((m >> 64) as u64);
+    let mut h = 0u64;
+    if n <= 256 {
+        let pack = |chunk: &[u32]| {
+            (0..chunk.len()).fold(0u64, |w, j| w | (u64::from(chunk[j] as u8) << (8 * j)))
+        };
+        let words = deal.chunks_exact(8);
+        let rest = words.remainder();
+        let full = words.len();
+        for (i, chunk) in words.enumerate() {
+            h = h.wrapping_add(lane(i, pack(chunk)));
+        }
+        if !rest.is_empty() {
+            h = h.wrapping_add(lane(full, pack(rest)));
+        }
+    } else {
+        for (i, chunk) in deal.chunks(2).enumerate() {
+            let word = chunk
+                .iter()
+                .fold(0u64, |w, &v| (w << 32) | u64::from(v));
+            h = h.wrapping_add(lane(i, word));
+        }
     }
-    avalanche(h)
+    avalanche(h ^ n as u64)
 }
 
 /// The splitmix64 finaliser: a bijection of u64 that mixes every bit into
@@ -201,6 +233,15 @@ mod tests {
         seen.dedup();
         assert_eq!(seen.len(), 720);
         assert!(seen.iter().all(|&v| v < 720));
+        for level in 0..5 {
+            let kept = seen.iter().filter(|&&v| selected(v, 6, level)).count();
+            let cells = DealSample {
+                level,
+                ..DealSample::new()
+            }
+            .cells(6);
+            assert_eq!(kept as f64, cells, "level {level}");
+        }
     }
 
     #[test]

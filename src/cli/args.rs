@@ -90,7 +90,7 @@ default up to n = 8); and structure tests whose exact laws are known: \
 fixed-points (rencontres), cycles (Stirling numbers), rising-sequences \
 (Eulerian numbers), lehmer (each Lehmer digit uniform), lehmer-pairs \
 (neighbouring digits jointly uniform) and clumping (neighbours i, i+1 still \
-side by side); serial, each deal against the one before it in the order made \
+side by side; opt-in); serial, each deal against the one before it in the order made \
 (same-position matches against the rencontres law, top cards of disjoint \
 pairs against independence); birthday, pairs of identical deals against the \
 collision law of a uniform shuffle, which catches small seed spaces (on by \
@@ -441,7 +441,7 @@ pub struct AuditArgs {
     /// Tests to run, comma-separated: position-value, permutation (n <= 10),
     /// fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs, clumping,
     /// serial, birthday; or `all`, or `default` (all but permutation above
-    /// n = 8 and but birthday below n = 13).
+    /// n = 8, birthday below n = 13, and clumping).
     #[arg(long, default_value = "default", value_name = "LIST")]
     pub tests: String,
 

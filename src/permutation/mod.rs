@@ -217,8 +217,11 @@ pub fn rising_sequences(a: &[u32], position: &mut Vec<u32>) -> usize {
 #[inline]
 pub fn adjacent_pairs(a: &[u32]) -> usize {
     let mut count = 0u32;
-    for w in a.windows(2) {
-        count += u32::from(w[0].abs_diff(w[1]) == 1);
+    let next = a.get(1..).unwrap_or_default();
+    for (&x, &y) in a.iter().zip(next) {
+        // |x − y| = 1 as one wrapping compare: x − y + 1 ∈ {0, 2}.
+        let d = x.wrapping_sub(y).wrapping_add(1);
+        count += u32::from(d == 0) + u32::from(d == 2);
     }
     count as usize
 }

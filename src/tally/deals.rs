@@ -201,9 +201,7 @@ fn hash(deal: &[u32]) -> u64 {
         }
     } else {
         for (i, chunk) in deal.chunks(2).enumerate() {
-            let word = chunk
-                .iter()
-                .fold(0u64, |w, &v| (w << 32) | u64::from(v));
+            let word = chunk.iter().fold(0u64, |w, &v| (w << 32) | u64::from(v));
             h = h.wrapping_add(lane(i, word));
         }
     }

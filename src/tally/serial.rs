@@ -75,6 +75,9 @@ impl SerialCounts {
 pub(crate) struct SerialState {
     n: usize,
     previous: Vec<u32>,
+    /// The top-card bin of each value ([`top_bin`]), looked up rather than
+    /// divided per deal.
+    bin_of: Vec<u32>,
     /// Deals seen in the current stream.
     seen: u64,
 }
@@ -82,9 +85,11 @@ pub(crate) struct SerialState {
 impl SerialState {
     /// A state for deals of `n`, at the start of a stream.
     pub(crate) fn new(n: usize) -> Self {
+        let bins = n.clamp(1, TOP_BINS);
         Self {
             n,
             previous: vec![0; n],
+            bin_of: (0..n as u32).map(|v| top_bin(v, bins, n) as u32).collect(),
             seen: 0,
         }
     }
@@ -104,8 +109,8 @@ impl SerialState {
             if let Some(prev) = before {
                 counts.matches[matches(prev, deal)] += 1;
                 if seen % 2 == 1 {
-                    let (a, b) = (top_bin(prev[0], bins, n), top_bin(deal[0], bins, n));
-                    counts.top[a * bins + b] += 1;
+                    let bin = |v: u32| self.bin_of[v as usize] as usize;
+                    counts.top[bin(prev[0]) * bins + bin(deal[0])] += 1;
                 }
             }
             seen += 1;

@@ -462,11 +462,12 @@ mod tests {
         let a = audit_of("shrinking-range", 52, 1_000, "position-value", 1);
         let p = plan_audit(&a, 0.001, 1, 0.9);
         assert!(p.trials_for_power.unwrap() <= 4, "{p:?}");
-        // Holm over 6 tests and 20 audits: planned at α/120, more trials.
+        // Holm over 8 tests (serial and birthday among them) and 20 audits:
+        // planned at α/160, more trials.
         let a = audit_of("naive-swap", 52, 2_000, "default", 1);
         let p20 = plan_audit(&a, 0.001, 20, 0.9);
-        assert_eq!(p20.tests_in_audit, 6);
-        assert!((p20.level - 0.001 / 120.0).abs() < 1e-15);
+        assert_eq!(p20.tests_in_audit, 8);
+        assert!((p20.level - 0.001 / 160.0).abs() < 1e-15);
         assert!(p20.trials_for_power.unwrap() > t || !p20.exact, "{p20:?}");
     }
 

@@ -37,6 +37,16 @@ pub enum TestKind {
     /// Decks with categories: the number of each category in the first h
     /// positions against the hypergeometric law.
     Hand,
+    /// How many neighbours of the starting order are still neighbours,
+    /// against its exact law ([`Statistic::Clumping`]).
+    Clumping,
+    /// Whether each deal depends on the one before it, in the order made:
+    /// positions holding the same value in consecutive deals (rencontres
+    /// law) and the top card of disjoint consecutive pairs (independence).
+    Serial,
+    /// Repeated deals (the birthday test): pairs of identical deals against
+    /// their law under a uniform shuffle, which catches small seed spaces.
+    Birthday,
 }
 
 /// The largest n for which whole permutations can be counted (10! counters
@@ -46,9 +56,15 @@ pub const MAX_PERMUTATION_N: usize = 10;
 /// The largest n for which the permutation test is on by default.
 pub const DEFAULT_PERMUTATION_N: usize = 8;
 
+/// The smallest n for which the birthday test is on by default: from
+/// n = 13, n! (6.2e9) exceeds a 32-bit seed space (4.3e9), the smallest the
+/// test is there to catch; below, repeated deals are common under any
+/// shuffle and the permutation counts (n ≤ 10) hold the same information.
+pub const DEFAULT_BIRTHDAY_N: usize = 13;
+
 impl TestKind {
     /// Every test, in report order.
-    pub const ALL: [TestKind; 7] = [
+    pub const ALL: [TestKind; 10] = [
         TestKind::PositionValue,
         TestKind::Permutation,
         TestKind::FixedPoints,
@@ -56,6 +72,9 @@ impl TestKind {
         TestKind::RisingSequences,
         TestKind::Lehmer,
         TestKind::LehmerPairs,
+        TestKind::Clumping,
+        TestKind::Serial,
+        TestKind::Birthday,
     ];
 
     /// The tests of decks (`--deck`, `--categories`), in report order: not
@@ -86,6 +105,9 @@ impl TestKind {
             TestKind::Arrangement => "arrangement",
             TestKind::PositionCategory => "position-category",
             TestKind::Hand => "hand",
+            TestKind::Clumping => "clumping",
+            TestKind::Serial => "serial",
+            TestKind::Birthday => "birthday",
         }
     }
 
@@ -108,13 +130,16 @@ impl TestKind {
             TestKind::FixedPoints => Some(Statistic::FixedPoints),
             TestKind::Cycles => Some(Statistic::Cycles),
             TestKind::RisingSequences => Some(Statistic::RisingSequences),
+            TestKind::Clumping => Some(Statistic::Clumping),
             TestKind::PositionValue
             | TestKind::Lehmer
             | TestKind::LehmerPairs
             | TestKind::PositionKind
             | TestKind::Arrangement
             | TestKind::PositionCategory
-            | TestKind::Hand => None,
+            | TestKind::Hand
+            | TestKind::Serial
+            | TestKind::Birthday => None,
         }
     }
 
@@ -132,6 +157,9 @@ impl TestKind {
             TestKind::Arrangement => "whole-arrangement test",
             TestKind::PositionCategory => "position-by-category χ²",
             TestKind::Hand => "hand composition",
+            TestKind::Clumping => "clumping (neighbours kept)",
+            TestKind::Serial => "serial independence",
+            TestKind::Birthday => "repeated deals (birthday)",
         }
     }
 
@@ -171,6 +199,15 @@ impl TestKind {
             TestKind::Hand => {
                 "how many of each category the first h items hold, against the hypergeometric law"
             }
+            TestKind::Clumping => {
+                "neighbours of the starting order left side by side: too few riffles, local (window) shuffles"
+            }
+            TestKind::Serial => {
+                "each deal against the one before: clock-seeded or incremental deals, reused state"
+            }
+            TestKind::Birthday => {
+                "identical deals repeated too often: small seed spaces (32-bit seeds, clock seeds)"
+            }
         }
     }
 }
@@ -189,6 +226,7 @@ impl TestKind {
         match n {
             2 => TestKind::ALL[1..]
                 .iter()
+                .filter(|&&t| t != TestKind::Serial)
                 .map(|&t| (t, TestKind::PositionValue))
                 .collect(),
             3 => vec![
@@ -225,11 +263,32 @@ impl Serialize for TestSet {
 
 impl TestSet {
     /// Every test that makes sense at `n`: the permutation test only up to
-    /// n = 8 (its cost grows as n!), the rest always.
+    /// n = 8 (its cost grows as n!), the birthday test only from n = 13
+    /// ([`DEFAULT_BIRTHDAY_N`]), clumping never (opt-in: what it catches,
+    /// runs left together, the position-value, rising-sequence and Lehmer
+    /// tests mostly see too, and it costs about 5% of the default audit's
+    /// speed), the rest always. Serial and birthday are on because nothing
+    /// else can see what they catch (clock seeds, small seed spaces).
     pub fn default_for(n: usize) -> Self {
         let kinds = TestKind::ALL
             .into_iter()
-            .filter(|&t| t != TestKind::Permutation || n <= DEFAULT_PERMUTATION_N)
+            .filter(|&t| match t {
+                TestKind::Permutation => n <= DEFAULT_PERMUTATION_N,
+                TestKind::Birthday => n >= DEFAULT_BIRTHDAY_N,
+                TestKind::Clumping => false,
+                TestKind::PositionValue
+                | TestKind::FixedPoints
+                | TestKind::Cycles
+                | TestKind::RisingSequences
+                | TestKind::Lehmer
+                | TestKind::LehmerPairs
+                | TestKind::Serial => true,
+                // Decks choose their own tests (see `deck::battery`).
+                TestKind::PositionKind
+                | TestKind::Arrangement
+                | TestKind::PositionCategory
+                | TestKind::Hand => false,
+            })
             .collect();
         Self {
             kinds,
@@ -359,6 +418,9 @@ impl TestSet {
                 TestKind::Arrangement => collect.permutations = true,
                 // Counted from the matrix, and the hands (see `Deck`).
                 TestKind::PositionKind | TestKind::PositionCategory | TestKind::Hand => {}
+                TestKind::Clumping => part.clumping = true,
+                TestKind::Serial => collect.serial = true,
+                TestKind::Birthday => collect.deals = true,
             }
         }
         collect
@@ -398,10 +460,14 @@ mod tests {
         let three = TestSet::default_for(3);
         assert!(three.contains(TestKind::FixedPoints) && !three.contains(TestKind::Cycles));
         assert!(three.contains(TestKind::Permutation) && !three.contains(TestKind::LehmerPairs));
-        assert_eq!(TestSet::default_for(2).to_string(), "position-value");
+        assert_eq!(TestSet::default_for(2).to_string(), "position-value,serial");
         // Alone, a test is kept even where it has a twin.
         assert_eq!(TestSet::parse("cycles", 3).unwrap().to_string(), "cycles");
-        assert_eq!(TestSet::default_for(4).iter().count(), 7);
+        assert_eq!(TestSet::default_for(4).iter().count(), 8);
+        assert!(!TestSet::default_for(52).contains(TestKind::Clumping));
+        assert!(TestSet::default_for(52).contains(TestKind::Birthday));
+        assert!(!TestSet::default_for(12).contains(TestKind::Birthday));
+        assert!(TestSet::default_for(13).contains(TestKind::Birthday));
     }
 
     /// The equivalences are facts about the tests, checked by enumeration: at

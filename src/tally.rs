@@ -1,14 +1,19 @@
 //! What an audit counts: where every value lands, over all trials.
 
+mod deals;
 mod hands;
 mod observe;
+mod serial;
 
 use crate::permutation::Statistic;
 use serde::{Deserialize, Serialize};
 
+pub use deals::{DealSample, EXACT_N as DEAL_EXACT_N, MAX_KEPT as MAX_KEPT_DEALS, deal_value};
 pub use hands::{HandColumn, HandCounts};
 pub use observe::ObserveScratch;
 use observe::{Rows, StructureChunk};
+use serial::SerialState;
+pub use serial::{SerialCounts, TOP_BINS, top_bin};
 
 /// Position-by-value counts of many shuffles of `[0, 1, ..., n-1]`:
 /// `count(p, v)` is how many trials put value `v` at position `p`.
@@ -33,6 +38,13 @@ pub struct Tally {
     /// collected: see [`HandCounts`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     hands: Option<HandCounts>,
+    /// Each deal against the one before it, when collected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    serial: Option<SerialCounts>,
+    /// A deterministic sample of the deals, for repeated deals, when
+    /// collected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    deals: Option<DealSample>,
 }
 
 /// What a tally collects beyond the position-by-value matrix (which it always
@@ -44,6 +56,28 @@ pub struct Collect {
     /// The structure statistics to count (fixed points, cycles, rising
     /// sequences, Lehmer digits and digit pairs): none, some or all.
     pub structure: StructureParts,
+    /// Count each deal against the one before it ([`SerialCounts`]).
+    pub serial: bool,
+    /// Keep a sample of the deals ([`DealSample`]).
+    pub deals: bool,
+}
+
+impl Collect {
+    /// Whether anything of each deal alone is counted beyond the matrix
+    /// (whole permutations or structure statistics): what the one pass
+    /// counts.
+    pub fn per_deal(self) -> bool {
+        self.permutations || self.structure.any()
+    }
+
+    /// Only what [`per_deal`](Self::per_deal) covers.
+    fn per_deal_part(self) -> Collect {
+        Collect {
+            serial: false,
+            deals: false,
+            ..self
+        }
+    }
 }
 
 /// Which parts of [`StructureCounts`] a tally counts: one flag per part, so
@@ -60,6 +94,8 @@ pub struct StructureParts {
     pub lehmer: bool,
     /// [`StructureCounts::pairs`].
     pub pairs: bool,
+    /// [`StructureCounts::clumping`].
+    pub clumping: bool,
 }
 
 impl StructureParts {
@@ -70,6 +106,7 @@ impl StructureParts {
         rising: false,
         lehmer: false,
         pairs: false,
+        clumping: false,
     };
 
     /// Every structure count.
@@ -79,6 +116,7 @@ impl StructureParts {
         rising: true,
         lehmer: true,
         pairs: true,
+        clumping: true,
     };
 
     /// Whether any part is counted.
@@ -106,6 +144,11 @@ pub struct StructureCounts {
     pub lehmer: Vec<u64>,
     /// Joint counts of neighbouring digits, for the pairs in [`lehmer_pairs`].
     pub pairs: Vec<PairCounts>,
+    /// `clumping[k]`: trials with exactly k neighbouring values still side
+    /// by side (k = 0..=n; n never occurs). Absent from tally files written
+    /// before the clumping test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clumping: Vec<u64>,
 }
 
 /// Joint counts of Lehmer digits `first` and `first + 1`.
@@ -153,6 +196,7 @@ impl StructureCounts {
                     counts: vec![0; (first + 1) * (first + 2)],
                 })
                 .collect(),
+            clumping: histogram(parts.clumping, Statistic::Clumping),
         }
     }
 
@@ -165,6 +209,7 @@ impl StructureCounts {
             rising: !self.rising.is_empty(),
             lehmer: !self.lehmer.is_empty(),
             pairs: !self.pairs.is_empty(),
+            clumping: !self.clumping.is_empty(),
         }
     }
 
@@ -173,7 +218,12 @@ impl StructureCounts {
     /// statistic not collected.
     pub fn histogram(&self, statistic: Statistic) -> Option<&[u64]> {
         statistic
-            .structure_entry([&self.fixed_points, &self.cycles, &self.rising])
+            .structure_entry([
+                &self.fixed_points,
+                &self.cycles,
+                &self.rising,
+                &self.clumping,
+            ])
             .filter(|h| !h.is_empty())
             .map(Vec::as_slice)
     }
@@ -183,6 +233,7 @@ impl StructureCounts {
         add(&mut self.cycles, &other.cycles);
         add(&mut self.rising, &other.rising);
         add(&mut self.lehmer, &other.lehmer);
+        add(&mut self.clumping, &other.clumping);
         for (a, b) in self.pairs.iter_mut().zip(&other.pairs) {
             add(&mut a.counts, &b.counts);
         }
@@ -219,6 +270,8 @@ impl Tally {
                 .any()
                 .then(|| StructureCounts::new(n, collect.structure)),
             hands: None,
+            serial: collect.serial.then(|| SerialCounts::new(n)),
+            deals: collect.deals.then(DealSample::new),
         }
     }
 
@@ -237,13 +290,15 @@ impl Tally {
                 .structure
                 .as_ref()
                 .map_or(StructureParts::NONE, StructureCounts::parts),
+            serial: self.serial.is_some(),
+            deals: self.deals.is_some(),
         }
     }
 
     /// Counts one permutation's whole-permutation and structure statistics
     /// (not the matrix, nor the trial count: see [`record`](Self::record)).
     pub fn observe(&mut self, perm: &[u32], scratch: &mut ObserveScratch) {
-        let collect = self.collect();
+        let collect = self.collect().per_deal_part();
         observe::observe_batch(perm, self.n, collect, self, None, scratch);
     }
 
@@ -265,11 +320,14 @@ impl Tally {
             permutations: None,
             structure: None,
             hands: None,
+            serial: None,
+            deals: None,
         })
     }
 
     /// Counts one permutation (`perm[p]` is the value at position `p`) in
-    /// everything the tally collects.
+    /// everything the tally collects but the serial counts, which need a
+    /// stream of deals (a [`Counter`]): a recorded deal has no predecessor.
     pub fn record(&mut self, perm: &[u32]) {
         debug_assert_eq!(perm.len(), self.n);
         for (p, &v) in perm.iter().enumerate() {
@@ -278,6 +336,10 @@ impl Tally {
         self.observe(perm, &mut ObserveScratch::default());
         if let Some(hands) = &mut self.hands {
             hands.count_batch(perm, self.n, &mut Vec::new());
+        }
+        if let Some(deals) = &mut self.deals {
+            deals.offer_batch(perm, self.n);
+            deals.finish();
         }
         self.trials += 1;
     }
@@ -294,6 +356,12 @@ impl Tally {
         }
         if let (Some(a), Some(b)) = (&mut self.hands, &other.hands) {
             a.merge(b);
+        }
+        if let (Some(a), Some(b)) = (&mut self.serial, &other.serial) {
+            a.merge(b);
+        }
+        if let (Some(a), Some(b)) = (&mut self.deals, &other.deals) {
+            a.merge(b, self.n);
         }
         self.trials += other.trials;
     }
@@ -333,15 +401,26 @@ impl Tally {
         self.structure.as_ref()
     }
 
+    /// Serial counts (each deal against the one before), if collected.
+    pub fn serial(&self) -> Option<&SerialCounts> {
+        self.serial.as_ref()
+    }
+
+    /// The sample of deals for repeated deals, if collected.
+    pub fn deals(&self) -> Option<&DealSample> {
+        self.deals.as_ref()
+    }
+
     /// The counts of `statistic` by value, if collected: the permutation
     /// counts for [`Statistic::Permutation`], a structure histogram for the
     /// others.
     pub fn histogram(&self, statistic: Statistic) -> Option<&[u64]> {
         match statistic {
             Statistic::Permutation => self.permutations(),
-            Statistic::FixedPoints | Statistic::Cycles | Statistic::RisingSequences => {
-                self.structure()?.histogram(statistic)
-            }
+            Statistic::FixedPoints
+            | Statistic::Cycles
+            | Statistic::RisingSequences
+            | Statistic::Clumping => self.structure()?.histogram(statistic),
         }
     }
 
@@ -478,6 +557,7 @@ pub(crate) struct Counter {
     tally: Tally,
     chunk: ChunkTally,
     structure: Option<StructureChunk>,
+    serial: Option<SerialState>,
     scratch: ObserveScratch,
     pending: u64,
     /// Per-category counts of the hand at hand, when hands are counted.
@@ -496,7 +576,8 @@ impl Counter {
             collect,
             tally: Tally::collecting(n, collect),
             chunk: ChunkTally::new(n),
-            structure: StructureChunk::for_collect(n, collect),
+            structure: StructureChunk::for_collect(n, collect.per_deal_part()),
+            serial: collect.serial.then(|| SerialState::new(n)),
             scratch: ObserveScratch::default(),
             pending: 0,
             hand_scratch: Vec::new(),
@@ -515,7 +596,7 @@ impl Counter {
     #[inline]
     pub(crate) fn count_batch(&mut self, batch: &[u32]) {
         let trials = (batch.len() / self.n) as u64;
-        if self.collect == Collect::default() {
+        if !self.collect.per_deal() {
             self.chunk.record_batch(batch);
         } else {
             let rows = match &mut self.structure {
@@ -531,11 +612,17 @@ impl Counter {
                     None
                 }
             };
-            let (n, collect) = (self.n, self.collect);
+            let (n, collect) = (self.n, self.collect.per_deal_part());
             observe::observe_batch(batch, n, collect, &mut self.tally, rows, &mut self.scratch);
         }
         if let Some(hands) = &mut self.tally.hands {
             hands.count_batch(batch, self.n, &mut self.hand_scratch);
+        }
+        if let (Some(state), Some(counts)) = (&mut self.serial, &mut self.tally.serial) {
+            state.observe(batch, counts);
+        }
+        if let Some(deals) = &mut self.tally.deals {
+            deals.offer_batch(batch, self.n);
         }
         self.pending += trials;
         if self.pending >= FLUSH_EVERY {
@@ -556,12 +643,27 @@ impl Counter {
     /// checkpoint), the counter counting on.
     pub(crate) fn so_far(&mut self) -> Tally {
         self.flush();
-        self.tally.clone()
+        let mut tally = self.tally.clone();
+        if let Some(deals) = &mut tally.deals {
+            deals.finish();
+        }
+        tally
+    }
+
+    /// Ends the stream of deals being counted (a chunk, a block of input):
+    /// the next deal is not compared with the last one.
+    pub(crate) fn end_stream(&mut self) {
+        if let Some(state) = &mut self.serial {
+            state.end_stream();
+        }
     }
 
     /// The tally of everything counted.
     pub(crate) fn finish(mut self) -> Tally {
         self.flush();
+        if let Some(deals) = &mut self.tally.deals {
+            deals.finish();
+        }
         self.tally
     }
 }
@@ -592,6 +694,7 @@ mod tests {
         let collect = Collect {
             permutations: true,
             structure: StructureParts::ALL,
+            ..Collect::default()
         };
         let mut a = Tally::collecting(3, collect);
         a.record(&[0, 1, 2]);

@@ -168,7 +168,11 @@ fn an_audit_writes_every_output_file() {
     assert_eq!(audits[0]["counts"].as_array().unwrap().len(), 6);
     assert_eq!(audits[1]["verdict"], "biased");
     let tests = audits[0]["tests"].as_array().unwrap();
-    assert_eq!(tests.len(), 7, "n = 6 runs every test by default");
+    assert_eq!(
+        tests.len(),
+        8,
+        "n = 6 runs every test but clumping (opt-in) and birthday (n >= 13) by default"
+    );
     let perms = std::fs::read_to_string(out.join("fisher-yates/permutations.csv")).unwrap();
     assert_eq!(perms.lines().count(), 1 + 720);
     let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();

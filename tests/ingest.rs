@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 const ALL: Collect = Collect {
     permutations: true,
     structure: StructureParts::ALL,
+    serial: false,
+    deals: false,
 };
 
 /// A folder under the temporary folder, removed on drop.
@@ -256,6 +258,8 @@ fn a_file_larger_than_a_block_counts_every_deck() {
     let options = opts(Collect {
         permutations: false,
         structure: StructureParts::ALL,
+        serial: false,
+        deals: true,
     });
     let progressed = std::sync::atomic::AtomicU64::new(0);
     let progress = |k: u64| {

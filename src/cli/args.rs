@@ -88,9 +88,14 @@ calibrated for the fact that every shuffle adds a whole permutation matrix \
 permutation, a goodness-of-fit test over all n! permutations (n <= 10; on by \
 default up to n = 8); and structure tests whose exact laws are known: \
 fixed-points (rencontres), cycles (Stirling numbers), rising-sequences \
-(Eulerian numbers), lehmer (each Lehmer digit uniform) and lehmer-pairs \
-(neighbouring digits jointly uniform). The marginal test alone cannot see \
-`rotation` (uniform marginals, n outcomes); the others can.
+(Eulerian numbers), lehmer (each Lehmer digit uniform), lehmer-pairs \
+(neighbouring digits jointly uniform) and clumping (neighbours i, i+1 still \
+side by side; opt-in); serial, each deal against the one before it in the order made \
+(same-position matches against the rencontres law, top cards of disjoint \
+pairs against independence); birthday, pairs of identical deals against the \
+collision law of a uniform shuffle, which catches small seed spaces (on by \
+default from n = 13, where n! exceeds a 32-bit seed space). The marginal test \
+alone cannot see `rotation` (uniform marginals, n outcomes); the others can.
 
 Each audit's tests are Holm-corrected together; the audits of a run are then \
 Holm-corrected across, and verdicts are at level --alpha (at least 1e-6). A \
@@ -438,8 +443,9 @@ pub struct AuditArgs {
     pub rng: String,
 
     /// Tests to run, comma-separated: position-value, permutation (n <= 10),
-    /// fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs; or `all`,
-    /// or `default` (all but permutation above n = 8). With --deck or
+    /// fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs, clumping,
+    /// serial, birthday; or `all`, or `default` (all but permutation above
+    /// n = 8, birthday below n = 13, and clumping). With --deck or
     /// --categories: position-kind, arrangement (n <= 10),
     /// position-category, hand (structure tests are skipped, with a note).
     #[arg(long, default_value = "default", value_name = "LIST")]

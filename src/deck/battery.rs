@@ -9,9 +9,9 @@ use crate::stats::{gof, hypergeometric};
 use crate::tally::Tally;
 
 /// Why the structure tests are skipped for a deck with repeated items.
-pub const SKIP_REASON: &str = "fixed points, cycles, rising sequences and Lehmer digits are \
-     statistics of a permutation of distinct items; an arrangement of a multiset has no single \
-     permutation behind it";
+pub const SKIP_REASON: &str = "fixed points, cycles, rising sequences, Lehmer digits, clumping, \
+     serial matches and repeated deals are statistics of permutations of distinct items, with \
+     laws over n! of them; an arrangement of a multiset has no single permutation behind it";
 
 /// What every output says of an audit of `deck`: the deck, and for a deck
 /// with repeated items which tests are skipped and why.
@@ -54,6 +54,9 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                 | TestKind::RisingSequences
                 | TestKind::Lehmer
                 | TestKind::LehmerPairs
+                | TestKind::Clumping
+                | TestKind::Serial
+                | TestKind::Birthday
                 | TestKind::PositionCategory
                 | TestKind::Hand => kinds.push(kind),
             }
@@ -69,13 +72,11 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
         if categories {
             kinds.extend([TestKind::PositionCategory, TestKind::Hand]);
         }
-        skipped.extend([
-            TestKind::FixedPoints,
-            TestKind::Cycles,
-            TestKind::RisingSequences,
-            TestKind::Lehmer,
-            TestKind::LehmerPairs,
-        ]);
+        skipped.extend(
+            TestSet::default_for(n)
+                .iter()
+                .filter(|k| !matches!(k, TestKind::PositionValue | TestKind::Permutation)),
+        );
     } else {
         for kind in tests.iter() {
             match kind {
@@ -94,7 +95,10 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                 | TestKind::Cycles
                 | TestKind::RisingSequences
                 | TestKind::Lehmer
-                | TestKind::LehmerPairs => skipped.push(kind),
+                | TestKind::LehmerPairs
+                | TestKind::Clumping
+                | TestKind::Serial
+                | TestKind::Birthday => skipped.push(kind),
             }
         }
     }
@@ -238,7 +242,10 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
         | TestKind::Cycles
         | TestKind::RisingSequences
         | TestKind::Lehmer
-        | TestKind::LehmerPairs => None,
+        | TestKind::LehmerPairs
+        | TestKind::Clumping
+        | TestKind::Serial
+        | TestKind::Birthday => None,
     }
 }
 

@@ -447,6 +447,38 @@ mod tests {
         assert_eq!(parts, whole);
     }
 
+    /// The serial counts and the deal sample (what the serial and birthday
+    /// tests collect) are the same on any number of threads and when the
+    /// run is split into ranges of chunks (shards), bit for bit.
+    #[test]
+    fn sequence_counts_merge_alike_across_threads_and_ranges() {
+        let spec = |threads| RunSpec {
+            threads: Some(threads),
+            tests: TestSet::parse("serial,birthday,clumping", 52).unwrap(),
+            ..RunSpec::new(
+                Algorithm::FisherYates,
+                52,
+                4 * CHUNK_TRIALS + 999,
+                SourceKind::Seed32.into(),
+                11,
+            )
+        };
+        let one = run(&spec(1), &no_progress).unwrap();
+        assert_eq!(one, run(&spec(2), &no_progress).unwrap());
+        let serial = one.serial().unwrap();
+        // One pair fewer per chunk than deals: no pair across chunks.
+        assert_eq!(
+            serial.matches.iter().sum::<u64>(),
+            spec(1).trials - ChunkRange::all(spec(1).trials).len()
+        );
+        assert_eq!(one.deals().unwrap().deals, spec(1).trials);
+        let mut parts = Tally::collecting(52, spec(1).collect());
+        for (first, end) in [(3, 5), (0, 3)] {
+            parts.merge(&run_range(&spec(1), ChunkRange { first, end }, &no_progress).unwrap());
+        }
+        assert_eq!(parts, one);
+    }
+
     #[test]
     fn impossible_sizes_are_refused_with_the_memory_they_need() {
         let err = check_memory(1_000_000, 2, Collect::default())

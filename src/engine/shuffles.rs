@@ -115,6 +115,9 @@ impl<K: Rows> Observer for Shuffles<K> {
             self.counter.count_batch(batch);
             left -= rows;
         }
+        // A chunk is one stream: its last deal is not followed by the next
+        // chunk's first (which another worker may draw).
+        self.counter.end_stream();
         self.counter.flush();
         Ok(())
     }

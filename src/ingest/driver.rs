@@ -104,14 +104,19 @@ impl Slots {
     }
 
     /// Runs `f` with the calling thread's slot (locked, so correct even if
-    /// two threads ever share one).
+    /// two threads ever share one). Each call counts one stream of decks
+    /// (a block): the serial test compares decks within it only, so what it
+    /// counts does not depend on which thread parsed which block.
     fn with<R>(&self, f: impl FnOnce(&mut Slot) -> R) -> R {
         let i = match self.slots.len() {
             1 => 0,
             len => rayon::current_thread_index().unwrap_or(0) % len,
         };
         let mut guard = self.slots[i].lock().unwrap_or_else(|e| e.into_inner());
-        f(guard.get_or_insert_with(|| Slot::new(self.n, self.collect)))
+        let slot = guard.get_or_insert_with(|| Slot::new(self.n, self.collect));
+        let result = f(slot);
+        slot.counter.end_stream();
+        result
     }
 
     /// Everything the slots have counted so far, in one tally (for a

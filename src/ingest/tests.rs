@@ -41,6 +41,8 @@ fn text(decks: &[Vec<u32>]) -> Vec<u8> {
 const ALL: Collect = Collect {
     permutations: true,
     structure: StructureParts::ALL,
+    serial: false,
+    deals: false,
 };
 
 fn read_with(bytes: &[u8], opts: &Options, block: usize) -> Result<Ingested> {

@@ -247,7 +247,10 @@ impl MixingCurve {
             {
                 "rising sequences: equal to the TV for riffles".to_string()
             }
-            Statistic::RisingSequences | Statistic::Cycles | Statistic::FixedPoints => {
+            Statistic::RisingSequences
+            | Statistic::Cycles
+            | Statistic::FixedPoints
+            | Statistic::Clumping => {
                 format!("{statistic}: a lower bound on the TV")
             }
         })

@@ -208,6 +208,24 @@ pub fn rising_sequences(a: &[u32], position: &mut Vec<u32>) -> usize {
     1 + position.windows(2).filter(|w| w[1] < w[0]).count()
 }
 
+/// How many starting neighbours are still neighbours: the values i and i+1
+/// that sit side by side (in either order), 0..=n-1. Each such pair fills
+/// one pair of neighbouring positions p, p+1 with |a[p] − a[p+1]| = 1, so
+/// this counts those positions (no inverse needed, and vectorised). Under
+/// a uniform shuffle it is about Poisson(2) ([`laws::adjacent_pairs`]); a
+/// shuffle that leaves runs of the starting order together has too many.
+#[inline]
+pub fn adjacent_pairs(a: &[u32]) -> usize {
+    let mut count = 0u32;
+    let next = a.get(1..).unwrap_or_default();
+    for (&x, &y) in a.iter().zip(next) {
+        // |x − y| = 1 as one wrapping compare: x − y + 1 ∈ {0, 2}.
+        let d = x.wrapping_sub(y).wrapping_add(1);
+        count += u32::from(d == 0) + u32::from(d == 2);
+    }
+    count as usize
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 //! [`crate::stats`]), the power planner ([`crate::power`]) and mixing curves
 //! ([`crate::mixing`]).
 
-use super::{cycles, factorial, fixed_points, laws, rank, rising_sequences};
+use super::{adjacent_pairs, cycles, factorial, fixed_points, laws, rank, rising_sequences};
 use serde::Serialize;
 use std::fmt;
 
@@ -30,6 +30,10 @@ pub enum Statistic {
     Cycles,
     /// The number of rising sequences, 1..=n: Eulerian numbers over n!.
     RisingSequences,
+    /// Clumping: how many neighbours of the starting order (values i and
+    /// i+1) are still side by side, in either order, 0..=n-1
+    /// ([`adjacent_pairs`]): about Poisson(2), exact by inclusion–exclusion.
+    Clumping,
 }
 
 /// Reusable buffers for [`Statistic::value`].
@@ -41,19 +45,21 @@ pub struct StatisticScratch {
 
 impl Statistic {
     /// Every statistic.
-    pub const ALL: [Statistic; 4] = [
+    pub const ALL: [Statistic; 5] = [
         Statistic::Permutation,
         Statistic::FixedPoints,
         Statistic::Cycles,
         Statistic::RisingSequences,
+        Statistic::Clumping,
     ];
 
     /// The statistics with about n values, cheap to count at any n: the
     /// ones a tally's structure counts hold a histogram of.
-    pub const STRUCTURE: [Statistic; 3] = [
+    pub const STRUCTURE: [Statistic; 4] = [
         Statistic::FixedPoints,
         Statistic::Cycles,
         Statistic::RisingSequences,
+        Statistic::Clumping,
     ];
 
     /// The name used in output (the same as the audit test's that counts it).
@@ -63,6 +69,7 @@ impl Statistic {
             Statistic::FixedPoints => "fixed-points",
             Statistic::Cycles => "cycles",
             Statistic::RisingSequences => "rising-sequences",
+            Statistic::Clumping => "clumping",
         }
     }
 
@@ -75,7 +82,10 @@ impl Statistic {
     pub fn support(self, n: usize) -> usize {
         match self {
             Statistic::Permutation => factorial(n),
-            Statistic::FixedPoints | Statistic::Cycles | Statistic::RisingSequences => n + 1,
+            Statistic::FixedPoints
+            | Statistic::Cycles
+            | Statistic::RisingSequences
+            | Statistic::Clumping => n + 1,
         }
     }
 
@@ -88,6 +98,7 @@ impl Statistic {
             Statistic::FixedPoints => fixed_points(a),
             Statistic::Cycles => cycles(a, &mut scratch.seen),
             Statistic::RisingSequences => rising_sequences(a, &mut scratch.positions),
+            Statistic::Clumping => adjacent_pairs(a),
         }
     }
 
@@ -99,6 +110,7 @@ impl Statistic {
             Statistic::FixedPoints => laws::fixed_points(n),
             Statistic::Cycles => laws::cycles(n),
             Statistic::RisingSequences => laws::rising_sequences(n),
+            Statistic::Clumping => laws::adjacent_pairs(n),
         }
     }
 
@@ -110,21 +122,23 @@ impl Statistic {
             Statistic::FixedPoints => "rencontres law",
             Statistic::Cycles => "Stirling numbers of the first kind",
             Statistic::RisingSequences => "Eulerian numbers",
+            Statistic::Clumping => "adjacent-pairs law (inclusion-exclusion)",
         }
     }
 
     /// The entry for this statistic among `entries`, one per
     /// [`Statistic::STRUCTURE`] in that order, or `None` for
     /// [`Statistic::Permutation`]: how a record with a field per structure
-    /// statistic (fixed points, cycles, rising sequences) finds the field
-    /// of one.
+    /// statistic (fixed points, cycles, rising sequences, clumping) finds
+    /// the field of one.
     #[inline]
-    pub fn structure_entry<T>(self, entries: [T; 3]) -> Option<T> {
-        let [fixed_points, cycles, rising_sequences] = entries;
+    pub fn structure_entry<T>(self, entries: [T; 4]) -> Option<T> {
+        let [fixed_points, cycles, rising_sequences, clumping] = entries;
         match self {
             Statistic::FixedPoints => Some(fixed_points),
             Statistic::Cycles => Some(cycles),
             Statistic::RisingSequences => Some(rising_sequences),
+            Statistic::Clumping => Some(clumping),
             Statistic::Permutation => None,
         }
     }
@@ -137,7 +151,10 @@ impl Statistic {
     pub fn is_lower_bound(self) -> bool {
         match self {
             Statistic::Permutation => false,
-            Statistic::FixedPoints | Statistic::Cycles | Statistic::RisingSequences => true,
+            Statistic::FixedPoints
+            | Statistic::Cycles
+            | Statistic::RisingSequences
+            | Statistic::Clumping => true,
         }
     }
 }
@@ -158,7 +175,7 @@ mod tests {
     #[test]
     fn laws_match_enumeration() {
         let mut scratch = StatisticScratch::default();
-        for n in 1..=7 {
+        for n in 1..=8 {
             let total = factorial(n) as f64;
             for statistic in Statistic::ALL {
                 let mut brute = vec![0.0; statistic.support(n)];
@@ -180,9 +197,9 @@ mod tests {
     #[test]
     fn structure_entries_follow_the_structure_order() {
         for (i, statistic) in Statistic::STRUCTURE.into_iter().enumerate() {
-            assert_eq!(statistic.structure_entry([0, 1, 2]), Some(i));
+            assert_eq!(statistic.structure_entry([0, 1, 2, 3]), Some(i));
         }
-        assert_eq!(Statistic::Permutation.structure_entry([0, 1, 2]), None);
+        assert_eq!(Statistic::Permutation.structure_entry([0, 1, 2, 3]), None);
     }
 
     #[test]

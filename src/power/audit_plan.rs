@@ -191,7 +191,24 @@ pub fn plan_audit_with(
             });
         let estimated = observed.as_ref().and_then(|s| s.components(test));
         let pilot = Effect::from_result(result, n, spec.trials);
-        let plan = if let Some(effect) = exact_fixed {
+        let plan = if test == TestKind::Birthday {
+            // Not a fixed effect per trial: the pairs grow with the square
+            // of the deals (its method states the seed space it catches).
+            TestPlan {
+                test,
+                exact: false,
+                delta: 0.0,
+                df: result.df,
+                trials_for_power: None,
+                range: None,
+                reason: Some(
+                    "repeated deals grow with the square of the trials, not as a per-trial \
+                     effect: see the seed space its method says it catches"
+                        .to_string(),
+                ),
+                trials_for_approximation: 2,
+            }
+        } else if let Some(effect) = exact_fixed {
             fixed_plan(test, effect, level, power)
         } else if let Some(c) = pooled {
             pooled_plan(test, &c, None, level, power)
@@ -445,11 +462,12 @@ mod tests {
         let a = audit_of("shrinking-range", 52, 1_000, "position-value", 1);
         let p = plan_audit(&a, 0.001, 1, 0.9);
         assert!(p.trials_for_power.unwrap() <= 4, "{p:?}");
-        // Holm over 6 tests and 20 audits: planned at α/120, more trials.
+        // Holm over 8 tests (serial and birthday among them) and 20 audits:
+        // planned at α/160, more trials.
         let a = audit_of("naive-swap", 52, 2_000, "default", 1);
         let p20 = plan_audit(&a, 0.001, 20, 0.9);
-        assert_eq!(p20.tests_in_audit, 6);
-        assert!((p20.level - 0.001 / 120.0).abs() < 1e-15);
+        assert_eq!(p20.tests_in_audit, 8);
+        assert!((p20.level - 0.001 / 160.0).abs() < 1e-15);
         assert!(p20.trials_for_power.unwrap() > t || !p20.exact, "{p20:?}");
     }
 

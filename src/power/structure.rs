@@ -26,6 +26,8 @@ pub struct StructureLaws {
     pub cycles: Vec<f64>,
     /// P(r rising sequences), r = 0..=n.
     pub rising: Vec<f64>,
+    /// P(k neighbours kept side by side), k = 0..=n (clumping).
+    pub clumping: Vec<f64>,
     /// `lehmer[i][d]`: P(Lehmer digit i = d), d = 0..=i.
     pub lehmer: Vec<Vec<f64>>,
     /// For each pair (i, i+1) of [`lehmer_pairs`]: `(i, joint)`, joint
@@ -44,6 +46,7 @@ impl StructureLaws {
             fixed_points: histogram(Statistic::FixedPoints),
             cycles: histogram(Statistic::Cycles),
             rising: histogram(Statistic::RisingSequences),
+            clumping: histogram(Statistic::Clumping),
             lehmer: (0..n).map(|i| vec![0.0; i + 1]).collect(),
             pairs: lehmer_pairs(n)
                 .into_iter()
@@ -82,6 +85,7 @@ impl StructureLaws {
             fixed_points: p(&counts.fixed_points),
             cycles: p(&counts.cycles),
             rising: p(&counts.rising),
+            clumping: p(&counts.clumping),
             lehmer: (0..n)
                 .map(|i| p(counts.lehmer.get(i * n..i * n + i + 1).unwrap_or_default()))
                 .collect(),
@@ -97,13 +101,23 @@ impl StructureLaws {
     /// [`Statistic::Permutation`] (the law itself).
     pub fn law(&self, statistic: Statistic) -> Option<&[f64]> {
         statistic
-            .structure_entry([&self.fixed_points, &self.cycles, &self.rising])
+            .structure_entry([
+                &self.fixed_points,
+                &self.cycles,
+                &self.rising,
+                &self.clumping,
+            ])
             .map(Vec::as_slice)
     }
 
     /// The law of `statistic`, to add into.
     fn law_mut(&mut self, statistic: Statistic) -> Option<&mut [f64]> {
-        let entries = [&mut self.fixed_points, &mut self.cycles, &mut self.rising];
+        let entries = [
+            &mut self.fixed_points,
+            &mut self.cycles,
+            &mut self.rising,
+            &mut self.clumping,
+        ];
         statistic.structure_entry(entries).map(Vec::as_mut_slice)
     }
 
@@ -112,7 +126,10 @@ impl StructureLaws {
     pub(crate) fn components(&self, test: TestKind) -> Option<Components> {
         let n = self.n;
         let parts = match test {
-            TestKind::FixedPoints | TestKind::Cycles | TestKind::RisingSequences => {
+            TestKind::FixedPoints
+            | TestKind::Cycles
+            | TestKind::RisingSequences
+            | TestKind::Clumping => {
                 let statistic = test.statistic()?;
                 vec![(statistic.uniform_law(n), self.law(statistic)?.to_vec())]
             }
@@ -129,7 +146,9 @@ impl StructureLaws {
             | TestKind::PositionKind
             | TestKind::Arrangement
             | TestKind::PositionCategory
-            | TestKind::Hand => return None,
+            | TestKind::Hand
+            | TestKind::Serial
+            | TestKind::Birthday => return None,
         };
         Some(Components(parts))
     }

@@ -418,6 +418,7 @@ fn shape(tally: &Tally) -> Vec<usize> {
             shape.extend([s.fixed_points.len(), s.cycles.len(), s.rising.len()]);
             shape.push(s.lehmer.len());
             shape.extend(s.pairs.iter().flat_map(|p| [p.first, p.counts.len()]));
+            shape.push(s.clumping.len());
         }
     }
     match tally.hands() {
@@ -431,6 +432,11 @@ fn shape(tally: &Tally) -> Vec<usize> {
             );
         }
     }
+    match tally.serial() {
+        None => shape.push(absent),
+        Some(s) => shape.extend([s.matches.len(), s.bins, s.top.len()]),
+    }
+    shape.push(tally.deals().map_or(absent, |_| 0));
     shape
 }
 

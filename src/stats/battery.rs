@@ -4,6 +4,7 @@ use super::gof::{self, Gof};
 use super::multiple::holm_log10;
 use super::position_value::PositionValueStats;
 use super::pvalue::departure;
+use super::sequence::{self, SequenceTest};
 use crate::spec::{TestKind, TestSet};
 use crate::tally::{StructureCounts, Tally};
 use serde::Serialize;
@@ -80,8 +81,17 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
                 .expect("the tally collected permutation counts");
             permutation_test(kind, counts, seed)
         }
-        TestKind::FixedPoints | TestKind::Cycles | TestKind::RisingSequences => {
-            statistic_test(kind, tally)
+        TestKind::FixedPoints
+        | TestKind::Cycles
+        | TestKind::RisingSequences
+        | TestKind::Clumping => statistic_test(kind, tally),
+        TestKind::Serial => {
+            let counts = tally.serial().expect("the tally collected serial counts");
+            from_sequence(kind, sequence::serial(counts, tally.n()))
+        }
+        TestKind::Birthday => {
+            let sample = tally.deals().expect("the tally kept a sample of deals");
+            from_sequence(kind, sequence::birthday(sample, tally.n()))
         }
         TestKind::Lehmer => from_gof(
             kind,
@@ -166,6 +176,18 @@ fn lehmer_pairs(s: &StructureCounts) -> Gof {
         })
         .collect();
     gof::combine(&parts)
+}
+
+fn from_sequence(test: TestKind, t: SequenceTest) -> TestResult {
+    TestResult {
+        test,
+        statistic: t.statistic,
+        df: t.df,
+        log10_p: t.log10_p,
+        log10_p_holm: t.log10_p,
+        departure: 0.0,
+        method: t.method,
+    }
 }
 
 fn permutation_test(test: TestKind, counts: &[u64], seed: u64) -> TestResult {

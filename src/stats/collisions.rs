@@ -79,7 +79,13 @@ pub struct Moments {
 impl Moments {
     /// The cumulants for `t` trials over `k ≥ 1` cells.
     pub fn new(k: usize, t: u64) -> Moments {
-        let p = 1.0 / k as f64;
+        Self::over(k as f64, t)
+    }
+
+    /// [`new`](Self::new) for a number of cells too large for a `usize`
+    /// (the n!/2ˢ deals of the birthday test).
+    pub fn over(k: f64, t: u64) -> Moments {
+        let p = 1.0 / k;
         let t = t as f64;
         let pairs = t * (t - 1.0) / 2.0;
         let triangles = if t >= 3.0 {

@@ -12,6 +12,7 @@ pub mod position_value;
 pub mod pvalue;
 pub mod sampling;
 pub mod sensitivity;
+pub mod sequence;
 pub mod special;
 
 pub use battery::TestResult;

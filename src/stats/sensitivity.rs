@@ -75,18 +75,34 @@ impl Sensitivity {
         let level = alpha / family.max(1) as f64;
         let delta_of = |df: f64| detectable_delta(df, level, trials);
         let position_value = results.iter().find(|r| r.test == TestKind::PositionValue);
+        // The birthday test has no effect size per trial (its power grows
+        // with the square of the deals, against a seed space: its method
+        // says which it would catch), so it is left out here.
         let (test, delta) = match position_value {
             Some(r) => (r.test, delta_of(r.df)),
             None => results
                 .iter()
+                .filter(|r| r.test != TestKind::Birthday)
                 .map(|r| (r.test, delta_of(r.df)))
                 .min_by(|a, b| a.1.total_cmp(&b.1))
-                .expect("an audit runs at least one test"),
+                .unwrap_or((
+                    results
+                        .first()
+                        .expect("an audit runs at least one test")
+                        .test,
+                    f64::INFINITY,
+                )),
         };
         let cohen_w = delta.sqrt();
         let cell_deviation = position_value.map(|_| ((n as f64 - 1.0) * delta).sqrt());
         let expected = trials as f64 / n as f64;
-        let inconclusive = if !delta.is_finite() {
+        let inconclusive = if test == TestKind::Birthday {
+            Some(
+                "the birthday test alone states no effect size (its method says which seed \
+                 space it would catch): add another test"
+                    .to_string(),
+            )
+        } else if !delta.is_finite() {
             Some(format!(
                 "with {trials} trials the {} test has no categories left to compare",
                 test.title()

@@ -15,7 +15,7 @@ mod tests;
 
 use super::{Collect, NARROW, Tally, pair_cell};
 use crate::permutation::{
-    CycleCount, fixed_points, lehmer_digits, rank_of_digits, rising_sequences, word,
+    CycleCount, adjacent_pairs, fixed_points, lehmer_digits, rank_of_digits, rising_sequences, word,
 };
 use one_pass::one_pass;
 pub(super) use one_pass::{Rows, StructureChunk};
@@ -132,6 +132,7 @@ struct Measured {
     fixed_points: usize,
     cycles: usize,
     rising: usize,
+    clumping: usize,
 }
 
 /// [`observe_batch`] without rows: each statistic by its own function.
@@ -166,6 +167,7 @@ fn one_by_one(
             } else {
                 0
             },
+            clumping: if parts.clumping { adjacent_pairs(a) } else { 0 },
         };
         let digits: &[u32] = if keep { &scratch.digits } else { &[] };
         count(tally, collect, m, digits);
@@ -193,6 +195,9 @@ fn count(tally: &mut Tally, collect: Collect, m: Measured, digits: &[u32]) {
     }
     if parts.rising {
         counts.rising[m.rising] += 1;
+    }
+    if parts.clumping {
+        counts.clumping[m.clumping] += 1;
     }
     if parts.lehmer {
         let rows = counts.lehmer.chunks_exact_mut(digits.len());

@@ -10,7 +10,7 @@ use super::super::{
     lehmer_pairs, pair_cell,
 };
 use super::{Measured, ObserveScratch};
-use crate::permutation::{CycleCount, fixed_points, rank_of_digits, word};
+use crate::permutation::{CycleCount, adjacent_pairs, fixed_points, rank_of_digits, word};
 
 /// A counter's chunk-local structure counts for n ≤ 64, in 32-bit cells
 /// flushed into the tally with the matrix: the Lehmer digits in one
@@ -23,8 +23,8 @@ pub(in crate::tally) struct StructureChunk {
     n: usize,
     /// Digit i's counts in row i, when the digits are collected.
     digits: Vec<[u32; NARROW]>,
-    /// Fixed points, cycles and rising sequences, by value.
-    histograms: [[u32; CELLS]; 3],
+    /// Fixed points, cycles, rising sequences and clumping, by value.
+    histograms: [[u32; CELLS]; 4],
     /// Digit pair k (digits 2k + 1 and 2k + 2, as in [`lehmer_pairs`]), by
     /// [`pair_slot`]; the first `pair_count` are collected.
     pairs: [[u32; CELLS]; 4],
@@ -53,7 +53,7 @@ impl StructureChunk {
     /// Empty counts of what `collect` asks of permutations of `n`, or
     /// `None` above n = 64 or when nothing but the matrix is collected.
     pub(in crate::tally) fn for_collect(n: usize, collect: Collect) -> Option<Self> {
-        if n > NARROW || collect == Collect::default() {
+        if n > NARROW || !collect.per_deal() {
             return None;
         }
         let parts = collect.structure;
@@ -71,7 +71,7 @@ impl StructureChunk {
         Some(Self {
             n,
             digits: vec![[0; NARROW]; if parts.lehmer { n } else { 0 }],
-            histograms: [[0; CELLS]; 3],
+            histograms: [[0; CELLS]; 4],
             pairs: [[0; CELLS]; 4],
             pair_count: pairs.len(),
         })
@@ -81,7 +81,7 @@ impl StructureChunk {
     /// [`pair_slot`], when the pairs are collected).
     #[inline(always)]
     fn count(&mut self, parts: StructureParts, m: Measured, pairs: [usize; 4]) {
-        let [fixed_points, cycles, rising] = &mut self.histograms;
+        let [fixed_points, cycles, rising, clumping] = &mut self.histograms;
         if parts.fixed_points {
             bump_cell(fixed_points, m.fixed_points);
         }
@@ -90,6 +90,9 @@ impl StructureChunk {
         }
         if parts.rising {
             bump_cell(rising, m.rising);
+        }
+        if parts.clumping {
+            bump_cell(clumping, m.clumping);
         }
         for (table, &slot) in self.pairs.iter_mut().zip(&pairs).take(self.pair_count) {
             bump_cell(table, slot);
@@ -104,6 +107,7 @@ impl StructureChunk {
             &mut counts.fixed_points,
             &mut counts.cycles,
             &mut counts.rising,
+            &mut counts.clumping,
         ];
         for (cells, target) in self.histograms.iter_mut().zip(histograms) {
             drain(&mut cells[..=self.n], target);
@@ -240,6 +244,7 @@ fn one_pass_with<const LEHMER: bool, const KEEP: bool, const AHEAD: bool>(
             fixed_points,
             cycles,
             rising,
+            clumping: if parts.clumping { adjacent_pairs(a) } else { 0 },
         };
         if KEEP {
             let word = &scratch.word;

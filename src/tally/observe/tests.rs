@@ -13,11 +13,11 @@ use crate::spec::MAX_PERMUTATION_N;
 /// the word's 64, and beyond.
 const SIZES: [usize; 13] = [1, 2, 3, 8, 9, 10, 16, 17, 52, 63, 64, 65, 100];
 
-/// Every collect at `n`: each subset of the five structure parts, with and
+/// Every collect at `n`: each subset of the six structure parts, with and
 /// without whole permutations where n allows them.
 fn collects(n: usize) -> Vec<Collect> {
     let mut all = Vec::new();
-    for bits in 0..64u32 {
+    for bits in 0..128u32 {
         let on = |k: u32| bits & (1 << k) != 0;
         let permutations = on(5);
         if permutations && n > MAX_PERMUTATION_N {
@@ -31,7 +31,9 @@ fn collects(n: usize) -> Vec<Collect> {
                 rising: on(2),
                 lehmer: on(3),
                 pairs: on(4),
+                clumping: on(6),
             },
+            ..Collect::default()
         });
     }
     all
@@ -62,6 +64,15 @@ fn by_definitions(n: usize, perms: &[Vec<u32>], collect: Collect) -> Tally {
         }
         if parts.rising {
             s.rising[d.rising_sequences] += 1;
+        }
+        if parts.clumping {
+            // Values i and i+1 side by side, read off the inverse.
+            let mut position = vec![0usize; n];
+            for (p, &v) in a.iter().enumerate() {
+                position[v as usize] = p;
+            }
+            let kept = position.windows(2).filter(|w| w[0].abs_diff(w[1]) == 1);
+            s.clumping[kept.count()] += 1;
         }
         if parts.lehmer {
             for (i, &digit) in d.digits.iter().enumerate() {
@@ -123,6 +134,7 @@ fn one_pass_counts_alike_with_every_cycle_method() {
         let all = Collect {
             permutations: n <= MAX_PERMUTATION_N,
             structure: StructureParts::ALL,
+            ..Collect::default()
         };
         let want = by_definitions(n, &perms, all);
         for cycles in methods.into_iter().flatten() {

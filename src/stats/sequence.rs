@@ -1,0 +1,206 @@
+//! The tests of a run's deals as a sequence rather than one by one: serial
+//! independence (each deal against the one before it) and repeated deals
+//! (the birthday test). What they count is in [`crate::tally`]
+//! ([`SerialCounts`], [`DealSample`]); their laws are the rencontres law
+//! ([`laws::fixed_points`]) and the collision law
+//! ([`collisions`]).
+
+use super::collisions::{self, Moments};
+use super::gof::{self, Gof};
+use crate::permutation::laws;
+use crate::tally::{DEAL_EXACT_N, DealSample, MAX_KEPT_DEALS, SerialCounts};
+use std::f64::consts::LN_10;
+
+/// A sequence test's outcome: statistic, df and p-value as a chi-square
+/// test reports them, and how it was judged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SequenceTest {
+    /// The statistic (chi-square-type: see `df`).
+    pub statistic: f64,
+    /// Degrees of freedom of the reference law's chi-square form.
+    pub df: f64,
+    /// log10 of the p-value.
+    pub log10_p: f64,
+    /// How the p-value was obtained.
+    pub method: String,
+}
+
+/// The serial test of `counts` for deals of `n`: the matches between
+/// consecutive deals against the rencontres law, and the top cards of
+/// disjoint consecutive pairs against independence (the product of their
+/// uniform marginals). The two parts share only the top card's match, so
+/// they are close to independent and are combined by Šidák:
+/// p = 1 − (1 − min(p₁, p₂))², uniform under the null (Bonferroni's 2·min
+/// would be valid whatever the dependence but conservative, which the
+/// selftest's uniformity check would flag); `tests/sequence_tests.rs`
+/// checks the rate at α = 0.01 and 0.001. The statistic and df shown are
+/// the smaller p's.
+pub fn serial(counts: &SerialCounts, n: usize) -> SequenceTest {
+    let matches = gof::chi_square(&counts.matches, &laws::fixed_points(n));
+    let marginal = counts.bin_law(n);
+    let joint: Vec<f64> = marginal
+        .iter()
+        .flat_map(|a| marginal.iter().map(move |b| a * b))
+        .collect();
+    let top = gof::chi_square(&counts.top, &joint);
+    let pairs: u64 = counts.matches.iter().sum();
+    let top_pairs: u64 = counts.top.iter().sum();
+    let (decisive, which) = if matches.log10_p <= top.log10_p {
+        (&matches, "matches")
+    } else {
+        (&top, "top cards")
+    };
+    let p_min = 10f64.powf(decisive.log10_p);
+    let log10_p = (decisive.log10_p + (2.0 - p_min).log10()).min(0.0);
+    let pooled = |g: &Gof| {
+        if g.pooled > 0 {
+            format!(", {} sparse categories pooled", g.pooled)
+        } else {
+            String::new()
+        }
+    };
+    SequenceTest {
+        statistic: decisive.statistic,
+        df: decisive.df,
+        log10_p: if pairs == 0 { 0.0 } else { log10_p },
+        method: format!(
+            "consecutive deals within each stream (a chunk, or a block of input): positions \
+             holding the same value in both, over {pairs} pairs, chi-square against the \
+             rencontres law (df {}{}); top card's bin (of {}) in {top_pairs} disjoint pairs, \
+             chi-square against independence (df {}{}); Sidak over the two, {which} decisive",
+            matches.df,
+            pooled(&matches),
+            counts.bins,
+            top.df,
+            pooled(&top),
+        ),
+    }
+}
+
+/// The birthday test of `sample` for deals of `n`: the pairs of identical
+/// deals among those kept, against the collision law of as many uniform
+/// draws over the deals in the kept range (Poisson with mean C(M, 2)/k when
+/// M ≪ k; a moment-matched shifted gamma otherwise, which also covers small
+/// n, where deals repeat often even under a uniform shuffle). One-sided:
+/// too many repeats. The statistic is Pearson's for the table of the kept
+/// deals over the k cells, an increasing function of the pairs:
+/// X² = (k/M)(2C + M) − M, df k − 1.
+pub fn birthday(sample: &DealSample, n: usize) -> SequenceTest {
+    let kept = sample.kept.len() as u64;
+    let pairs = sample.pairs();
+    let cells = sample.cells(n);
+    let moments = Moments::over(cells, kept);
+    let log10_p = if kept < 2 || cells <= 1.0 {
+        0.0
+    } else {
+        collisions::ln_sf(pairs, &moments) / LN_10
+    };
+    let law = if moments.poisson_is_adequate() {
+        "Poisson"
+    } else {
+        "moment-matched shifted gamma (Pearson III)"
+    };
+    let m = kept as f64;
+    let statistic = if kept == 0 {
+        0.0
+    } else {
+        (cells / m) * (2.0 * pairs as f64 + m) - m
+    };
+    let identity = if n <= DEAL_EXACT_N {
+        "its exact rank".to_string()
+    } else {
+        format!(
+            "a 64-bit hash (spurious pairs expected: {:.1e})",
+            m * (m - 1.0) / 2.0 / (2f64.powi(64) / 2f64.powi(sample.level as i32))
+        )
+    };
+    let used = if sample.level == 0 {
+        format!("all {kept} deals")
+    } else {
+        format!(
+            "{kept} of {} deals (those whose scrambled value falls in the lowest 1/2^{} of its \
+             range, at most {MAX_KEPT_DEALS} kept)",
+            sample.deals, sample.level
+        )
+    };
+    let caught = match seed_space_caught(sample, &moments, CAUGHT_LEVEL) {
+        Some(space) => format!(
+            "; at level {CAUGHT_LEVEL} it catches with 90% power a shuffle with at most \
+             {space:.2e} equally likely deals (a seed space of 2^{:.1})",
+            space.log2()
+        ),
+        None => String::new(),
+    };
+    SequenceTest {
+        statistic,
+        df: (cells - 1.0).max(0.0),
+        log10_p,
+        method: format!(
+            "pairs of identical deals among {used}, each deal known by {identity}: {pairs} \
+             pairs against {:.3e} expected over {cells:.3e} equally likely deals ({law} tail, \
+             one-sided){caught}",
+            moments.mean
+        ),
+    }
+}
+
+/// The level at which the birthday test's method states the seed space
+/// it catches.
+pub const CAUGHT_LEVEL: f64 = 0.001;
+
+/// The largest number S of equally likely deals (a seed space) that the
+/// birthday test of `sample` detects with 90% power at `level`, about:
+/// the kept deals are a 2⁻ˢ share of the S, so C(T, 2)·2⁻ˢ/S pairs are
+/// expected among them (Poisson), and they must reach the null's critical
+/// count. `None` when fewer than two deals were kept.
+pub fn seed_space_caught(sample: &DealSample, null: &Moments, level: f64) -> Option<f64> {
+    if sample.kept.len() < 2 {
+        return None;
+    }
+    // The critical count: the least c with P_null(C ≥ c) ≤ level.
+    let ln_level = level.ln();
+    let mut c = 1u64;
+    while collisions::ln_sf(c, null) > ln_level {
+        c = if c < 1024 { c + 1 } else { c + c / 64 };
+    }
+    // The Poisson mean μ with P(C ≥ c) = 0.9, by bisection.
+    let (mut lo, mut hi) = (0.0f64, c as f64 + 10.0 * (c as f64).sqrt() + 10.0);
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if collisions::ln_poisson_sf(c, mid) < 0.9f64.ln() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t = sample.deals as f64;
+    let pairs = t * (t - 1.0) / 2.0 * 0.5f64.powi(sample.level as i32);
+    Some(pairs / hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identical_deals_are_judged_against_their_expectation() {
+        // 1,000 deals of 52 with 100 repeated pairs: hopeless for a uniform
+        // shuffle, whose expected pairs are about 1e-62.
+        let mut kept: Vec<u64> = (0..900).collect();
+        kept.extend(0..100);
+        let sample = DealSample {
+            deals: 1000,
+            level: 0,
+            kept,
+        };
+        let t = birthday(&sample, 52);
+        assert!(t.log10_p < -1000.0, "{t:?}");
+        assert!(t.method.contains("100 pairs"), "{}", t.method);
+        let none = DealSample {
+            deals: 900,
+            level: 0,
+            kept: (0..900).collect(),
+        };
+        assert_eq!(birthday(&none, 52).log10_p, 0.0);
+    }
+}

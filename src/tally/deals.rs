@@ -1,0 +1,291 @@
+//! What the birthday test counts: a deterministic sample of the deals, each
+//! as one 64-bit value, among which identical deals are paired up.
+//!
+//! Each deal gets a value ([`deal_value`]): up to n = 20 its rank among the
+//! n! permutations (so equal values mean equal deals, exactly); above, a 64-bit hash of its values (two
+//! different deals share a hash with probability 2⁻⁶⁴, so spurious pairs
+//! add about C(M, 2)/2⁶⁴ to the count: negligible). A deal is kept when its
+//! scrambled value lies in the lowest 2⁻ˢ of the range ([`DealSample::level`],
+//! [`selected`]), s the
+//! smallest level keeping at most [`MAX_KEPT`] deals (8 bytes each). The
+//! kept set is then a function of the multiset of deals alone: whichever
+//! chunks, threads, blocks or shards counted them, and in whatever order
+//! tallies merge, the same deals are kept. Under a uniform shuffle the kept
+//! deals are independent and uniform over the k deals whose value is in
+//! range (k = ⌊n!/2ˢ⌋ exactly up to n = 12, about n!/2ˢ above), so their pairs
+//! follow the collision law of [`crate::stats::collisions`]: Poisson with
+//! mean C(M, 2)/k while M ≪ k. Sampling by value rather than by order keeps
+//! all the pairs among kept deals, about 2⁻ˢ of all the pairs of the run,
+//! where the first M deals would hold only (M/T)² of them.
+
+use crate::permutation::{factorial, rank};
+use serde::{Deserialize, Serialize};
+
+/// The most deals a sample keeps: 2^20 (8 MiB of values).
+pub const MAX_KEPT: usize = 1 << 20;
+
+/// Up to this n a deal's value is its rank (n! < 2^63).
+pub const EXACT_N: usize = 20;
+
+/// Up to this n the sample's selection is an exact bijection of the ranks
+/// (see [`selected`]): n! < 2^29, so a rank times [`SCRAMBLE`] fits in 64 bits.
+pub const EXACT_SELECTION_N: usize = 12;
+
+/// The multiplier of the rank scramble: the prime 2^32 + 15, larger than
+/// any prime factor of n! for n ≤ 12, so multiplying by it modulo n! is a
+/// bijection of `0..n!`.
+const SCRAMBLE: u64 = (1 << 32) + 15;
+
+/// A deterministic sample of a run's deals (see the module docs), merged
+/// by union at the finer level.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DealSample {
+    /// Deals offered (all of the run's, T).
+    pub deals: u64,
+    /// s: the values kept are those below range / 2ˢ.
+    pub level: u32,
+    /// The values kept, sorted (once counting is finished).
+    pub kept: Vec<u64>,
+}
+
+impl Default for DealSample {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DealSample {
+    /// An empty sample, keeping every deal until it holds [`MAX_KEPT`].
+    pub fn new() -> Self {
+        Self {
+            deals: 0,
+            level: 0,
+            kept: Vec::new(),
+        }
+    }
+
+    /// Counts the deals of `batch` (rows of `n` back to back).
+    #[inline]
+    pub fn offer_batch(&mut self, batch: &[u32], n: usize) {
+        if n == 0 {
+            return;
+        }
+        for deal in batch.chunks_exact(n) {
+            let value = deal_value(deal);
+            if selected(value, n, self.level) {
+                self.kept.push(value);
+                if self.kept.len() > MAX_KEPT {
+                    self.thin(n);
+                }
+            }
+        }
+        self.deals += (batch.len() / n) as u64;
+    }
+
+    /// Raises the level until at most [`MAX_KEPT`] values are kept.
+    fn thin(&mut self, n: usize) {
+        while self.kept.len() > MAX_KEPT {
+            self.level += 1;
+            let level = self.level;
+            self.kept.retain(|&v| selected(v, n, level));
+        }
+    }
+
+    /// Sorts the kept values: the sample's canonical form, so that equal
+    /// samples compare equal.
+    pub fn finish(&mut self) {
+        self.kept.sort_unstable();
+    }
+
+    /// Adds another sample of deals of `n`: the union, thinned to the finer
+    /// level of the two and below [`MAX_KEPT`], sorted.
+    pub fn merge(&mut self, other: &DealSample, n: usize) {
+        self.deals += other.deals;
+        self.level = self.level.max(other.level);
+        let level = self.level;
+        self.kept.retain(|&v| selected(v, n, level));
+        self.kept
+            .extend(other.kept.iter().filter(|&&v| selected(v, n, level)));
+        self.thin(n);
+        self.finish();
+    }
+
+    /// The number of pairs of kept deals that are identical.
+    pub fn pairs(&self) -> u64 {
+        let mut sorted = self.kept.clone();
+        sorted.sort_unstable();
+        let mut pairs = 0u64;
+        let mut run = 0u64;
+        for (i, v) in sorted.iter().enumerate() {
+            run = if i > 0 && sorted[i - 1] == *v {
+                run + 1
+            } else {
+                0
+            };
+            pairs += run;
+        }
+        pairs
+    }
+
+    /// The number of deals of `n` whose value is in the kept range: k, over
+    /// which kept deals are uniform under a uniform shuffle (exact up to
+    /// n = 20, n!/2ˢ above).
+    pub fn cells(&self, n: usize) -> f64 {
+        if n <= EXACT_SELECTION_N {
+            (factorial(n) as u64 >> self.level.min(63)) as f64
+        } else {
+            let ln_fact: f64 = (1..=n).map(|k| (k as f64).ln()).sum();
+            (ln_fact - f64::from(self.level) * std::f64::consts::LN_2).exp()
+        }
+    }
+}
+
+/// Whether a deal of `n` with value `value` is kept at `level`: every deal
+/// at level 0; above, those whose scrambled value lies in the lowest 2⁻ˢ of
+/// its range. Up to n = [`EXACT_SELECTION_N`] the scramble is a bijection
+/// of `0..n!` (multiplying by a prime larger than n, modulo n!), so exactly
+/// ⌊n!/2ˢ⌋ deals are in range; above, the splitmix64 finaliser, and about
+/// n!/2ˢ are (the relative error, √(2ˢ/n!), moves the expected pairs by
+/// about T/(1.4·n!) standard deviations: negligible from n = 13 on).
+#[inline]
+fn selected(value: u64, n: usize, level: u32) -> bool {
+    if level == 0 {
+        return true;
+    }
+    if n <= EXACT_SELECTION_N {
+        let total = factorial(n) as u64;
+        (value.wrapping_mul(SCRAMBLE) % total) < total >> level.min(63)
+    } else {
+        avalanche(value) < u64::MAX >> level.min(63)
+    }
+}
+
+/// A deal's value: its rank among the n! permutations up to n = 20 (so
+/// equal values are equal deals, exactly), a 64-bit hash of its values
+/// above.
+#[inline]
+pub fn deal_value(deal: &[u32]) -> u64 {
+    if deal.len() <= EXACT_N {
+        return rank(deal) as u64;
+    }
+    hash(deal)
+}
+
+/// A 64-bit hash of a deal: its values packed into words (8 to a word as
+/// bytes up to n = 256, else 2), each word mixed with its index and folded
+/// by a 64×64→128-bit multiply, the results added (independent multiplies,
+/// so they overlap in the CPU), then a final avalanche.
+#[inline]
+fn hash(deal: &[u32]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    const SALT: u64 = 0xA076_1D64_78BD_642F;
+    let mum = |x: u64| {
+        let m = u128::from(x) * u128::from(K);
+        (m as u64) ^ ((m >> 64) as u64)
+    };
+    let lane = |i: usize, word: u64| mum(word ^ SALT.wrapping_mul(i as u64 + 1));
+    let n = deal.len();
+    let mut h = 0u64;
+    if n <= 256 {
+        let pack = |chunk: &[u32]| {
+            (0..chunk.len()).fold(0u64, |w, j| w | (u64::from(chunk[j] as u8) << (8 * j)))
+        };
+        let words = deal.chunks_exact(8);
+        let rest = words.remainder();
+        let full = words.len();
+        for (i, chunk) in words.enumerate() {
+            h = h.wrapping_add(lane(i, pack(chunk)));
+        }
+        if !rest.is_empty() {
+            h = h.wrapping_add(lane(full, pack(rest)));
+        }
+    } else {
+        for (i, chunk) in deal.chunks(2).enumerate() {
+            let word = chunk.iter().fold(0u64, |w, &v| (w << 32) | u64::from(v));
+            h = h.wrapping_add(lane(i, word));
+        }
+    }
+    avalanche(h ^ n as u64)
+}
+
+/// The splitmix64 finaliser: a bijection of u64 that mixes every bit into
+/// every other.
+#[inline]
+fn avalanche(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permutation::unrank;
+
+    #[test]
+    fn small_deals_get_distinct_values_in_range() {
+        let mut seen: Vec<u64> = (0..factorial(6))
+            .map(|r| deal_value(&unrank(r, 6)))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 720);
+        assert!(seen.iter().all(|&v| v < 720));
+        for level in 0..5 {
+            let kept = seen.iter().filter(|&&v| selected(v, 6, level)).count();
+            let cells = DealSample {
+                level,
+                ..DealSample::new()
+            }
+            .cells(6);
+            assert_eq!(kept as f64, cells, "level {level}");
+        }
+    }
+
+    #[test]
+    fn samples_merge_to_the_same_set_in_any_grouping() {
+        // Deals of 30 (hashed), some repeated, more than MAX_KEPT in all.
+        let deal = |i: u64| -> Vec<u32> {
+            let mut d: Vec<u32> = (0..30).collect();
+            d.swap((i % 30) as usize, ((i / 30) % 30) as usize);
+            d.rotate_left(((i / 900) % 30) as usize);
+            d
+        };
+        let batch = |from: u64, to: u64| -> Vec<u32> { (from..to).flat_map(deal).collect() };
+        let total = (MAX_KEPT as u64) * 3 / 2;
+        let mut whole = DealSample::new();
+        whole.offer_batch(&batch(0, total), 30);
+        whole.finish();
+        assert!(whole.level >= 1 && whole.kept.len() <= MAX_KEPT);
+        let mut a = DealSample::new();
+        a.offer_batch(&batch(0, total / 3), 30);
+        a.finish();
+        let mut b = DealSample::new();
+        b.offer_batch(&batch(total / 3, total), 30);
+        b.finish();
+        let (a0, mut ba) = (a.clone(), b.clone());
+        a.merge(&b, 30);
+        ba.merge(&a0, 30);
+        assert_eq!(ba, a, "merge order does not matter");
+        assert_eq!(a.level, whole.level);
+        assert_eq!(a.kept, whole.kept);
+        assert_eq!(a.deals, total);
+        // 27,000 distinct deals, each about 58 times: pairs abound.
+        assert!(whole.pairs() > 0);
+    }
+
+    #[test]
+    fn pairs_count_equal_values() {
+        let s = DealSample {
+            deals: 6,
+            level: 0,
+            kept: vec![5, 1, 5, 5, 2, 2],
+        };
+        assert_eq!(s.pairs(), 3 + 1);
+        assert_eq!(s.cells(4), 24.0);
+        let t = DealSample { level: 3, ..s };
+        assert_eq!(t.cells(4), 3.0);
+        let log2_fact52: f64 = (1..=52).map(|k| f64::from(k).log2()).sum();
+        assert!((t.cells(52).log2() - (log2_fact52 - 3.0)).abs() < 1e-6);
+    }
+}

@@ -34,12 +34,10 @@ pub fn summary_words(lines: &PositionLines) -> String {
             part(&view.positions, "positions"),
             part(&view.by_group, &groups)
         ));
-        for (tests, noun) in [
-            (&view.positions, "positions"),
-            (&view.by_group, groups.as_str()),
-        ] {
+        let positions = format!("positions by {}", view.name);
+        for (tests, noun) in [(&view.positions, positions), (&view.by_group, groups)] {
             if tests.failed() as f64 > tests.expected_failures() {
-                surprising.push(format!("{noun} by {} {}", view.name, chance_words(tests)));
+                surprising.push(format!("{noun} {}", chance_words(tests)));
             }
         }
     }

@@ -120,21 +120,56 @@ fn run_with(
     let produced = produce()?;
     // Decks read with repeated items (a shoe printed by a program) are
     // known to be a deck only once read.
-    let read_deck = produced
-        .feed
-        .as_ref()
-        .filter(|_| spec.deck.is_none())
-        .and_then(|f| match &f.items {
-            crate::ingest::Items::Labels(labels) => crate::deck::Deck::from_labels(labels),
-            crate::ingest::Items::Numeric { .. } => None,
-        });
+    let read_deck = match produced.feed.as_ref().filter(|_| spec.deck.is_none()) {
+        None => None,
+        Some(feed) => read_deck(spec, feed, produced.tally.n())?,
+    };
     let spec = &match read_deck {
-        Some(deck) => spec.clone().with_deck(deck).0,
+        Some(deck) => {
+            let spec = spec.clone().with_deck(deck).0;
+            // Hands are not counted while reading: no hand test.
+            let tests = spec.tests.iter().filter(|&k| k != TestKind::Hand).collect();
+            RunSpec {
+                tests: crate::spec::TestSet::of_kinds(tests),
+                ..spec
+            }
+        }
         None => spec.clone(),
     };
     let mut audit = evaluate(spec, produced.tally, start.elapsed().as_secs_f64(), alpha);
     audit.feed = produced.feed;
     Ok(audit)
+}
+
+/// The deck that decks read from outside turn out to be: a multiset when
+/// their items repeat (a shoe printed by a program), with the category
+/// columns asked for (`--categories`), which need the items' names; `None`
+/// for distinct items and no categories. Hands are not counted while
+/// reading, so the hand test is left out (the deck's label says so).
+fn read_deck(
+    spec: &RunSpec,
+    feed: &crate::engine::FeedReport,
+    n: usize,
+) -> Result<Option<crate::deck::Deck>> {
+    let labels: Vec<String> = (0..n).map(|i| feed.items.label(i)).collect();
+    let categories = match &spec.subject {
+        crate::subject::Subject::Outside(outside) => outside.categories.as_deref(),
+        crate::subject::Subject::Builtin(_) => None,
+    };
+    let repeated = match &feed.items {
+        crate::ingest::Items::Labels(labels) => crate::deck::Deck::from_labels(labels),
+        crate::ingest::Items::Numeric { .. } => None,
+    };
+    let Some(source) = categories else {
+        return Ok(repeated);
+    };
+    let deck = repeated.unwrap_or_else(|| crate::deck::Deck::of_labels(&labels));
+    let mut deck = crate::deck::categories::apply(deck, source)?;
+    deck.label = format!(
+        "{} (hand test not run: hands are not counted while reading)",
+        deck.label
+    );
+    Ok(Some(deck))
 }
 
 /// Tests a tally produced for `spec` (in `seconds`) and gives the audit its

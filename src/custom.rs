@@ -152,6 +152,7 @@ impl<T: Shuffle> CustomAudit<T> {
                     name: self.name.clone(),
                     feed: Feed::Function,
                     order: None,
+                    categories: None,
                 }),
                 self.n,
                 trials,

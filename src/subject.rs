@@ -28,6 +28,10 @@ pub struct Outside {
     /// The starting order, as item labels (what the deck looked like before
     /// the shuffle); `None` means ascending.
     pub order: Option<Vec<String>>,
+    /// Category columns of the items (`cards`, or a CSV file: see
+    /// [`crate::deck::categories`]), applied once the input has said what
+    /// its items are; `None` for none.
+    pub categories: Option<String>,
 }
 
 /// Where an outside shuffle's permutations come from.
@@ -177,6 +181,7 @@ mod tests {
             name: "node shuffle.js {n}".into(),
             feed: Feed::Function,
             order: None,
+            categories: None,
         });
         let record = outside.record();
         assert_eq!(record.expected, Expected::Unknown);

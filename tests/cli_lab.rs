@@ -153,3 +153,91 @@ fn an_input_file_is_named_by_its_sha256_in_every_output() {
     std::fs::remove_dir_all(&out).unwrap();
     std::fs::remove_file(&input).unwrap();
 }
+
+/// Card labels written by `decks` shuffles of a 52-card deck, the naive
+/// swap's (`naive`) or Fisher–Yates's, from a seeded xorshift.
+fn card_dump(path: &std::path::Path, decks: usize, naive: bool) {
+    let suits = ["S", "H", "D", "C"];
+    let ranks = [
+        "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+    ];
+    let cards: Vec<String> = suits
+        .iter()
+        .flat_map(|s| ranks.iter().map(move |r| format!("{r}{s}")))
+        .collect();
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |bound: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % bound as u64) as usize
+    };
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for _ in 0..decks {
+        let mut deck = cards.clone();
+        for i in (1..52).rev() {
+            let j = if naive { next(52) } else { next(i + 1) };
+            deck.swap(i, j);
+        }
+        writeln!(f, "{}", deck.join(" ")).unwrap();
+    }
+}
+
+/// A dealer's dump of card labels is tested by card and by suit, rank and
+/// colour (`--categories cards`): the naive swap is caught by category too,
+/// a fair dump passes, and `--hand` (not counted while reading) is refused.
+#[test]
+fn a_dealers_dump_of_card_labels_is_tested_by_suit_and_rank() {
+    for naive in [true, false] {
+        let input = temp(&format!("dump-{naive}.txt"));
+        card_dump(&input, 20_000, naive);
+        let o = run(&[
+            "audit",
+            "--input",
+            input.to_str().unwrap(),
+            "--categories",
+            "cards",
+            "--json",
+            "-q",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let audit = &s["audits"][0];
+        // 20,000 fair decks are too few to call "no bias detected" at n =
+        // 52 (inconclusive): what matters is that they are not "biased".
+        assert_eq!(audit["verdict"] == "biased", naive, "{}", audit["verdict"]);
+        let category = audit["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["test"] == "position-category")
+            .expect("the position-by-category test ran");
+        let p = category["p"].as_f64().unwrap();
+        assert!(
+            if naive { p < 1e-6 } else { p > 1e-3 },
+            "naive {naive}: p = {p}"
+        );
+        assert!(
+            audit["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|t| t["test"] != "hand")
+        );
+        std::fs::remove_file(&input).unwrap();
+    }
+    let input = temp("dump-hand.txt");
+    card_dump(&input, 10, false);
+    let o = run(&[
+        "audit",
+        "--input",
+        input.to_str().unwrap(),
+        "--categories",
+        "cards",
+        "--hand",
+        "7",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--hand"));
+    std::fs::remove_file(&input).unwrap();
+}

@@ -279,6 +279,7 @@ fn a_shoe_from_text_is_audited_by_kind() {
             format: shuffle_audit::ingest::Format::Text,
         },
         order: None,
+        categories: None,
     };
     let spec = RunSpec::new(
         Subject::Outside(outside),

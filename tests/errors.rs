@@ -51,6 +51,7 @@ fn each_sort_of_wrong_has_its_kind() {
             format: ingest::Format::Text,
         },
         order: None,
+        categories: None,
     });
     let spec = RunSpec::new(
         subject,

@@ -465,8 +465,10 @@ pub struct AuditArgs {
     /// card labels), or a CSV FILE with a header `item,col1[,col2...]` and
     /// one row per item (e.g. item,land). Adds the position-by-category
     /// chi-square and the hand test (hypergeometric law) per column.
-    /// Without --deck, the items are 0..n-1.
-    #[arg(long, value_name = "FILE|cards", conflicts_with_all = ["input", "cmd"])]
+    /// Without --deck, the items are 0..n-1; with --input/--cmd, the items
+    /// as the input writes them (card labels like AS 10H QD for `cards`),
+    /// and the hand test is not run (hands are not counted while reading).
+    #[arg(long, value_name = "FILE|cards")]
     pub categories: Option<String>,
 
     /// Hand size of the hand test: how many of each category the first H

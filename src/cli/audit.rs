@@ -232,6 +232,17 @@ fn join_notes(notes: impl IntoIterator<Item = Option<String>>) -> Option<String>
 /// The specs for the deck of `--deck`/`--categories`/`--hand`, if any, with
 /// the note on the tests skipped and what the deck is (`None`: no deck).
 fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Option<String>)> {
+    if args.input.is_some() || args.cmd.is_some() {
+        // Decks read from outside: their items, and so their categories,
+        // are known once read (see `audit::run_with`).
+        if args.hand.is_some() {
+            return Err(Error::invalid(
+                "--hand: hands are not counted while reading --input/--cmd decks (yet); the \
+                 position-by-category tests run without it",
+            ));
+        }
+        return Ok((specs, None));
+    }
     let deck = match (&args.deck, &args.categories) {
         (None, None) => {
             if let Some(kind) = specs
@@ -329,6 +340,7 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
         name: args.name.clone().unwrap_or(default_name),
         feed,
         order,
+        categories: args.categories.clone(),
     }))
 }
 

@@ -143,6 +143,14 @@ impl Deck {
     /// written `labels[i]`, a kind's items consecutive, see
     /// [`crate::ingest`]); `None` when no label repeats.
     pub fn from_labels(labels: &[String]) -> Option<Self> {
+        let deck = Self::of_labels(labels);
+        (deck.kinds() < labels.len()).then_some(deck)
+    }
+
+    /// The deck of items named `labels` (item i written `labels[i]`), its
+    /// kinds the distinct labels in order of first appearance: a deck of
+    /// distinct items when no label repeats.
+    pub fn of_labels(labels: &[String]) -> Self {
         let mut names: Vec<String> = Vec::new();
         let kind_of: Vec<u32> = labels
             .iter()
@@ -154,10 +162,8 @@ impl Deck {
                 }
             })
             .collect();
-        (names.len() < labels.len()).then(|| {
-            let label = format!("read: {} items of {} kinds", labels.len(), names.len());
-            Deck::of(label, kind_of, names)
-        })
+        let label = format!("read: {} items of {} kinds", labels.len(), names.len());
+        Deck::of(label, kind_of, names)
     }
 
     /// Number of items.

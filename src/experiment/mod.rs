@@ -766,6 +766,7 @@ impl Validator<'_> {
                 .map_or(default_name, |n| n.get_ref().trim().to_string()),
             feed,
             order,
+            categories: None,
         }))
     }
 

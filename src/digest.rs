@@ -32,7 +32,8 @@ pub fn file_sha256(path: &Path) -> Result<String> {
     Ok(hex(&hasher.finalize()))
 }
 
-fn hex(digest: &[u8]) -> String {
+/// A digest's bytes as lowercase hex digits, as `sha256sum` prints them.
+pub fn hex(digest: &[u8]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -338,12 +338,7 @@ impl Hasher {
     }
 
     fn hex(&self) -> String {
-        self.sha
-            .clone()
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        crate::digest::hex(&self.sha.clone().finalize())
     }
 }
 

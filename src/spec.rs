@@ -56,6 +56,11 @@ pub const MAX_PERMUTATION_N: usize = 10;
 /// The largest n for which the permutation test is on by default.
 pub const DEFAULT_PERMUTATION_N: usize = 8;
 
+/// Above this n an audit is "large" (a dataset's row order, a playlist):
+/// the position-by-value matrix is counted in bins and the default tests
+/// are those whose cost and memory grow at most as n log n per shuffle.
+pub const LARGE_N: usize = 1024;
+
 /// The smallest n for which the birthday test is on by default: from
 /// n = 13, n! (6.2e9) exceeds a 32-bit seed space (4.3e9), the smallest the
 /// test is there to catch; below, repeated deals are common under any

@@ -47,6 +47,12 @@ pub enum TestKind {
     /// Repeated deals (the birthday test): pairs of identical deals against
     /// their law under a uniform shuffle, which catches small seed spaces.
     Birthday,
+    /// The number of inversions (Kendall's τ with the starting order) in
+    /// bins, against the Mahonian law: O(n log n) per shuffle, any n.
+    Inversions,
+    /// How far each value moved, |π(p) − p|, in bins of d/n, against its
+    /// exact mean and covariance: O(n) per shuffle, any n.
+    Displacement,
 }
 
 /// The largest n for which whole permutations can be counted (10! counters
@@ -69,7 +75,7 @@ pub const DEFAULT_BIRTHDAY_N: usize = 13;
 
 impl TestKind {
     /// Every test, in report order.
-    pub const ALL: [TestKind; 10] = [
+    pub const ALL: [TestKind; 12] = [
         TestKind::PositionValue,
         TestKind::Permutation,
         TestKind::FixedPoints,
@@ -80,6 +86,8 @@ impl TestKind {
         TestKind::Clumping,
         TestKind::Serial,
         TestKind::Birthday,
+        TestKind::Inversions,
+        TestKind::Displacement,
     ];
 
     /// The tests of decks (`--deck`, `--categories`), in report order: not
@@ -113,6 +121,8 @@ impl TestKind {
             TestKind::Clumping => "clumping",
             TestKind::Serial => "serial",
             TestKind::Birthday => "birthday",
+            TestKind::Inversions => "inversions",
+            TestKind::Displacement => "displacement",
         }
     }
 
@@ -144,7 +154,9 @@ impl TestKind {
             | TestKind::PositionCategory
             | TestKind::Hand
             | TestKind::Serial
-            | TestKind::Birthday => None,
+            | TestKind::Birthday
+            | TestKind::Inversions
+            | TestKind::Displacement => None,
         }
     }
 
@@ -165,6 +177,8 @@ impl TestKind {
             TestKind::Clumping => "clumping (neighbours kept)",
             TestKind::Serial => "serial independence",
             TestKind::Birthday => "repeated deals (birthday)",
+            TestKind::Inversions => "inversions (Kendall's tau)",
+            TestKind::Displacement => "displacement |pi(p) - p|",
         }
     }
 
@@ -212,6 +226,12 @@ impl TestKind {
             }
             TestKind::Birthday => {
                 "identical deals repeated too often: small seed spaces (32-bit seeds, clock seeds)"
+            }
+            TestKind::Inversions => {
+                "how much of the starting order survives (inversions, Kendall's tau) at any n: too few swaps, buffer and window shuffles"
+            }
+            TestKind::Displacement => {
+                "how far items move, |pi(p) - p| on the scale d/n, at any n: local shuffles (buffer, window, shard)"
             }
         }
     }
@@ -281,6 +301,7 @@ impl TestSet {
                 TestKind::Permutation => n <= DEFAULT_PERMUTATION_N,
                 TestKind::Birthday => n >= DEFAULT_BIRTHDAY_N,
                 TestKind::Clumping => false,
+                TestKind::Inversions | TestKind::Displacement => n > LARGE_N,
                 TestKind::PositionValue
                 | TestKind::FixedPoints
                 | TestKind::Cycles
@@ -426,6 +447,8 @@ impl TestSet {
                 TestKind::Clumping => part.clumping = true,
                 TestKind::Serial => collect.serial = true,
                 TestKind::Birthday => collect.deals = true,
+                TestKind::Inversions => collect.order.inversions = true,
+                TestKind::Displacement => collect.order.displacement = true,
             }
         }
         collect

@@ -3,6 +3,7 @@
 mod deals;
 mod hands;
 mod observe;
+mod order;
 mod serial;
 
 use crate::permutation::Statistic;
@@ -12,6 +13,11 @@ pub use deals::{DealSample, EXACT_N as DEAL_EXACT_N, MAX_KEPT as MAX_KEPT_DEALS,
 pub use hands::{HandColumn, HandCounts};
 pub use observe::ObserveScratch;
 use observe::{Rows, StructureChunk};
+pub use order::{
+    DISPLACEMENT_BINS, INVERSION_BINS, OrderCounts, OrderParts, OrderScratch, displacement_bin,
+    displacement_bins, inversion_bin, inversion_edges, inversion_moments, inversions,
+    max_inversions,
+};
 use serial::SerialState;
 pub use serial::{SerialCounts, TOP_BINS, top_bin};
 
@@ -45,6 +51,9 @@ pub struct Tally {
     /// collected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     deals: Option<DealSample>,
+    /// Inversion and displacement counts, when collected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    order: Option<OrderCounts>,
 }
 
 /// What a tally collects beyond the position-by-value matrix (which it always
@@ -60,6 +69,8 @@ pub struct Collect {
     pub serial: bool,
     /// Keep a sample of the deals ([`DealSample`]).
     pub deals: bool,
+    /// The order counts to keep ([`OrderCounts`]): none, some or all.
+    pub order: OrderParts,
 }
 
 impl Collect {
@@ -75,6 +86,7 @@ impl Collect {
         Collect {
             serial: false,
             deals: false,
+            order: OrderParts::NONE,
             ..self
         }
     }
@@ -272,6 +284,10 @@ impl Tally {
             hands: None,
             serial: collect.serial.then(|| SerialCounts::new(n)),
             deals: collect.deals.then(DealSample::new),
+            order: collect
+                .order
+                .any()
+                .then(|| OrderCounts::new(n, collect.order)),
         }
     }
 
@@ -292,6 +308,7 @@ impl Tally {
                 .map_or(StructureParts::NONE, StructureCounts::parts),
             serial: self.serial.is_some(),
             deals: self.deals.is_some(),
+            order: self.order.as_ref().map_or(OrderParts::NONE, OrderCounts::parts),
         }
     }
 
@@ -322,6 +339,7 @@ impl Tally {
             hands: None,
             serial: None,
             deals: None,
+            order: None,
         })
     }
 
@@ -340,6 +358,9 @@ impl Tally {
         if let Some(deals) = &mut self.deals {
             deals.offer_batch(perm, self.n);
             deals.finish();
+        }
+        if let Some(order) = &mut self.order {
+            order.observe_batch(perm, self.n, &mut OrderScratch::default());
         }
         self.trials += 1;
     }
@@ -362,6 +383,9 @@ impl Tally {
         }
         if let (Some(a), Some(b)) = (&mut self.deals, &other.deals) {
             a.merge(b, self.n);
+        }
+        if let (Some(a), Some(b)) = (&mut self.order, &other.order) {
+            a.merge(b);
         }
         self.trials += other.trials;
     }
@@ -409,6 +433,11 @@ impl Tally {
     /// The sample of deals for repeated deals, if collected.
     pub fn deals(&self) -> Option<&DealSample> {
         self.deals.as_ref()
+    }
+
+    /// Inversion and displacement counts, if collected.
+    pub fn order(&self) -> Option<&OrderCounts> {
+        self.order.as_ref()
     }
 
     /// The counts of `statistic` by value, if collected: the permutation
@@ -559,6 +588,7 @@ pub(crate) struct Counter {
     structure: Option<StructureChunk>,
     serial: Option<SerialState>,
     scratch: ObserveScratch,
+    order_scratch: OrderScratch,
     pending: u64,
     /// Per-category counts of the hand at hand, when hands are counted.
     hand_scratch: Vec<u32>,
@@ -579,6 +609,7 @@ impl Counter {
             structure: StructureChunk::for_collect(n, collect.per_deal_part()),
             serial: collect.serial.then(|| SerialState::new(n)),
             scratch: ObserveScratch::default(),
+            order_scratch: OrderScratch::default(),
             pending: 0,
             hand_scratch: Vec::new(),
         }
@@ -623,6 +654,9 @@ impl Counter {
         }
         if let Some(deals) = &mut self.tally.deals {
             deals.offer_batch(batch, self.n);
+        }
+        if let Some(order) = &mut self.tally.order {
+            order.observe_batch(batch, self.n, &mut self.order_scratch);
         }
         self.pending += trials;
         if self.pending >= FLUSH_EVERY {

@@ -57,6 +57,8 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                 | TestKind::Clumping
                 | TestKind::Serial
                 | TestKind::Birthday
+                | TestKind::Inversions
+                | TestKind::Displacement
                 | TestKind::PositionCategory
                 | TestKind::Hand => kinds.push(kind),
             }
@@ -98,7 +100,9 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                 | TestKind::LehmerPairs
                 | TestKind::Clumping
                 | TestKind::Serial
-                | TestKind::Birthday => skipped.push(kind),
+                | TestKind::Birthday
+                | TestKind::Inversions
+                | TestKind::Displacement => skipped.push(kind),
             }
         }
     }
@@ -245,7 +249,9 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
         | TestKind::LehmerPairs
         | TestKind::Clumping
         | TestKind::Serial
-        | TestKind::Birthday => None,
+        | TestKind::Birthday
+        | TestKind::Inversions
+        | TestKind::Displacement => None,
     }
 }
 

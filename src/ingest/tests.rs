@@ -43,6 +43,7 @@ const ALL: Collect = Collect {
     structure: StructureParts::ALL,
     serial: false,
     deals: false,
+    order: crate::tally::OrderParts::NONE,
 };
 
 fn read_with(bytes: &[u8], opts: &Options, block: usize) -> Result<Ingested> {

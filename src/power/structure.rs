@@ -148,7 +148,9 @@ impl StructureLaws {
             | TestKind::PositionCategory
             | TestKind::Hand
             | TestKind::Serial
-            | TestKind::Birthday => return None,
+            | TestKind::Birthday
+            | TestKind::Inversions
+            | TestKind::Displacement => return None,
         };
         Some(Components(parts))
     }

@@ -437,6 +437,14 @@ fn shape(tally: &Tally) -> Vec<usize> {
         Some(s) => shape.extend([s.matches.len(), s.bins, s.top.len()]),
     }
     shape.push(tally.deals().map_or(absent, |_| 0));
+    match tally.order() {
+        None => shape.push(absent),
+        Some(o) => {
+            shape.push(o.inversions.len());
+            shape.extend(o.inversion_edges.iter().map(|&e| e as usize));
+            shape.push(o.displacement.len());
+        }
+    }
     shape
 }
 

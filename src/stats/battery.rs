@@ -2,6 +2,7 @@
 
 use super::gof::{self, Gof};
 use super::multiple::holm_log10;
+use super::order;
 use super::position_value::PositionValueStats;
 use super::pvalue::departure;
 use super::sequence::{self, SequenceTest};
@@ -93,6 +94,24 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
             let sample = tally.deals().expect("the tally kept a sample of deals");
             from_sequence(kind, sequence::birthday(sample, tally.n()))
         }
+        TestKind::Inversions => {
+            let counts = tally.order().expect("the tally collected order counts");
+            let (g, what) = order::inversions(counts, tally.n());
+            from_gof_described(kind, g, what)
+        }
+        TestKind::Displacement => {
+            let counts = tally.order().expect("the tally collected order counts");
+            let (w, what) = order::displacement(counts, tally.n(), tally.trials());
+            TestResult {
+                test: kind,
+                statistic: w.statistic,
+                df: w.df as f64,
+                log10_p: w.log10_p,
+                log10_p_holm: w.log10_p,
+                departure: 0.0,
+                method: what,
+            }
+        }
         TestKind::Lehmer => from_gof(
             kind,
             lehmer_digits(structure(), tally.n()),
@@ -132,6 +151,12 @@ fn statistic_test(kind: TestKind, tally: &Tally) -> TestResult {
 }
 
 fn from_gof(test: TestKind, g: Gof, law: &str) -> TestResult {
+    from_gof_described(test, g, format!("chi-square against the {law}"))
+}
+
+/// A goodness-of-fit result with `what` saying what was tested, and any
+/// pooling.
+fn from_gof_described(test: TestKind, g: Gof, what: String) -> TestResult {
     let pooling = if g.pooled > 0 {
         format!(
             "; {} sparse categories pooled into neighbours (expected >= {})",
@@ -148,7 +173,7 @@ fn from_gof(test: TestKind, g: Gof, law: &str) -> TestResult {
         log10_p: g.log10_p,
         log10_p_holm: g.log10_p,
         departure: 0.0,
-        method: format!("chi-square against the {law}{pooling}"),
+        method: format!("{what}{pooling}"),
     }
 }
 

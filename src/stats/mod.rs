@@ -8,6 +8,7 @@ pub mod hypergeometric;
 pub mod laws;
 pub mod lines;
 pub mod multiple;
+pub mod order;
 pub mod position_value;
 pub mod pvalue;
 pub mod sampling;

@@ -1,0 +1,403 @@
+//! The laws of the order tests under a uniform shuffle and the tests
+//! themselves: the inversion count (Kendall's τ with the starting order)
+//! against the Mahonian law, and the displacement histogram against its
+//! exact mean and covariance. What they count is [`OrderCounts`].
+//!
+//! Both scale to any n: their tables have a fixed number of cells, and
+//! their laws cost at most O(n·D²) (displacement, D ≤ 16 bins) or
+//! O(n³) up to [`EXACT_MAHONIAN_N`] and O(1) above (inversions).
+
+use super::gof::{self, Gof};
+use super::special::ln_chi2_sf;
+use crate::tally::{
+    OrderCounts, displacement_bin, displacement_bins, inversion_moments, max_inversions,
+};
+use statrs::function::erf::erfc;
+use std::f64::consts::{LN_10, SQRT_2, TAU};
+
+/// Up to this n the inversion bins' probabilities come from the exact
+/// Mahonian law ([`mahonian`]); above, from its Edgeworth expansion
+/// ([`edgeworth_cdf`]). The exact law at n = 1024 has 523,777 values and
+/// takes about 0.5 s to compute (n³/2 additions); its bin probabilities
+/// and the expansion's differ there by at most 2e-9 (measured by
+/// `edgeworth_matches_the_exact_law_at_the_limit`, which asserts < 1e-8).
+/// An error ε in each of K = 32 bins of probability 1/K shifts Pearson's
+/// statistic by a noncentrality of about T·K²·ε² ≈ 4e-15·T: it would take
+/// T ≈ 10^15 shuffles of n > 1024 items (years of computing at any rate
+/// this tool reaches) for it to reach 1, a shift no test can see.
+pub const EXACT_MAHONIAN_N: usize = 1024;
+
+/// The Mahonian law: P(I = k) for k = 0..=n(n−1)/2, I the number of
+/// inversions of a uniform permutation of `n`. I is the sum of independent
+/// Lehmer digits, digit k − 1 uniform on {0, …, k−1}: the law is built one
+/// digit at a time, each step a moving average of width k (a running sum),
+/// O(n³) in all.
+pub fn mahonian(n: usize) -> Vec<f64> {
+    let mut law = vec![1.0];
+    for k in 2..=n.max(1) {
+        let mut next = vec![0.0; law.len() + k - 1];
+        let mut window = 0.0f64;
+        let w = 1.0 / k as f64;
+        for (j, slot) in next.iter_mut().enumerate() {
+            if j < law.len() {
+                window += law[j];
+            }
+            if j >= k {
+                window -= law[j - k];
+            }
+            *slot = window.max(0.0) * w;
+        }
+        law = next;
+    }
+    law
+}
+
+/// The fourth cumulant of the number of inversions of a uniform
+/// permutation of `n`: the sum over k = 1..n of the fourth cumulants of the
+/// uniform law on {0, …, k−1}, −(k⁴ − 1)/120.
+pub fn inversion_kappa4(n: usize) -> f64 {
+    (1..=n)
+        .map(|k| {
+            let k = k as f64;
+            -(k.powi(4) - 1.0) / 120.0
+        })
+        .sum()
+}
+
+/// P(I < t) for the number of inversions I of a uniform permutation of `n`
+/// by the Edgeworth expansion to the fourth cumulant, with continuity
+/// correction (I is on the integers): G(z) = Φ(z) − φ(z)·κ₄/(24σ⁴)·(z³ −
+/// 3z), z = (t − ½ − μ)/σ. The third cumulant is 0 (the law is symmetric),
+/// so the first term left out is of order 1/n² (κ₆/σ⁶ and κ₄²/σ⁸): see
+/// [`EXACT_MAHONIAN_N`] for its size.
+pub fn edgeworth_cdf(n: usize, t: f64) -> f64 {
+    let (mean, variance) = inversion_moments(n);
+    let sd = variance.sqrt();
+    let z = (t - 0.5 - mean) / sd;
+    let phi = (-0.5 * z * z).exp() / TAU.sqrt();
+    let big_phi = 0.5 * erfc(-z / SQRT_2);
+    let g = inversion_kappa4(n) / (24.0 * variance * variance);
+    (big_phi - phi * g * (z * z * z - 3.0 * z)).clamp(0.0, 1.0)
+}
+
+/// The probability of each inversion bin (bins of `edges`, see
+/// [`crate::tally::inversion_edges`]) at `n`: exact up to
+/// [`EXACT_MAHONIAN_N`], by [`edgeworth_cdf`] above.
+pub fn inversion_bin_law(n: usize, edges: &[u64]) -> Vec<f64> {
+    let top = max_inversions(n);
+    let bounds: Vec<u64> = std::iter::once(0)
+        .chain(edges.iter().copied())
+        .chain(std::iter::once(top + 1))
+        .collect();
+    if n <= EXACT_MAHONIAN_N {
+        let law = mahonian(n);
+        bounds
+            .windows(2)
+            .map(|w| law[w[0] as usize..w[1] as usize].iter().sum())
+            .collect()
+    } else {
+        let cdf: Vec<f64> = bounds
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| match i {
+                0 => 0.0,
+                i if i == bounds.len() - 1 => 1.0,
+                _ => edgeworth_cdf(n, b as f64),
+            })
+            .collect();
+        cdf.windows(2).map(|w| (w[1] - w[0]).max(0.0)).collect()
+    }
+}
+
+/// The inversion test of `counts` at `n`: the binned inversion counts
+/// against the bins' probabilities ([`inversion_bin_law`]) by Pearson's
+/// chi-square, and a sentence saying how the law was obtained.
+pub fn inversions(counts: &OrderCounts, n: usize) -> (Gof, String) {
+    let law = inversion_bin_law(n, &counts.inversion_edges);
+    let g = gof::chi_square(&counts.inversions, &law);
+    let how = if n <= EXACT_MAHONIAN_N {
+        "exact Mahonian law"
+    } else {
+        "Mahonian law by its Edgeworth expansion (4th cumulant; error below 1e-8 per bin)"
+    };
+    let what = format!(
+        "inversions (Kendall's tau with the starting order) in {} bins, chi-square against the {how}",
+        counts.inversions.len()
+    );
+    (g, what)
+}
+
+/// The exact per-shuffle mean and covariance of the displacement histogram
+/// under a uniform shuffle of `n` (bins of [`displacement_bin`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DisplacementLaw {
+    /// Bins (min(n, [`crate::tally::DISPLACEMENT_BINS`])).
+    pub bins: usize,
+    /// E[H_a]: the mean number of positions per shuffle in bin a.
+    pub mean: Vec<f64>,
+    /// Cov(H_a, H_b) at `a * bins + b`.
+    pub covariance: Vec<f64>,
+}
+
+/// The number of values v in `0..n` with |v − p| in the displacement range
+/// `[lo, hi)`: r_a(p) for the bin a of that range.
+fn values_within(p: usize, n: usize, lo: usize, hi: usize) -> usize {
+    let zero = usize::from(lo == 0 && hi > 0);
+    let from = lo.max(1);
+    // Displacements d in [from, hi) to the left (d ≤ p) and to the right
+    // (d ≤ n − 1 − p).
+    let side = |room: usize| (hi.min(room + 1)).saturating_sub(from);
+    zero + side(p) + side(n - 1 - p)
+}
+
+/// The displacement histogram's law at `n` (n ≥ 2), exactly: with Π the
+/// permutation matrix of a uniform shuffle, Cov(Π_pv, Π_p'v') =
+/// (δ_pp' − 1/n)(δ_vv' − 1/n)/(n − 1), and H_a = Σ_{(p,v) ∈ S_a} Π_pv for
+/// the cells S_a = {(p, v) : |v − p| in bin a}, so E[H_a] = |S_a|/n and
+/// Cov(H_a, H_b) = [δ_ab|S_a| − (2/n)Σ_p r_a(p) r_b(p) + |S_a||S_b|/n²] /
+/// (n − 1), r_a(p) = #{v : (p, v) ∈ S_a} (the column counts equal the row
+/// counts, |v − p| being symmetric). O(n·D²).
+pub fn displacement_law(n: usize) -> DisplacementLaw {
+    let bins = displacement_bins(n);
+    // Bin a holds d in [ceil(a·n/D), ceil((a+1)·n/D)).
+    let start = |a: usize| (a * n).div_ceil(bins);
+    debug_assert!((0..n).all(|d| displacement_bin(d, bins, n) < bins));
+    let nf = n as f64;
+    let mut size = vec![0.0; bins];
+    let mut cross = vec![0.0; bins * bins];
+    let mut row = vec![0.0; bins];
+    for p in 0..n {
+        for (a, r) in row.iter_mut().enumerate() {
+            *r = values_within(p, n, start(a), start(a + 1)) as f64;
+        }
+        for a in 0..bins {
+            size[a] += row[a];
+            for b in a..bins {
+                cross[a * bins + b] += row[a] * row[b];
+            }
+        }
+    }
+    let mut covariance = vec![0.0; bins * bins];
+    for a in 0..bins {
+        for b in a..bins {
+            let diagonal = if a == b { size[a] } else { 0.0 };
+            let c = (diagonal - 2.0 / nf * cross[a * bins + b] + size[a] * size[b] / (nf * nf))
+                / (nf - 1.0);
+            covariance[a * bins + b] = c;
+            covariance[b * bins + a] = c;
+        }
+    }
+    DisplacementLaw {
+        bins,
+        mean: size.iter().map(|s| s / nf).collect(),
+        covariance,
+    }
+}
+
+/// A Wald test's outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wald {
+    /// (H − Tμ)ᵀ Σ⁻¹ (H − Tμ) / T over the bins kept.
+    pub statistic: f64,
+    /// The bins kept (linearly independent under the null): the df.
+    pub df: usize,
+    /// log10 of the χ²(df) upper tail.
+    pub log10_p: f64,
+}
+
+/// The Wald (Mahalanobis) statistic of `sum`, the sum of `trials`
+/// independent vectors of mean `mean` and covariance `covariance`
+/// (row-major, `mean.len()` square), against χ²(df): asymptotically exact
+/// as the trials grow (the central limit theorem). Coordinates whose
+/// conditional variance given those before is below 1e-10 of their own
+/// (determined by them, as the last bin is by the others) are left out,
+/// by a Cholesky factorisation that skips them.
+pub fn wald(sum: &[u64], trials: u64, mean: &[f64], covariance: &[f64]) -> Wald {
+    let k = mean.len();
+    let t = trials as f64;
+    let mut kept: Vec<usize> = Vec::new();
+    // Rows of the lower Cholesky factor of the kept coordinates.
+    let mut factor: Vec<Vec<f64>> = Vec::new();
+    let mut solved: Vec<f64> = Vec::new(); // L⁻¹ x over the kept coordinates
+    for i in 0..k {
+        let mut row: Vec<f64> = Vec::with_capacity(kept.len() + 1);
+        for (j, &kj) in kept.iter().enumerate() {
+            let dot: f64 = (0..j).map(|m| row[m] * factor[j][m]).sum();
+            row.push((covariance[i * k + kj] - dot) / factor[j][j]);
+        }
+        let pivot = covariance[i * k + i] - row.iter().map(|x| x * x).sum::<f64>();
+        if !(pivot > 1e-10 * covariance[i * k + i].max(f64::MIN_POSITIVE)) {
+            continue;
+        }
+        let diag = pivot.sqrt();
+        let x = (sum[i] as f64 - t * mean[i]) / t.sqrt();
+        let dot: f64 = row.iter().zip(&solved).map(|(l, y)| l * y).sum();
+        solved.push((x - dot) / diag);
+        row.push(diag);
+        factor.push(row);
+        kept.push(i);
+    }
+    let statistic: f64 = solved.iter().map(|y| y * y).sum();
+    let df = kept.len();
+    let log10_p = if df == 0 || trials == 0 {
+        0.0
+    } else {
+        ln_chi2_sf(statistic, df as f64) / LN_10
+    };
+    Wald {
+        statistic,
+        df,
+        log10_p,
+    }
+}
+
+/// The displacement test of `counts` at `n` ≥ 2 after `trials` shuffles:
+/// the Wald statistic of the summed histogram against its exact mean and
+/// covariance ([`displacement_law`]), χ²(D − 1) as the trials grow (the
+/// histogram of one shuffle always sums to n, so one bin is left out), and
+/// a sentence saying so.
+pub fn displacement(counts: &OrderCounts, n: usize, trials: u64) -> (Wald, String) {
+    let law = displacement_law(n);
+    let w = wald(&counts.displacement, trials, &law.mean, &law.covariance);
+    let what = format!(
+        "displacement |pi(p) - p| of every position in {} bins of d/n, summed over trials: Wald \
+         statistic against its exact mean and covariance under a uniform shuffle, chi-square \
+         df {}",
+        law.bins, w.df
+    );
+    (w, what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permutation::{factorial, unrank};
+    use crate::tally::{OrderParts, OrderScratch, inversion_edges, inversions as count_inversions};
+
+    #[test]
+    fn mahonian_law_matches_enumeration_up_to_seven() {
+        let (mut digits, mut tree) = (Vec::new(), Vec::new());
+        for n in 1..=7 {
+            let all = factorial(n);
+            let mut counts = vec![0usize; max_inversions(n) as usize + 1];
+            for r in 0..all {
+                counts[count_inversions(&unrank(r, n), &mut digits, &mut tree) as usize] += 1;
+            }
+            let law = mahonian(n);
+            assert_eq!(law.len(), counts.len(), "n = {n}");
+            for (p, c) in law.iter().zip(&counts) {
+                assert!((p - *c as f64 / all as f64).abs() < 1e-14, "n = {n}");
+            }
+        }
+        // Mean and variance match the closed forms.
+        let law = mahonian(30);
+        let mean: f64 = law.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+        let var: f64 = law
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (k as f64 - mean).powi(2) * p)
+            .sum();
+        let (m, v) = inversion_moments(30);
+        assert!((mean - m).abs() < 1e-9 && (var - v).abs() < 1e-7 * v);
+    }
+
+    #[test]
+    fn edgeworth_matches_the_exact_law_at_the_limit() {
+        let n = EXACT_MAHONIAN_N;
+        let edges = inversion_edges(n);
+        let exact = inversion_bin_law(n, &edges);
+        let bounds: Vec<f64> = std::iter::once(f64::NEG_INFINITY)
+            .chain(edges.iter().map(|&e| e as f64))
+            .collect();
+        let mut worst: f64 = 0.0;
+        let mut normal_worst: f64 = 0.0;
+        let (mean, variance) = inversion_moments(n);
+        for (k, &p) in exact.iter().enumerate() {
+            let cdf = |i: usize| match i {
+                0 => 0.0,
+                i if i == exact.len() => 1.0,
+                i => edgeworth_cdf(n, bounds[i]),
+            };
+            let normal = |i: usize| match i {
+                0 => 0.0,
+                i if i == exact.len() => 1.0,
+                i => 0.5 * erfc(-(bounds[i] - 0.5 - mean) / variance.sqrt() / SQRT_2),
+            };
+            worst = worst.max((cdf(k + 1) - cdf(k) - p).abs());
+            normal_worst = normal_worst.max((normal(k + 1) - normal(k) - p).abs());
+        }
+        eprintln!("n = {n}: Edgeworth error {worst:.2e}, normal error {normal_worst:.2e}");
+        assert!(worst < 1e-8, "Edgeworth error {worst}");
+        assert!(normal_worst > 10.0 * worst, "the correction matters");
+        assert!((exact.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(exact.iter().all(|&p| (p - 1.0 / 32.0).abs() < 0.01));
+    }
+
+    /// The covariance formula against the enumeration of all n!
+    /// permutations for n = 4, 5, 6.
+    #[test]
+    fn displacement_law_matches_enumeration() {
+        for n in 4..=6 {
+            let law = displacement_law(n);
+            let d = law.bins;
+            let parts = OrderParts {
+                inversions: false,
+                displacement: true,
+            };
+            let all = factorial(n);
+            let mut first = vec![0.0; d];
+            let mut second = vec![0.0; d * d];
+            let mut scratch = OrderScratch::default();
+            for r in 0..all {
+                let mut one = OrderCounts::new(n, parts);
+                one.observe_batch(&unrank(r, n), n, &mut scratch);
+                for a in 0..d {
+                    first[a] += one.displacement[a] as f64 / all as f64;
+                    for b in 0..d {
+                        second[a * d + b] +=
+                            (one.displacement[a] * one.displacement[b]) as f64 / all as f64;
+                    }
+                }
+            }
+            for a in 0..d {
+                assert!((first[a] - law.mean[a]).abs() < 1e-12, "n = {n}");
+                for b in 0..d {
+                    let cov = second[a * d + b] - first[a] * first[b];
+                    assert!(
+                        (cov - law.covariance[a * d + b]).abs() < 1e-12,
+                        "n = {n}, bins {a}, {b}: {cov} vs {}",
+                        law.covariance[a * d + b]
+                    );
+                }
+            }
+        }
+        // Binned (n > bins): the mean sums to n, each covariance row to 0.
+        let law = displacement_law(1000);
+        assert!((law.mean.iter().sum::<f64>() - 1000.0).abs() < 1e-9);
+        for a in 0..law.bins {
+            let row: f64 = law.covariance[a * law.bins..(a + 1) * law.bins]
+                .iter()
+                .sum();
+            assert!(row.abs() < 1e-9, "row {a}: {row}");
+        }
+    }
+
+    #[test]
+    fn wald_drops_the_determined_bin_and_sees_a_shift() {
+        let law = displacement_law(50);
+        let trials = 1000u64;
+        let exact: Vec<u64> = law
+            .mean
+            .iter()
+            .map(|m| (m * trials as f64).round() as u64)
+            .collect();
+        let w = wald(&exact, trials, &law.mean, &law.covariance);
+        assert_eq!(w.df, law.bins - 1);
+        assert!(w.log10_p > -1.0, "{w:?}");
+        let mut shifted = exact.clone();
+        shifted[0] += 200;
+        shifted[law.bins - 1] -= 200;
+        let w = wald(&shifted, trials, &law.mean, &law.covariance);
+        assert!(w.log10_p < -6.0, "{w:?}");
+    }
+}

@@ -246,7 +246,11 @@ impl TestKind {
     /// At n = 2 every test asks only how often the identity came up. At n = 3
     /// the fixed-point count (0, 1, 3) and the cycle count (1, 2, 3) name the
     /// same classes (3-cycles, transpositions, identity), and the one Lehmer
-    /// pair (digits 1 and 2) is the whole permutation.
+    /// pair (digits 1 and 2) is the whole permutation. The inversion count
+    /// at n = 3 (0, 1, 2, 3) splits the permutations into four classes no
+    /// other test has; the displacement histogram splits them alike, but its
+    /// test sees only the histogram's mean (two df, not three), so both
+    /// stay.
     pub fn equivalences(n: usize) -> Vec<(TestKind, TestKind)> {
         match n {
             2 => TestKind::ALL[1..]
@@ -481,6 +485,24 @@ mod tests {
         assert!(TestSet::default_for(8).contains(TestKind::Permutation));
         assert!(!TestSet::default_for(9).contains(TestKind::Permutation));
         assert!(TestSet::default_for(52).contains(TestKind::Cycles));
+        for large in [LARGE_N + 1, 1_000_000] {
+            let set = TestSet::default_for(large);
+            assert!(set.contains(TestKind::Inversions) && set.contains(TestKind::Displacement));
+        }
+        let at_limit = TestSet::default_for(LARGE_N);
+        assert!(!at_limit.contains(TestKind::Inversions));
+        assert!(!at_limit.contains(TestKind::Displacement));
+        // Asked for, they run at any n >= 2 (at n = 2 alone: their twin,
+        // position-value, is absent).
+        let asked = TestSet::parse("inversions,displacement", 3).unwrap();
+        assert_eq!(asked.to_string(), "inversions,displacement");
+        assert_eq!(TestSet::parse("inversions", 2).unwrap().to_string(), "inversions");
+        assert_eq!(
+            TestSet::parse("position-value,displacement", 2)
+                .unwrap()
+                .to_string(),
+            "position-value"
+        );
     }
 
     #[test]
@@ -527,6 +549,27 @@ mod tests {
             same_partition(pairs, (0..6).collect()),
             "digits 1, 2 give the permutation"
         );
+        // Inversions: a partition of their own; displacement: the same one.
+        let mut order = crate::tally::OrderScratch::default();
+        let inversions: Vec<usize> = (0..6)
+            .map(|r| crate::tally::inversions(&unrank(r, 3), &mut order) as usize)
+            .collect();
+        for statistic in Statistic::ALL {
+            assert!(
+                !same_partition(inversions.clone(), classes(statistic)),
+                "{statistic:?}"
+            );
+        }
+        let displacement: Vec<usize> = (0..6)
+            .map(|r| {
+                let a = unrank(r, 3);
+                // The histogram of d, as base-4 digits.
+                (0..3)
+                    .map(|p| 4usize.pow((a[p] as usize).abs_diff(p) as u32))
+                    .sum()
+            })
+            .collect();
+        assert!(same_partition(inversions, displacement));
     }
 
     #[test]

@@ -94,7 +94,11 @@ side by side; opt-in); serial, each deal against the one before it in the order 
 (same-position matches against the rencontres law, top cards of disjoint \
 pairs against independence); birthday, pairs of identical deals against the \
 collision law of a uniform shuffle, which catches small seed spaces (on by \
-default from n = 13, where n! exceeds a 32-bit seed space). The marginal test \
+default from n = 13, where n! exceeds a 32-bit seed space); inversions \
+(Kendall's tau with the starting order, binned, against the Mahonian law) and \
+displacement (|pi(p) - p| in bins of d/n against its exact mean and \
+covariance), which cost O(n log n) per shuffle and are on by default above \
+n = 1024. The marginal test \
 alone cannot see `rotation` (uniform marginals, n outcomes); the others can.
 
 Each audit's tests are Holm-corrected together; the audits of a run are then \
@@ -444,8 +448,9 @@ pub struct AuditArgs {
 
     /// Tests to run, comma-separated: position-value, permutation (n <= 10),
     /// fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs, clumping,
-    /// serial, birthday; or `all`, or `default` (all but permutation above
-    /// n = 8, birthday below n = 13, and clumping). With --deck or
+    /// serial, birthday, inversions, displacement; or `all`, or `default`
+    /// (all but permutation above n = 8, birthday below n = 13, clumping,
+    /// and inversions and displacement up to n = 1024). With --deck or
     /// --categories: position-kind, arrangement (n <= 10),
     /// position-category, hand (structure tests are skipped, with a note).
     #[arg(long, default_value = "default", value_name = "LIST")]

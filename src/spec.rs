@@ -496,7 +496,10 @@ mod tests {
         // position-value, is absent).
         let asked = TestSet::parse("inversions,displacement", 3).unwrap();
         assert_eq!(asked.to_string(), "inversions,displacement");
-        assert_eq!(TestSet::parse("inversions", 2).unwrap().to_string(), "inversions");
+        assert_eq!(
+            TestSet::parse("inversions", 2).unwrap().to_string(),
+            "inversions"
+        );
         assert_eq!(
             TestSet::parse("position-value,displacement", 2)
                 .unwrap()

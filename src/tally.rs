@@ -308,7 +308,10 @@ impl Tally {
                 .map_or(StructureParts::NONE, StructureCounts::parts),
             serial: self.serial.is_some(),
             deals: self.deals.is_some(),
-            order: self.order.as_ref().map_or(OrderParts::NONE, OrderCounts::parts),
+            order: self
+                .order
+                .as_ref()
+                .map_or(OrderParts::NONE, OrderCounts::parts),
         }
     }
 

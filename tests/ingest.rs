@@ -8,7 +8,7 @@ use shuffle_audit::ingest::{
     self, CommandSpec, Format, Ingested, Items, Options, run_command, shares, worker_seed,
 };
 use shuffle_audit::source::{ChaCha8Source, StreamSource};
-use shuffle_audit::tally::{Collect, StructureParts, Tally};
+use shuffle_audit::tally::{Collect, OrderParts, StructureParts, Tally};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ const ALL: Collect = Collect {
     structure: StructureParts::ALL,
     serial: false,
     deals: false,
+    order: OrderParts::NONE,
 };
 
 /// A folder under the temporary folder, removed on drop.
@@ -260,6 +261,7 @@ fn a_file_larger_than_a_block_counts_every_deck() {
         structure: StructureParts::ALL,
         serial: false,
         deals: true,
+        order: OrderParts::NONE,
     });
     let progressed = std::sync::atomic::AtomicU64::new(0);
     let progress = |k: u64| {

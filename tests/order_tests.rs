@@ -144,8 +144,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn tests_of(summary: &Path) -> Vec<serde_json::Value> {
-    let doc: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(summary).unwrap()).unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(summary).unwrap()).unwrap();
     doc["audits"][0]["tests"].as_array().unwrap().clone()
 }
 

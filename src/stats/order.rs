@@ -245,7 +245,9 @@ pub fn wald(sum: &[u64], trials: u64, mean: &[f64], covariance: &[f64]) -> Wald 
             row.push((covariance[i * k + kj] - dot) / factor[j][j]);
         }
         let pivot = covariance[i * k + i] - row.iter().map(|x| x * x).sum::<f64>();
-        if !(pivot > 1e-10 * covariance[i * k + i].max(f64::MIN_POSITIVE)) {
+        // A NaN pivot is no pivot either.
+        let tiny = 1e-10 * covariance[i * k + i].max(f64::MIN_POSITIVE);
+        if pivot.is_nan() || pivot <= tiny {
             continue;
         }
         let diag = pivot.sqrt();

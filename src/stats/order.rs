@@ -276,17 +276,62 @@ pub fn wald(sum: &[u64], trials: u64, mean: &[f64], covariance: &[f64]) -> Wald 
 /// the Wald statistic of the summed histogram against its exact mean and
 /// covariance ([`displacement_law`]), χ²(D − 1) as the trials grow (the
 /// histogram of one shuffle always sums to n, so one bin is left out), and
-/// a sentence saying so.
+/// a sentence saying so. Neighbouring bins are pooled, as
+/// [`gof::chi_square`] pools, until each expects at least
+/// [`gof::MIN_EXPECTED`] positions over all trials (only ever needed with
+/// very few trials at small n), so the normal approximation holds.
 pub fn displacement(counts: &OrderCounts, n: usize, trials: u64) -> (Wald, String) {
     let law = displacement_law(n);
-    let w = wald(&counts.displacement, trials, &law.mean, &law.covariance);
+    let groups = pool(&law.mean, trials as f64);
+    let d = law.bins;
+    let g = groups.len();
+    let group_of = |a: usize| groups.iter().position(|r| r.contains(&a)).unwrap_or(0);
+    let mut sum = vec![0u64; g];
+    let mut mean = vec![0.0; g];
+    let mut covariance = vec![0.0; g * g];
+    for a in 0..d {
+        let ga = group_of(a);
+        sum[ga] += counts.displacement[a];
+        mean[ga] += law.mean[a];
+        for b in 0..d {
+            covariance[ga * g + group_of(b)] += law.covariance[a * d + b];
+        }
+    }
+    let w = wald(&sum, trials, &mean, &covariance);
+    let pooled = if g < d {
+        format!("; {} sparse bins pooled into neighbours", d - g)
+    } else {
+        String::new()
+    };
     let what = format!(
-        "displacement |pi(p) - p| of every position in {} bins of d/n, summed over trials: Wald \
+        "displacement |pi(p) - p| of every position in {d} bins of d/n, summed over trials: Wald \
          statistic against its exact mean and covariance under a uniform shuffle, chi-square \
-         df {}",
-        law.bins, w.df
+         df {}{pooled}",
+        w.df
     );
     (w, what)
+}
+
+/// Consecutive ranges of bins, each expecting at least
+/// [`gof::MIN_EXPECTED`] over `trials` (a last short range joins the one
+/// before).
+fn pool(mean: &[f64], trials: f64) -> Vec<std::ops::Range<usize>> {
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let (mut start, mut expected) = (0, 0.0);
+    for (a, m) in mean.iter().enumerate() {
+        expected += m * trials;
+        if expected >= gof::MIN_EXPECTED {
+            groups.push(start..a + 1);
+            (start, expected) = (a + 1, 0.0);
+        }
+    }
+    if start < mean.len() {
+        match groups.last_mut() {
+            Some(last) => last.end = mean.len(),
+            None => groups.push(0..mean.len()),
+        }
+    }
+    groups
 }
 
 #[cfg(test)]
@@ -403,6 +448,25 @@ mod tests {
                 .sum();
             assert!(row.abs() < 1e-9, "row {a}: {row}");
         }
+    }
+
+    #[test]
+    fn sparse_bins_are_pooled() {
+        // n = 4: per shuffle, 1 position expected at d = 0, 1.5 at d = 1,
+        // 1 at d = 2 and 0.5 at d = 3.
+        assert_eq!(pool(&[1.0, 1.5, 1.0, 0.5], 4.0), vec![0..2, 2..4]);
+        assert_eq!(pool(&[1.0, 1.5, 1.0, 0.5], 1000.0).len(), 4);
+        assert_eq!(pool(&[1.0, 1.5, 1.0, 0.5], 1.0), vec![0..4]);
+        let parts = OrderParts {
+            inversions: false,
+            displacement: true,
+        };
+        let mut counts = OrderCounts::new(4, parts);
+        let four = [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2], [2, 3, 0, 1]].concat();
+        counts.observe_batch(&four, 4, &mut OrderScratch::default());
+        let (w, what) = displacement(&counts, 4, 4);
+        assert_eq!(w.df, 1);
+        assert!(what.contains("2 sparse bins pooled"), "{what}");
     }
 
     #[test]

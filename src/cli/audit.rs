@@ -190,7 +190,12 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
     // With n from the input, "default" is resolved once n is known; a list
     // is checked against the largest n it could meet.
-    let tests = TestSet::parse(&args.tests, n.max(2))?;
+    let mut tests = TestSet::parse(&args.tests, n.max(2))?;
+    if let Some(bins) = args.bins {
+        // With n from the input, the bins are checked once n is known.
+        let at = if n == N_FROM_INPUT { bins.max(2) } else { n };
+        tests = tests.with_bins(bins, at)?;
+    }
     let source = SourceSpec::parse(&args.rng)?;
     let subjects: Vec<Subject> = match outside {
         Some(outside) => vec![Subject::Outside(outside)],

@@ -43,6 +43,7 @@ const ALL: Collect = Collect {
     structure: StructureParts::ALL,
     serial: false,
     deals: false,
+    bins: None,
 };
 
 fn read_with(bytes: &[u8], opts: &Options, block: usize) -> Result<Ingested> {

@@ -143,6 +143,10 @@ pub struct DeviationCell {
     pub ratio: f64,
     /// Whether the ratio comes from the exact law rather than the counts.
     pub exact: bool,
+    /// The bins per side when the matrix is binned: then `position` and
+    /// `value` are bins (see `binning` in summary.json).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bins: Option<usize>,
 }
 
 impl Findings {
@@ -223,6 +227,7 @@ fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
             value: cell.value,
             ratio,
             exact: true,
+            bins: None,
         });
     }
     let n = audit.spec.n;
@@ -236,6 +241,7 @@ fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
         value: cell.value,
         ratio: audit.tally.count(cell.position, cell.value) as f64 / expected,
         exact: false,
+        bins: t.bins,
     })
 }
 

@@ -278,6 +278,12 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
             deck.n()
         )));
     }
+    if let Some(bins) = args.bins.filter(|&b| b != deck.n()) {
+        return Err(Error::invalid(format!(
+            "--bins {bins}: the tests of decks need the full position-by-value matrix: leave \
+             out --bins"
+        )));
+    }
     let deck = match &args.categories {
         Some(source) => deck::categories::apply(deck, source)?,
         None => deck,

@@ -220,6 +220,7 @@ impl TallyFile {
                     .or_else(|| differ("rng", &a.rng, &b.rng))
                     .or_else(|| differ("seed", &a.seed, &b.seed))
                     .or_else(|| differ("tests", &a.tests.join(","), &b.tests.join(",")))
+                    .or_else(|| differ("bins", &bins_words(a.bins), &bins_words(b.bins)))
             })
             .or_else(|| differ("alpha", &self.alpha, &other.alpha))
     }
@@ -453,6 +454,12 @@ fn shape(tally: &Tally) -> Vec<usize> {
     }
     shape.push(tally.deals().map_or(absent, |_| 0));
     shape
+}
+
+/// A chosen number of bins as a difference names it (`default` when none
+/// was chosen).
+fn bins_words(bins: Option<usize>) -> String {
+    bins.map_or_else(|| "default".to_string(), |b| b.to_string())
 }
 
 #[cfg(test)]

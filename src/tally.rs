@@ -377,7 +377,10 @@ impl Tally {
     /// Adds another tally of the same `n` and binning.
     pub fn merge(&mut self, other: &Tally) {
         assert_eq!(self.n, other.n, "cannot merge tallies of different n");
-        assert_eq!(self.bins, other.bins, "cannot merge tallies of different bins");
+        assert_eq!(
+            self.bins, other.bins,
+            "cannot merge tallies of different bins"
+        );
         add(&mut self.counts, &other.counts);
         if let (Some(a), Some(b)) = (&mut self.permutations, &other.permutations) {
             add(a, b);

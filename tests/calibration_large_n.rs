@@ -55,14 +55,19 @@ fn fair_audits(n: usize, bins: usize, trials: u64, base: u64) -> Vec<PositionVal
 /// 429).
 #[test]
 fn binned_fair_audits_reject_at_the_stated_rate() {
-    for (n, bins, trials, base) in [(2003usize, 16usize, 200u64, 7_000_000u64), (3000, 7, 100, 8_000_000)] {
+    for (n, bins, trials, base) in [
+        (2003usize, 16usize, 200u64, 7_000_000u64),
+        (3000, 7, 100, 8_000_000),
+    ] {
         let stats = fair_audits(n, bins, trials, base);
         let df = ((bins - 1) * (bins - 1)) as f64;
         assert!(stats.iter().all(|s| s.df == df && s.bins == Some(bins)));
         for alpha in [0.001, 0.01] {
             let rejected = stats.iter().filter(|s| s.p_value() <= alpha).count() as u64;
             let (lo, hi) = binomial_band(AUDITS, alpha, 0.999);
-            println!("n = {n}, B = {bins}: {rejected} of {AUDITS} rejected at α = {alpha} (band {lo}..={hi})");
+            println!(
+                "n = {n}, B = {bins}: {rejected} of {AUDITS} rejected at α = {alpha} (band {lo}..={hi})"
+            );
             assert!(
                 (lo..=hi).contains(&rejected),
                 "n = {n}, B = {bins}: {rejected} rejections at α = {alpha}, band {lo}..={hi}"
@@ -86,7 +91,11 @@ fn binned_test_catches_biased_shuffles() {
     for algorithm in ["naive-swap", "buffer-shuffle:b=200"] {
         let tally = engine::run(&spec(algorithm, 2000, 16, 2000, 11), &no_progress).unwrap();
         let stats = PositionValueStats::run(&tally);
-        assert!(stats.log10_p() < -6.0, "{algorithm}: log10 p = {}", stats.log10_p());
+        assert!(
+            stats.log10_p() < -6.0,
+            "{algorithm}: log10 p = {}",
+            stats.log10_p()
+        );
     }
 }
 

@@ -28,7 +28,10 @@ fn assert_refused(args: &[&str], needle: &str) {
     let o = run(args);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: stderr lacks '{needle}': {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: stderr lacks '{needle}': {err}"
+    );
     assert!(!err.contains("panicked"), "{args:?}: {err}");
 }
 
@@ -36,7 +39,17 @@ fn assert_refused(args: &[&str], needle: &str) {
 fn n_100000_runs_binned_with_a_small_summary() {
     let out = temp_out("100k");
     let o = run(&[
-        "audit", "-a", "fisher-yates", "-n", "100000", "-t", "50", "--seed", "1", "-q", "--out",
+        "audit",
+        "-a",
+        "fisher-yates",
+        "-n",
+        "100000",
+        "-t",
+        "50",
+        "--seed",
+        "1",
+        "-q",
+        "--out",
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -48,10 +61,20 @@ fn n_100000_runs_binned_with_a_small_summary() {
     assert_eq!(audit["binning"]["labels"][0], "0–1562");
     assert_eq!(audit["counts"].as_array().unwrap().len(), 64);
     let tests = audit["tests_run"].as_str().unwrap();
-    assert_eq!(tests, "position-value,fixed-points,cycles,rising-sequences,serial,birthday");
-    assert!(audit.get("lines").is_none_or(|l| l.is_null()), "no line tests when binned");
+    assert_eq!(
+        tests,
+        "position-value,fixed-points,cycles,rising-sequences,serial,birthday"
+    );
+    assert!(
+        audit.get("lines").is_none_or(|l| l.is_null()),
+        "no line tests when binned"
+    );
     let csv = std::fs::read_to_string(out.join("fisher-yates").join("counts.csv")).unwrap();
-    assert!(csv.starts_with("positions,values 0–1562,"), "{}", &csv[..80]);
+    assert!(
+        csv.starts_with("positions,values 0–1562,"),
+        "{}",
+        &csv[..80]
+    );
     assert_eq!(csv.lines().count(), 65);
     assert!(out.join("fisher-yates").join("heatmap.png").exists());
     let _ = std::fs::remove_dir_all(&out);
@@ -61,10 +84,46 @@ fn n_100000_runs_binned_with_a_small_summary() {
 fn bins_and_quadratic_tests_are_checked() {
     let out = temp_out("bad");
     let o = out.to_str().unwrap();
-    assert_refused(&["audit", "-a", "fisher-yates", "-n", "100", "--bins", "1", "--out", o], "--bins 1");
-    assert_refused(&["audit", "-a", "fisher-yates", "-n", "100", "--bins", "101", "--out", o], "--bins 101");
     assert_refused(
-        &["audit", "-a", "fisher-yates", "-n", "5000", "--tests", "lehmer", "--out", o],
+        &[
+            "audit",
+            "-a",
+            "fisher-yates",
+            "-n",
+            "100",
+            "--bins",
+            "1",
+            "--out",
+            o,
+        ],
+        "--bins 1",
+    );
+    assert_refused(
+        &[
+            "audit",
+            "-a",
+            "fisher-yates",
+            "-n",
+            "100",
+            "--bins",
+            "101",
+            "--out",
+            o,
+        ],
+        "--bins 101",
+    );
+    assert_refused(
+        &[
+            "audit",
+            "-a",
+            "fisher-yates",
+            "-n",
+            "5000",
+            "--tests",
+            "lehmer",
+            "--out",
+            o,
+        ],
         "n <= 2048",
     );
     assert_refused(
@@ -80,8 +139,20 @@ fn shards_of_a_binned_run_merge_into_the_whole_run() {
     std::fs::create_dir_all(&dir).unwrap();
     let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
     let base = [
-        "audit", "-a", "naive-swap", "-n", "3000", "-t", "60000", "--seed", "4", "--bins", "8", "-q",
-        "--tests", "position-value",
+        "audit",
+        "-a",
+        "naive-swap",
+        "-n",
+        "3000",
+        "-t",
+        "60000",
+        "--seed",
+        "4",
+        "--bins",
+        "8",
+        "-q",
+        "--tests",
+        "position-value",
     ];
     let whole = p("whole");
     let o = run(&[&base[..], &["--out", &whole]].concat());
@@ -93,7 +164,14 @@ fn shards_of_a_binned_run_merge_into_the_whole_run() {
         assert!(o.status.success(), "{}", stderr(&o));
     }
     let merged = p("merged");
-    let o = run(&["merge", "-q", &p("t0.json"), &p("t1.json"), "--out", &merged]);
+    let o = run(&[
+        "merge",
+        "-q",
+        &p("t0.json"),
+        &p("t1.json"),
+        "--out",
+        &merged,
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let counts = |dir: &str| {
         std::fs::read_to_string(PathBuf::from(dir).join("naive-swap").join("counts.csv")).unwrap()

@@ -17,6 +17,7 @@ const ALL: Collect = Collect {
     structure: StructureParts::ALL,
     serial: false,
     deals: false,
+    bins: None,
 };
 
 /// A folder under the temporary folder, removed on drop.
@@ -260,6 +261,7 @@ fn a_file_larger_than_a_block_counts_every_deck() {
         structure: StructureParts::ALL,
         serial: false,
         deals: true,
+        bins: None,
     });
     let progressed = std::sync::atomic::AtomicU64::new(0);
     let progress = |k: u64| {

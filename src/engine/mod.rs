@@ -488,7 +488,8 @@ mod tests {
         let all = ChunkRange::all(spec(2).trials);
         let mut parts = Tally::collecting(7, spec(2).collect());
         for (first, end) in [(4, all.end), (0, 1), (1, 4)] {
-            let part = run_range(&spec(1), ChunkRange::all(1).with(first, end), &no_progress).unwrap();
+            let part =
+                run_range(&spec(1), ChunkRange::all(1).with(first, end), &no_progress).unwrap();
             assert_eq!(
                 part.trials(),
                 ChunkRange::all(1).with(first, end).trials(spec(1).trials)
@@ -525,7 +526,9 @@ mod tests {
         assert_eq!(one.deals().unwrap().deals, spec(1).trials);
         let mut parts = Tally::collecting(52, spec(1).collect());
         for (first, end) in [(3, 5), (0, 3)] {
-            parts.merge(&run_range(&spec(1), ChunkRange::all(1).with(first, end), &no_progress).unwrap());
+            parts.merge(
+                &run_range(&spec(1), ChunkRange::all(1).with(first, end), &no_progress).unwrap(),
+            );
         }
         assert_eq!(parts, one);
     }

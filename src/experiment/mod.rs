@@ -181,7 +181,9 @@ impl Experiment {
                     }
                 };
                 let tests = match plan.bins {
-                    Some(bins) if n != N_FROM_INPUT => tests.with_bins(bins, n).map_err(in_audit)?,
+                    Some(bins) if n != N_FROM_INPUT => {
+                        tests.with_bins(bins, n).map_err(in_audit)?
+                    }
                     Some(bins) => tests.with_bins(bins, bins.max(2)).map_err(in_audit)?,
                     None => tests,
                 };
@@ -828,7 +830,10 @@ impl Validator<'_> {
             bins: match &raw.bins {
                 None => None,
                 Some(b) => Some(usize::try_from(*b.get_ref()).map_err(|_| {
-                    self.at(b.span(), format!("bins = {} must be at least 2", b.get_ref()))
+                    self.at(
+                        b.span(),
+                        format!("bins = {} must be at least 2", b.get_ref()),
+                    )
                 })?),
             },
             deck,

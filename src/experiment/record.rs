@@ -163,7 +163,9 @@ impl RecordedSpec {
         let spec = RunSpec {
             threads,
             tests: match self.bins {
-                Some(bins) => TestSet::parse(&self.tests.join(","), self.n)?.with_bins(bins, self.n)?,
+                Some(bins) => {
+                    TestSet::parse(&self.tests.join(","), self.n)?.with_bins(bins, self.n)?
+                }
                 None => TestSet::parse(&self.tests.join(","), self.n)?,
             },
             ..RunSpec::new(

@@ -384,7 +384,11 @@ pub fn counts_csv(counts: &[Vec<u64>], binning: crate::tally::Binning) -> String
     };
     w.write_record(header).expect("in-memory CSV");
     for (p, row) in counts.iter().enumerate() {
-        let name = if binned { binning.label(p) } else { p.to_string() };
+        let name = if binned {
+            binning.label(p)
+        } else {
+            p.to_string()
+        };
         let fields = std::iter::once(name).chain(row.iter().map(u64::to_string));
         w.write_record(fields).expect("in-memory CSV");
     }
@@ -470,7 +474,10 @@ mod tests {
 
     #[test]
     fn counts_csv_has_a_header_and_a_row_per_position() {
-        let text = counts_csv(&[vec![3, 1], vec![1, 3]], crate::tally::Binning::identity(2));
+        let text = counts_csv(
+            &[vec![3, 1], vec![1, 3]],
+            crate::tally::Binning::identity(2),
+        );
         assert_eq!(text, "position,v0,v1\n0,3,1\n1,1,3\n");
     }
 }

@@ -223,7 +223,12 @@ mod large_n_tests {
         }
         let exact = rising_sequences(RISING_EXACT_N);
         let approx = rising_sequences_edgeworth(RISING_EXACT_N);
-        let tv: f64 = exact.iter().zip(&approx).map(|(a, b)| (a - b).abs()).sum::<f64>() / 2.0;
+        let tv: f64 = exact
+            .iter()
+            .zip(&approx)
+            .map(|(a, b)| (a - b).abs())
+            .sum::<f64>()
+            / 2.0;
         assert!(tv < 2e-5, "total variation {tv}");
         assert!((approx.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     }

@@ -48,7 +48,9 @@ pub fn count(
     };
     let mut saved = Instant::now();
     for (i, spec) in specs.iter().enumerate() {
-        let left = file.planned.with(file.audits[i].counted.end, file.planned.end);
+        let left = file
+            .planned
+            .with(file.audits[i].counted.end, file.planned.end);
         observer.begin(i, spec, left.trials(spec.trials));
         let progress = |trials| observer.advanced(trials);
         let mut next = left.first;

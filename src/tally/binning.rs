@@ -110,7 +110,14 @@ mod tests {
 
     #[test]
     fn bins_partition_the_indices_in_near_equal_runs() {
-        for (n, b) in [(10, 3), (1_000_000, 64), (7, 7), (1025, 64), (5, 1), (100, 99)] {
+        for (n, b) in [
+            (10, 3),
+            (1_000_000, 64),
+            (7, 7),
+            (1025, 64),
+            (5, 1),
+            (100, 99),
+        ] {
             let binning = Binning::new(n, b).unwrap();
             let sizes = binning.sizes();
             assert_eq!(sizes.iter().sum::<usize>(), n, "n = {n}, B = {b}");

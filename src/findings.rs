@@ -13,6 +13,7 @@ use crate::power::{self, AuditPlan};
 use crate::stats::lines::LineTests;
 use crate::stats::position_value::standout_z;
 use crate::stats::{Cell as PvCell, Verdict};
+use crate::tally::Binning;
 use serde::Serialize;
 
 /// The findings of every audit of a run, in run order.
@@ -97,8 +98,13 @@ impl PositionLines {
     /// The line tests of `audit`'s matrix at level `alpha`: by card, and by
     /// each category column of its deck. `None` when too few trials for
     /// the card lines (fewer than [`crate::stats::lines::LINE_MIN_EXPECTED`]
-    /// per cell); a category view with too few is left out.
+    /// per cell) and when the matrix is binned (large n: the lines need
+    /// every position's and every card's counts, n² of them); a category
+    /// view with too few is left out.
     pub fn of(audit: &Audit, alpha: f64) -> Option<Self> {
+        if audit.tally.is_binned() {
+            return None;
+        }
         let n = audit.tally.n();
         let (kind_of, names): (Vec<u32>, Vec<String>) = match &audit.spec.deck {
             Some(deck) => (deck.kind_of().to_vec(), deck.kind_names().to_vec()),
@@ -137,6 +143,10 @@ pub struct DeviationCell {
     pub ratio: f64,
     /// Whether the ratio comes from the exact law rather than the counts.
     pub exact: bool,
+    /// The bins per side when the matrix is binned: then `position` and
+    /// `value` are bins (see `binning` in summary.json).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bins: Option<usize>,
 }
 
 impl Findings {
@@ -193,6 +203,9 @@ pub fn trial_plan(audit: &Audit, alpha: f64, audits_in_run: usize) -> Option<Aud
 /// finding from the exact law beats any estimate from counts.
 pub fn exact_marginal_deviation(audit: &Audit) -> Option<(PvCell, f64)> {
     let spec = &audit.spec;
+    if audit.tally.is_binned() {
+        return None;
+    }
     let algorithm = spec.subject.builtin()?;
     exact::check_marginals(algorithm, spec.n, spec.source).ok()?;
     let m = exact::marginals(algorithm, spec.n, spec.source).ok()?;
@@ -214,16 +227,21 @@ fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
             value: cell.value,
             ratio,
             exact: true,
+            bins: None,
         });
     }
     let n = audit.spec.n;
-    let cell = audit.position_value.standout(n, audit.sensitivity.level)?;
-    let expected = audit.spec.trials as f64 / n as f64;
+    let t = &audit.position_value;
+    let cell = t.standout(t.side(n), audit.sensitivity.level)?;
+    let binning = audit.tally.binning();
+    let cells = binning.size(cell.position) * binning.size(cell.value);
+    let expected = audit.spec.trials as f64 * cells as f64 / n as f64;
     Some(DeviationCell {
         position: cell.position,
         value: cell.value,
         ratio: audit.tally.count(cell.position, cell.value) as f64 / expected,
         exact: false,
+        bins: t.bins,
     })
 }
 
@@ -239,14 +257,15 @@ pub fn deviation_words(audit: &Audit) -> String {
 
 fn deviation_words_of(audit: &Audit, cell: Option<DeviationCell>) -> String {
     match cell {
-        Some(c) if c.exact => format!("{} (exact law)", cell_words(c)),
-        Some(c) => cell_words(c),
+        Some(c) if c.exact => format!("{} (exact law)", cell_words(c, None)),
+        Some(c) => cell_words(c, binned(audit)),
         None => {
-            let (n, level) = (audit.spec.n, audit.sensitivity.level);
+            let t = &audit.position_value;
+            let (side, level) = (t.side(audit.spec.n), audit.sensitivity.level);
             let quiet = format!(
                 "no cell stands out (max |z| {:.1} < {:.1})",
-                audit.position_value.max_abs_z,
-                standout_z(n, level)
+                t.max_abs_z,
+                standout_z(side, level)
             );
             match audit.verdict {
                 Verdict::Biased => {
@@ -258,14 +277,23 @@ fn deviation_words_of(audit: &Audit, cell: Option<DeviationCell>) -> String {
     }
 }
 
-/// One cell's deviation: "value 3 at position 0: 1.29× expected".
-fn cell_words(c: DeviationCell) -> String {
-    let (p, v) = (c.position, c.value);
+/// The binning of `audit`'s matrix, when it is binned.
+fn binned(audit: &Audit) -> Option<Binning> {
+    audit.tally.is_binned().then(|| audit.tally.binning())
+}
+
+/// One cell's deviation: "value 3 at position 0: 1.29× expected"; of a
+/// binned matrix ([`Binning`]), "values 0–15624 at positions 0–15624: …".
+fn cell_words(c: DeviationCell, binning: Option<Binning>) -> String {
+    let (p, v, s) = match binning {
+        Some(b) => (b.label(c.position), b.label(c.value), "s"),
+        None => (c.position.to_string(), c.value.to_string(), ""),
+    };
     if c.ratio == 0.0 {
-        format!("value {v} never at position {p}")
+        format!("value{s} {v} never at position{s} {p}")
     } else {
         format!(
-            "value {v} at position {p}: {}× expected",
+            "value{s} {v} at position{s} {p}: {}× expected",
             format_ratio(c.ratio)
         )
     }

@@ -168,7 +168,11 @@ impl Effect {
     /// pooled structure tests, the df + 1 groups they were pooled into).
     pub fn from_result(result: &TestResult, n: usize, trials: u64) -> Self {
         let (cells, approximation) = match result.test {
-            TestKind::PositionValue => ((n * n) as f64, MIN_EXPECTED_PER_CELL * n as f64),
+            TestKind::PositionValue => {
+                // n×n cells, or B×B bins of about n/B² cells each.
+                let side = crate::stats::sensitivity::matrix_side(result.df);
+                (side * side, MIN_EXPECTED_PER_CELL * side * side / n as f64)
+            }
             _ => (result.df + 1.0, MIN_EXPECTED_PER_CELL * (result.df + 1.0)),
         };
         Self::from_pilot(

@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::params::lookup;
 use crate::permutation::Statistic;
-use crate::tally::Collect;
+use crate::tally::{Collect, DEFAULT_BINS};
 use serde::Serialize;
 use std::fmt;
 
@@ -66,6 +66,18 @@ pub const DEFAULT_PERMUTATION_N: usize = 8;
 /// the position-by-value matrix is counted in bins and the default tests
 /// are those whose cost and memory grow at most as n log n per shuffle.
 pub const LARGE_N: usize = 1024;
+
+/// The largest n for which the Lehmer digit tests run: their table holds
+/// n² counters per worker (2048² is 32 MiB), and computing every digit of
+/// every shuffle costs n log n.
+pub const MAX_LEHMER_N: usize = 2048;
+
+/// The bins per side of the position-by-value matrix at `n` unless chosen
+/// (`--bins`): [`DEFAULT_BINS`] above [`LARGE_N`], else the full matrix
+/// (`None`).
+pub fn default_bins(n: usize) -> Option<usize> {
+    (n > LARGE_N).then_some(DEFAULT_BINS.min(n))
+}
 
 /// The smallest n for which the birthday test is on by default: from
 /// n = 13, n! (6.2e9) exceeds a 32-bit seed space (4.3e9), the smallest the
@@ -282,6 +294,11 @@ impl fmt::Display for TestKind {
 pub struct TestSet {
     kinds: Vec<TestKind>,
     default: bool,
+    /// The bins per side of the position-by-value matrix (B < n), or
+    /// `None` for the full matrix: [`default_bins`] unless chosen.
+    bins: Option<usize>,
+    /// The bins chosen (`--bins`), if any; B = n means the full matrix.
+    chosen_bins: Option<usize>,
 }
 
 impl Serialize for TestSet {
@@ -293,7 +310,9 @@ impl Serialize for TestSet {
 impl TestSet {
     /// Every test that makes sense at `n`: the permutation test only up to
     /// n = 8 (its cost grows as n!), the birthday test only from n = 13
-    /// ([`DEFAULT_BIRTHDAY_N`]), clumping never (opt-in: what it catches,
+    /// ([`DEFAULT_BIRTHDAY_N`]), the Lehmer digit tests only up to
+    /// [`LARGE_N`] (their table is n², and above it the audit is one of
+    /// tests that scale: see [`LARGE_N`]), clumping never (opt-in: what it catches,
     /// runs left together, the position-value, rising-sequence and Lehmer
     /// tests mostly see too, and it costs about 5% of the default audit's
     /// speed), the rest always. Serial and birthday are on because nothing
@@ -306,12 +325,11 @@ impl TestSet {
                 TestKind::Birthday => n >= DEFAULT_BIRTHDAY_N,
                 TestKind::Clumping => false,
                 TestKind::Inversions | TestKind::Displacement => n > LARGE_N,
+                TestKind::Lehmer | TestKind::LehmerPairs => n <= LARGE_N,
                 TestKind::PositionValue
                 | TestKind::FixedPoints
                 | TestKind::Cycles
                 | TestKind::RisingSequences
-                | TestKind::Lehmer
-                | TestKind::LehmerPairs
                 | TestKind::Serial => true,
                 // Decks choose their own tests (see `deck::battery`).
                 TestKind::PositionKind
@@ -323,18 +341,60 @@ impl TestSet {
         Self {
             kinds,
             default: true,
+            bins: default_bins(n),
+            chosen_bins: None,
         }
         .without_equivalents(n)
+    }
+
+    /// The set counting the position-by-value matrix in `bins` bins per
+    /// side at `n` (`bins = n`: the full matrix), or an error naming the
+    /// value unless 2 ≤ bins ≤ n, or if a test of the set needs the full
+    /// matrix.
+    pub fn with_bins(mut self, bins: usize, n: usize) -> Result<Self> {
+        if bins < 2 || bins > n {
+            return Err(Error::invalid(format!(
+                "--bins {bins} is out of range: bins must be between 2 and n = {n} \
+                 (n means the full matrix)"
+            )));
+        }
+        self.chosen_bins = Some(bins);
+        self.bins = (bins < n).then_some(bins);
+        self.check(n)?;
+        Ok(self)
+    }
+
+    /// The bins per side of the position-by-value matrix (B < n), or
+    /// `None` for the full matrix.
+    pub fn bins(&self) -> Option<usize> {
+        self.bins
+    }
+
+    /// The bins chosen (`--bins`, a `bins` key), if any.
+    pub fn chosen_bins(&self) -> Option<usize> {
+        self.chosen_bins
+    }
+
+    /// The bins at `n`: the chosen ones if they fit (B ≤ n), else the
+    /// default.
+    fn bins_at(&self, n: usize) -> Option<usize> {
+        match self.chosen_bins {
+            Some(b) if b <= n => (b < n).then_some(b),
+            _ => default_bins(n),
+        }
     }
 
     /// The set to run at `n`: the default for `n` if this set was chosen as
     /// the default (for another or an unknown n), else this set itself.
     pub fn at(&self, n: usize) -> Self {
-        if self.default {
+        let mut set = if self.default {
             Self::default_for(n)
         } else {
             self.clone()
-        }
+        };
+        set.bins = self.bins_at(n);
+        set.chosen_bins = self.chosen_bins;
+        set
     }
 
     /// The set with every test that is another test of the set at `n` (see
@@ -359,6 +419,8 @@ impl TestSet {
         Self {
             kinds,
             default: false,
+            bins: None,
+            chosen_bins: None,
         }
     }
 
@@ -372,6 +434,8 @@ impl TestSet {
         Self {
             kinds: vec![TestKind::PositionValue],
             default: false,
+            bins: None,
+            chosen_bins: None,
         }
     }
 
@@ -399,6 +463,8 @@ impl TestSet {
         let set = Self {
             kinds: tests,
             default: false,
+            bins: default_bins(n),
+            chosen_bins: None,
         }
         .without_equivalents(n);
         set.check(n)?;
@@ -413,6 +479,24 @@ impl TestSet {
             return Err(Error::invalid(format!(
                 "the permutation test needs n <= {MAX_PERMUTATION_N} (it keeps n! counters per \
                  thread; n = {n} would need {n}! of them): choose other --tests"
+            )));
+        }
+        let lehmer = [TestKind::Lehmer, TestKind::LehmerPairs];
+        if let Some(t) = lehmer.into_iter().find(|&t| self.contains(t))
+            && n > MAX_LEHMER_N
+        {
+            return Err(Error::invalid(format!(
+                "the {t} test needs n <= {MAX_LEHMER_N} (its table holds n² counters per \
+                 thread; n = {n} would need {}): choose other --tests",
+                crate::format::human_bytes(n as u128 * n as u128 * 8)
+            )));
+        }
+        if let Some(bins) = self.bins
+            && let Some(t) = self.iter().find(|t| t.is_deck())
+        {
+            return Err(Error::invalid(format!(
+                "the {t} test needs the full position-by-value matrix, not {bins} bins: \
+                 leave out --bins (or give --bins n)"
             )));
         }
         if self.kinds.is_empty() {
@@ -434,7 +518,10 @@ impl TestSet {
     /// What a tally must collect for these tests: each test only what it
     /// needs.
     pub fn collect(&self) -> Collect {
-        let mut collect = Collect::default();
+        let mut collect = Collect {
+            bins: self.bins,
+            ..Collect::default()
+        };
         for kind in self.iter() {
             let part = &mut collect.structure;
             match kind {

@@ -125,7 +125,8 @@ impl Study {
 
     /// What the study will cost: the most memory one audit needs while it
     /// runs, and the bytes its files take (the count matrices dominate:
-    /// n² numbers per audit). Estimates, made before anything runs.
+    /// n² numbers per audit, B² when binned). Estimates, made before
+    /// anything runs.
     pub fn cost(&self) -> Cost {
         let counted = |s: &&RunSpec| s.n != N_FROM_INPUT;
         let memory = self
@@ -142,7 +143,10 @@ impl Study {
             .audits
             .iter()
             .filter(counted)
-            .map(|s| counts_csv_bytes(s.n, self.until_decisive.unwrap_or(s.trials)))
+            .map(|s| {
+                let side = s.collect().bins.unwrap_or(s.n);
+                counts_csv_bytes(s.n, side, self.until_decisive.unwrap_or(s.trials))
+            })
             .fold(0, u128::saturating_add);
         Cost { memory, output }
     }
@@ -156,7 +160,7 @@ impl Study {
                 ErrorKind::TooCostly,
                 format!(
                     "this run would write about {} of count matrices (n² counts per audit; at \
-                     most {} is allowed): audit fewer or smaller n",
+                     most {} is allowed): audit fewer or smaller n, or bin the matrix (--bins)",
                     human_bytes(cost.output),
                     human_bytes(MAX_OUTPUT_BYTES)
                 ),
@@ -273,10 +277,11 @@ pub struct Cost {
 
 /// The size of counts.csv for `trials` shuffles of n: n² numbers of about
 /// the digits of trials / n, each with a separator.
-fn counts_csv_bytes(n: usize, trials: u64) -> u128 {
-    let mean = (trials / n.max(1) as u64).max(1);
+fn counts_csv_bytes(n: usize, side: usize, trials: u64) -> u128 {
+    let per_cell = (n / side.max(1)) as u128;
+    let mean = (trials as u128 * per_cell * per_cell / n.max(1) as u128).max(1);
     let digits = mean.ilog10() as u128 + 1;
-    (n as u128).pow(2) * (digits + 1)
+    (side as u128).pow(2) * (digits + 1)
 }
 
 /// The title a study gets when nobody names it: "Audit of naive-swap at

@@ -1,5 +1,6 @@
 //! What an audit counts: where every value lands, over all trials.
 
+mod binning;
 mod deals;
 mod hands;
 mod observe;
@@ -9,6 +10,7 @@ mod serial;
 use crate::permutation::Statistic;
 use serde::{Deserialize, Serialize};
 
+pub use binning::{Binning, DEFAULT_BINS};
 pub use deals::{DealSample, EXACT_N as DEAL_EXACT_N, MAX_KEPT as MAX_KEPT_DEALS, deal_value};
 pub use hands::{HandColumn, HandCounts};
 pub use observe::ObserveScratch;
@@ -22,7 +24,9 @@ use serial::SerialState;
 pub use serial::{SerialCounts, TOP_BINS, top_bin};
 
 /// Position-by-value counts of many shuffles of `[0, 1, ..., n-1]`:
-/// `count(p, v)` is how many trials put value `v` at position `p`.
+/// `count(p, v)` is how many trials put value `v` at position `p`; or, for a
+/// binned tally (large n, see [`Binning`]), how many values of value bin `v`
+/// landed at positions of position bin `p`.
 ///
 /// Tallies from disjoint sets of trials merge by addition, which is what lets
 /// the engine count in parallel and still get the same numbers on any number
@@ -31,7 +35,12 @@ pub use serial::{SerialCounts, TOP_BINS, top_bin};
 pub struct Tally {
     n: usize,
     trials: u64,
-    /// Row-major `[position][value]`.
+    /// The number of bins per side when the matrix is binned (B < n);
+    /// `None` for the full n×n matrix. Absent from tally files written
+    /// before binning, which all hold the full matrix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bins: Option<usize>,
+    /// Row-major `[position][value]` (bins of each, when binned).
     counts: Vec<u64>,
     /// Count of each whole permutation, by rank ([`Statistic::Permutation`]),
     /// when collected.
@@ -71,6 +80,9 @@ pub struct Collect {
     pub deals: bool,
     /// The order counts to keep ([`OrderCounts`]): none, some or all.
     pub order: OrderParts,
+    /// Count the position-by-value matrix in this many bins per side
+    /// ([`Binning`], B < n), or the full n×n matrix when `None`.
+    pub bins: Option<usize>,
 }
 
 impl Collect {
@@ -268,12 +280,15 @@ impl Tally {
     /// An empty tally collecting what `collect` asks for as well.
     ///
     /// # Panics
-    /// If whole permutations are asked for with n > 20 (n! overflows).
+    /// If whole permutations are asked for with n > 20 (n! overflows), or
+    /// if `collect.bins` is 0 or above n.
     pub fn collecting(n: usize, collect: Collect) -> Self {
+        let binning = binning_of(n, collect.bins);
         Self {
             n,
             trials: 0,
-            counts: vec![0; n * n],
+            bins: (!binning.is_identity()).then_some(binning.bins()),
+            counts: vec![0; binning.bins() * binning.bins()],
             permutations: collect
                 .permutations
                 .then(|| vec![0; Statistic::Permutation.support(n)]),
@@ -312,7 +327,19 @@ impl Tally {
                 .order
                 .as_ref()
                 .map_or(OrderParts::NONE, OrderCounts::parts),
+            bins: self.bins,
         }
+    }
+
+    /// How the matrix bins positions and values (the identity for the full
+    /// matrix).
+    pub fn binning(&self) -> Binning {
+        binning_of(self.n, self.bins)
+    }
+
+    /// Whether the matrix is binned (B < n).
+    pub fn is_binned(&self) -> bool {
+        self.bins.is_some()
     }
 
     /// Counts one permutation's whole-permutation and structure statistics
@@ -336,6 +363,7 @@ impl Tally {
         (rows_ok && cols_ok).then_some(Self {
             n,
             trials,
+            bins: None,
             counts,
             permutations: None,
             structure: None,
@@ -351,8 +379,10 @@ impl Tally {
     /// stream of deals (a [`Counter`]): a recorded deal has no predecessor.
     pub fn record(&mut self, perm: &[u32]) {
         debug_assert_eq!(perm.len(), self.n);
+        let binning = self.binning();
+        let side = binning.bins();
         for (p, &v) in perm.iter().enumerate() {
-            self.counts[p * self.n + v as usize] += 1;
+            self.counts[binning.bin_of(p) * side + binning.bin_of(v as usize)] += 1;
         }
         self.observe(perm, &mut ObserveScratch::default());
         if let Some(hands) = &mut self.hands {
@@ -368,9 +398,13 @@ impl Tally {
         self.trials += 1;
     }
 
-    /// Adds another tally of the same `n`.
+    /// Adds another tally of the same `n` and binning.
     pub fn merge(&mut self, other: &Tally) {
         assert_eq!(self.n, other.n, "cannot merge tallies of different n");
+        assert_eq!(
+            self.bins, other.bins,
+            "cannot merge tallies of different bins"
+        );
         add(&mut self.counts, &other.counts);
         if let (Some(a), Some(b)) = (&mut self.permutations, &other.permutations) {
             add(a, b);
@@ -403,12 +437,14 @@ impl Tally {
         self.trials
     }
 
-    /// How often value `value` landed at position `position`.
+    /// How often value `value` landed at position `position` (for a
+    /// binned tally: values of bin `value` at positions of bin `position`).
     pub fn count(&self, position: usize, value: usize) -> u64 {
-        self.counts[position * self.n + value]
+        self.counts[position * self.binning().bins() + value]
     }
 
-    /// The whole row-major `[position][value]` matrix.
+    /// The whole row-major `[position][value]` matrix (of bins, when
+    /// binned: B×B).
     pub fn counts(&self) -> &[u64] {
         &self.counts
     }
@@ -458,7 +494,21 @@ impl Tally {
 
     /// The matrix as rows, one per position (for JSON output).
     pub fn rows(&self) -> Vec<Vec<u64>> {
-        self.counts.chunks(self.n).map(<[u64]>::to_vec).collect()
+        let side = self.binning().bins().max(1);
+        self.counts.chunks(side).map(<[u64]>::to_vec).collect()
+    }
+}
+
+/// The binning of a matrix of `n` with `bins` per side (`None`: the full
+/// matrix).
+///
+/// # Panics
+/// If `bins` is 0 or above n.
+fn binning_of(n: usize, bins: Option<usize>) -> Binning {
+    match bins {
+        None => Binning::identity(n),
+        Some(b) => Binning::new(n, b)
+            .unwrap_or_else(|| panic!("{b} bins of n = {n}: bins must be in 1..=n")),
     }
 }
 
@@ -470,6 +520,19 @@ pub(crate) struct ChunkTally {
     n: usize,
     trials: u64,
     counts: ChunkCounts,
+}
+
+/// A binned chunk matrix ([`ChunkCounts::Binned`]): where each bin of
+/// positions starts, the bin of each value, and B×B 32-bit cells.
+#[derive(Debug, Clone)]
+struct BinnedCells {
+    bins: usize,
+    /// `starts[r]..starts[r + 1]`: the positions of bin r.
+    starts: Vec<usize>,
+    /// The bin of each value.
+    value_bin: Vec<u32>,
+    /// Row-major `[position bin][value bin]`.
+    cells: Vec<u32>,
 }
 
 /// Rows of at most this many values use fixed-width rows, whose index the
@@ -491,11 +554,22 @@ enum ChunkCounts {
     Narrow(Vec<[u32; NARROW]>),
     /// Row-major `[position][value]`.
     Wide(Vec<u32>),
+    /// A binned matrix (B < n).
+    Binned(BinnedCells),
 }
 
 impl ChunkTally {
-    pub(crate) fn new(n: usize) -> Self {
-        let counts = if n <= NARROW {
+    pub(crate) fn new(binning: Binning) -> Self {
+        let n = binning.n();
+        let counts = if !binning.is_identity() {
+            let bins = binning.bins();
+            ChunkCounts::Binned(BinnedCells {
+                bins,
+                starts: (0..=bins).map(|b| binning.start(b)).collect(),
+                value_bin: binning.lookup(),
+                cells: vec![0; bins * bins],
+            })
+        } else if n <= NARROW {
             ChunkCounts::Narrow(vec![[0; NARROW]; n])
         } else {
             ChunkCounts::Wide(vec![0; n * n])
@@ -524,6 +598,11 @@ impl ChunkTally {
                     }
                 }
             }
+            ChunkCounts::Binned(binned) => {
+                for perm in batch.chunks_exact(n) {
+                    binned.count(perm);
+                }
+            }
         }
         self.trials += (batch.len() / n) as u64;
     }
@@ -536,7 +615,7 @@ impl ChunkTally {
                 self.trials += trials;
                 Some(rows)
             }
-            ChunkCounts::Wide(_) => None,
+            ChunkCounts::Wide(_) | ChunkCounts::Binned(_) => None,
         }
     }
 
@@ -545,8 +624,22 @@ impl ChunkTally {
         match &mut self.counts {
             ChunkCounts::Narrow(rows) => drain_rows(rows, &mut tally.counts),
             ChunkCounts::Wide(counts) => drain(counts, &mut tally.counts),
+            ChunkCounts::Binned(binned) => drain(&mut binned.cells, &mut tally.counts),
         }
         tally.trials += std::mem::take(&mut self.trials);
+    }
+}
+
+impl BinnedCells {
+    /// Counts one permutation: each run of positions of a bin into its row.
+    #[inline]
+    fn count(&mut self, perm: &[u32]) {
+        let rows = self.cells.chunks_exact_mut(self.bins);
+        for (row, bounds) in rows.zip(self.starts.windows(2)) {
+            for &v in &perm[bounds[0]..bounds[1]] {
+                row[self.value_bin[v as usize] as usize] += 1;
+            }
+        }
     }
 }
 
@@ -593,6 +686,9 @@ pub(crate) struct Counter {
     scratch: ObserveScratch,
     order_scratch: OrderScratch,
     pending: u64,
+    /// Trials after which the chunk is flushed: no 32-bit cell can
+    /// overflow before (a trial adds at most a bin's size to a cell).
+    flush_every: u64,
     /// Per-category counts of the hand at hand, when hands are counted.
     hand_scratch: Vec<u32>,
 }
@@ -604,16 +700,19 @@ const FLUSH_EVERY: u64 = 1 << 24;
 impl Counter {
     /// An empty counter of permutations of `n`, collecting what `collect` asks.
     pub(crate) fn new(n: usize, collect: Collect) -> Self {
+        let tally = Tally::collecting(n, collect);
+        let binning = tally.binning();
         Self {
             n,
             collect,
-            tally: Tally::collecting(n, collect),
-            chunk: ChunkTally::new(n),
+            tally,
+            chunk: ChunkTally::new(binning),
             structure: StructureChunk::for_collect(n, collect.per_deal_part()),
             serial: collect.serial.then(|| SerialState::new(n)),
             scratch: ObserveScratch::default(),
             order_scratch: OrderScratch::default(),
             pending: 0,
+            flush_every: (FLUSH_EVERY / binning.largest().max(1) as u64).max(1),
             hand_scratch: Vec::new(),
         }
     }
@@ -662,7 +761,7 @@ impl Counter {
             order.observe_batch(batch, self.n, &mut self.order_scratch);
         }
         self.pending += trials;
-        if self.pending >= FLUSH_EVERY {
+        if self.pending >= self.flush_every {
             self.flush();
         }
     }
@@ -772,7 +871,7 @@ mod tests {
                 .collect();
             assert!(!perms.is_empty());
             let mut direct = Tally::new(n);
-            let mut chunk = ChunkTally::new(n);
+            let mut chunk = ChunkTally::new(Binning::identity(n));
             for p in &perms {
                 direct.record(p);
             }

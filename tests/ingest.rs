@@ -18,6 +18,7 @@ const ALL: Collect = Collect {
     serial: false,
     deals: false,
     order: OrderParts::NONE,
+    bins: None,
 };
 
 /// A folder under the temporary folder, removed on drop.
@@ -262,6 +263,7 @@ fn a_file_larger_than_a_block_counts_every_deck() {
         serial: false,
         deals: true,
         order: OrderParts::NONE,
+        bins: None,
     });
     let progressed = std::sync::atomic::AtomicU64::new(0);
     let progress = |k: u64| {

@@ -456,6 +456,18 @@ pub struct AuditArgs {
     #[arg(long, default_value = "default", value_name = "LIST")]
     pub tests: String,
 
+    /// Count the position-by-value matrix in B×B bins (2 <= B <= n; B = n
+    /// is the full n×n matrix). Index i (a position or a value) falls in
+    /// bin i*B/n, so bins differ in size by at most one, and the binned
+    /// chi-square keeps its exact calibration (df (B-1)²). Above n = 1024
+    /// the matrix is binned by default with B = 64 (memory O(n + B²) per
+    /// worker instead of n²); there the default tests are position-value,
+    /// fixed-points, cycles, rising-sequences, serial and birthday, and
+    /// the per-position line tests, deck tests and Lehmer digit tests
+    /// (n <= 2048) are left out.
+    #[arg(long, value_name = "B")]
+    pub bins: Option<usize>,
+
     /// A deck whose items may repeat, shuffled by the built-in algorithms
     /// (sets n): `cards` (52 cards AS..KC with suit, rank and colour),
     /// `shoe:decks=D` (D 52-card decks one after the other),

@@ -190,7 +190,12 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
     // With n from the input, "default" is resolved once n is known; a list
     // is checked against the largest n it could meet.
-    let tests = TestSet::parse(&args.tests, n.max(2))?;
+    let mut tests = TestSet::parse(&args.tests, n.max(2))?;
+    if let Some(bins) = args.bins {
+        // With n from the input, the bins are checked once n is known.
+        let at = if n == N_FROM_INPUT { bins.max(2) } else { n };
+        tests = tests.with_bins(bins, at)?;
+    }
     let source = SourceSpec::parse(&args.rng)?;
     let subjects: Vec<Subject> = match outside {
         Some(outside) => vec![Subject::Outside(outside)],
@@ -271,6 +276,12 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
             "-n {n} but --deck {} has {} items: leave -n out",
             deck.label,
             deck.n()
+        )));
+    }
+    if let Some(bins) = args.bins.filter(|&b| b != deck.n()) {
+        return Err(Error::invalid(format!(
+            "--bins {bins}: the tests of decks need the full position-by-value matrix: leave \
+             out --bins"
         )));
     }
     let deck = match &args.categories {

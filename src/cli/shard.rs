@@ -7,7 +7,7 @@ use super::args::AuditArgs;
 use super::audit::{Shown, out_dir, show};
 use super::interrupt;
 use super::study::{Bars, deliver, prepare};
-use shuffle_audit::engine::{self, ALL_DECKS, ChunkRange, RunSpec};
+use shuffle_audit::engine::{self, ALL_DECKS, RunSpec};
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::output::thousands;
@@ -138,7 +138,7 @@ pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
             "shard {shard}: chunks {} of the run's {} ({} trials in {:.1} s) written to {}; \
              judge all {} shards with `shuffle-audit merge`",
             file.planned,
-            ChunkRange::all(file.run_trials()),
+            file.all_chunks(),
             thousands(file.planned_trials()),
             seconds,
             tally.display(),
@@ -239,10 +239,7 @@ fn left_to_count(file: &TallyFile, specs: Vec<RunSpec>) -> Study {
         .into_iter()
         .zip(&file.audits)
         .map(|(spec, audit)| {
-            let left = ChunkRange {
-                first: audit.counted.end,
-                end: file.planned.end,
-            };
+            let left = file.planned.with(audit.counted.end, file.planned.end);
             RunSpec {
                 trials: left.trials(spec.trials),
                 ..spec

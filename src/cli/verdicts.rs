@@ -144,7 +144,9 @@ fn deviation_short(found: &AuditFindings) -> String {
             } else {
                 format_ratio(c.ratio)
             };
-            format!("{ratio}× v{} p{}{exact}", c.value, c.position)
+            // A binned matrix's cell is a bin of values at a bin of positions.
+            let bin = if c.bins.is_some() { "bin" } else { "" };
+            format!("{ratio}× v{bin}{} p{bin}{}{exact}", c.value, c.position)
         }
         None => "none stands out".to_string(),
     }

@@ -64,15 +64,42 @@ pub struct ChunkRange {
     pub first: u64,
     /// One past the last chunk of the range.
     pub end: u64,
+    /// Trials per chunk: [`CHUNK_TRIALS`], or fewer for large n (see
+    /// [`super::chunk_trials`]). Absent from tally files written before
+    /// large n, whose chunks all hold [`CHUNK_TRIALS`].
+    #[serde(default = "default_size", skip_serializing_if = "is_default_size")]
+    pub size: u64,
+}
+
+/// The chunk size of tally files that do not say: [`CHUNK_TRIALS`].
+fn default_size() -> u64 {
+    CHUNK_TRIALS
+}
+
+/// Whether `size` is [`CHUNK_TRIALS`], which tally files leave unsaid.
+fn is_default_size(size: &u64) -> bool {
+    *size == CHUNK_TRIALS
 }
 
 impl ChunkRange {
-    /// Every chunk of a run of `trials` trials.
+    /// Every chunk of a run of `trials` trials, in chunks of
+    /// [`CHUNK_TRIALS`].
     pub fn all(trials: u64) -> Self {
+        Self::all_sized(trials, CHUNK_TRIALS)
+    }
+
+    /// Every chunk of a run of `trials` trials, in chunks of `size` (≥ 1).
+    pub fn all_sized(trials: u64, size: u64) -> Self {
         Self {
             first: 0,
-            end: trials.div_ceil(CHUNK_TRIALS),
+            end: trials.div_ceil(size.max(1)),
+            size: size.max(1),
         }
+    }
+
+    /// Chunks `first..end` of the same size as this range's.
+    pub fn with(self, first: u64, end: u64) -> Self {
+        Self { first, end, ..self }
     }
 
     /// The number of chunks in the range.
@@ -88,7 +115,7 @@ impl ChunkRange {
     /// The trials these chunks hold in a run of `total` trials (the run's
     /// last chunk takes what is left).
     pub fn trials(self, total: u64) -> u64 {
-        let at = |chunk: u64| chunk.saturating_mul(CHUNK_TRIALS).min(total);
+        let at = |chunk: u64| chunk.saturating_mul(self.size).min(total);
         at(self.end) - at(self.first.min(self.end))
     }
 }
@@ -108,7 +135,7 @@ pub fn run_chunks<O: Observer>(
     new: impl Fn() -> O + Sync + Send,
     progress: Progress<'_>,
 ) -> Result<O::Output> {
-    let all = ChunkRange::all(plan.trials);
+    let all = ChunkRange::all_sized(plan.trials, plan.chunks.size);
     if plan.chunks.first > plan.chunks.end || plan.chunks.end > all.end {
         return Err(Error::invalid(format!(
             "chunks {} are not within the run's chunks {all}",
@@ -150,10 +177,11 @@ where
             new,
             progress,
         } = self;
+        let size = range.size;
         (range.first..range.end)
             .into_par_iter()
             .try_fold(&new, |mut observer, chunk| {
-                let trials = CHUNK_TRIALS.min(total - chunk * CHUNK_TRIALS);
+                let trials = size.min(total - chunk * size);
                 observer.run_chunk(&mut make(chunk), trials)?;
                 progress(trials);
                 Ok(observer)
@@ -219,7 +247,7 @@ mod tests {
     fn ranges_run_their_chunks_and_together_make_the_run() {
         let trials = 4 * CHUNK_TRIALS + 5;
         let all = first_draws(trials, 2).unwrap();
-        let range = |first, end| ChunkRange { first, end };
+        let range = |first, end| ChunkRange::all(trials).with(first, end);
         let mut parts = first_draws_of(trials, range(3, 5), 1).unwrap();
         assert_eq!(parts.len(), 2);
         assert!(parts.contains(&(all.iter().find(|d| d.1 == 5).unwrap().0, 5)));

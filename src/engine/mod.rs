@@ -24,7 +24,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::format::human_bytes;
 use crate::ingest::{self, Items, WorkerRun};
 use crate::source::SourceSpec;
-use crate::spec::TestSet;
+use crate::spec::{LARGE_N, TestSet};
 use crate::subject::{Feed, Outside, Shuffle, Subject};
 use crate::tally::{Collect, HandCounts, Tally};
 use shuffles::{Custom, Rows, Shuffles};
@@ -38,6 +38,31 @@ pub const CHUNK_TRIALS: u64 = 1 << 16;
 /// counting it keeps each loop tight (measured: about 1.9x faster at n = 52
 /// than counting after every shuffle).
 pub const BATCH: usize = 256;
+
+/// Trials per chunk at `n`: [`CHUNK_TRIALS`] up to [`LARGE_N`] (so every
+/// count of a small audit is what it always was), fewer above, so that a
+/// chunk holds about as many values as at n = [`LARGE_N`] (at n = 10^6, 67
+/// shuffles): chunks stay short enough to spread over the workers and to
+/// show progress. Part of the reproducibility contract like
+/// [`CHUNK_TRIALS`].
+pub fn chunk_trials(n: usize) -> u64 {
+    if n <= LARGE_N {
+        CHUNK_TRIALS
+    } else {
+        (CHUNK_TRIALS * LARGE_N as u64 / n as u64).max(1)
+    }
+}
+
+/// Shuffles in a batch at `n`: [`BATCH`] up to [`LARGE_N`], fewer above so
+/// a batch holds at most [`BATCH`]·[`LARGE_N`] values (1 MiB): at n = 10^6
+/// one shuffle (the batch size never changes a count).
+pub fn batch_rows(n: usize) -> usize {
+    if n <= LARGE_N {
+        BATCH
+    } else {
+        (BATCH * LARGE_N / n).max(1)
+    }
+}
 
 /// What to run: everything that determines the counts, plus the thread count
 /// (which does not).
@@ -129,6 +154,11 @@ impl RunSpec {
     /// What the tally must collect for these tests.
     pub fn collect(&self) -> Collect {
         self.tests.collect()
+    }
+
+    /// Every chunk of the run, of [`chunk_trials`] at its n.
+    pub fn chunks(&self) -> ChunkRange {
+        ChunkRange::all_sized(self.trials, chunk_trials(self.n))
     }
 }
 
@@ -278,6 +308,14 @@ pub fn run_range(spec: &RunSpec, chunks: ChunkRange, progress: Progress<'_>) -> 
         ));
     };
     check(spec)?;
+    if chunks.size != chunk_trials(spec.n) {
+        return Err(Error::invalid(format!(
+            "chunks of {} trials do not belong to a run of n = {} (chunks of {})",
+            chunks.size,
+            spec.n,
+            chunk_trials(spec.n)
+        )));
+    }
     run_rows_in(spec, *algorithm, chunks, progress)
 }
 
@@ -301,7 +339,7 @@ fn check(spec: &RunSpec) -> Result<()> {
 }
 
 fn run_rows<K: Rows>(spec: &RunSpec, kernel: K, progress: Progress<'_>) -> Result<Tally> {
-    run_rows_in(spec, kernel, ChunkRange::all(spec.trials), progress)
+    run_rows_in(spec, kernel, spec.chunks(), progress)
 }
 
 fn run_rows_in<K: Rows>(
@@ -353,7 +391,10 @@ pub(crate) fn in_pool<T: Send>(
 
 /// Bytes of memory a run of `n` needs on `threads` workers: one u64 tally, one
 /// u32 chunk tally and one batch buffer per worker, plus the merged result;
-/// with n! more counters per tally when whole permutations are counted.
+/// with n! more counters per tally when whole permutations are counted, n²
+/// for the Lehmer digits, and O(n) per worker of shuffle and statistic
+/// buffers. A binned matrix (`collect.bins`) is B² cells, not n², plus its
+/// bin lookup of n.
 pub fn memory_needed(n: usize, threads: usize, collect: Collect) -> u128 {
     let n128 = n as u128;
     let permutations = if collect.permutations {
@@ -361,8 +402,18 @@ pub fn memory_needed(n: usize, threads: usize, collect: Collect) -> u128 {
     } else {
         0
     };
-    let tally = n128 * n128 * 8 + permutations;
-    let per_worker = tally + n128 * n128 * 4 + BATCH as u128 * n128 * 4;
+    let side = collect.bins.unwrap_or(n) as u128;
+    let lehmer = if collect.structure.lehmer {
+        n128 * n128 * 8
+    } else {
+        0
+    };
+    // Histograms, previous deal, cycle and rising-sequence scratch, and
+    // the binned matrix's bin lookup: a few words per value.
+    let linear = 8 * n128 * 8;
+    let tally = side * side * 8 + permutations + lehmer + linear;
+    let batch = batch_rows(n) as u128 * n128 * 4;
+    let per_worker = tally + side * side * 4 + batch + linear;
     per_worker * threads as u128 + tally
 }
 
@@ -437,10 +488,11 @@ mod tests {
         let all = ChunkRange::all(spec(2).trials);
         let mut parts = Tally::collecting(7, spec(2).collect());
         for (first, end) in [(4, all.end), (0, 1), (1, 4)] {
-            let part = run_range(&spec(1), ChunkRange { first, end }, &no_progress).unwrap();
+            let part =
+                run_range(&spec(1), ChunkRange::all(1).with(first, end), &no_progress).unwrap();
             assert_eq!(
                 part.trials(),
-                ChunkRange { first, end }.trials(spec(1).trials)
+                ChunkRange::all(1).with(first, end).trials(spec(1).trials)
             );
             parts.merge(&part);
         }
@@ -474,7 +526,9 @@ mod tests {
         assert_eq!(one.deals().unwrap().deals, spec(1).trials);
         let mut parts = Tally::collecting(52, spec(1).collect());
         for (first, end) in [(3, 5), (0, 3)] {
-            parts.merge(&run_range(&spec(1), ChunkRange { first, end }, &no_progress).unwrap());
+            parts.merge(
+                &run_range(&spec(1), ChunkRange::all(1).with(first, end), &no_progress).unwrap(),
+            );
         }
         assert_eq!(parts, one);
     }

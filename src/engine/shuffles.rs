@@ -1,7 +1,7 @@
 //! The audit's observer: shuffle a batch of rows, count it into a tally,
 //! repeat. Run chunk by chunk by [`super::chunks`].
 
-use super::BATCH;
+use super::batch_rows;
 use super::chunks::Observer;
 use crate::algorithm::{Algorithm, Scratch};
 use crate::error::{Error, Result};
@@ -85,7 +85,7 @@ impl<K: Rows> Shuffles<K> {
             kernel,
             n,
             counter: Counter::new(n, collect),
-            batch: vec![0; BATCH * n],
+            batch: vec![0; batch_rows(n) * n],
             buffers: Buffers {
                 n,
                 scratch: Scratch::default(),
@@ -109,7 +109,7 @@ impl<K: Rows> Observer for Shuffles<K> {
     fn run_chunk<S: RandomSource>(&mut self, rng: &mut S, trials: u64) -> Result<()> {
         let mut left = trials as usize;
         while left > 0 {
-            let rows = left.min(BATCH);
+            let rows = left.min(self.batch.len() / self.n.max(1)).max(1);
             let batch = &mut self.batch[..rows * self.n];
             self.kernel.fill(batch, rng, &mut self.buffers)?;
             self.counter.count_batch(batch);

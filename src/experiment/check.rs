@@ -221,7 +221,8 @@ pub fn compare(recorded: &RecordedSummary, audits: &[Audit]) -> Option<Differenc
                 recomputed: now,
             });
         }
-        let n = spec.n;
+        // Cells per side: n, or the bins of a binned matrix.
+        let n = new.tally.binning().bins();
         let Some(counts) = old.counts.as_ref() else {
             return Some(Difference::Shape { audit: old.label() });
         };

@@ -108,6 +108,9 @@ pub struct AuditPlan {
     pub seed: u64,
     /// The tests to run; `None` means the default tests for each size.
     pub tests: Option<Vec<TestKind>>,
+    /// The bins per side of the position-by-value matrix (`bins` key, as
+    /// `--bins`); `None` for the default at each size.
+    pub bins: Option<usize>,
     /// The deck (`deck`, `categories`, `hand` keys), whose n is the only
     /// size; `None` for plain decks of distinct items.
     pub deck: Option<Deck>,
@@ -176,6 +179,13 @@ impl Experiment {
                         let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
                         TestSet::parse(&names.join(","), n.max(2)).map_err(in_audit)?
                     }
+                };
+                let tests = match plan.bins {
+                    Some(bins) if n != N_FROM_INPUT => {
+                        tests.with_bins(bins, n).map_err(in_audit)?
+                    }
+                    Some(bins) => tests.with_bins(bins, bins.max(2)).map_err(in_audit)?,
+                    None => tests,
                 };
                 let trials = match plan.trials {
                     ALL_DECKS => ALL_DECKS,
@@ -817,6 +827,15 @@ impl Validator<'_> {
             source: self.source_or(&raw.rng, defaults.source)?,
             seed: raw.seed.unwrap_or(defaults.seed),
             tests,
+            bins: match &raw.bins {
+                None => None,
+                Some(b) => Some(usize::try_from(*b.get_ref()).map_err(|_| {
+                    self.at(
+                        b.span(),
+                        format!("bins = {} must be at least 2", b.get_ref()),
+                    )
+                })?),
+            },
             deck,
             note: raw.note.as_ref().map(|s| s.trim().to_string()),
         })

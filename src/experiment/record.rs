@@ -65,6 +65,11 @@ pub struct RecordedSpec {
     pub seed: u64,
     /// Tests requested.
     pub tests: Vec<String>,
+    /// The bins per side chosen for the position-by-value matrix
+    /// (`--bins`, a `bins` key); absent for the default (binned with
+    /// [`crate::tally::DEFAULT_BINS`] above [`crate::spec::LARGE_N`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bins: Option<usize>,
     /// Where a shuffle from outside came from: the input file or the
     /// command template; absent for built-in algorithms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -137,6 +142,7 @@ impl RecordedSpec {
             rng: spec.source.to_string(),
             seed: spec.seed,
             tests: spec.tests.iter().map(|t| t.name().to_string()).collect(),
+            bins: spec.tests.chosen_bins(),
             feed: None,
             workers: Vec::new(),
             deck: spec.deck.as_deref().cloned(),
@@ -156,7 +162,12 @@ impl RecordedSpec {
         }
         let spec = RunSpec {
             threads,
-            tests: TestSet::parse(&self.tests.join(","), self.n)?,
+            tests: match self.bins {
+                Some(bins) => {
+                    TestSet::parse(&self.tests.join(","), self.n)?.with_bins(bins, self.n)?
+                }
+                None => TestSet::parse(&self.tests.join(","), self.n)?,
+            },
             ..RunSpec::new(
                 Algorithm::parse(&self.algorithm)?,
                 self.n,

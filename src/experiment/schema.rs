@@ -70,6 +70,8 @@ pub(super) struct RawAudit {
     pub rng: Option<Spanned<String>>,
     pub seed: Option<u64>,
     pub tests: Option<Vec<Spanned<String>>>,
+    /// Bins per side of the position-by-value matrix (as `--bins`).
+    pub bins: Option<Spanned<i64>>,
     pub deck: Option<Spanned<String>>,
     pub categories: Option<Spanned<String>>,
     pub hand: Option<Spanned<i64>>,

@@ -44,6 +44,7 @@ const ALL: Collect = Collect {
     serial: false,
     deals: false,
     order: crate::tally::OrderParts::NONE,
+    bins: None,
 };
 
 fn read_with(bytes: &[u8], opts: &Options, block: usize) -> Result<Ingested> {

@@ -142,24 +142,33 @@ pub fn scale_words(audit: &Audit) -> String {
     heatmap_scale(audit).range_words()
 }
 
-/// Observed/expected per cell, row-major by position.
+/// Observed/expected per cell, row-major by position (by bin of positions
+/// and of values, T·a·b/n expected, when the matrix is binned).
 fn ratios(audit: &Audit) -> Vec<f64> {
-    let expected = audit.spec.trials as f64 / audit.spec.n as f64;
+    let binning = audit.tally.binning();
+    let sizes = binning.sizes();
+    let side = binning.bins().max(1);
+    let per = audit.spec.trials as f64 / audit.spec.n as f64;
     audit
         .tally
         .counts()
         .iter()
-        .map(|&c| c as f64 / expected)
+        .enumerate()
+        .map(|(i, &c)| c as f64 / (per * (sizes[i / side] * sizes[i % side]) as f64))
         .collect()
 }
+
+/// The axes of a binned heatmap (bin indices on both).
+pub const BINNED_AXES: [&str; 2] = ["value bin", "position bin"];
 
 /// The heatmap panel of an audit: O/E per cell, titled with what was run and
 /// what the tests found, with the audit's verdict for its badge.
 pub fn panel(audit: &Audit) -> HeatmapPanel {
     let n = audit.spec.n;
     let t = &audit.position_value;
-    HeatmapPanel {
-        n,
+    let binning = audit.tally.binning();
+    let mut panel = HeatmapPanel {
+        n: binning.bins(),
         ratios: ratios(audit),
         title: vec![
             format!(
@@ -183,7 +192,28 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
         ],
         verdict: Some(audit.verdict),
         axes: DECK_AXES,
+    };
+    if audit.tally.is_binned() {
+        panel.title.push(binning_words(binning));
+        panel.axes = BINNED_AXES;
     }
+    panel
+}
+
+/// A binned matrix in words, for titles and notes: "binned: 64×64 bins of
+/// 15,625 (bin 0 = 0–15624)".
+pub fn binning_words(binning: crate::tally::Binning) -> String {
+    let (lo, hi) = (binning.n() / binning.bins(), binning.largest());
+    let size = if lo == hi {
+        thousands(lo as u64)
+    } else {
+        format!("{}–{}", thousands(lo as u64), thousands(hi as u64))
+    };
+    format!(
+        "binned: {b}×{b} bins of {size} positions and values (bin 0 = {})",
+        binning.label(0),
+        b = binning.bins()
+    )
 }
 
 /// Each audit folder's per-position and per-card tests ([`lines_csv`]).
@@ -212,7 +242,7 @@ pub fn write_run(dir: &Path, audits: &[Audit], findings: &Findings) -> Result<Ve
         let sub = dir.join(&folder);
         written.push(put(
             sub.join("counts.csv"),
-            counts_csv(&audit.tally.rows()).as_bytes(),
+            counts_csv(&audit.tally.rows(), audit.tally.binning()).as_bytes(),
         )?);
         if let Some(lines) = &found.lines {
             written.push(put(sub.join(LINES_FILE), lines_csv(lines).as_bytes())?);

@@ -73,7 +73,7 @@ pub struct SummaryRow {
     /// The position-by-value test's calibrated statistic Q (one of the
     /// tests; the verdict's p is `p_adjusted`).
     pub position_value_statistic: f64,
-    /// Degrees of freedom of Q, (n-1)².
+    /// Degrees of freedom of Q, (n-1)² (or (B-1)² when binned).
     pub position_value_df: f64,
     /// The position-by-value test's own p-value (before any correction), as
     /// stated.
@@ -84,7 +84,8 @@ pub struct SummaryRow {
     pub position_value_log10_p: f64,
     /// Largest |standardised residual| of a cell.
     pub max_abs_z: f64,
-    /// The |z| a cell must reach to stand out among the n² cells at the
+    /// The |z| a cell must reach to stand out among the n² cells (B² when
+    /// binned, whose cells are bins; see `binning` in summary.json) at the
     /// level the verdict gives each test (`sensitivity_level`).
     pub standout_z: f64,
     /// The position of the cell that stands out, if one does.
@@ -109,7 +110,8 @@ impl SummaryRow {
         let t = &audit.position_value;
         let n = audit.spec.n;
         let level = audit.sensitivity.level;
-        let standout = t.standout(n, level);
+        let side = t.side(n);
+        let standout = t.standout(side, level);
         let s = &audit.sensitivity;
         let decisive = audit.decisive();
         Self {
@@ -142,7 +144,7 @@ impl SummaryRow {
             position_value_p_is_bound: pvalue::is_bound(t.log10_p()),
             position_value_log10_p: t.log10_p(),
             max_abs_z: t.max_abs_z,
-            standout_z: standout_z(n, level),
+            standout_z: standout_z(side, level),
             standout_position: standout.map(|c| c.position),
             standout_value: standout.map(|c| c.value),
             max_rel_dev: t.max_rel_dev,
@@ -207,7 +209,40 @@ pub struct SummaryEntry {
     /// stays small).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<Vec<Vec<u64>>>,
+    /// How the matrix is binned, when it is (large n): then `counts`,
+    /// cells, standout and deviation positions and values are bins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binning: Option<BinningSummary>,
 }
+
+/// A binned matrix's bins, in `summary.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct BinningSummary {
+    /// Bins per side (B).
+    pub bins: usize,
+    /// Each bin's indices, `first–last` (the same bins for positions and
+    /// values).
+    pub labels: Vec<String>,
+    /// The tests left out because the matrix is binned or n is large, in
+    /// words.
+    pub note: String,
+}
+
+impl BinningSummary {
+    /// The summary of `binning` (not the identity).
+    pub fn of(binning: crate::tally::Binning) -> Self {
+        Self {
+            bins: binning.bins(),
+            labels: (0..binning.bins()).map(|b| binning.label(b)).collect(),
+            note: BINNED_NOTE.to_string(),
+        }
+    }
+}
+
+/// What a binned audit leaves out, as outputs say it.
+pub const BINNED_NOTE: &str = "position-by-value counted in bins of positions and values; per-position \
+     and per-card line tests skipped (they need the full matrix); Lehmer digit tests are not run \
+     above n = 1024 by default";
 
 /// The largest n whose count matrix summary.json embeds (n² numbers);
 /// every audit's `counts.csv` holds its matrix whatever n.
@@ -306,7 +341,11 @@ impl Summary {
                     lines: found.lines.clone(),
                     feed: a.feed.as_ref().map(|f| FeedSummary::of(f, a.spec.n)),
                     tests: a.tests.iter().map(TestRecord::of).collect(),
-                    counts: (a.spec.n <= MAX_EMBEDDED_N).then(|| a.tally.rows()),
+                    counts: (a.tally.binning().bins() <= MAX_EMBEDDED_N).then(|| a.tally.rows()),
+                    binning: a
+                        .tally
+                        .is_binned()
+                        .then(|| BinningSummary::of(a.tally.binning())),
                 })
                 .collect(),
         }
@@ -327,14 +366,30 @@ impl Summary {
     }
 }
 
-/// `counts.csv` text: a header `position,v0,v1,...` and one row per position.
-pub fn counts_csv(counts: &[Vec<u64>]) -> String {
+/// `counts.csv` text: a header `position,v0,v1,...` and one row per position;
+/// for a binned matrix, a header `positions,values 0–15624,...` and one row
+/// per bin of positions, labelled with its positions.
+pub fn counts_csv(counts: &[Vec<u64>], binning: crate::tally::Binning) -> String {
     let n = counts.len();
     let mut w = csv::Writer::from_writer(Vec::new());
-    let header = std::iter::once("position".to_string()).chain((0..n).map(|v| format!("v{v}")));
+    let binned = !binning.is_identity();
+    let header: Vec<String> = if binned {
+        std::iter::once("positions".to_string())
+            .chain((0..n).map(|v| format!("values {}", binning.label(v))))
+            .collect()
+    } else {
+        std::iter::once("position".to_string())
+            .chain((0..n).map(|v| format!("v{v}")))
+            .collect()
+    };
     w.write_record(header).expect("in-memory CSV");
     for (p, row) in counts.iter().enumerate() {
-        let fields = std::iter::once(p.to_string()).chain(row.iter().map(u64::to_string));
+        let name = if binned {
+            binning.label(p)
+        } else {
+            p.to_string()
+        };
+        let fields = std::iter::once(name).chain(row.iter().map(u64::to_string));
         w.write_record(fields).expect("in-memory CSV");
     }
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
@@ -419,7 +474,10 @@ mod tests {
 
     #[test]
     fn counts_csv_has_a_header_and_a_row_per_position() {
-        let text = counts_csv(&[vec![3, 1], vec![1, 3]]);
+        let text = counts_csv(
+            &[vec![3, 1], vec![1, 3]],
+            crate::tally::Binning::identity(2),
+        );
         assert_eq!(text, "position,v0,v1\n0,3,1\n1,1,3\n");
     }
 }

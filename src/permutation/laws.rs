@@ -30,12 +30,19 @@ pub fn fixed_points(n: usize) -> Vec<f64> {
 
 /// P(exactly k cycles), k = 0..=n: unsigned Stirling numbers of the first
 /// kind over n!, by p_m(k) = ((m-1)/m) p_{m-1}(k) + (1/m) p_{m-1}(k-1).
+///
+/// The count of cycles is a sum of independent Bernoulli(1/m), m = 1..n,
+/// with mean and variance below H_n ≈ ln n + 0.58 (14.4 at n = 10^6), so
+/// only k up to [`cycles_reach`] carries any mass a double can hold
+/// (beyond it the Poisson-like tail is below 1e-250): the recurrence runs
+/// on those k alone, O(n log n) instead of O(n²), and the rest is 0.
 pub fn cycles(n: usize) -> Vec<f64> {
+    let reach = cycles_reach(n);
     let mut p = vec![0.0f64; n + 1];
     p[0] = 1.0; // the empty permutation has no cycles
     for m in 1..=n {
         let mf = m as f64;
-        for k in (1..=m).rev() {
+        for k in (1..=m.min(reach)).rev() {
             p[k] = p[k] * (mf - 1.0) / mf + p[k - 1] / mf;
         }
         p[0] = 0.0;
@@ -43,9 +50,38 @@ pub fn cycles(n: usize) -> Vec<f64> {
     p
 }
 
+/// The largest cycle count [`cycles`] computes at `n`: all of them up to
+/// n = 300, else H_n + 30·√H_n + 200 (at n = 10^6, 328: a Poisson(14.4)
+/// tail beyond it is about e^-690).
+pub fn cycles_reach(n: usize) -> usize {
+    let h = (1..=n.min(1_000_000)).map(|m| 1.0 / m as f64).sum::<f64>()
+        + if n > 1_000_000 {
+            (n as f64 / 1e6).ln()
+        } else {
+            0.0
+        };
+    ((h + 30.0 * h.sqrt() + 200.0).ceil() as usize).min(n)
+}
+
+/// The largest n whose rising-sequence law [`rising_sequences`] computes
+/// exactly (an O(n²) recurrence: 4·10^8 steps here); above, the Eulerian
+/// law's Edgeworth expansion.
+pub const RISING_EXACT_N: usize = 20_000;
+
 /// P(exactly r rising sequences), r = 0..=n: Eulerian numbers A(n, r-1) over
 /// n!, by q_m(d) = [(d+1) q_{m-1}(d) + (m-d) q_{m-1}(d-1)] / m on descents d.
+///
+/// Above [`RISING_EXACT_N`] the law is the Edgeworth expansion of the
+/// descents' exact cumulants (mean (n-1)/2, variance (n+1)/12, third 0,
+/// fourth -(n+1)/120), discretised with a continuity correction: the
+/// Eulerian law obeys a local central limit theorem, and the expansion's
+/// error (total variation 1.2e-5 at n = 20,000, shrinking as 1/n: about
+/// 2.4e-7 at n = 10^6) is far below what any feasible number of trials at
+/// such n can see (a chi-square needs on the order of 1/TV² trials).
 pub fn rising_sequences(n: usize) -> Vec<f64> {
+    if n > RISING_EXACT_N {
+        return rising_sequences_edgeworth(n);
+    }
     let mut q = vec![0.0f64; n.max(1)];
     q[0] = 1.0; // one element: no descent
     for m in 2..=n {
@@ -62,6 +98,30 @@ pub fn rising_sequences(n: usize) -> Vec<f64> {
     }
     let mut p = vec![0.0f64; n + 1];
     p[1..=n].copy_from_slice(&q[..n]);
+    p
+}
+
+/// [`rising_sequences`] above [`RISING_EXACT_N`]: P(r) = F(r - 1/2) - F(r - 3/2)
+/// for the descents' Edgeworth CDF F(d) = Φ(x) - φ(x)·κ4/(24σ⁴)·(x³ - 3x),
+/// x = (d - μ)/σ (r rising sequences are r - 1 descents of the inverse).
+fn rising_sequences_edgeworth(n: usize) -> Vec<f64> {
+    use statrs::function::erf::erfc;
+    let nf = n as f64;
+    let (mean, var, k4) = ((nf - 1.0) / 2.0, (nf + 1.0) / 12.0, -(nf + 1.0) / 120.0);
+    let sd = var.sqrt();
+    let cdf = |d: f64| {
+        let x = (d - mean) / sd;
+        let phi = (-0.5 * x * x).exp() / (2.0 * std::f64::consts::PI).sqrt();
+        let big_phi = 0.5 * erfc(-x / std::f64::consts::SQRT_2);
+        (big_phi - phi * k4 / (24.0 * var * var) * (x * x * x - 3.0 * x)).clamp(0.0, 1.0)
+    };
+    let mut p = vec![0.0f64; n + 1];
+    for (r, slot) in p.iter_mut().enumerate().skip(1) {
+        let d = (r - 1) as f64;
+        *slot = (cdf(d + 0.5) - cdf(d - 0.5)).max(0.0);
+    }
+    let total: f64 = p.iter().sum();
+    p.iter_mut().for_each(|x| *x /= total);
     p
 }
 
@@ -133,5 +193,43 @@ mod tests {
             assert!((total - 1.0).abs() < 1e-9, "{total}");
             assert!(law.iter().all(|&p| p >= 0.0));
         }
+    }
+}
+
+#[cfg(test)]
+mod large_n_tests {
+    use super::*;
+
+    /// The truncated cycle law equals the full recurrence where both run,
+    /// and the Edgeworth rising-sequence law is close to the exact one just
+    /// below where it takes over.
+    #[test]
+    fn large_n_laws_match_the_exact_recurrences() {
+        let n = 2000;
+        let reach = cycles_reach(n);
+        assert!(reach < n);
+        let truncated = cycles(n);
+        let mut full = vec![0.0f64; n + 1];
+        full[0] = 1.0;
+        for m in 1..=n {
+            let mf = m as f64;
+            for k in (1..=m).rev() {
+                full[k] = full[k] * (mf - 1.0) / mf + full[k - 1] / mf;
+            }
+            full[0] = 0.0;
+        }
+        for k in 0..=n {
+            assert!((truncated[k] - full[k]).abs() < 1e-250, "k = {k}");
+        }
+        let exact = rising_sequences(RISING_EXACT_N);
+        let approx = rising_sequences_edgeworth(RISING_EXACT_N);
+        let tv: f64 = exact
+            .iter()
+            .zip(&approx)
+            .map(|(a, b)| (a - b).abs())
+            .sum::<f64>()
+            / 2.0;
+        assert!(tv < 2e-5, "total variation {tv}");
+        assert!((approx.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     }
 }

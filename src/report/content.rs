@@ -459,6 +459,16 @@ fn audit_sections(
         if let Some(sha256) = audit.feed.as_ref().and_then(|f| f.sha256.clone()) {
             facts.push(("Input SHA-256".to_string(), Cell::text(sha256)));
         }
+        if audit.tally.is_binned() {
+            facts.push((
+                "Matrix".to_string(),
+                Cell::text(format!(
+                    "{}; {}",
+                    output::binning_words(audit.tally.binning()),
+                    crate::output::summary::BINNED_NOTE
+                )),
+            ));
+        }
         if let Some(lines) = &findings[i].lines {
             facts.push((
                 "Per-position tests".to_string(),
@@ -495,8 +505,13 @@ fn audit_sections(
             blocks.push(Block::Note(format!("Note: {note}")));
         }
         blocks.push(Block::Table(test_table(&audit.tests)));
+        let layout = if audit.tally.is_binned() {
+            "rows = bins of positions, columns = bins of values"
+        } else {
+            "rows = positions, columns = values"
+        };
         blocks.push(Block::Paragraph(format!(
-            "Counts: {folder}/counts.csv (rows = positions, columns = values)."
+            "Counts: {folder}/counts.csv ({layout})."
         )));
         let mut sub = Section::new(anchor(folder), audit_label(audit), blocks);
         if let Some(findings) = extensions::permutation_findings(audit) {

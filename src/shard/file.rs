@@ -115,11 +115,21 @@ impl TallyFile {
                 "the audits of a sharded or checkpointed run must have the same trials",
             ));
         }
-        let planned = shard.map_or_else(|| ChunkRange::all(trials), |s| s.range(trials));
-        let empty = ChunkRange {
-            first: planned.first,
-            end: planned.first,
-        };
+        let all = first.chunks();
+        if let Some(other) = specs.iter().find(|s| s.chunks() != all) {
+            return Err(Error::invalid(format!(
+                "the audits of a sharded or checkpointed run must be counted in chunks of the \
+                 same size: n = {} has chunks of {} trials, n = {} of {} (n above {} is counted \
+                 in smaller chunks)",
+                first.n,
+                all.size,
+                other.n,
+                other.chunks().size,
+                crate::spec::LARGE_N
+            )));
+        }
+        let planned = shard.map_or(all, |s| s.range(all));
+        let empty = planned.with(planned.first, planned.first);
         Ok(Self {
             tool: tool_version(),
             command_line,
@@ -155,6 +165,11 @@ impl TallyFile {
         self.audits.iter().map(|a| a.tally.trials()).sum()
     }
 
+    /// Every chunk of the run the file is a part of.
+    pub fn all_chunks(&self) -> ChunkRange {
+        ChunkRange::all_sized(self.run_trials(), self.planned.size)
+    }
+
     /// Whether every audit has counted all its planned chunks.
     pub fn is_complete(&self) -> bool {
         self.audits.iter().all(|a| a.counted == self.planned)
@@ -163,7 +178,7 @@ impl TallyFile {
     /// Whether the file holds every chunk of the run, all counted: a run
     /// that can be judged.
     pub fn is_whole_run(&self) -> bool {
-        self.is_complete() && self.planned == ChunkRange::all(self.run_trials())
+        self.is_complete() && self.planned == self.all_chunks()
     }
 
     /// The audits' specs, on the file's thread count.
@@ -205,6 +220,7 @@ impl TallyFile {
                     .or_else(|| differ("rng", &a.rng, &b.rng))
                     .or_else(|| differ("seed", &a.seed, &b.seed))
                     .or_else(|| differ("tests", &a.tests.join(","), &b.tests.join(",")))
+                    .or_else(|| differ("bins", &bins_words(a.bins), &bins_words(b.bins)))
             })
             .or_else(|| differ("alpha", &self.alpha, &other.alpha))
     }
@@ -217,7 +233,7 @@ impl TallyFile {
             return Err(Error::invalid(format!(
                 "the tally holds chunks {} of {} (counted: {}): not a whole run",
                 self.planned,
-                ChunkRange::all(self.run_trials()),
+                self.all_chunks(),
                 self.counted_words()
             )));
         }
@@ -283,7 +299,7 @@ impl TallyFile {
             return Err(Error::invalid("no audit"));
         }
         let trials = self.run_trials();
-        let all = ChunkRange::all(trials);
+        let all = ChunkRange::all_sized(trials, self.planned.size);
         if self.planned.first > self.planned.end || self.planned.end > all.end {
             return Err(Error::invalid(format!(
                 "chunks {} are not within the run's {all}",
@@ -448,6 +464,12 @@ fn shape(tally: &Tally) -> Vec<usize> {
     shape
 }
 
+/// A chosen number of bins as a difference names it (`default` when none
+/// was chosen).
+fn bins_words(bins: Option<usize>) -> String {
+    bins.map_or_else(|| "default".to_string(), |b| b.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,7 +505,7 @@ mod tests {
     #[test]
     fn a_tally_file_reads_back_as_written() {
         let file = counted();
-        assert_eq!(file.planned, ChunkRange { first: 2, end: 4 });
+        assert_eq!(file.planned, ChunkRange::all(1).with(2, 4));
         assert!(file.is_complete() && !file.is_whole_run());
         assert_eq!(file.counted_trials(), 2 * (CHUNK_TRIALS + 7));
         let bytes = file.to_bytes();
@@ -540,7 +562,7 @@ mod tests {
     fn runs_differ_by_what_decides_their_counts() {
         let a = counted();
         let mut b = counted();
-        b.planned = ChunkRange { first: 0, end: 2 };
+        b.planned = b.planned.with(0, 2);
         b.threads = 7;
         assert_eq!(a.difference(&b), None, "shards of one run");
         b.audits[1].spec.seed = 6;

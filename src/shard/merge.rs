@@ -68,7 +68,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
 /// Fails unless the files, sorted by their first chunk, hold every chunk
 /// of the run exactly once, naming the files around an overlap or a gap.
 fn check_coverage(files: &[(&Path, TallyFile)]) -> Result<()> {
-    let all = ChunkRange::all(files[0].1.run_trials());
+    let all = files[0].1.all_chunks();
     let mut next = all.first;
     let mut previous: Option<&Path> = None;
     for (path, file) in files {

@@ -64,17 +64,14 @@ impl Shard {
         Ok(Self { index, count })
     }
 
-    /// This shard's chunks of a run of `trials` trials: contiguous, sizes
-    /// differing by at most one chunk, and the shards 0..count together
-    /// cover every chunk once. (A shard of a run with fewer chunks than
-    /// shards may be empty.)
-    pub fn range(self, trials: u64) -> ChunkRange {
-        let all = ChunkRange::all(trials).end as u128;
-        let at = |i: u64| (all * i as u128 / self.count as u128) as u64;
-        ChunkRange {
-            first: at(self.index),
-            end: at(self.index + 1),
-        }
+    /// This shard's chunks of a run whose chunks are `all`: contiguous,
+    /// sizes differing by at most one chunk, and the shards 0..count
+    /// together cover every chunk once. (A shard of a run with fewer chunks
+    /// than shards may be empty.)
+    pub fn range(self, all: ChunkRange) -> ChunkRange {
+        let chunks = all.end as u128;
+        let at = |i: u64| (chunks * i as u128 / self.count as u128) as u64;
+        all.with(at(self.index), at(self.index + 1))
     }
 }
 
@@ -95,7 +92,7 @@ mod tests {
             let mut next = 0;
             let mut total = 0;
             for index in 0..count {
-                let range = Shard { index, count }.range(trials);
+                let range = Shard { index, count }.range(ChunkRange::all(trials));
                 assert_eq!(range.first, next);
                 next = range.end;
                 total += range.trials(trials);
@@ -104,7 +101,11 @@ mod tests {
             assert_eq!(total, trials);
         }
         let sizes: Vec<u64> = (0..4)
-            .map(|index| Shard { index, count: 4 }.range(CHUNK_TRIALS * 18).len())
+            .map(|index| {
+                Shard { index, count: 4 }
+                    .range(ChunkRange::all(CHUNK_TRIALS * 18))
+                    .len()
+            })
             .collect();
         assert_eq!(sizes, vec![4, 5, 4, 5]);
     }

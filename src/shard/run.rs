@@ -2,7 +2,7 @@
 //! that a run stopped or killed at any moment can be resumed.
 
 use super::file::TallyFile;
-use crate::engine::{self, ChunkRange};
+use crate::engine;
 use crate::error::{Error, ErrorKind, Result};
 use crate::output::thousands;
 use crate::study::Observer;
@@ -48,17 +48,16 @@ pub fn count(
     };
     let mut saved = Instant::now();
     for (i, spec) in specs.iter().enumerate() {
-        let left = ChunkRange {
-            first: file.audits[i].counted.end,
-            end: file.planned.end,
-        };
+        let left = file
+            .planned
+            .with(file.audits[i].counted.end, file.planned.end);
         observer.begin(i, spec, left.trials(spec.trials));
         let progress = |trials| observer.advanced(trials);
         let mut next = left.first;
         while next < left.end {
             let end = next.saturating_add(look).min(left.end);
             let start = Instant::now();
-            let part = engine::run_range(spec, ChunkRange { first: next, end }, &progress)?;
+            let part = engine::run_range(spec, left.with(next, end), &progress)?;
             let audit = &mut file.audits[i];
             audit.tally.merge(&part);
             audit.counted.end = end;

@@ -27,9 +27,28 @@
 //!
 //! The calibration test in `tests/calibration.rs` checks this over thousands of
 //! independent audits, and checks that the uncorrected sum fails it.
+//!
+//! # Binned matrices (large n)
+//!
+//! Above [`crate::spec::LARGE_N`] the tally counts a B×B matrix of bins
+//! ([`Binning`]: position bin i holds a_i positions, value bin j holds b_j
+//! values, sizes differing by at most one). Its cell (i, j) sums the a_i·b_j
+//! cells of X it covers, so it expects a_i·b_j/n per trial, and summing the
+//! covariance above over those cells gives
+//!
+//! ```text
+//! Cov(Y) = (1/(n-1)) · (D_a - a aᵀ/n) ⊗ (D_b - b bᵀ/n)
+//! ```
+//!
+//! with D_a = diag(a). Scaled by 1/√(a_i b_j / n), each factor becomes
+//! `I - √a √aᵀ/n`, a projection of rank B-1 (since Σ a_i = n), so exactly
+//! as for the full matrix the Pearson sum with expected counts T·a_i·b_j/n,
+//! times (n-1)/n, follows χ²((B-1)²): the full matrix is the case B = n.
+//! `tests/calibration_large_n.rs` checks the rejection rates of binned
+//! audits with unequal bins.
 
 use super::special::{chi2_isf, chi2_sf, ln_chi2_sf};
-use crate::tally::Tally;
+use crate::tally::{Binning, Tally};
 use serde::Serialize;
 use std::f64::consts::{LN_10, PI};
 
@@ -53,9 +72,15 @@ pub struct PositionValueStats {
     pub statistic: f64,
     /// The uncorrected Pearson sum Σ (O-E)²/E, for reference only.
     pub pearson: f64,
-    /// Degrees of freedom, (n-1)².
+    /// Degrees of freedom, (n-1)² (or (B-1)² when binned).
     pub df: f64,
-    /// The largest |standardised residual| (O-E)/sqrt(T·(1/n)(1-1/n)).
+    /// The bins per side when the matrix is binned (B < n; cells are then
+    /// bins of positions and values); absent for the full matrix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bins: Option<usize>,
+    /// The largest |standardised residual| (O-E)/sd, with sd² the cell's
+    /// variance under a uniform shuffle: T·(1/n)(1-1/n) for the full
+    /// matrix, T·a(1-a/n)·b(1-b/n)/(n-1) for a cell of bins of a and b.
     pub max_abs_z: f64,
     /// Where `max_abs_z` occurs.
     pub max_abs_z_cell: Cell,
@@ -66,7 +91,8 @@ pub struct PositionValueStats {
     /// Signed O/E - 1 at `max_rel_dev_cell` (positive: too often).
     pub rel_dev_at_max: f64,
     /// Estimated total variation distance between the value distribution at a
-    /// position and uniform, the largest over positions.
+    /// position and uniform, the largest over positions (of the value-bin
+    /// distribution over a position bin, when binned).
     pub tv_marginal: f64,
     /// What `tv_marginal` (the largest over positions) is on average for a
     /// perfectly fair shuffle at this T: the noise level of the figure shown
@@ -98,8 +124,11 @@ impl PositionValueStats {
             "the position-by-value test needs at least one trial"
         );
         let nf = n as f64;
-        let expected = t / nf;
-        let sd = (t * (1.0 / nf) * (1.0 - 1.0 / nf)).sqrt();
+        let binning = tally.binning();
+        let side = binning.bins();
+        let sizes: Vec<f64> = binning.sizes().into_iter().map(|a| a as f64).collect();
+        // A cell's variance per trial is spread(a)·spread(b)/(n-1) (n > 1).
+        let spread: Vec<f64> = sizes.iter().map(|&a| a * (1.0 - a / nf)).collect();
         let mut pearson = 0.0;
         let mut best_z = (
             0.0f64,
@@ -117,9 +146,11 @@ impl PositionValueStats {
             },
         );
         let mut tv_marginal = 0.0f64;
-        for position in 0..n {
+        for position in 0..side {
             let mut abs_dev_sum = 0.0;
-            for value in 0..n {
+            for value in 0..side {
+                let expected = t * sizes[position] * sizes[value] / nf;
+                let sd = (t * spread[position] * spread[value] / (nf - 1.0)).sqrt();
                 let dev = tally.count(position, value) as f64 - expected;
                 pearson += dev * dev / expected;
                 abs_dev_sum += dev.abs();
@@ -132,36 +163,44 @@ impl PositionValueStats {
                     best_rel = (rel.abs(), rel, cell);
                 }
             }
-            tv_marginal = tv_marginal.max(0.5 * abs_dev_sum / t);
+            tv_marginal = tv_marginal.max(0.5 * abs_dev_sum / (t * sizes[position]));
         }
-        let df = (nf - 1.0) * (nf - 1.0);
+        let sidef = side as f64;
+        let df = (sidef - 1.0) * (sidef - 1.0);
         let statistic = pearson * (nf - 1.0) / nf;
         Self {
             statistic,
             pearson,
             df,
+            bins: tally.is_binned().then_some(side),
             max_abs_z: best_z.0,
             max_abs_z_cell: best_z.1,
             max_rel_dev: best_rel.0,
             max_rel_dev_cell: best_rel.2,
             rel_dev_at_max: best_rel.1,
             tv_marginal,
-            tv_noise: tv_noise(n, tally.trials()),
+            tv_noise: tv_noise_binned(binning, tally.trials()),
         }
     }
 
     /// The cell that stands out: the largest |standardised residual|, if it
     /// is significant at level `alpha` after a Bonferroni correction for the
-    /// n² cells looked at (two-sided); `None` when no single cell stands out
-    /// from the noise. Naming the most extreme of n² noisy cells otherwise
-    /// would report noise as a finding.
-    pub fn standout(&self, n: usize, alpha: f64) -> Option<Cell> {
-        (self.max_abs_z >= standout_z(n, alpha)).then_some(self.max_abs_z_cell)
+    /// side² cells looked at (two-sided; `side` is n, or B when binned);
+    /// `None` when no single cell stands out from the noise. Naming the most
+    /// extreme of many noisy cells otherwise would report noise as a finding.
+    pub fn standout(&self, side: usize, alpha: f64) -> Option<Cell> {
+        (self.max_abs_z >= standout_z(side, alpha)).then_some(self.max_abs_z_cell)
+    }
+
+    /// Cells per side of the matrix tested: n, or B when binned.
+    pub fn side(&self, n: usize) -> usize {
+        self.bins.unwrap_or(n)
     }
 }
 
 /// The |z| a single cell must reach to stand out at level `alpha` among the
-/// n² cells of the matrix (Bonferroni, two-sided): z² is χ²(1) under the null.
+/// n² cells of a matrix of side n (Bonferroni, two-sided): z² is χ²(1)
+/// under the null.
 pub fn standout_z(n: usize, alpha: f64) -> f64 {
     chi2_isf(alpha / (n * n) as f64, 1.0).sqrt()
 }
@@ -178,10 +217,31 @@ pub fn standout_z(n: usize, alpha: f64) -> f64 {
 /// about mean + sd · E[max of n standard normals]. The mean of one position
 /// alone, √((n − 1)/(2πT)), is 1.25–1.4× too small for the maximum.
 pub fn tv_noise(n: usize, trials: u64) -> f64 {
-    if n < 2 || trials == 0 {
+    tv_noise_of(n, trials as f64)
+}
+
+/// [`tv_noise`] of a binned matrix: a position bin of a positions holds
+/// T·a values, and its value-bin deviations have the shape of a row of a
+/// B×B matrix over T·a(n-a)/(n-1) trials (see the module docs), so the
+/// noise of its TV is [`tv_noise`]'s at that many trials, scaled by
+/// (n-a)/(n-1); a = n/B (bins differ by at most one). The identity binning
+/// gives [`tv_noise`].
+pub fn tv_noise_binned(binning: Binning, trials: u64) -> f64 {
+    let (n, side) = (binning.n(), binning.bins());
+    if binning.is_identity() || n < 2 || side < 2 {
+        return tv_noise(n, trials);
+    }
+    let (nf, a) = (n as f64, n as f64 / side as f64);
+    let shrink = (nf - a) / (nf - 1.0);
+    tv_noise_of(side, trials as f64 * a * shrink) * shrink
+}
+
+/// [`tv_noise`] for a real number of trials.
+fn tv_noise_of(n: usize, t: f64) -> f64 {
+    if n < 2 || t <= 0.0 {
         return 0.0;
     }
-    let (nf, t) = (n as f64, trials as f64);
+    let nf = n as f64;
     let sigma2 = t * (1.0 / nf) * (1.0 - 1.0 / nf);
     let rho = -1.0 / (nf - 1.0);
     let cov = 2.0 * sigma2 / PI * ((1.0 - rho * rho).sqrt() + rho * rho.asin() - 1.0);

@@ -65,6 +65,12 @@ pub struct Sensitivity {
     pub inconclusive: Option<String>,
 }
 
+/// The side of a position-by-value matrix (n, or B when binned) from its
+/// test's degrees of freedom, (side - 1)².
+pub fn matrix_side(df: f64) -> f64 {
+    df.sqrt().round() + 1.0
+}
+
 impl Sensitivity {
     /// The sensitivity of a run of `trials` shuffles of `n` items whose tests
     /// gave `results`, each held to level `alpha / family`.
@@ -94,8 +100,13 @@ impl Sensitivity {
                 )),
         };
         let cohen_w = delta.sqrt();
-        let cell_deviation = position_value.map(|_| ((n as f64 - 1.0) * delta).sqrt());
-        let expected = trials as f64 / n as f64;
+        // The matrix's side: n, or B for a binned matrix, whose cells hold
+        // about n/B² of the n² (its df is (side - 1)² either way).
+        let side = position_value.map_or(n as f64, |r| matrix_side(r.df));
+        let nf = n as f64;
+        let cell_deviation =
+            position_value.map(|_| ((side - 1.0) * (side - 1.0) / (nf - 1.0) * delta).sqrt());
+        let expected = trials as f64 * nf / (side * side);
         let inconclusive = if test == TestKind::Birthday {
             Some(
                 "the birthday test alone states no effect size (its method says which seed \
@@ -111,7 +122,7 @@ impl Sensitivity {
             Some(format!(
                 "only {expected:.2} expected counts per position-value cell (at least \
                  {MIN_EXPECTED_PER_CELL} needed): run at least {} trials",
-                (MIN_EXPECTED_PER_CELL * n as f64).ceil()
+                (MIN_EXPECTED_PER_CELL * side * side / nf).ceil()
             ))
         } else if let Some(eps) = cell_deviation.filter(|&e| e > MAX_CELL_DEVIATION) {
             Some(format!(

@@ -160,7 +160,15 @@ pub fn seed_space_caught(sample: &DealSample, null: &Moments, level: f64) -> Opt
     // The critical count: the least c with P_null(C ≥ c) ≤ level.
     let ln_level = level.ln();
     let mut c = 1u64;
+    // No more pairs than the kept deals make: where the tail never falls
+    // below the level before that (a degenerate null at large n, whose
+    // moments underflow), there is no critical count to state.
+    let m = sample.kept.len() as u64;
+    let most = m.saturating_mul(m - 1) / 2;
     while collisions::ln_sf(c, null) > ln_level {
+        if c > most {
+            return None;
+        }
         c = if c < 1024 { c + 1 } else { c + c / 64 };
     }
     // The Poisson mean μ with P(C ≥ c) = 0.9, by bisection.

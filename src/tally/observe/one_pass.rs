@@ -51,9 +51,10 @@ fn bump_cell(cells: &mut [u32; CELLS], value: usize) {
 
 impl StructureChunk {
     /// Empty counts of what `collect` asks of permutations of `n`, or
-    /// `None` above n = 64 or when nothing but the matrix is collected.
+    /// `None` above n = 64, for a binned matrix (which the one pass does
+    /// not count) or when nothing but the matrix is collected.
     pub(in crate::tally) fn for_collect(n: usize, collect: Collect) -> Option<Self> {
-        if n > NARROW || !collect.per_deal() {
+        if n > NARROW || collect.bins.is_some() || !collect.per_deal() {
             return None;
         }
         let parts = collect.structure;

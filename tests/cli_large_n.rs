@@ -1,0 +1,182 @@
+//! Large n on the command line: a binned audit of n = 100,000 runs quickly
+//! with a small summary, `--bins` is checked, tests that need n² are
+//! refused, and shards of a binned run merge into the unsharded result.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A fresh, empty temporary folder path (not created).
+fn temp_out(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sa-large-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit code 2, naming `needle`, no panic.
+fn assert_refused(args: &[&str], needle: &str) {
+    let o = run(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: stderr lacks '{needle}': {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+#[test]
+fn n_100000_runs_binned_with_a_small_summary() {
+    let out = temp_out("100k");
+    let o = run(&[
+        "audit",
+        "-a",
+        "fisher-yates",
+        "-n",
+        "100000",
+        "-t",
+        "50",
+        "--seed",
+        "1",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(json.len() < 200_000, "summary.json is {} bytes", json.len());
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let audit = &v["audits"][0];
+    assert_eq!(audit["binning"]["bins"], 64);
+    assert_eq!(audit["binning"]["labels"][0], "0–1562");
+    assert_eq!(audit["counts"].as_array().unwrap().len(), 64);
+    let tests = audit["tests_run"].as_str().unwrap();
+    assert_eq!(
+        tests,
+        "position-value,fixed-points,cycles,rising-sequences,serial,birthday"
+    );
+    assert!(
+        audit.get("lines").is_none_or(|l| l.is_null()),
+        "no line tests when binned"
+    );
+    let csv = std::fs::read_to_string(out.join("fisher-yates").join("counts.csv")).unwrap();
+    assert!(
+        csv.starts_with("positions,values 0–1562,"),
+        "{}",
+        &csv[..80]
+    );
+    assert_eq!(csv.lines().count(), 65);
+    assert!(out.join("fisher-yates").join("heatmap.png").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn bins_and_quadratic_tests_are_checked() {
+    let out = temp_out("bad");
+    let o = out.to_str().unwrap();
+    assert_refused(
+        &[
+            "audit",
+            "-a",
+            "fisher-yates",
+            "-n",
+            "100",
+            "--bins",
+            "1",
+            "--out",
+            o,
+        ],
+        "--bins 1",
+    );
+    assert_refused(
+        &[
+            "audit",
+            "-a",
+            "fisher-yates",
+            "-n",
+            "100",
+            "--bins",
+            "101",
+            "--out",
+            o,
+        ],
+        "--bins 101",
+    );
+    assert_refused(
+        &[
+            "audit",
+            "-a",
+            "fisher-yates",
+            "-n",
+            "5000",
+            "--tests",
+            "lehmer",
+            "--out",
+            o,
+        ],
+        "n <= 2048",
+    );
+    assert_refused(
+        &["audit", "--deck", "cards", "--bins", "4", "--out", o],
+        "--bins 4: the tests of decks need the full",
+    );
+}
+
+/// Two shards of a binned run merge into exactly the unsharded counts.
+#[test]
+fn shards_of_a_binned_run_merge_into_the_whole_run() {
+    let dir = temp_out("shards");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let base = [
+        "audit",
+        "-a",
+        "naive-swap",
+        "-n",
+        "3000",
+        "-t",
+        "60000",
+        "--seed",
+        "4",
+        "--bins",
+        "8",
+        "-q",
+        "--tests",
+        "position-value",
+    ];
+    let whole = p("whole");
+    let o = run(&[&base[..], &["--out", &whole]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for i in 0..2 {
+        let shard = format!("{i}/2");
+        let tally = p(&format!("t{i}.json"));
+        let o = run(&[&base[..], &["--shard", &shard, "--tally", &tally]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let merged = p("merged");
+    let o = run(&[
+        "merge",
+        "-q",
+        &p("t0.json"),
+        &p("t1.json"),
+        "--out",
+        &merged,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let counts = |dir: &str| {
+        std::fs::read_to_string(PathBuf::from(dir).join("naive-swap").join("counts.csv")).unwrap()
+    };
+    assert_eq!(counts(&whole), counts(&merged));
+    assert!(counts(&whole).starts_with("positions,"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -44,7 +44,11 @@ fn assert_refused(args: &[&str], needle: &str) {
 #[test]
 fn bad_input_is_refused_with_exit_2_and_no_files() {
     assert_refused(&["audit", "-n", "1"], "n = 1");
-    assert_refused(&["audit", "-n", "5000000"], "n = 5000000 needs about");
+    // Large n is binned by default; the full matrix (--bins n) does not fit.
+    assert_refused(
+        &["audit", "-n", "5000000", "--bins", "5000000"],
+        "n = 5000000 needs about",
+    );
     assert_refused(&["audit", "-t", "0"], "trials must be at least 1");
     assert_refused(&["audit", "-t", "lots"], "'lots'");
     assert_refused(&["audit", "-a", "bogo-sort"], "'bogo-sort'");
@@ -61,7 +65,17 @@ fn bad_input_is_refused_with_exit_2_and_no_files() {
     assert_refused(&["audit", "--alpha", "1.5"], "alpha = 1.5");
     assert_refused(&["audit", "--threads", "0"], "threads must be at least 1");
     assert_refused(
-        &["audit", "-a", "fisher-yates", "-n", "20000", "-t", "1e9"],
+        &[
+            "audit",
+            "-a",
+            "fisher-yates",
+            "-n",
+            "20000",
+            "-t",
+            "1e9",
+            "--bins",
+            "20000",
+        ],
         "would write about 2.2 GiB of count matrices",
     );
     assert_refused(

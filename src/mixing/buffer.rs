@@ -42,9 +42,9 @@ use serde::Serialize;
 use std::fmt;
 use std::time::Instant;
 
-/// A data-loader shuffle, without its size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+/// A data-loader shuffle, without its size (serialised by its algorithm
+/// name, `buffer-shuffle`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Loader {
     /// `buffer-shuffle:b=B`, a shuffle buffer of B items.
     Buffer,
@@ -118,6 +118,12 @@ impl Loader {
             Loader::Window => window_distance(n, size),
             Loader::Shard => shard_distance(n, size),
         }
+    }
+}
+
+impl Serialize for Loader {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 

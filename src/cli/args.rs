@@ -230,6 +230,7 @@ Examples:
   shuffle-audit mixing -a riffle -n 52 --k 1..10
   shuffle-audit mixing -a riffle -n 52 --k 1..12 --monte-carlo -t 1M
   shuffle-audit mixing -a random-swap -n 6 --k 0..30 --monte-carlo
+  shuffle-audit mixing -a buffer-shuffle -n 100000   (exact loader curve: loaders.csv, loaders.png)
 
 Exit codes: 0 ran; 2 bad input (nothing is written).";
 const EXACT_ABOUT: &str = "\

@@ -4,7 +4,8 @@
 
 use super::{files, write_png};
 use crate::error::Result;
-use crate::mixing::buffer::{LoaderCurve, LoaderPoint};
+use crate::format::thousands;
+use crate::mixing::buffer::{Loader, LoaderCurve, LoaderPoint};
 use crate::mixing::{MixingCurve, MixingPoint};
 use crate::plot;
 pub use crate::plot::mixing::bound_up;
@@ -80,6 +81,49 @@ pub fn loaders_csv(curve: &LoaderCurve) -> String {
 /// in scientific notation, others to 4 decimals.
 pub fn loader_tv_text(p: &LoaderPoint) -> String {
     distance_text(p.mean_tv, p.rounding_bound, p.rounding_level)
+}
+
+/// What a loader curve's distance means and what it cannot see, in one
+/// paragraph for the terminal and the report.
+pub const LOADER_NOTE: &str = "Distance: for each item, the total variation distance between the \
+position it comes out at and a uniformly random position, averaged over the items (equal to \
+the same average over positions); exact, from the loaders' closed-form marginals. It sees \
+where items go, not which items stay together: shard-shuffle's marginals are exactly uniform \
+whenever the shard size divides n (distance 0) although every shard stays in one piece. \
+The audit's structure tests see that.";
+
+/// One line per loader with thresholds: the smallest size, in items and
+/// as a share of n, whose mean TV reaches each target.
+pub fn loader_threshold_lines(curve: &LoaderCurve) -> Vec<String> {
+    let mut lines = Vec::new();
+    for loader in Loader::ALL {
+        let parts: Vec<String> = curve
+            .thresholds_of(loader)
+            .map(|t| {
+                format!(
+                    "mean TV <= {} from {} = {} ({:.2}% of n)",
+                    t.target,
+                    loader.key(),
+                    thousands(t.size),
+                    100.0 * t.fraction
+                )
+            })
+            .collect();
+        if !parts.is_empty() {
+            lines.push(format!("{}: {}", loader.name(), parts.join("; ")));
+        }
+    }
+    lines
+}
+
+/// A size as a fraction of n: 4 decimals, or one significant digit in
+/// scientific notation below 0.001 (`2e-5`).
+pub fn fraction_text(fraction: f64) -> String {
+    if fraction > 0.0 && fraction < 1e-3 {
+        format!("{fraction:.0e}")
+    } else {
+        format!("{fraction:.4}")
+    }
 }
 
 /// A distance as the outputs show it (see [`loader_tv_text`]).

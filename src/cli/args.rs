@@ -312,7 +312,7 @@ Run an experiment file and write a fairness report people can read.
 An experiment file (TOML) names a study and its purpose, sets defaults (n, \
 trials, rng, seed, alpha, threads, out) and lists [[audit]] tables, each an \
 algorithm with optional n (one size or a list), trials, rng, seed, tests and \
-note, and optional [[mixing]] tables (algorithm, n, k range, trials). A file may \
+note, and optional [[mixing]] tables (algorithm, n, k range, trials; for a data loader such as buffer-shuffle, k lists sizes in items and may be left out). A file may \
 instead list [[sample]] tables (sampler, n, trials, rng, seed, weights, \
 note; or input/cmd with kind sample|pick, base, name, jobs, cmd_timeout, \
 requires for your own sampler) to audit samplers; `run --check` then compares inclusion counts. Every \

@@ -345,7 +345,7 @@ pub const MAX_LOADER_N: usize = 100_000_000;
 
 /// The exact loader curve: every loader at every size, and the thresholds
 /// of [`TARGETS`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LoaderCurve {
     /// The loader asked for (shown first; the others are there to compare).
     pub loader: Loader,

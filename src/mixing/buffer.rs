@@ -532,6 +532,12 @@ mod tests {
             assert!(d.windows(2).all(|w| w[1] < w[0]), "n {n}: {d:?}");
             assert_eq!(d[n - 1], 0.0);
         }
+        // The worst item is the last: it can only land in the last b
+        // positions, uniformly.
+        for b in [1usize, 7, 100, 2500, 4999] {
+            let worst = buffer_distance(5000, b).max_tv;
+            assert!((worst - (1.0 - b as f64 / 5000.0)).abs() < 1e-12, "{b}: {worst}");
+        }
         let n = 5000;
         for target in TARGETS {
             let b = smallest_buffer(n, target).unwrap();

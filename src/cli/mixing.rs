@@ -7,12 +7,12 @@ use clap::Args;
 use shuffle_audit::Result;
 use shuffle_audit::algorithm::{Algorithm, StepKind};
 use shuffle_audit::audit::DEFAULT_SEED;
-use shuffle_audit::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use shuffle_audit::mixing::buffer::{self, Loader, LoaderCurve};
+use shuffle_audit::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use shuffle_audit::mixing::{self, Method, MixingCurve, MixingSpec};
 use shuffle_audit::output::mixing::{
-    LOADER_NOTE, distance_text, fraction_text, loader_threshold_lines, loader_tv_text, tv_text, write_loaders,
-    write_mixing,
+    LOADER_NOTE, distance_text, fraction_text, loader_threshold_lines, loader_tv_text, tv_text,
+    write_loaders, write_mixing,
 };
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::source::SourceSpec;
@@ -198,10 +198,7 @@ fn render_loaders(curve: &LoaderCurve) -> String {
     header.push((worst.as_str(), true));
     let mut table = Table::new(&header);
     for (i, &size) in curve.sizes.iter().enumerate() {
-        let mut row = vec![
-            thousands(size),
-            fraction_text(size as f64 / curve.n as f64),
-        ];
+        let mut row = vec![thousands(size), fraction_text(size as f64 / curve.n as f64)];
         let at = |l: Loader| curve.points_of(l).nth(i).expect("a point per size");
         row.extend(order.iter().map(|&l| loader_tv_text(at(l))));
         let p = at(curve.loader);

@@ -421,7 +421,10 @@ fn the_data_loaders_experiment_parses_and_its_loader_curve_takes_sizes() {
             "name = \"l\"\npurpose = \"p\"\nn = 100\n\n[[mixing]]\nalgorithm = \"window-shuffle\"\n{k}"
         )
     };
-    assert_eq!(parse(&table("k = [1, 10, 100]")).unwrap().mixing[0].steps, [1, 10, 100]);
+    assert_eq!(
+        parse(&table("k = [1, 10, 100]")).unwrap().mixing[0].steps,
+        [1, 10, 100]
+    );
     let e = parse(&table("k = [1, 101]")).unwrap_err().to_string();
     assert!(e.contains("size 101") && e.contains("bad.toml:7:"), "{e}");
     let e = error(&good_with("k = { from = 1, to = 10 }\n", ""));

@@ -218,7 +218,11 @@ pub fn window_distance(n: usize, w: usize) -> Distance {
     }
     let windows = n.div_ceil(w);
     let last = n - (windows - 1) * w;
-    let (n2, w2, last2) = (n as u128 * n as u128, (w * w) as u128, (last * last) as u128);
+    let (n2, w2, last2) = (
+        n as u128 * n as u128,
+        (w * w) as u128,
+        (last * last) as u128,
+    );
     // Σ_items (1 − c/n) / n = 1 − Σ_windows c² / n², in integers first.
     let squares = (windows as u128 - 1) * w2 + last2;
     Distance {
@@ -499,7 +503,10 @@ mod tests {
         let mut sum = 0.0;
         let mut max = 0.0f64;
         for i in 0..n {
-            let tv: f64 = (0..n).map(|t| (p[t * n + i] - 1.0 / n as f64).abs()).sum::<f64>() / 2.0;
+            let tv: f64 = (0..n)
+                .map(|t| (p[t * n + i] - 1.0 / n as f64).abs())
+                .sum::<f64>()
+                / 2.0;
             sum += tv;
             max = max.max(tv);
         }
@@ -536,7 +543,10 @@ mod tests {
         // positions, uniformly.
         for b in [1usize, 7, 100, 2500, 4999] {
             let worst = buffer_distance(5000, b).max_tv;
-            assert!((worst - (1.0 - b as f64 / 5000.0)).abs() < 1e-12, "{b}: {worst}");
+            assert!(
+                (worst - (1.0 - b as f64 / 5000.0)).abs() < 1e-12,
+                "{b}: {worst}"
+            );
         }
         let n = 5000;
         for target in TARGETS {

@@ -194,9 +194,15 @@ mod tests {
             Some("loader,size,fraction,mean_tv,max_tv,rounding_bound,rounding_level")
         );
         let first = lines.next().unwrap();
-        assert!(first.starts_with("buffer-shuffle,1,0.01,0.99,0.99,"), "{first}");
+        assert!(
+            first.starts_with("buffer-shuffle,1,0.01,0.99,0.99,"),
+            "{first}"
+        );
         assert_eq!(lines.count(), 11);
-        assert!(text.contains("shard-shuffle,50,0.5,0.0,0.0,0.0,false"), "{text}");
+        assert!(
+            text.contains("shard-shuffle,50,0.5,0.0,0.0,0.0,false"),
+            "{text}"
+        );
         let dir = std::env::temp_dir().join(format!("sa-loaders-plot-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let written = write_loaders(&dir, &curve).unwrap();

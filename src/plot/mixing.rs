@@ -8,8 +8,8 @@ use super::png::{Area, render};
 use super::text::register_fonts;
 use super::{PlotError, plot_err};
 use crate::format::thousands;
-use crate::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use crate::mixing::buffer::{Loader, LoaderCurve, LoaderPoint, TARGETS};
+use crate::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use crate::mixing::{Method, MixingCurve, MixingPoint};
 use plotters::chart::ChartBuilder;
 use plotters::coord::combinators::IntoLogRange;
@@ -583,7 +583,11 @@ fn loader_legend(strip: &Area<'_>, curve: &LoaderCurve) -> Result<(), PlotError>
         .iter()
         .map(|&l| (Mark::Line(loader_color(l)), l.name().to_string()))
         .collect();
-    if curve.points.iter().any(|p| p.mean_tv == 0.0 || p.rounding_level) {
+    if curve
+        .points
+        .iter()
+        .any(|p| p.mean_tv == 0.0 || p.rounding_level)
+    {
         entries.push((
             Mark::Hollow(FLOOR),
             "0 or rounding level (uniform marginals): drawn on the bottom edge".to_string(),

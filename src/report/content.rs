@@ -6,8 +6,8 @@ use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Tab
 use super::{MixingOutcome, ReportInput};
 use crate::algorithm::Expected;
 use crate::audit::Audit;
-use crate::findings::AuditFindings;
 use crate::experiment::mixing::LoaderReport;
+use crate::findings::AuditFindings;
 use crate::mixing::buffer::Loader;
 use crate::output::mixing::{
     LOADER_NOTE, distance_text, fraction_text, loader_threshold_lines, loader_tv_text, tv_text,
@@ -618,7 +618,10 @@ fn loader_blocks(report: &LoaderReport) -> Vec<Block> {
     order.extend(Loader::ALL.iter().filter(|&&l| l != curve.loader));
     let mut columns = vec![Column::number("size"), Column::number("size / n")];
     columns.extend(order.iter().map(|l| Column::number(l.name())));
-    columns.push(Column::number(&format!("worst item ({})", curve.loader.name())));
+    columns.push(Column::number(&format!(
+        "worst item ({})",
+        curve.loader.name()
+    )));
     let rows = (0..curve.sizes.len())
         .map(|i| {
             let at = |l: Loader| curve.points_of(l).nth(i).expect("a point per size");

@@ -28,7 +28,7 @@ use crate::algorithm::Algorithm;
 use crate::audit::{self, Audit, DEFAULT_ALPHA};
 use crate::engine::{self, FeedReport, N_FROM_INPUT, RunSpec};
 use crate::error::{Error, ErrorKind, Result};
-use crate::experiment::mixing::{MixingCurve as PlannedCurve, MixingPlan};
+use crate::experiment::mixing::{LoaderReport, MixingCurve as PlannedCurve, MixingPlan};
 use crate::experiment::record::{RunStart, tool_version};
 use crate::findings::Findings;
 use crate::format::human_bytes;
@@ -354,6 +354,10 @@ impl StudyResult {
             {
                 output::mixing::write_mixing(&dir.join(mixing_folder(&planned.plan)), curve)?;
             }
+            if let MixingOutcome::Loaders(report) = &measured.outcome {
+                let folder = dir.join(mixing_folder(&report.plan));
+                output::mixing::write_loaders(&folder, &report.curve)?;
+            }
         }
         report::write(dir, &self.report_input())?;
         Ok(())
@@ -405,9 +409,23 @@ fn mixing_folder(plan: &MixingPlan) -> String {
 }
 
 /// Measures the curve of `plan`: exact where the law is known, Monte Carlo
-/// otherwise. A process the mixing library cannot measure, or a failure,
-/// is reported, not fatal.
+/// otherwise; a data loader's exact curve against its size. A process the
+/// mixing library cannot measure, or a failure, is reported, not fatal.
 fn measure(plan: &MixingPlan) -> MeasuredMixing {
+    if let Some(loader) = plan.loader() {
+        let outcome = match mixing::buffer::curve(loader, plan.n, &plan.steps) {
+            Ok(curve) => MixingOutcome::Loaders(LoaderReport {
+                plan: plan.clone(),
+                curve,
+                image: Some(format!("{}/loaders.png", mixing_folder(plan))),
+            }),
+            Err(e) => MixingOutcome::Failed(plan.clone(), e.to_string()),
+        };
+        return MeasuredMixing {
+            outcome,
+            curve: None,
+        };
+    }
     let Some(algorithm) = Algorithm::parse(&plan.process)
         .ok()
         .and_then(|a| a.with_k(1))

@@ -250,3 +250,53 @@ fn bad_input_exits_2_and_writes_nothing() {
         assert!(!dir.0.exists(), "{args:?} created {}", dir.0.display());
     }
 }
+
+#[test]
+fn a_loader_curve_is_exact_and_written_as_loaders_csv_and_png() {
+    let dir = TempDir::new("loaders");
+    let out = run(&["-a", "buffer-shuffle", "-n", "2000"], &dir.0);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // The three loaders side by side, the thresholds, and what the
+    // distance cannot see.
+    for needle in [
+        "buffer-shuffle",
+        "window-shuffle",
+        "shard-shuffle",
+        "mean TV <= 0.01 from b = ",
+        "not which items stay",
+    ] {
+        assert!(stdout.contains(needle), "{needle}: {stdout}");
+    }
+    let csv = std::fs::read_to_string(dir.0.join("loaders.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("loader,size,fraction,mean_tv,max_tv,rounding_bound,rounding_level")
+    );
+    // 3 loaders × the default sizes at n = 2000: the 1-2-5 fractions of n
+    // from 1/n (1, 2, 4, 10, 20, 40, 100, 200, 400, 1000 items), then the 7
+    // upper fractions (500 to 2000 items).
+    assert_eq!(lines.count(), 3 * 17, "{csv}");
+    let png = std::fs::read(dir.0.join("loaders.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    assert!(!dir.0.join("mixing.csv").exists());
+
+    let json = run(
+        &["-a", "shard-shuffle", "-n", "100", "--k", "3,50", "--json"],
+        &dir.0,
+    );
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["loader"], "shard-shuffle");
+    assert_eq!(value["points"][0]["loader"], "shard-shuffle");
+    assert_eq!(value["points"][1]["mean_tv"], 0.0, "50 divides 100");
+
+    for (k, needle) in [("0", "size 0"), ("101", "size 101"), ("5,x", "'x'")] {
+        let bad = TempDir::new("loaders-bad");
+        let o = run(&["-a", "window-shuffle", "-n", "100", "--k", k], &bad.0);
+        assert_eq!(o.status.code(), Some(2), "{k}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{k}: {err}");
+        assert!(!bad.0.join("loaders.csv").exists());
+    }
+}

@@ -223,6 +223,11 @@ bias floor: the TV a perfectly uniform shuffle shows with the same trials; the \
 plug-in estimate is biased upwards by up to that much, so estimates near it are \
 not distances. Exact values at f64 rounding level are marked (rounding).
 
+Data loaders (-a buffer-shuffle, window-shuffle or shard-shuffle) get their exact curve against \
+their size instead: the mean TV between an item's output position and a uniform position, the \
+three loaders side by side, with the smallest sizes reaching 0.1, 0.01 and 0.001 \
+(loaders.csv, loaders.png).
+
 --k takes 1..12 (inclusive), 0..50, 1,2,4,8 or a mix (1..5,10,20) \
 [default: 1..12 for riffle, 0..ceil(n ln n) for random-swap, thinned to about 200 points].
 
@@ -234,6 +239,7 @@ Examples:
   shuffle-audit mixing -a riffle -n 52 --k 1..10
   shuffle-audit mixing -a riffle -n 52 --k 1..12 --monte-carlo -t 1M
   shuffle-audit mixing -a random-swap -n 6 --k 0..30 --monte-carlo
+  shuffle-audit mixing -a buffer-shuffle -n 100000   (exact loader curve: loaders.csv, loaders.png)
 
 Exit codes: 0 ran; 2 bad input (nothing is written).";
 const EXACT_ABOUT: &str = "\
@@ -315,7 +321,7 @@ Run an experiment file and write a fairness report people can read.
 An experiment file (TOML) names a study and its purpose, sets defaults (n, \
 trials, rng, seed, alpha, threads, out) and lists [[audit]] tables, each an \
 algorithm with optional n (one size or a list), trials, rng, seed, tests and \
-note, and optional [[mixing]] tables (algorithm, n, k range, trials). A file may \
+note, and optional [[mixing]] tables (algorithm, n, k range, trials; for a data loader such as buffer-shuffle, k lists sizes in items and may be left out). A file may \
 instead list [[sample]] tables (sampler, n, trials, rng, seed, weights, \
 note; or input/cmd with kind sample|pick, base, name, jobs, cmd_timeout, \
 requires for your own sampler) to audit samplers; `run --check` then compares inclusion counts. Every \

@@ -2,14 +2,18 @@
 //! `mixing.csv` and `mixing.png`, print a table.
 
 use super::progress::{Progress, work};
-use super::table::Table;
+use super::table::{TABLE_WIDTH, Table, wrap};
 use clap::Args;
 use shuffle_audit::Result;
 use shuffle_audit::algorithm::{Algorithm, StepKind};
 use shuffle_audit::audit::DEFAULT_SEED;
+use shuffle_audit::mixing::buffer::{self, Loader, LoaderCurve};
 use shuffle_audit::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use shuffle_audit::mixing::{self, Method, MixingCurve, MixingSpec};
-use shuffle_audit::output::mixing::{tv_text, write_mixing};
+use shuffle_audit::output::mixing::{
+    LOADER_NOTE, distance_text, fraction_text, loader_threshold_lines, loader_tv_text, tv_text,
+    write_loaders, write_mixing,
+};
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::values;
@@ -51,13 +55,25 @@ Reading the output:
 
 mixing.csv columns: k, tv, method, statistic, stderr, bias_floor,
 bias_bound, tv_low, tv_high, at_bias_floor (Monte Carlo only),
-rounding_bound, rounding_level (exact only). --json carries the same fields per point.";
+rounding_bound, rounding_level (exact only). --json carries the same fields per point.
+
+Data loaders (-a buffer-shuffle, window-shuffle or shard-shuffle): exact, no
+simulation (--rng, --trials, --seed and --monte-carlo are not used). The
+distance is, for each item, the TV between its output position and a
+uniform position, averaged over items (mean_tv) and for the worst item
+(max_tv), against the size as a fraction of n; the three loaders side by
+side, with the smallest sizes reaching mean TV 0.1, 0.01 and 0.001.
+loaders.csv columns: loader, size, fraction, mean_tv, max_tv,
+rounding_bound, rounding_level. It is a distance of where items go: it does
+not see shards staying together (0 whenever the shard size divides n).";
 
 #[derive(Debug, Args)]
 #[command(after_long_help = MIXING_NOTES)]
 pub struct MixingArgs {
     /// Algorithm with a step count k: riffle or random-swap (its own k, if
-    /// given, is ignored).
+    /// given, is ignored); or a data loader (buffer-shuffle, window-shuffle,
+    /// shard-shuffle): its exact distance against its size, beside the
+    /// other two loaders.
     #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
     pub algorithm: String,
 
@@ -66,7 +82,9 @@ pub struct MixingArgs {
     pub n: usize,
 
     /// Step counts: 1..12 (inclusive), 0..50, 1,2,4,8, or a mix
-    /// [default: 1..12 for riffle, 0..ceil(n ln n) for random-swap].
+    /// [default: 1..12 for riffle, 0..ceil(n ln n) for random-swap]; for a
+    /// loader, its sizes in items [default: 1-2-5 fractions of n from 1/n,
+    /// then 1/4, 3/4, 0.9, 0.95, 0.99, 0.999 and 1].
     #[arg(long = "k", value_name = "LIST")]
     pub k: Option<String>,
 
@@ -100,6 +118,9 @@ pub struct MixingArgs {
 }
 
 pub fn run(args: &MixingArgs) -> Result<i32> {
+    if let Some(loader) = Loader::of(&Algorithm::parse(&args.algorithm)?) {
+        return run_loaders(args, loader);
+    }
     let spec = spec(args)?;
     let _ = files::prepare_dir(&args.out)?;
 
@@ -130,6 +151,70 @@ pub fn run(args: &MixingArgs) -> Result<i32> {
         );
     }
     Ok(0)
+}
+
+/// `mixing -a buffer-shuffle` (or another loader): the exact loader curve
+/// against the size, written as loaders.csv and loaders.png.
+fn run_loaders(args: &MixingArgs, loader: Loader) -> Result<i32> {
+    let sizes: Vec<u64> = match &args.k {
+        Some(text) => mixing::parse_ks(text)?.into_iter().map(u64::from).collect(),
+        None => buffer::default_sizes(args.n),
+    };
+    buffer::check(args.n, &sizes)?;
+    let _ = files::prepare_dir(&args.out)?;
+    let curve = buffer::curve(loader, args.n, &sizes)?;
+    write_loaders(&args.out, &curve)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&curve).expect("curve serialises")
+        );
+    } else {
+        print!("{}", render_loaders(&curve));
+    }
+    if !args.quiet {
+        eprintln!(
+            "Curve written to {} ({:.2} s)",
+            args.out.display(),
+            curve.seconds
+        );
+    }
+    Ok(0)
+}
+
+/// The loader curve as a table: one row per size, the mean TV of each
+/// loader (the one asked for first) and the worst item's TV of that one,
+/// then the thresholds and what the distance means.
+fn render_loaders(curve: &LoaderCurve) -> String {
+    let mut out = format!(
+        "Data loaders, n = {}: distance from uniform against the size (exact)\n\n",
+        thousands(curve.n as u64)
+    );
+    let mut order = vec![curve.loader];
+    order.extend(Loader::ALL.iter().filter(|&&l| l != curve.loader));
+    let worst = format!("worst item ({})", curve.loader.name());
+    let mut header = vec![("size", true), ("size/n", true)];
+    header.extend(order.iter().map(|l| (l.name(), true)));
+    header.push((worst.as_str(), true));
+    let mut table = Table::new(&header);
+    for (i, &size) in curve.sizes.iter().enumerate() {
+        let mut row = vec![thousands(size), fraction_text(size as f64 / curve.n as f64)];
+        let at = |l: Loader| curve.points_of(l).nth(i).expect("a point per size");
+        row.extend(order.iter().map(|&l| loader_tv_text(at(l))));
+        let p = at(curve.loader);
+        row.push(distance_text(p.max_tv, 0.0, false));
+        table.push(row);
+    }
+    out.push_str(&table.render());
+    out.push('\n');
+    for line in loader_threshold_lines(curve) {
+        out.push_str(&wrap(&line, TABLE_WIDTH));
+        out.push('\n');
+    }
+    out.push('\n');
+    out.push_str(&wrap(LOADER_NOTE, TABLE_WIDTH));
+    out.push('\n');
+    out
 }
 
 /// Turns the arguments into a spec, rejecting every bad value before any

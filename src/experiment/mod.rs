@@ -893,15 +893,24 @@ impl Validator<'_> {
         raw.as_ref().map_or(Ok(default), |r| self.source(r))
     }
 
+    /// One `[[mixing]]` table: a stepped algorithm with its step counts, or
+    /// a data loader with its sizes in items (default: the loader curve's
+    /// grid, see [`crate::mixing::buffer::default_sizes`]).
     fn mixing(&self, raw: &RawMixing, defaults: &Defaults) -> Result<MixingPlan> {
+        use crate::mixing::buffer;
         let process = raw.algorithm.get_ref().trim();
+        let loader = buffer::Loader::ALL
+            .into_iter()
+            .find(|l| l.name() == process);
         let processes = crate::mixing::stepped_names();
-        if !processes.contains(&process) {
+        if loader.is_none() && !processes.contains(&process) {
+            let loaders = buffer::Loader::ALL.map(buffer::Loader::name);
             return Err(self.at(
                 raw.algorithm.span(),
                 format!(
-                    "no mixing curve for '{process}' (known: {})",
-                    processes.join(", ")
+                    "no mixing curve for '{process}' (known: {}, and the data loaders {})",
+                    processes.join(", "),
+                    loaders.join(", ")
                 ),
             ));
         }
@@ -917,7 +926,21 @@ impl Validator<'_> {
                 }
             },
         };
-        let steps = self.steps(&raw.k)?;
+        let steps = match (&raw.k, loader) {
+            (Some(k), Some(_)) => {
+                let sizes = self.steps(k)?;
+                buffer::check(n, &sizes).map_err(self.rethrow(k.span()))?;
+                sizes
+            }
+            (None, Some(_)) => buffer::default_sizes(n),
+            (Some(k), None) => self.steps(k)?,
+            (None, None) => {
+                return Err(self.at(
+                    raw.algorithm.span(),
+                    format!("this [[mixing]] table of '{process}' needs k, its step counts"),
+                ));
+            }
+        };
         Ok(MixingPlan {
             process: process.to_string(),
             n,

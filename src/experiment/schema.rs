@@ -78,13 +78,14 @@ pub(super) struct RawAudit {
     pub note: Option<String>,
 }
 
-/// One `[[mixing]]` table.
+/// One `[[mixing]]` table: `k` is required for a stepped algorithm; for a
+/// data loader it lists sizes in items and may be left out.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawMixing {
     pub algorithm: Spanned<String>,
     pub n: Option<Spanned<i64>>,
-    pub k: Spanned<Steps>,
+    pub k: Option<Spanned<Steps>>,
     pub trials: Option<Spanned<Count>>,
     pub rng: Option<Spanned<String>>,
     pub seed: Option<u64>,

@@ -401,3 +401,32 @@ deck = "AABB"
     let e = error(&text.replace("algorithm = \"fisher-yates\"", "input = \"x.txt\""));
     assert!(e.contains("built-in algorithms"), "{e}");
 }
+
+#[test]
+fn the_data_loaders_experiment_parses_and_its_loader_curve_takes_sizes() {
+    use crate::mixing::buffer::{Loader, default_sizes};
+    let text = include_str!("../../experiments/data-loaders.toml");
+    // Audits at n = 100,000 are for builds that count in bins; the file
+    // must parse here at a smaller n.
+    let small = text.replacen("\nn = 100000\n", "\nn = 1000\n", 1);
+    assert_ne!(small, text);
+    let exp = parse(&small).unwrap();
+    assert_eq!(exp.audits.len(), 11);
+    assert_eq!(exp.mixing.len(), 1);
+    assert_eq!(exp.mixing[0].loader(), Some(Loader::Buffer));
+    assert_eq!(exp.mixing[0].steps, default_sizes(1000));
+
+    let table = |k: &str| {
+        format!(
+            "name = \"l\"\npurpose = \"p\"\nn = 100\n\n[[mixing]]\nalgorithm = \"window-shuffle\"\n{k}"
+        )
+    };
+    assert_eq!(
+        parse(&table("k = [1, 10, 100]")).unwrap().mixing[0].steps,
+        [1, 10, 100]
+    );
+    let e = parse(&table("k = [1, 101]")).unwrap_err().to_string();
+    assert!(e.contains("size 101") && e.contains("bad.toml:7:"), "{e}");
+    let e = error(&good_with("k = { from = 1, to = 10 }\n", ""));
+    assert!(e.contains("needs k") && e.contains("riffle"), "{e}");
+}

@@ -9,6 +9,7 @@
 //! statistic whose uniform law is known ([`Statistic`]), which gives a lower
 //! bound on the distance.
 
+pub mod buffer;
 pub mod laws;
 pub mod monte_carlo;
 pub mod random_swap;

@@ -8,6 +8,7 @@ use super::png::{Area, render};
 use super::text::register_fonts;
 use super::{PlotError, plot_err};
 use crate::format::thousands;
+use crate::mixing::buffer::{Loader, LoaderCurve, LoaderPoint, TARGETS};
 use crate::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
 use crate::mixing::{Method, MixingCurve, MixingPoint};
 use plotters::chart::ChartBuilder;
@@ -346,23 +347,7 @@ fn legend(strip: &Area<'_>, curve: &MixingCurve) -> Result<(), PlotError> {
         if x + needed > width - 20 && x > 80 {
             (x, y) = (80, y + 24);
         }
-        match mark {
-            Mark::Line(c) => strip.draw(&PathElement::new(
-                vec![(x, y), (x + 20, y)],
-                c.stroke_width(2),
-            )),
-            Mark::Hollow(c) => strip.draw(&Circle::new((x + 10, y), 5, c.stroke_width(2))),
-            Mark::Dot(c) => strip.draw(&Circle::new((x + 10, y), 4, c.filled())),
-            Mark::Bar(c) => strip.draw(&PathElement::new(
-                vec![(x + 10, y - 7), (x + 10, y + 7)],
-                c.stroke_width(1),
-            )),
-            Mark::Band => strip.draw(&Rectangle::new(
-                [(x, y - 5), (x + 20, y + 5)],
-                FLOOR.mix(0.35).filled(),
-            )),
-        }
-        .map_err(plot_err)?;
+        draw_mark(strip, mark, x, y)?;
         strip
             .draw(&Text::new(text, (x + 28, y - 7), style.clone()))
             .map_err(plot_err)?;
@@ -378,6 +363,34 @@ enum Mark {
     Dot(RGBColor),
     Bar(RGBColor),
     Band,
+    Dashed(RGBColor),
+}
+
+/// Draws a legend glyph in the 20-pixel box at (x, y) of `strip`.
+fn draw_mark(strip: &Area<'_>, mark: Mark, x: i32, y: i32) -> Result<(), PlotError> {
+    match mark {
+        Mark::Line(c) => strip.draw(&PathElement::new(
+            vec![(x, y), (x + 20, y)],
+            c.stroke_width(2),
+        )),
+        Mark::Hollow(c) => strip.draw(&Circle::new((x + 10, y), 5, c.stroke_width(2))),
+        Mark::Dot(c) => strip.draw(&Circle::new((x + 10, y), 4, c.filled())),
+        Mark::Bar(c) => strip.draw(&PathElement::new(
+            vec![(x + 10, y - 7), (x + 10, y + 7)],
+            c.stroke_width(1),
+        )),
+        Mark::Band => strip.draw(&Rectangle::new(
+            [(x, y - 5), (x + 20, y + 5)],
+            FLOOR.mix(0.35).filled(),
+        )),
+        Mark::Dashed(c) => strip.draw(&DashedPathElement::new(
+            vec![(x, y), (x + 20, y)],
+            4,
+            3,
+            ShapeStyle::from(&c).stroke_width(1),
+        )),
+    }
+    .map_err(plot_err)
 }
 
 /// The line under the title: how the points were obtained.
@@ -391,6 +404,208 @@ fn subtitle(curve: &MixingCurve) -> String {
         ),
         _ => "exact".to_string(),
     }
+}
+
+/// The colour of each loader's line on the loader chart.
+fn loader_color(loader: Loader) -> RGBColor {
+    match loader {
+        Loader::Buffer => EXACT,
+        Loader::Window => RGBColor(0xe0, 0x82, 0x14),
+        Loader::Shard => RGBColor(0x1b, 0x9e, 0x77),
+    }
+}
+
+/// The bottom of the loader chart's log panel: a power of ten below half
+/// the smallest non-zero value, at most 1e-3 (the smallest target drawn).
+fn loader_log_bottom(curve: &LoaderCurve) -> f64 {
+    let smallest = curve
+        .points
+        .iter()
+        .filter(|p| !p.rounding_level && p.mean_tv > 0.0)
+        .map(|p| p.mean_tv)
+        .fold(1.0f64, f64::min);
+    10f64
+        .powf((0.5 * smallest).log10().floor())
+        .clamp(1e-300, 1e-4)
+}
+
+/// Draws the loader curve (`loaders.png`) and returns its bytes: the mean
+/// TV from uniform of where an item lands against the loader's size as a
+/// fraction of n, one line per loader. Left panel: the size on a log scale
+/// (small buffers), TV linear; right panel: the size on a linear scale and
+/// TV on a log scale (the approach to uniform near size = n), with dashed
+/// lines at the targets of [`TARGETS`]. A distance of exactly 0 (uniform
+/// marginals) or at rounding level has no place on a log axis: it is a
+/// hollow circle on the bottom edge.
+pub fn draw_loaders(curve: &LoaderCurve) -> Result<Vec<u8>, PlotError> {
+    register_fonts()?;
+    let Some(first) = curve.points.iter().map(|p| p.fraction).reduce(f64::min) else {
+        return Err(PlotError("no points to plot".to_string()));
+    };
+    let left = 10f64.powf(first.log10().floor());
+    render(SIZE, |root| {
+        let title = format!(
+            "Data loaders, n = {}: distance from uniform against the size as a fraction of n",
+            thousands(curve.n as u64)
+        );
+        let area = root
+            .margin(10, 0, 0, 0)
+            .titled(&title, font(22.0, FontStyle::Bold).color(&TEXT))
+            .map_err(plot_err)?
+            .titled(
+                "exact; distance = mean over items of the TV between an item's output position and a uniform position",
+                font(14.0, FontStyle::Normal).color(&TEXT),
+            )
+            .map_err(plot_err)?;
+        let height = area.dim_in_pixel().1;
+        let (body, strip) = area.split_vertically(height - LEGEND_HEIGHT);
+        let (left_area, right_area) = body.split_horizontally(SIZE.0 / 2);
+        let log_x = |v: &f64| format!("{v:.0e}");
+        let plain = |v: &f64| format!("{v:.1}");
+        loader_panel(
+            &left_area,
+            curve,
+            (left..1.5).log_scale(),
+            0f64..1.05,
+            0.0,
+            "size on a log scale",
+            &log_x,
+            &plain,
+        )?;
+        let bottom = loader_log_bottom(curve);
+        let log_y = |v: &f64| format!("{v:.0e}");
+        loader_panel(
+            &right_area,
+            curve,
+            0f64..1.02,
+            (bottom..1.5).log_scale(),
+            bottom,
+            "distance on a log scale",
+            &plain,
+            &log_y,
+        )?;
+        loader_legend(&strip, curve)
+    })
+}
+
+/// One panel of [`draw_loaders`] on the coordinates `x` and `y`, whose
+/// lowest y value is `y_min`: what lies below it is drawn on it.
+#[allow(clippy::too_many_arguments)]
+fn loader_panel<X, Y>(
+    area: &Area<'_>,
+    curve: &LoaderCurve,
+    x: X,
+    y: Y,
+    y_min: f64,
+    caption: &str,
+    x_format: &dyn Fn(&f64) -> String,
+    y_format: &dyn Fn(&f64) -> String,
+) -> Result<(), PlotError>
+where
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, font(15.0, FontStyle::Italic).color(&TEXT))
+        .margin(16)
+        .x_label_area_size(48)
+        .y_label_area_size(64)
+        .build_cartesian_2d(x, y)
+        .map_err(plot_err)?;
+    chart
+        .configure_mesh()
+        .x_desc("size / n (buffer, window or shard size as a fraction of the items)")
+        .y_desc("mean TV from uniform of an item's position")
+        .x_label_formatter(x_format)
+        .y_label_formatter(y_format)
+        .axis_desc_style(font(16.0, FontStyle::Normal).color(&TEXT))
+        .label_style(font(13.0, FontStyle::Normal).color(&TEXT))
+        .light_line_style(LIGHT_GRID)
+        .bold_line_style(GRID)
+        .draw()
+        .map_err(plot_err)?;
+    if y_min > 0.0 {
+        let (x0, x1) = (0.0, 1.0);
+        let style = ShapeStyle::from(&FLOOR).stroke_width(1);
+        for target in TARGETS {
+            chart
+                .draw_series(std::iter::once(DashedPathElement::new(
+                    vec![(x0, target), (x1, target)],
+                    6,
+                    4,
+                    style,
+                )))
+                .map_err(plot_err)?;
+        }
+    }
+    for loader in Loader::ALL {
+        let color = loader_color(loader);
+        let points: Vec<&LoaderPoint> = curve.points_of(loader).collect();
+        let shown = |p: &&&LoaderPoint| p.mean_tv > 0.0 && !p.rounding_level;
+        let valued: Vec<(f64, f64)> = points
+            .iter()
+            .filter(|p| y_min == 0.0 || shown(p))
+            .map(|p| (p.fraction, if shown(&p) { p.mean_tv } else { 0.0 }))
+            .collect();
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                valued.clone(),
+                ShapeStyle::from(&color).stroke_width(2),
+            )))
+            .map_err(plot_err)?;
+        chart
+            .draw_series(valued.iter().map(|&xy| Circle::new(xy, 3, color.filled())))
+            .map_err(plot_err)?;
+        if y_min > 0.0 {
+            let hollow = ShapeStyle::from(&color).stroke_width(2);
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .filter(|p| !shown(p))
+                        .map(|p| Circle::new((p.fraction, y_min), 5, hollow)),
+                )
+                .map_err(plot_err)?;
+        }
+    }
+    Ok(())
+}
+
+/// The loader chart's legend: one entry per loader, the hollow mark and
+/// the target lines.
+fn loader_legend(strip: &Area<'_>, curve: &LoaderCurve) -> Result<(), PlotError> {
+    let style = font(13.0, FontStyle::Normal).color(&TEXT);
+    let mut x = 80;
+    let y = 14;
+    let mut entries: Vec<(Mark, String)> = Loader::ALL
+        .iter()
+        .map(|&l| (Mark::Line(loader_color(l)), l.name().to_string()))
+        .collect();
+    if curve
+        .points
+        .iter()
+        .any(|p| p.mean_tv == 0.0 || p.rounding_level)
+    {
+        entries.push((
+            Mark::Hollow(FLOOR),
+            "0 or rounding level (uniform marginals): drawn on the bottom edge".to_string(),
+        ));
+    }
+    entries.push((
+        Mark::Dashed(FLOOR),
+        "mean TV 0.1, 0.01, 0.001 (right panel)".to_string(),
+    ));
+    for (mark, text) in entries {
+        let (w, _) = strip.estimate_text_size(&text, &style).map_err(plot_err)?;
+        draw_mark(strip, mark, x, y)?;
+        strip
+            .draw(&Text::new(text, (x + 28, y - 7), style.clone()))
+            .map_err(plot_err)?;
+        x += 28 + w as i32 + 28;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -458,5 +673,22 @@ pub(crate) mod tests {
         let mut empty = curve();
         empty.points.clear();
         assert!(draw_mixing(&empty).is_err());
+    }
+
+    #[test]
+    fn draws_a_loader_chart() {
+        use crate::mixing::buffer::{Loader, curve as loader_curve, default_sizes};
+        let curve = loader_curve(Loader::Buffer, 1000, &default_sizes(1000)).unwrap();
+        let bytes = draw_loaders(&curve).unwrap();
+        let (w, h, pixels) = decode(&bytes);
+        assert_eq!((w, h), SIZE);
+        for loader in Loader::ALL {
+            let c = loader_color(loader);
+            let drawn = pixels
+                .chunks_exact(3)
+                .filter(|p| p == &[c.0, c.1, c.2])
+                .count();
+            assert!(drawn > 100, "{loader} is drawn ({drawn} pixels)");
+        }
     }
 }

@@ -6,8 +6,12 @@ use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Tab
 use super::{MixingOutcome, ReportInput};
 use crate::algorithm::Expected;
 use crate::audit::Audit;
+use crate::experiment::mixing::LoaderReport;
 use crate::findings::AuditFindings;
-use crate::output::mixing::tv_text;
+use crate::mixing::buffer::Loader;
+use crate::output::mixing::{
+    LOADER_NOTE, distance_text, fraction_text, loader_threshold_lines, loader_tv_text, tv_text,
+};
 use crate::output::{self, format_p, thousands};
 use crate::spec::TestKind;
 use crate::stats::pvalue::LOG10_P_FLOOR;
@@ -538,7 +542,9 @@ fn mixing_section(outcomes: &[MixingOutcome]) -> Section {
         "mixing",
         "Mixing curves",
         vec![Block::Paragraph(
-            "How far a step-by-step shuffle is from uniform after k steps.".to_string(),
+            "How far a step-by-step shuffle is from uniform after k steps, or a data loader \
+             (shuffle buffer, windows, shards) against its size."
+                .to_string(),
         )],
     );
     for (i, outcome) in outcomes.iter().enumerate() {
@@ -580,6 +586,7 @@ fn mixing_section(outcomes: &[MixingOutcome]) -> Section {
                 }));
                 (&curve.plan, blocks)
             }
+            MixingOutcome::Loaders(report) => (&report.plan, loader_blocks(report)),
             MixingOutcome::NotAvailable(plan) => (
                 plan,
                 vec![Block::Note(
@@ -600,6 +607,58 @@ fn mixing_section(outcomes: &[MixingOutcome]) -> Section {
         ));
     }
     section
+}
+
+/// The blocks of a data-loader curve: its chart, the smallest sizes that
+/// reach each target, what the distance means, and the table of the three
+/// loaders' distances at every size.
+fn loader_blocks(report: &LoaderReport) -> Vec<Block> {
+    let curve = &report.curve;
+    let mut blocks = Vec::new();
+    if let Some(path) = &report.image {
+        blocks.push(Block::Image(Image {
+            path: path.clone(),
+            alt: format!("Data-loader curve of {}", report.plan.describe()),
+            caption: None,
+            size: ImageSize::Wide,
+        }));
+    }
+    blocks.push(Block::Paragraph(format!(
+        "How big must the buffer be? At n = {}: {}",
+        thousands(curve.n as u64),
+        loader_threshold_lines(curve).join(". ")
+    )));
+    blocks.push(Block::Paragraph(LOADER_NOTE.to_string()));
+    let mut order = vec![curve.loader];
+    order.extend(Loader::ALL.iter().filter(|&&l| l != curve.loader));
+    let mut columns = vec![Column::number("size"), Column::number("size / n")];
+    columns.extend(order.iter().map(|l| Column::number(l.name())));
+    columns.push(Column::number(&format!(
+        "worst item ({})",
+        curve.loader.name()
+    )));
+    let rows = (0..curve.sizes.len())
+        .map(|i| {
+            let at = |l: Loader| curve.points_of(l).nth(i).expect("a point per size");
+            let mut row = vec![
+                Cell::text(thousands(curve.sizes[i])),
+                Cell::text(fraction_text(at(curve.loader).fraction)),
+            ];
+            row.extend(order.iter().map(|&l| Cell::text(loader_tv_text(at(l)))));
+            row.push(Cell::text(distance_text(
+                at(curve.loader).max_tv,
+                0.0,
+                false,
+            )));
+            row
+        })
+        .collect();
+    blocks.push(Block::Table(Table {
+        id: None,
+        columns,
+        rows,
+    }));
+    blocks
 }
 
 fn method_section(input: &ReportInput<'_>) -> Section {

@@ -17,7 +17,7 @@ pub mod samples;
 
 use crate::audit::Audit;
 use crate::error::Result;
-use crate::experiment::mixing::{MixingCurve, MixingPlan};
+use crate::experiment::mixing::{LoaderReport, MixingCurve, MixingPlan};
 use crate::experiment::record::{self, RunStart};
 use crate::findings::Findings;
 use crate::output::files;
@@ -65,6 +65,8 @@ impl Provenance {
 pub enum MixingOutcome {
     /// It was measured.
     Measured(MixingCurve),
+    /// A data loader's exact curve against its size was computed.
+    Loaders(LoaderReport),
     /// This build cannot measure mixing curves.
     NotAvailable(MixingPlan),
     /// Measuring it failed, for the reason given.

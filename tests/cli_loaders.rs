@@ -1,0 +1,44 @@
+//! The data-loader curve through `shuffle-audit run`: a `[[mixing]]` table
+//! naming a loader writes loaders.csv and loaders.png into the report
+//! folder, and the report answers "how big must my buffer be?".
+
+use std::process::Command;
+
+#[test]
+fn an_experiment_with_a_loader_curve_reports_the_buffer_sizes() {
+    let dir = std::env::temp_dir().join(format!("sa-cli-loaders-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("loaders.toml");
+    std::fs::write(
+        &file,
+        "name = \"loaders\"\npurpose = \"How big must the buffer be?\"\nn = 2000\n\n\
+         [[mixing]]\nalgorithm = \"buffer-shuffle\"\n",
+    )
+    .unwrap();
+    let out = dir.join("report");
+    let o = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .output()
+        .expect("the binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let folder = out.join("mixing-buffer-shuffle-n2000");
+    assert!(folder.join("loaders.csv").is_file());
+    assert!(folder.join("loaders.png").is_file());
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for needle in [
+        "How big must the buffer be? At n = 2,000: buffer-shuffle: mean TV",
+        "0.01 from b = ",
+        "window-shuffle",
+        "shard-shuffle",
+        "mixing-buffer-shuffle-n2000/loaders.png",
+        "not which items stay together",
+    ] {
+        assert!(report.contains(needle), "{needle}\n{report}");
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("How big must the buffer be?"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

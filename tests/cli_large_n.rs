@@ -63,7 +63,8 @@ fn n_100000_runs_binned_with_a_small_summary() {
     let tests = audit["tests_run"].as_str().unwrap();
     assert_eq!(
         tests,
-        "position-value,fixed-points,cycles,rising-sequences,serial,birthday"
+        "position-value,fixed-points,cycles,rising-sequences,serial,birthday,inversions,\
+         displacement"
     );
     assert!(
         audit.get("lines").is_none_or(|l| l.is_null()),

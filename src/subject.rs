@@ -2,7 +2,7 @@
 //! outside (permutations in a file, the output of a running program, or a
 //! Rust function), which the audit sees only through its output.
 
-use crate::algorithm::{Algorithm, Draws, Record, record};
+use crate::algorithm::{Algorithm, Draws, Expected, Record, record};
 use crate::source::{RandAdapter, RandomSource};
 use std::fmt;
 use std::path::PathBuf;
@@ -84,6 +84,16 @@ impl<F: Fn(&mut [u32], &mut dyn rand::Rng) + Sync> Shuffle for FnShuffle<F> {
 }
 
 impl Subject {
+    /// The verdict an audit of this subject should reach at `n` under an
+    /// ideal source ([`Algorithm::expected_at`]); an outside
+    /// shuffle's record says nobody knows.
+    pub fn expected_at(&self, n: usize) -> Expected {
+        match self {
+            Subject::Builtin(algorithm) => algorithm.expected_at(n),
+            Subject::Outside(_) => self.record().expected,
+        }
+    }
+
     /// Everything known about the shuffle before it runs.
     pub fn record(&self) -> Record<'_> {
         match self {

@@ -368,6 +368,39 @@ impl Algorithm {
         self.record().expected == Expected::Fair
     }
 
+    /// The verdict the audit should reach at `n` under an ideal source: the
+    /// record's, except for the data-loader shuffles, which are uniform once
+    /// their buffer, window or shard covers all `n` items (and shards of one
+    /// item are a uniform shuffle of single items).
+    pub fn expected_at(&self, n: usize) -> Expected {
+        let covers = match *self {
+            Algorithm::BufferShuffle { b } => b as usize >= n,
+            Algorithm::WindowShuffle { w } => w as usize >= n,
+            Algorithm::ShardShuffle { s } => s as usize >= n || s == 1,
+            Algorithm::FisherYates
+            | Algorithm::FisherYatesForward
+            | Algorithm::InsideOut
+            | Algorithm::FisherYatesOriginal
+            | Algorithm::PickUntilUnused
+            | Algorithm::RandCrate
+            | Algorithm::SortRandomKeys
+            | Algorithm::NaiveSwap
+            | Algorithm::RandomSwap { .. }
+            | Algorithm::ShrinkingRange
+            | Algorithm::Sattolo
+            | Algorithm::InsertLast
+            | Algorithm::TopToRandom
+            | Algorithm::SortRandomComparator { .. }
+            | Algorithm::Rotation
+            | Algorithm::Riffle { .. } => false,
+        };
+        if covers {
+            Expected::Fair
+        } else {
+            self.record().expected
+        }
+    }
+
     /// The number of repetitions of its step the algorithm makes at `n`
     /// (`random-swap`: k transpositions, default n; `riffle`: k riffles), for
     /// the algorithms whose record has [`StepKind`] steps; `None` otherwise.

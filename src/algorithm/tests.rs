@@ -212,3 +212,22 @@ fn records_are_consistent() {
         assert!(r.uses_our_source());
     }
 }
+
+#[test]
+fn loaders_are_expected_fair_once_their_size_covers_n() {
+    let parse = |s: &str| Algorithm::parse(s).unwrap();
+    for (name, n, fair) in [
+        ("buffer-shuffle:b=100", 100, true),
+        ("buffer-shuffle:b=99", 100, false),
+        ("window-shuffle:w=100", 50, true),
+        ("window-shuffle:w=10", 50, false),
+        ("shard-shuffle:s=1", 50, true),
+        ("shard-shuffle:s=50", 50, true),
+        ("shard-shuffle:s=10", 50, false),
+        ("fisher-yates", 50, true),
+        ("naive-swap", 50, false),
+    ] {
+        let expected = parse(name).expected_at(n);
+        assert_eq!(expected == Expected::Fair, fair, "{name} at n = {n}");
+    }
+}

@@ -127,7 +127,7 @@ pub fn tool_words(p: &super::Provenance) -> String {
 /// the tool), so that only the audit judges it.
 pub fn expected_verdict(audit: &Audit) -> Option<Verdict> {
     let weak = audit.spec.subject.uses_our_source() && audit.spec.source.kind.is_weak();
-    match audit.spec.subject.record().expected {
+    match audit.spec.subject.expected_at(audit.spec.n) {
         Expected::Fair if !weak => Some(Verdict::NoBiasDetected),
         Expected::Fair | Expected::Biased => Some(Verdict::Biased),
         Expected::Unknown => None,

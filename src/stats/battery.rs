@@ -74,7 +74,13 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
             log10_p: pv.log10_p(),
             log10_p_holm: pv.log10_p(),
             departure: 0.0,
-            method: "chi-square on Q = ((n-1)/n) sum (O-E)^2/E, df (n-1)^2".into(),
+            method: if tally.binning().is_identity() {
+                "chi-square on Q = ((n-1)/n) sum (O-E)^2/E, df (n-1)^2".into()
+            } else {
+                "chi-square on Q = ((n-1)/n) sum (O-E)^2/E over B x B bins (E = T a b / n for \
+                 a positions by b values), df (B-1)^2"
+                    .into()
+            },
         },
         TestKind::Permutation => {
             let counts = tally

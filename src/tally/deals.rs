@@ -101,13 +101,23 @@ impl DealSample {
     /// level of the two and below [`MAX_KEPT`], sorted.
     pub fn merge(&mut self, other: &DealSample, n: usize) {
         self.deals += other.deals;
-        self.level = self.level.max(other.level);
-        let level = self.level;
-        self.kept.retain(|&v| selected(v, n, level));
-        self.kept
-            .extend(other.kept.iter().filter(|&&v| selected(v, n, level)));
+        let level = self.level.max(other.level);
+        // Only the sample at the coarser level has values to drop.
+        if self.level < level {
+            self.kept.retain(|&v| selected(v, n, level));
+        }
+        if other.level < level {
+            self.kept
+                .extend(other.kept.iter().filter(|&&v| selected(v, n, level)));
+        } else {
+            self.kept.extend_from_slice(&other.kept);
+        }
+        self.level = level;
         self.thin(n);
-        self.finish();
+        // Two sorted runs (both samples are finished): the stable sort finds
+        // them and merges in linear time, where an unstable sort would sort
+        // the whole sample again at every merge of the run's chunks.
+        self.kept.sort();
     }
 
     /// The number of pairs of kept deals that are identical.

@@ -4,7 +4,81 @@
 //! uniform only when its parameter covers the whole dataset; the audit says
 //! how far from uniform a smaller one is.
 
+use super::Algorithm;
 use crate::source::RandomSource;
+use serde::Serialize;
+use std::fmt;
+
+/// A data-loader shuffle, without its size (serialised by its algorithm
+/// name, `buffer-shuffle`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loader {
+    /// `buffer-shuffle:b=B`, a shuffle buffer of B items.
+    Buffer,
+    /// `window-shuffle:w=W`, each window of W items shuffled in place.
+    Window,
+    /// `shard-shuffle:s=S`, shards of S in a uniform order, shuffled within.
+    Shard,
+}
+
+impl Loader {
+    /// The three loaders, in the order curves show them.
+    pub const ALL: [Loader; 3] = [Loader::Buffer, Loader::Window, Loader::Shard];
+
+    /// The loader `algorithm` is, if it is one.
+    pub fn of(algorithm: &Algorithm) -> Option<Loader> {
+        algorithm.loader().map(|(loader, _)| loader)
+    }
+
+    /// The algorithm's name (`buffer-shuffle`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Loader::Buffer => "buffer-shuffle",
+            Loader::Window => "window-shuffle",
+            Loader::Shard => "shard-shuffle",
+        }
+    }
+
+    /// The letter of its size parameter (`b`, `w`, `s`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Loader::Buffer => "b",
+            Loader::Window => "w",
+            Loader::Shard => "s",
+        }
+    }
+
+    /// What its size is, for labels ("buffer size").
+    pub fn size_name(self) -> &'static str {
+        match self {
+            Loader::Buffer => "buffer size",
+            Loader::Window => "window size",
+            Loader::Shard => "shard size",
+        }
+    }
+
+    /// Whether the loader with size `size` is a uniform shuffle of `n`
+    /// items: its buffer, window or shard covers them all (and shards of
+    /// one item are a uniform order of single items).
+    pub fn is_uniform(self, size: usize, n: usize) -> bool {
+        match self {
+            Loader::Buffer | Loader::Window => size >= n,
+            Loader::Shard => size >= n || size == 1,
+        }
+    }
+}
+
+impl Serialize for Loader {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl fmt::Display for Loader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The shuffle buffer: fill a buffer with the first `b` items; then, for
 /// every output position, output a uniform element of the buffer and put

@@ -11,7 +11,7 @@ mod riffle;
 mod sorts;
 mod swaps;
 
-pub use loaders::{buffer_marginals, buffer_shuffle, shard_shuffle, window_shuffle};
+pub use loaders::{Loader, buffer_marginals, buffer_shuffle, shard_shuffle, window_shuffle};
 pub use moves::{fisher_yates_original, insert_last, pick_until_unused, rotation, top_to_random};
 pub use riffle::riffle;
 pub use sorts::{insertion_random_comparator, merge_random_comparator, sort_random_keys};
@@ -370,13 +370,20 @@ impl Algorithm {
 
     /// The verdict the audit should reach at `n` under an ideal source: the
     /// record's, except for the data-loader shuffles, which are uniform once
-    /// their buffer, window or shard covers all `n` items (and shards of one
-    /// item are a uniform shuffle of single items).
+    /// their size covers all `n` items ([`Loader::is_uniform`]).
     pub fn expected_at(&self, n: usize) -> Expected {
-        let covers = match *self {
-            Algorithm::BufferShuffle { b } => b as usize >= n,
-            Algorithm::WindowShuffle { w } => w as usize >= n,
-            Algorithm::ShardShuffle { s } => s as usize >= n || s == 1,
+        match self.loader() {
+            Some((loader, size)) if loader.is_uniform(size, n) => Expected::Fair,
+            Some(_) | None => self.record().expected,
+        }
+    }
+
+    /// The data-loader shuffle this is and its size, if it is one.
+    pub fn loader(&self) -> Option<(Loader, usize)> {
+        match *self {
+            Algorithm::BufferShuffle { b } => Some((Loader::Buffer, b as usize)),
+            Algorithm::WindowShuffle { w } => Some((Loader::Window, w as usize)),
+            Algorithm::ShardShuffle { s } => Some((Loader::Shard, s as usize)),
             Algorithm::FisherYates
             | Algorithm::FisherYatesForward
             | Algorithm::InsideOut
@@ -392,12 +399,7 @@ impl Algorithm {
             | Algorithm::TopToRandom
             | Algorithm::SortRandomComparator { .. }
             | Algorithm::Rotation
-            | Algorithm::Riffle { .. } => false,
-        };
-        if covers {
-            Expected::Fair
-        } else {
-            self.record().expected
+            | Algorithm::Riffle { .. } => None,
         }
     }
 

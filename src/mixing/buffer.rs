@@ -36,80 +36,13 @@
 //!   short shard came before it (probability u/(k − 1)); its law is summed
 //!   over the k slots with a difference array.
 
-use crate::algorithm::Algorithm;
 use crate::error::{Error, Result};
 use serde::Serialize;
-use std::fmt;
 use std::time::Instant;
 
-/// A data-loader shuffle, without its size (serialised by its algorithm
-/// name, `buffer-shuffle`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Loader {
-    /// `buffer-shuffle:b=B`, a shuffle buffer of B items.
-    Buffer,
-    /// `window-shuffle:w=W`, each window of W items shuffled in place.
-    Window,
-    /// `shard-shuffle:s=S`, shards of S in a uniform order, shuffled within.
-    Shard,
-}
+pub use crate::algorithm::Loader;
 
 impl Loader {
-    /// The three loaders, in the order curves show them.
-    pub const ALL: [Loader; 3] = [Loader::Buffer, Loader::Window, Loader::Shard];
-
-    /// The loader `algorithm` is, if it is one.
-    pub fn of(algorithm: &Algorithm) -> Option<Loader> {
-        match algorithm {
-            Algorithm::BufferShuffle { .. } => Some(Loader::Buffer),
-            Algorithm::WindowShuffle { .. } => Some(Loader::Window),
-            Algorithm::ShardShuffle { .. } => Some(Loader::Shard),
-            Algorithm::FisherYates
-            | Algorithm::FisherYatesForward
-            | Algorithm::InsideOut
-            | Algorithm::FisherYatesOriginal
-            | Algorithm::PickUntilUnused
-            | Algorithm::RandCrate
-            | Algorithm::SortRandomKeys
-            | Algorithm::NaiveSwap
-            | Algorithm::RandomSwap { .. }
-            | Algorithm::ShrinkingRange
-            | Algorithm::Sattolo
-            | Algorithm::InsertLast
-            | Algorithm::TopToRandom
-            | Algorithm::SortRandomComparator { .. }
-            | Algorithm::Rotation
-            | Algorithm::Riffle { .. } => None,
-        }
-    }
-
-    /// The algorithm's name (`buffer-shuffle`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Loader::Buffer => "buffer-shuffle",
-            Loader::Window => "window-shuffle",
-            Loader::Shard => "shard-shuffle",
-        }
-    }
-
-    /// The letter of its size parameter (`b`, `w`, `s`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Loader::Buffer => "b",
-            Loader::Window => "w",
-            Loader::Shard => "s",
-        }
-    }
-
-    /// What its size is, for labels ("buffer size").
-    pub fn size_name(self) -> &'static str {
-        match self {
-            Loader::Buffer => "buffer size",
-            Loader::Window => "window size",
-            Loader::Shard => "shard size",
-        }
-    }
-
     /// The exact distance from uniform of this loader with size `size` on
     /// n items (sizes above n act as n).
     pub fn distance(self, n: usize, size: usize) -> Distance {
@@ -118,18 +51,6 @@ impl Loader {
             Loader::Window => window_distance(n, size),
             Loader::Shard => shard_distance(n, size),
         }
-    }
-}
-
-impl Serialize for Loader {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-impl fmt::Display for Loader {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

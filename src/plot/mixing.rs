@@ -61,9 +61,15 @@ fn log_bottom(curve: &MixingCurve) -> f64 {
         .flatten()
         .filter(|&v| v > 0.0)
         .fold(1.0f64, f64::min);
+    power_of_ten_below(smallest, 1e-2)
+}
+
+/// A log panel's bottom: the power of ten below half of `smallest` (so the
+/// smallest value stands clear of the edge), at most `top`.
+fn power_of_ten_below(smallest: f64, top: f64) -> f64 {
     10f64
         .powf((0.5 * smallest).log10().floor())
-        .clamp(1e-300, 1e-2)
+        .clamp(1e-300, top)
 }
 
 /// Draws the curve as a PNG and returns its bytes: TV against k in two panels, linear
@@ -424,9 +430,7 @@ fn loader_log_bottom(curve: &LoaderCurve) -> f64 {
         .filter(|p| !p.rounding_level && p.mean_tv > 0.0)
         .map(|p| p.mean_tv)
         .fold(1.0f64, f64::min);
-    10f64
-        .powf((0.5 * smallest).log10().floor())
-        .clamp(1e-300, 1e-4)
+    power_of_ten_below(smallest, 1e-4)
 }
 
 /// Draws the loader curve (`loaders.png`) and returns its bytes: the mean

@@ -468,9 +468,9 @@ pub struct AuditArgs {
     /// chi-square keeps its exact calibration (df (B-1)²). Above n = 1024
     /// the matrix is binned by default with B = 64 (memory O(n + B²) per
     /// worker instead of n²); there the default tests are position-value,
-    /// fixed-points, cycles, rising-sequences, serial and birthday, and
-    /// the per-position line tests, deck tests and Lehmer digit tests
-    /// (n <= 2048) are left out.
+    /// fixed-points, cycles, rising-sequences, serial, birthday,
+    /// inversions and displacement, and the per-position line tests, deck
+    /// tests and Lehmer digit tests (n <= 2048) are left out.
     #[arg(long, value_name = "B")]
     pub bins: Option<usize>,
 

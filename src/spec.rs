@@ -352,12 +352,6 @@ impl TestSet {
     /// value unless 2 ≤ bins ≤ n, or if a test of the set needs the full
     /// matrix.
     pub fn with_bins(mut self, bins: usize, n: usize) -> Result<Self> {
-        if bins < 2 || bins > n {
-            return Err(Error::invalid(format!(
-                "--bins {bins} is out of range: bins must be between 2 and n = {n} \
-                 (n means the full matrix)"
-            )));
-        }
         self.chosen_bins = Some(bins);
         self.bins = (bins < n).then_some(bins);
         self.check(n)?;
@@ -376,7 +370,7 @@ impl TestSet {
     }
 
     /// The bins at `n`: the chosen ones if they fit (B ≤ n), else the
-    /// default.
+    /// default (and [`check`](Self::check) refuses the chosen ones).
     fn bins_at(&self, n: usize) -> Option<usize> {
         match self.chosen_bins {
             Some(b) if b <= n => (b < n).then_some(b),
@@ -489,6 +483,14 @@ impl TestSet {
                 "the {t} test needs n <= {MAX_LEHMER_N} (its table holds n² counters per \
                  thread; n = {n} would need {}): choose other --tests",
                 crate::format::human_bytes(n as u128 * n as u128 * 8)
+            )));
+        }
+        if let Some(bins) = self.chosen_bins
+            && !(2..=n).contains(&bins)
+        {
+            return Err(Error::invalid(format!(
+                "--bins {bins} is out of range: bins must be between 2 and n = {n} \
+                 (n means the full matrix)"
             )));
         }
         if let Some(bins) = self.bins

@@ -133,6 +133,35 @@ fn bins_and_quadratic_tests_are_checked() {
     );
 }
 
+/// `--bins` above the n of decks read from a file is refused once n is
+/// known (exit 2, no report), and bins that fit are used.
+#[test]
+fn bins_are_checked_against_the_n_read_from_an_input() {
+    let out = temp_out("input-bins");
+    std::fs::create_dir_all(&out).unwrap();
+    let input = out.join("decks.txt");
+    let decks: String = (0..50)
+        .map(|k| {
+            let deck: Vec<String> = (0..10).map(|i| ((i + k) % 10).to_string()).collect();
+            deck.join(" ") + "\n"
+        })
+        .collect();
+    std::fs::write(&input, decks).unwrap();
+    let report = out.join("report");
+    let (i, r) = (input.to_str().unwrap(), report.to_str().unwrap());
+    assert_refused(
+        &["audit", "--input", i, "--bins", "20", "-q", "--out", r],
+        "--bins 20 is out of range",
+    );
+    assert!(!report.exists(), "no report for a refused run");
+    let o = run(&["audit", "--input", i, "--bins", "5", "-q", "--out", r]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json = std::fs::read_to_string(report.join("summary.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["audits"][0]["binning"]["bins"], 5);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// Two shards of a binned run merge into exactly the unsharded counts.
 #[test]
 fn shards_of_a_binned_run_merge_into_the_whole_run() {

@@ -389,7 +389,7 @@ impl Plan {
             }
         };
         if let Some(n) = opts.n {
-            check_collect(n, opts.collect_at(n))?;
+            check_collect(n, opts)?;
         }
         let order = match &opts.order {
             None => None,
@@ -421,7 +421,14 @@ impl Plan {
     }
 }
 
-fn check_collect(n: usize, collect: Collect) -> Result<()> {
+/// Fails unless what `opts` counts, and the tests it counts for, can run
+/// on decks of `n` items (n is known only once the input is read: a
+/// `--bins` above it, or a test that cannot run at it, is refused then).
+fn check_collect(n: usize, opts: &Options) -> Result<()> {
+    if let Some(tests) = &opts.tests {
+        tests.at(n).check(n)?;
+    }
+    let collect = opts.collect_at(n);
     if collect.permutations && n > MAX_PERMUTATION_N {
         return Err(Error::invalid(format!(
             "counting whole permutations needs n <= {MAX_PERMUTATION_N} (n! counters), \
@@ -502,7 +509,7 @@ pub(crate) fn ingest(
                 break (own, block);
             };
             let dict = own.as_ref().or(plan.order.as_ref()).expect("a dictionary");
-            check_collect(dict.n, opts.collect_at(dict.n))?;
+            check_collect(dict.n, opts)?;
             let parser = text::TextParser { dict };
             let done = drive(dict.n, units_before, skipped_bytes).run(src, first, &parser)?;
             Ok(Ingested {

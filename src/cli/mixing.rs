@@ -135,21 +135,12 @@ pub fn run(args: &MixingArgs) -> Result<i32> {
     progress.finish();
 
     write_mixing(&args.out, &curve)?;
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&curve).expect("curve serialises")
-        );
-    } else {
-        print!("{}", render(&curve));
-    }
-    if !args.quiet {
-        eprintln!(
-            "Curve written to {} ({:.1} s)",
-            args.out.display(),
-            curve.seconds
-        );
-    }
+    show(
+        args,
+        &curve,
+        || render(&curve),
+        format!("{:.1} s", curve.seconds),
+    );
     Ok(0)
 }
 
@@ -164,22 +155,34 @@ fn run_loaders(args: &MixingArgs, loader: Loader) -> Result<i32> {
     let _ = files::prepare_dir(&args.out)?;
     let curve = buffer::curve(loader, args.n, &sizes)?;
     write_loaders(&args.out, &curve)?;
+    show(
+        args,
+        &curve,
+        || render_loaders(&curve),
+        format!("{:.2} s", curve.seconds),
+    );
+    Ok(0)
+}
+
+/// Prints a written curve: as JSON with `--json`, else its table, then
+/// (unless quiet) where it was written and how long it took.
+fn show<C: serde::Serialize>(
+    args: &MixingArgs,
+    curve: &C,
+    table: impl FnOnce() -> String,
+    took: String,
+) {
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&curve).expect("curve serialises")
+            serde_json::to_string_pretty(curve).expect("curve serialises")
         );
     } else {
-        print!("{}", render_loaders(&curve));
+        print!("{}", table());
     }
     if !args.quiet {
-        eprintln!(
-            "Curve written to {} ({:.2} s)",
-            args.out.display(),
-            curve.seconds
-        );
+        eprintln!("Curve written to {} ({took})", args.out.display());
     }
-    Ok(0)
 }
 
 /// The loader curve as a table: one row per size, the mean TV of each

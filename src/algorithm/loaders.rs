@@ -25,6 +25,14 @@ impl Loader {
     /// The three loaders, in the order curves show them.
     pub const ALL: [Loader; 3] = [Loader::Buffer, Loader::Window, Loader::Shard];
 
+    /// The three loaders with this one first (the one a curve is for), the
+    /// others in [`ALL`](Self::ALL) order: the order of curves and columns.
+    pub fn first(self) -> Vec<Loader> {
+        let mut order = vec![self];
+        order.extend(Loader::ALL.iter().filter(|&&l| l != self));
+        order
+    }
+
     /// The loader `algorithm` is, if it is one.
     pub fn of(algorithm: &Algorithm) -> Option<Loader> {
         algorithm.loader().map(|(loader, _)| loader)

@@ -193,8 +193,7 @@ fn render_loaders(curve: &LoaderCurve) -> String {
         "Data loaders, n = {}: distance from uniform against the size (exact)\n\n",
         thousands(curve.n as u64)
     );
-    let mut order = vec![curve.loader];
-    order.extend(Loader::ALL.iter().filter(|&&l| l != curve.loader));
+    let order = curve.loader.first();
     let worst = format!("worst item ({})", curve.loader.name());
     let mut header = vec![("size", true), ("size/n", true)];
     header.extend(order.iter().map(|l| (l.name(), true)));

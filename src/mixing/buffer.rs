@@ -351,8 +351,7 @@ pub fn check(n: usize, sizes: &[u64]) -> Result<()> {
 pub fn curve(loader: Loader, n: usize, sizes: &[u64]) -> Result<LoaderCurve> {
     check(n, sizes)?;
     let start = Instant::now();
-    let mut ordered = vec![loader];
-    ordered.extend(Loader::ALL.iter().filter(|&&l| l != loader));
+    let ordered = loader.first();
     let points = ordered
         .iter()
         .flat_map(|&l| sizes.iter().map(move |&s| LoaderPoint::of(l, n, s)))

@@ -629,8 +629,7 @@ fn loader_blocks(report: &LoaderReport) -> Vec<Block> {
         loader_threshold_lines(curve).join(". ")
     )));
     blocks.push(Block::Paragraph(LOADER_NOTE.to_string()));
-    let mut order = vec![curve.loader];
-    order.extend(Loader::ALL.iter().filter(|&&l| l != curve.loader));
+    let order = curve.loader.first();
     let mut columns = vec![Column::number("size"), Column::number("size / n")];
     columns.extend(order.iter().map(|l| Column::number(l.name())));
     columns.push(Column::number(&format!(

@@ -22,7 +22,9 @@ pub enum TestKind {
     Cycles,
     /// The number of rising sequences against the Eulerian numbers.
     RisingSequences,
-    /// Each Lehmer-code digit against its uniform law (digit i on [0, i]).
+    /// Each Lehmer-code digit against its uniform law (digit i on [0, i]);
+    /// above [`LARGE_N`], the digits in bins of positions and of d/(i + 1)
+    /// against their exact mean and covariance (`stats::order::lehmer`).
     Lehmer,
     /// Joint law of neighbouring Lehmer digits (i, i+1) for disjoint pairs.
     LehmerPairs,
@@ -66,11 +68,6 @@ pub const DEFAULT_PERMUTATION_N: usize = 8;
 /// the position-by-value matrix is counted in bins and the default tests
 /// are those whose cost and memory grow at most as n log n per shuffle.
 pub const LARGE_N: usize = 1024;
-
-/// The largest n for which the Lehmer digit tests run: their table holds
-/// n² counters per worker (2048² is 32 MiB), and computing every digit of
-/// every shuffle costs n log n.
-pub const MAX_LEHMER_N: usize = 2048;
 
 /// The bins per side of the position-by-value matrix at `n` unless chosen
 /// (`--bins`): [`DEFAULT_BINS`] above [`LARGE_N`], else the full matrix
@@ -213,7 +210,8 @@ impl TestKind {
                 "rising sequences: the signature of too few riffle shuffles and of insertion-like moves"
             }
             TestKind::Lehmer => {
-                "each Lehmer digit (how many larger values precede position i): order structure at any n"
+                "each Lehmer digit (how many larger values precede position i): order structure at any n \
+                 (binned above n = 1024)"
             }
             TestKind::LehmerPairs => {
                 "pairs of neighbouring Lehmer digits: dependence between positions that marginals miss"
@@ -310,9 +308,9 @@ impl Serialize for TestSet {
 impl TestSet {
     /// Every test that makes sense at `n`: the permutation test only up to
     /// n = 8 (its cost grows as n!), the birthday test only from n = 13
-    /// ([`DEFAULT_BIRTHDAY_N`]), the Lehmer digit tests only up to
-    /// [`LARGE_N`] (their table is n², and above it the audit is one of
-    /// tests that scale: see [`LARGE_N`]), clumping never (opt-in: what it catches,
+    /// ([`DEFAULT_BIRTHDAY_N`]), inversions and displacement only above
+    /// [`LARGE_N`] (below, the full matrix and the Lehmer digits see what
+    /// they see), clumping never (opt-in: what it catches,
     /// runs left together, the position-value, rising-sequence and Lehmer
     /// tests mostly see too, and it costs about 5% of the default audit's
     /// speed), the rest always. Serial and birthday are on because nothing
@@ -325,8 +323,9 @@ impl TestSet {
                 TestKind::Birthday => n >= DEFAULT_BIRTHDAY_N,
                 TestKind::Clumping => false,
                 TestKind::Inversions | TestKind::Displacement => n > LARGE_N,
-                TestKind::Lehmer | TestKind::LehmerPairs => n <= LARGE_N,
                 TestKind::PositionValue
+                | TestKind::Lehmer
+                | TestKind::LehmerPairs
                 | TestKind::FixedPoints
                 | TestKind::Cycles
                 | TestKind::RisingSequences
@@ -475,16 +474,6 @@ impl TestSet {
                  thread; n = {n} would need {n}! of them): choose other --tests"
             )));
         }
-        let lehmer = [TestKind::Lehmer, TestKind::LehmerPairs];
-        if let Some(t) = lehmer.into_iter().find(|&t| self.contains(t))
-            && n > MAX_LEHMER_N
-        {
-            return Err(Error::invalid(format!(
-                "the {t} test needs n <= {MAX_LEHMER_N} (its table holds n² counters per \
-                 thread; n = {n} would need {}): choose other --tests",
-                crate::format::human_bytes(n as u128 * n as u128 * 8)
-            )));
-        }
         if let Some(bins) = self.chosen_bins
             && !(2..=n).contains(&bins)
         {
@@ -517,9 +506,10 @@ impl TestSet {
         self.kinds.iter().copied()
     }
 
-    /// What a tally must collect for these tests: each test only what it
-    /// needs.
-    pub fn collect(&self) -> Collect {
+    /// What a tally must collect for these tests at `n`: each test only
+    /// what it needs. The Lehmer digits are counted in full (n² cells) up
+    /// to [`LARGE_N`] and binned above ([`crate::tally::OrderCounts::lehmer`]).
+    pub fn collect(&self, n: usize) -> Collect {
         let mut collect = Collect {
             bins: self.bins,
             ..Collect::default()
@@ -532,6 +522,7 @@ impl TestSet {
                 TestKind::FixedPoints => part.fixed_points = true,
                 TestKind::Cycles => part.cycles = true,
                 TestKind::RisingSequences => part.rising = true,
+                TestKind::Lehmer if n > LARGE_N => collect.order.lehmer = true,
                 TestKind::Lehmer => part.lehmer = true,
                 TestKind::LehmerPairs => part.pairs = true,
                 TestKind::Arrangement => collect.permutations = true,
@@ -549,12 +540,9 @@ impl TestSet {
 
     /// Whether whole permutations must be counted.
     pub fn needs_permutations(&self) -> bool {
-        self.collect().permutations
-    }
-
-    /// Whether per-permutation statistics (fixed points, cycles, ...) must be counted.
-    pub fn needs_structure(&self) -> bool {
-        self.collect().structure.any()
+        self.kinds
+            .iter()
+            .any(|&t| matches!(t, TestKind::Permutation | TestKind::Arrangement))
     }
 }
 

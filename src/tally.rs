@@ -16,9 +16,9 @@ pub use hands::{HandColumn, HandCounts};
 pub use observe::ObserveScratch;
 use observe::{Rows, StructureChunk};
 pub use order::{
-    DISPLACEMENT_BINS, INVERSION_BINS, OrderCounts, OrderParts, OrderScratch, displacement_bin,
-    displacement_bins, inversion_bin, inversion_edges, inversion_moments, inversions,
-    max_inversions,
+    DISPLACEMENT_BINS, INVERSION_BINS, LEHMER_DIGIT_BINS, LEHMER_ROWS, OrderCounts, OrderParts,
+    OrderScratch, displacement_bin, displacement_bins, inversion_bin, inversion_edges,
+    inversion_moments, inversions, lehmer_digit_bin, lehmer_rows, max_inversions,
 };
 use serial::SerialState;
 pub use serial::{SerialCounts, TOP_BINS, top_bin};
@@ -190,6 +190,11 @@ pub struct PairCounts {
 pub fn lehmer_pairs(n: usize) -> Vec<usize> {
     (1..=7).step_by(2).filter(|&i| i + 1 < n).collect()
 }
+
+/// The Lehmer digits the pairs of [`lehmer_pairs`] read: digits 0 to 8,
+/// which the first nine positions alone determine, so that the pairs cost
+/// the same at any n.
+pub const PAIR_DIGITS: usize = 9;
 
 /// Where digits `a` (digit `first`) and `b` (digit `first + 1`) are counted
 /// in a pair's table ([`PairCounts::counts`]).

@@ -1,6 +1,6 @@
 //! Large n on the command line: a binned audit of n = 100,000 runs quickly
-//! with a small summary, `--bins` is checked, tests that need n² are
-//! refused, and shards of a binned run merge into the unsharded result.
+//! with a small summary and the binned Lehmer digits, `--bins` is checked
+//! (and refused for decks, whose tests need the full matrix), and shards of a binned run merge into the unsharded result.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -63,8 +63,24 @@ fn n_100000_runs_binned_with_a_small_summary() {
     let tests = audit["tests_run"].as_str().unwrap();
     assert_eq!(
         tests,
-        "position-value,fixed-points,cycles,rising-sequences,serial,birthday,inversions,\
-         displacement"
+        "position-value,fixed-points,cycles,rising-sequences,lehmer,lehmer-pairs,serial,birthday,\
+         inversions,displacement"
+    );
+    let method = |name: &str| {
+        audit["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["test"] == name)
+            .unwrap()["method"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let lehmer = method("lehmer");
+    assert!(
+        lehmer.contains("64 position bins x 16 bins of d/(i+1)") && lehmer.contains("df 960"),
+        "{lehmer}"
     );
     assert!(
         audit.get("lines").is_none_or(|l| l.is_null()),
@@ -82,7 +98,7 @@ fn n_100000_runs_binned_with_a_small_summary() {
 }
 
 #[test]
-fn bins_and_quadratic_tests_are_checked() {
+fn bad_bins_are_refused() {
     let out = temp_out("bad");
     let o = out.to_str().unwrap();
     assert_refused(
@@ -112,20 +128,6 @@ fn bins_and_quadratic_tests_are_checked() {
             o,
         ],
         "--bins 101",
-    );
-    assert_refused(
-        &[
-            "audit",
-            "-a",
-            "fisher-yates",
-            "-n",
-            "5000",
-            "--tests",
-            "lehmer",
-            "--out",
-            o,
-        ],
-        "n <= 2048",
     );
     assert_refused(
         &["audit", "--deck", "cards", "--bins", "4", "--out", o],

@@ -5,7 +5,8 @@
 //! displacement), with few trials each; the local shuffles of data
 //! pipelines and the naive swap are caught; the counts do not depend on
 //! the thread count, and shards merged through the command line are the
-//! run on one machine.
+//! run on one machine. The same for the Lehmer digits counted in bins
+//! above n = 1024.
 
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::engine::{self, RunSpec, no_progress};
@@ -20,8 +21,19 @@ use std::process::{Command, Output};
 const BOTH: &str = "inversions,displacement";
 
 fn tally(algorithm: &str, n: usize, trials: u64, seed: u64, threads: usize) -> Tally {
+    tally_of(BOTH, algorithm, n, trials, seed, threads)
+}
+
+fn tally_of(
+    tests: &str,
+    algorithm: &str,
+    n: usize,
+    trials: u64,
+    seed: u64,
+    threads: usize,
+) -> Tally {
     let spec = RunSpec {
-        tests: TestSet::parse(BOTH, n).unwrap(),
+        tests: TestSet::parse(tests, n).unwrap(),
         threads: Some(threads),
         ..RunSpec::new(
             Algorithm::parse(algorithm).unwrap(),
@@ -91,6 +103,75 @@ fn fair_shuffles_are_rejected_at_the_stated_rate() {
             );
         }
     }
+}
+
+/// log10 p of the binned Lehmer digit test of a run of `algorithm`.
+fn lehmer(algorithm: &str, n: usize, trials: u64, seed: u64, threads: usize) -> f64 {
+    let t = tally_of("lehmer", algorithm, n, trials, seed, threads);
+    let (w, _) = order::lehmer(t.order().unwrap(), n, trials);
+    w.log10_p
+}
+
+/// Fair audits above n = 1024, where the Lehmer digits are counted in
+/// bins: rejections at 0.01 and 0.001 in the binomial band, with few
+/// trials (T = 5: about 5 positions expected per cell, some pooled), more
+/// (T = 60), at n = 3000, and above the switch to the blocked bitmap
+/// (n = 70,000).
+#[test]
+fn binned_lehmer_digits_are_calibrated() {
+    let plan = [
+        (1100usize, 5u64, 3000u64),
+        (1100, 60, 3000),
+        (3000, 40, 1000),
+        (70_000, 10, 100),
+    ];
+    let runs: u64 = plan.iter().map(|p| p.2).sum();
+    let mut rejected = [0u64; 2];
+    let mut seed = 1_000_000;
+    for (n, trials, count) in plan {
+        let mut here = [0u64; 2];
+        for _ in 0..count {
+            seed += 1;
+            let log10_p = lehmer("fisher-yates", n, trials, seed, 1);
+            here[0] += u64::from(log10_p <= -2.0);
+            here[1] += u64::from(log10_p <= -3.0);
+        }
+        eprintln!(
+            "n = {n}, T = {trials}, {count} runs: {}/{} at 0.01/0.001",
+            here[0], here[1]
+        );
+        rejected[0] += here[0];
+        rejected[1] += here[1];
+    }
+    for (a, alpha) in [0.01, 0.001].into_iter().enumerate() {
+        let (lo, hi) = binomial_band(runs, alpha, 1.0 - 1e-4);
+        eprintln!(
+            "lehmer: {} of {runs} at {alpha} (band {lo}..={hi})",
+            rejected[a]
+        );
+        assert!(
+            (lo..=hi).contains(&rejected[a]),
+            "{} rejections at {alpha} in {runs} runs, band {lo}..={hi}",
+            rejected[a]
+        );
+    }
+}
+
+/// The binned Lehmer digits catch the local shuffles of data pipelines and
+/// the naive swap above n = 1024; Fisher–Yates passes.
+#[test]
+fn binned_lehmer_digits_catch_local_shuffles() {
+    for (algorithm, n, trials) in [
+        ("buffer-shuffle:b=1000", 2000, 200),
+        ("window-shuffle:w=100", 2000, 200),
+        ("shard-shuffle:s=500", 2000, 200),
+        ("naive-swap", 2000, 2000),
+    ] {
+        let log10_p = lehmer(algorithm, n, trials, 5, 2);
+        eprintln!("{algorithm} at n = {n}, T = {trials}: log10 p {log10_p:.1}");
+        assert!(log10_p < -6.0, "{algorithm}: log10 p {log10_p}");
+    }
+    assert!(lehmer("fisher-yates", 2000, 200, 5, 2) > -3.0);
 }
 
 /// The shuffles of data pipelines that leave items near where they were,

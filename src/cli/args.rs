@@ -88,8 +88,10 @@ calibrated for the fact that every shuffle adds a whole permutation matrix \
 permutation, a goodness-of-fit test over all n! permutations (n <= 10; on by \
 default up to n = 8); and structure tests whose exact laws are known: \
 fixed-points (rencontres), cycles (Stirling numbers), rising-sequences \
-(Eulerian numbers), lehmer (each Lehmer digit uniform), lehmer-pairs \
-(neighbouring digits jointly uniform) and clumping (neighbours i, i+1 still \
+(Eulerian numbers), lehmer (each Lehmer digit uniform; above n = 1024 in 64 \
+position bins x 16 bins of the digit's relative size d/(i+1), against the \
+exact mean and covariance), lehmer-pairs (neighbouring digits 1 to 8 jointly \
+uniform) and clumping (neighbours i, i+1 still \
 side by side; opt-in); serial, each deal against the one before it in the order made \
 (same-position matches against the rencontres law, top cards of disjoint \
 pairs against independence); birthday, pairs of identical deals against the \
@@ -468,9 +470,9 @@ pub struct AuditArgs {
     /// chi-square keeps its exact calibration (df (B-1)²). Above n = 1024
     /// the matrix is binned by default with B = 64 (memory O(n + B²) per
     /// worker instead of n²); there the default tests are position-value,
-    /// fixed-points, cycles, rising-sequences, serial, birthday,
-    /// inversions and displacement, and the per-position line tests, deck
-    /// tests and Lehmer digit tests (n <= 2048) are left out.
+    /// fixed-points, cycles, rising-sequences, lehmer (its digits binned),
+    /// lehmer-pairs, serial, birthday, inversions and displacement, and the
+    /// per-position line tests and deck tests are left out.
     #[arg(long, value_name = "B")]
     pub bins: Option<usize>,
 

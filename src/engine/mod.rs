@@ -153,7 +153,7 @@ impl RunSpec {
 
     /// What the tally must collect for these tests.
     pub fn collect(&self) -> Collect {
-        self.tests.collect()
+        self.tests.collect(self.n)
     }
 
     /// Every chunk of the run, of [`chunk_trials`] at its n.

@@ -180,7 +180,7 @@ impl Options {
     pub fn collect_at(&self, n: usize) -> Collect {
         self.tests
             .as_ref()
-            .map_or(self.collect, |tests| tests.at(n).collect())
+            .map_or(self.collect, |tests| tests.at(n).collect(n))
     }
 }
 

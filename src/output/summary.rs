@@ -241,8 +241,7 @@ impl BinningSummary {
 
 /// What a binned audit leaves out, as outputs say it.
 pub const BINNED_NOTE: &str = "position-by-value counted in bins of positions and values; per-position \
-     and per-card line tests skipped (they need the full matrix); Lehmer digit tests are not run \
-     above n = 1024 by default";
+     and per-card line tests skipped (they need the full matrix)";
 
 /// The largest n whose count matrix summary.json embeds (n² numbers);
 /// every audit's `counts.csv` holds its matrix whatever n.

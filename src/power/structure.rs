@@ -133,6 +133,8 @@ impl StructureLaws {
                 let statistic = test.statistic()?;
                 vec![(statistic.uniform_law(n), self.law(statistic)?.to_vec())]
             }
+            // Counted in bins (above `spec::LARGE_N`): no per-digit law.
+            TestKind::Lehmer if self.lehmer.iter().any(Vec::is_empty) => return None,
             TestKind::Lehmer => (1..n)
                 .map(|i| (vec![1.0 / (i + 1) as f64; i + 1], self.lehmer[i].clone()))
                 .collect(),

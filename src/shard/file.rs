@@ -459,6 +459,7 @@ fn shape(tally: &Tally) -> Vec<usize> {
             shape.push(o.inversions.len());
             shape.extend(o.inversion_edges.iter().map(|&e| e as usize));
             shape.push(o.displacement.len());
+            shape.push(o.lehmer.len());
         }
     }
     shape

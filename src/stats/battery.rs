@@ -107,22 +107,17 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
         }
         TestKind::Displacement => {
             let counts = tally.order().expect("the tally collected order counts");
-            let (w, what) = order::displacement(counts, tally.n(), tally.trials());
-            TestResult {
-                test: kind,
-                statistic: w.statistic,
-                df: w.df as f64,
-                log10_p: w.log10_p,
-                log10_p_holm: w.log10_p,
-                departure: 0.0,
-                method: what,
-            }
+            from_wald(kind, order::displacement(counts, tally.n(), tally.trials()))
         }
-        TestKind::Lehmer => from_gof(
-            kind,
-            lehmer_digits(structure(), tally.n()),
-            "each digit i uniform on [0, i], digits independent (chi-squares summed)",
-        ),
+        TestKind::Lehmer => match tally.order().filter(|o| !o.lehmer.is_empty()) {
+            // Above `spec::LARGE_N` the digits are counted in bins.
+            Some(counts) => from_wald(kind, order::lehmer(counts, tally.n(), tally.trials())),
+            None => from_gof(
+                kind,
+                lehmer_digits(structure(), tally.n()),
+                "each digit i uniform on [0, i], digits independent (chi-squares summed)",
+            ),
+        },
         TestKind::LehmerPairs => from_gof(
             kind,
             lehmer_pairs(structure()),
@@ -207,6 +202,18 @@ fn lehmer_pairs(s: &StructureCounts) -> Gof {
         })
         .collect();
     gof::combine(&parts)
+}
+
+fn from_wald(test: TestKind, (w, method): (order::Wald, String)) -> TestResult {
+    TestResult {
+        test,
+        statistic: w.statistic,
+        df: w.df as f64,
+        log10_p: w.log10_p,
+        log10_p_holm: w.log10_p,
+        departure: 0.0,
+        method,
+    }
 }
 
 fn from_sequence(test: TestKind, t: SequenceTest) -> TestResult {

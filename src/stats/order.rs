@@ -1,16 +1,19 @@
 //! The laws of the order tests under a uniform shuffle and the tests
 //! themselves: the inversion count (Kendall's τ with the starting order)
-//! against the Mahonian law, and the displacement histogram against its
-//! exact mean and covariance. What they count is [`OrderCounts`].
+//! against the Mahonian law, and the displacement histogram and the binned
+//! Lehmer digits against their exact means and covariances. What they
+//! count is [`OrderCounts`].
 //!
-//! Both scale to any n: their tables have a fixed number of cells, and
-//! their laws cost at most O(n·D²) (displacement, D ≤ 16 bins) or
-//! O(n³) up to [`EXACT_MAHONIAN_N`] and O(1) above (inversions).
+//! All scale to any n: their tables have a fixed number of cells, and
+//! their laws cost at most O(n·D²) (displacement, D ≤ 16 bins), O(n + P·K³)
+//! (binned Lehmer digits, P ≤ 64 rows of K = 16 bins), or O(n³) up to
+//! [`EXACT_MAHONIAN_N`] and O(1) above (inversions).
 
 use super::gof::{self, Gof};
 use super::special::ln_chi2_sf;
 use crate::tally::{
-    OrderCounts, displacement_bin, displacement_bins, inversion_moments, max_inversions,
+    Binning, LEHMER_DIGIT_BINS, OrderCounts, displacement_bin, displacement_bins,
+    inversion_moments, lehmer_rows, max_inversions,
 };
 use statrs::function::erf::erfc;
 use std::f64::consts::{LN_10, SQRT_2, TAU};
@@ -282,34 +285,153 @@ pub fn wald(sum: &[u64], trials: u64, mean: &[f64], covariance: &[f64]) -> Wald 
 /// very few trials at small n), so the normal approximation holds.
 pub fn displacement(counts: &OrderCounts, n: usize, trials: u64) -> (Wald, String) {
     let law = displacement_law(n);
-    let groups = pool(&law.mean, trials as f64);
     let d = law.bins;
-    let g = groups.len();
-    let group_of = |a: usize| groups.iter().position(|r| r.contains(&a)).unwrap_or(0);
-    let mut sum = vec![0u64; g];
-    let mut mean = vec![0.0; g];
-    let mut covariance = vec![0.0; g * g];
-    for a in 0..d {
-        let ga = group_of(a);
-        sum[ga] += counts.displacement[a];
-        mean[ga] += law.mean[a];
-        for b in 0..d {
-            covariance[ga * g + group_of(b)] += law.covariance[a * d + b];
-        }
-    }
-    let w = wald(&sum, trials, &mean, &covariance);
-    let pooled = if g < d {
-        format!("; {} sparse bins pooled into neighbours", d - g)
-    } else {
-        String::new()
-    };
+    let (w, groups) = pooled_wald(&counts.displacement, trials, &law.mean, &law.covariance);
     let what = format!(
         "displacement |pi(p) - p| of every position in {d} bins of d/n, summed over trials: Wald \
          statistic against its exact mean and covariance under a uniform shuffle, chi-square \
-         df {}{pooled}",
-        w.df
+         df {}{}",
+        w.df,
+        pooled_words(d - groups)
     );
     (w, what)
+}
+
+/// The exact per-shuffle law of one row of the binned Lehmer digit table
+/// ([`OrderCounts::lehmer`]) under a uniform shuffle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LehmerRowLaw {
+    /// E[H_k]: the mean number of the row's positions per shuffle whose
+    /// digit is in bin k.
+    pub mean: Vec<f64>,
+    /// Cov(H_k, H_l) at `k * K + l`.
+    pub covariance: Vec<f64>,
+}
+
+/// The binned Lehmer digit table's law at `n` (see [`lehmer_row_laws`]):
+/// rows of [`lehmer_rows`], [`LEHMER_DIGIT_BINS`] bins each.
+pub fn lehmer_law(n: usize) -> Vec<LehmerRowLaw> {
+    lehmer_row_laws(lehmer_rows(n), LEHMER_DIGIT_BINS)
+}
+
+/// The law of each row of a Lehmer digit table with positions binned by
+/// `rows` and digit d of position i in bin ⌊d·K/(i + 1)⌋ of K = `bins`
+/// ([`crate::tally::lehmer_digit_bin`]), exactly. Under a uniform shuffle
+/// the digits are independent and digit i is uniform on {0, …, i}, so a
+/// row's counts are a sum of independent one-hot vectors of law p_i, with
+/// mean Σ p_i and covariance Σ (diag p_i − p_i p_iᵀ); rows are independent.
+/// With m = i + 1 = qK + r, bin k holds q + e_k(r) of the m values, e_k(r)
+/// = ⌈(k+1)r/K⌉ − ⌈kr/K⌉ ∈ {0, 1}, so the sums over a row need only Σ q/m,
+/// Σ 1/m, Σ q²/m², Σ q/m² and Σ 1/m² per residue r: O(n + P·K³).
+pub fn lehmer_row_laws(rows: Binning, bins: usize) -> Vec<LehmerRowLaw> {
+    let k = bins;
+    let extra: Vec<Vec<f64>> = (0..k)
+        .map(|r| {
+            (0..k)
+                .map(|b| ((b + 1) * r).div_ceil(k) as f64 - (b * r).div_ceil(k) as f64)
+                .collect()
+        })
+        .collect();
+    (0..rows.bins())
+        .map(|row| {
+            // Per residue r: Σ q/m, Σ 1/m, Σ q²/m², Σ q/m², Σ 1/m².
+            let mut sums = vec![[0.0f64; 5]; k];
+            for i in rows.range(row) {
+                let m = i + 1;
+                let (q, r) = ((m / k) as f64, m % k);
+                let inv = 1.0 / m as f64;
+                let s = &mut sums[r];
+                s[0] += q * inv;
+                s[1] += inv;
+                s[2] += q * q * inv * inv;
+                s[3] += q * inv * inv;
+                s[4] += inv * inv;
+            }
+            let mut mean = vec![0.0; k];
+            let mut covariance = vec![0.0; k * k];
+            for (s, e) in sums.iter().zip(&extra) {
+                for a in 0..k {
+                    mean[a] += s[0] + e[a] * s[1];
+                    for b in 0..k {
+                        covariance[a * k + b] -= s[2] + s[3] * (e[a] + e[b]) + s[4] * e[a] * e[b];
+                    }
+                }
+            }
+            for a in 0..k {
+                covariance[a * k + a] += mean[a];
+            }
+            LehmerRowLaw { mean, covariance }
+        })
+        .collect()
+}
+
+/// The binned Lehmer digit test of `counts` at `n` after `trials`
+/// shuffles: each row's Wald statistic against its exact mean and
+/// covariance ([`lehmer_law`]), sparse bins pooled as in
+/// [`displacement`]; the rows are independent, so the statistics and their
+/// df add up to one χ² test. A sentence says so.
+pub fn lehmer(counts: &OrderCounts, n: usize, trials: u64) -> (Wald, String) {
+    let laws = lehmer_law(n);
+    let k = LEHMER_DIGIT_BINS;
+    let (mut statistic, mut df, mut pooled) = (0.0, 0, 0);
+    for (law, row) in laws.iter().zip(counts.lehmer.chunks_exact(k)) {
+        let (w, groups) = pooled_wald(row, trials, &law.mean, &law.covariance);
+        statistic += w.statistic;
+        df += w.df;
+        pooled += k - groups;
+    }
+    let log10_p = if df == 0 || trials == 0 {
+        0.0
+    } else {
+        ln_chi2_sf(statistic, df as f64) / LN_10
+    };
+    let what = format!(
+        "Lehmer digits (digit i uniform on 0..i, digits independent) in {} position bins x {k} \
+         bins of d/(i+1), summed over trials: per-row Wald statistics against their exact means \
+         and covariances under a uniform shuffle, added, chi-square df {df}{}",
+        laws.len(),
+        pooled_words(pooled)
+    );
+    let w = Wald {
+        statistic,
+        df,
+        log10_p,
+    };
+    (w, what)
+}
+
+/// The Wald test ([`wald`]) of `counts`, the sum over `trials` shuffles of
+/// vectors of per-shuffle `mean` and `covariance`, with neighbouring bins
+/// pooled ([`pool`]) until each expects at least [`gof::MIN_EXPECTED`]
+/// over all trials (so the normal approximation holds); and the number of
+/// groups the bins were pooled into.
+fn pooled_wald(counts: &[u64], trials: u64, mean: &[f64], covariance: &[f64]) -> (Wald, usize) {
+    let groups = pool(mean, trials as f64);
+    let d = mean.len();
+    let g = groups.len();
+    let group_of = |a: usize| groups.iter().position(|r| r.contains(&a)).unwrap_or(0);
+    let mut sum = vec![0u64; g];
+    let mut pooled_mean = vec![0.0; g];
+    let mut pooled_covariance = vec![0.0; g * g];
+    for a in 0..d {
+        let ga = group_of(a);
+        sum[ga] += counts[a];
+        pooled_mean[ga] += mean[a];
+        for b in 0..d {
+            pooled_covariance[ga * g + group_of(b)] += covariance[a * d + b];
+        }
+    }
+    (wald(&sum, trials, &pooled_mean, &pooled_covariance), g)
+}
+
+/// How a test's method names the bins pooled into neighbours (nothing
+/// when none were).
+fn pooled_words(pooled: usize) -> String {
+    if pooled > 0 {
+        format!("; {pooled} sparse bins pooled into neighbours")
+    } else {
+        String::new()
+    }
 }
 
 /// Consecutive ranges of bins, each expecting at least
@@ -338,7 +460,10 @@ fn pool(mean: &[f64], trials: f64) -> Vec<std::ops::Range<usize>> {
 mod tests {
     use super::*;
     use crate::permutation::{factorial, unrank};
-    use crate::tally::{OrderParts, OrderScratch, inversion_edges, inversions as count_inversions};
+    use crate::tally::{
+        LEHMER_ROWS as LEHMER_ROWS_AT_LARGE_N, OrderParts, OrderScratch, inversion_edges,
+        inversions as count_inversions, lehmer_digit_bin,
+    };
 
     #[test]
     fn mahonian_law_matches_enumeration_up_to_seven() {
@@ -409,8 +534,8 @@ mod tests {
             let law = displacement_law(n);
             let d = law.bins;
             let parts = OrderParts {
-                inversions: false,
                 displacement: true,
+                ..OrderParts::NONE
             };
             let all = factorial(n);
             let mut first = vec![0.0; d];
@@ -458,8 +583,8 @@ mod tests {
         assert_eq!(pool(&[1.0, 1.5, 1.0, 0.5], 1000.0).len(), 4);
         assert_eq!(pool(&[1.0, 1.5, 1.0, 0.5], 1.0), vec![0..4]);
         let parts = OrderParts {
-            inversions: false,
             displacement: true,
+            ..OrderParts::NONE
         };
         let mut counts = OrderCounts::new(4, parts);
         let four = [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2], [2, 3, 0, 1]].concat();
@@ -467,6 +592,121 @@ mod tests {
         let (w, what) = displacement(&counts, 4, 4);
         assert_eq!(w.df, 1);
         assert!(what.contains("2 sparse bins pooled"), "{what}");
+    }
+
+    /// The binned Lehmer law against the enumeration of all n!
+    /// permutations, with rows of several positions and digits binned
+    /// (residues r = m mod K of every kind, m = i + 1 above and below K).
+    #[test]
+    fn lehmer_row_laws_match_enumeration() {
+        for (n, rows, bins) in [(6usize, 2usize, 3usize), (7, 3, 4), (5, 5, 16), (7, 1, 2)] {
+            let binning = Binning::new(n, rows).unwrap();
+            let laws = lehmer_row_laws(binning, bins);
+            let all = factorial(n);
+            let mut first = vec![0.0; rows * bins];
+            let mut second = vec![0.0; rows * bins * bins];
+            let (mut digits, mut tree) = (Vec::new(), Vec::new());
+            for rank in 0..all {
+                crate::permutation::lehmer_digits(&unrank(rank, n), &mut digits, &mut tree);
+                let mut h = vec![0.0; rows * bins];
+                for (i, &d) in digits.iter().enumerate() {
+                    h[binning.bin_of(i) * bins + lehmer_digit_bin(d, i, bins)] += 1.0;
+                }
+                for r in 0..rows {
+                    for a in 0..bins {
+                        first[r * bins + a] += h[r * bins + a] / all as f64;
+                        for b in 0..bins {
+                            second[(r * bins + a) * bins + b] +=
+                                h[r * bins + a] * h[r * bins + b] / all as f64;
+                        }
+                    }
+                }
+            }
+            for (r, law) in laws.iter().enumerate() {
+                for a in 0..bins {
+                    let mean = first[r * bins + a];
+                    assert!(
+                        (mean - law.mean[a]).abs() < 1e-10,
+                        "n = {n}, row {r}, bin {a}"
+                    );
+                    for b in 0..bins {
+                        let cov = second[(r * bins + a) * bins + b] - mean * first[r * bins + b];
+                        let want = law.covariance[a * bins + b];
+                        assert!(
+                            (cov - want).abs() < 1e-10,
+                            "n = {n}, row {r}: {cov} vs {want}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The residue sums against the direct sum over positions at a large n.
+    #[test]
+    fn lehmer_row_laws_match_the_direct_sum() {
+        let n = 5003;
+        let k = LEHMER_DIGIT_BINS;
+        let rows = lehmer_rows(n);
+        let laws = lehmer_law(n);
+        assert_eq!(laws.len(), LEHMER_ROWS_AT_LARGE_N);
+        for (r, law) in laws.iter().enumerate() {
+            let mut mean = vec![0.0; k];
+            let mut covariance = vec![0.0; k * k];
+            for i in rows.range(r) {
+                let mut p = vec![0.0; k];
+                for d in 0..=i as u32 {
+                    p[lehmer_digit_bin(d, i, k)] += 1.0 / (i + 1) as f64;
+                }
+                for a in 0..k {
+                    mean[a] += p[a];
+                    covariance[a * k + a] += p[a];
+                    for b in 0..k {
+                        covariance[a * k + b] -= p[a] * p[b];
+                    }
+                }
+            }
+            for a in 0..k {
+                assert!((mean[a] - law.mean[a]).abs() < 1e-9, "row {r}");
+                for b in 0..k {
+                    assert!((covariance[a * k + b] - law.covariance[a * k + b]).abs() < 1e-9);
+                }
+            }
+            // Each row's counts sum to its positions: the covariance rows
+            // sum to 0.
+            let total: f64 = law.mean.iter().sum();
+            assert!((total - rows.size(r) as f64).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn binned_lehmer_test_passes_the_mean_and_sees_a_shift() {
+        let n = 3000;
+        let trials = 200u64;
+        let laws = lehmer_law(n);
+        let k = LEHMER_DIGIT_BINS;
+        let parts = crate::tally::OrderParts {
+            lehmer: true,
+            ..crate::tally::OrderParts::NONE
+        };
+        let mut counts = OrderCounts::new(n, parts);
+        for (law, row) in laws.iter().zip(counts.lehmer.chunks_exact_mut(k)) {
+            for (c, m) in row.iter_mut().zip(&law.mean) {
+                *c = (m * trials as f64).round() as u64;
+            }
+        }
+        let (w, what) = lehmer(&counts, n, trials);
+        assert_eq!(w.df, laws.len() * (k - 1), "{what}");
+        assert!(w.log10_p > -1.0, "{w:?}");
+        // Small digits a little too common (by a fifth of a cell's
+        // expected count) in every row.
+        for row in counts.lehmer.chunks_exact_mut(k).skip(1) {
+            let shift = row[0] / 5;
+            row[0] += shift;
+            row[k - 1] -= shift;
+        }
+        let (w, _) = lehmer(&counts, n, trials);
+        assert!(w.log10_p < -6.0, "{w:?}");
     }
 
     #[test]

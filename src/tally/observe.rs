@@ -13,9 +13,10 @@ mod one_pass;
 #[cfg(test)]
 mod tests;
 
-use super::{Collect, NARROW, Tally, pair_cell};
+use super::{Collect, NARROW, PAIR_DIGITS, Tally, pair_cell};
 use crate::permutation::{
-    CycleCount, adjacent_pairs, fixed_points, lehmer_digits, rank_of_digits, rising_sequences, word,
+    CycleCount, adjacent_pairs, fixed_points, leading_digits, lehmer_digits, rank_of_digits,
+    rising_sequences, word,
 };
 use one_pass::one_pass;
 pub(super) use one_pass::{Rows, StructureChunk};
@@ -147,9 +148,13 @@ fn one_by_one(
 ) {
     let parts = collect.structure;
     let keep = parts.lehmer || parts.pairs || collect.permutations;
+    // The pairs alone need only the first few digits.
+    let all = parts.lehmer || collect.permutations;
     for a in batch.chunks_exact(n) {
-        if keep {
+        if all {
             lehmer_digits(a, &mut scratch.digits, &mut scratch.tree);
+        } else if parts.pairs {
+            leading_digits(a, PAIR_DIGITS, &mut scratch.digits);
         }
         let m = Measured {
             fixed_points: if parts.fixed_points {

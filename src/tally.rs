@@ -395,7 +395,6 @@ impl Tally {
         }
         if let Some(deals) = &mut self.deals {
             deals.offer_batch(perm, self.n);
-            deals.finish();
         }
         if let Some(order) = &mut self.order {
             order.observe_batch(perm, self.n, &mut OrderScratch::default());
@@ -784,11 +783,7 @@ impl Counter {
     /// checkpoint), the counter counting on.
     pub(crate) fn so_far(&mut self) -> Tally {
         self.flush();
-        let mut tally = self.tally.clone();
-        if let Some(deals) = &mut tally.deals {
-            deals.finish();
-        }
-        tally
+        self.tally.clone()
     }
 
     /// Ends the stream of deals being counted (a chunk, a block of input):
@@ -802,9 +797,6 @@ impl Counter {
     /// The tally of everything counted.
     pub(crate) fn finish(mut self) -> Tally {
         self.flush();
-        if let Some(deals) = &mut self.tally.deals {
-            deals.finish();
-        }
         self.tally
     }
 }

@@ -4,7 +4,7 @@
 //! Layout: one header line, then the payload, a JSON document:
 //!
 //! ```text
-//! shuffle-audit tally v1 sha256=<64 hex digits> bytes=<payload length>
+//! shuffle-audit tally v2 sha256=<64 hex digits> bytes=<payload length>
 //! {"tool":"shuffle-audit 0.1.0","command_line":"...","alpha":0.001,...}
 //! ```
 //!
@@ -32,8 +32,11 @@ use std::path::Path;
 pub const MAGIC: &str = "shuffle-audit tally";
 
 /// The format version this build writes and reads. Changing what the
-/// payload holds, or what its numbers mean, changes it.
-pub const VERSION: u32 = 1;
+/// payload holds, or what its numbers mean, changes it. Version 2: binned
+/// matrices (`bins`), smaller chunks above n = 1024, and the order counts
+/// (inversions, displacement, binned Lehmer digits); a version-1 file is
+/// refused as such rather than read with the chunks meaning other trials.
+pub const VERSION: u32 = 2;
 
 /// The counts of a share of a run (a shard, or the whole run) and
 /// everything that decides them: what `audit --shard` and `--checkpoint`
@@ -513,7 +516,7 @@ mod tests {
         let text = String::from_utf8(bytes.clone()).unwrap();
         let (header, payload) = text.split_once('\n').unwrap();
         assert!(
-            header.starts_with("shuffle-audit tally v1 sha256="),
+            header.starts_with("shuffle-audit tally v2 sha256="),
             "{header}"
         );
         assert!(
@@ -537,12 +540,14 @@ mod tests {
         );
         assert!(refused(&bytes[..bytes.len() - 1]).contains("truncated"));
         let text = String::from_utf8(bytes.clone()).unwrap();
-        let v2 = text.replacen(" v1 ", " v2 ", 1);
-        assert!(
-            refused(v2.as_bytes()).contains("version 2"),
-            "{}",
-            refused(v2.as_bytes())
-        );
+        for other in [" v1 ", " v3 "] {
+            let changed = text.replacen(" v2 ", other, 1);
+            let e = refused(changed.as_bytes());
+            assert!(
+                e.contains(&format!("version {}", other.trim().trim_start_matches('v'))),
+                "{e}"
+            );
+        }
         assert!(refused(b"trials,counts\n1,2\n").contains("not a shuffle-audit tally"));
         assert!(refused(b"").contains("not a shuffle-audit tally"));
     }

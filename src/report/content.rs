@@ -388,7 +388,12 @@ fn test_table(results: &[TestResult]) -> Table {
                 vec![
                     Cell::text(r.test.title()),
                     Cell::text(format!("{:.1}", r.statistic)),
-                    Cell::text(format!("{}", r.df)),
+                    // A statistic without a chi-square form has no df.
+                    Cell::text(if r.df > 0.0 {
+                        format!("{}", r.df)
+                    } else {
+                        "—".to_string()
+                    }),
                     Cell::text(format!("{:.1}", r.departure)),
                     Cell::text(format_p(r.log10_p)),
                     Cell::text(format_p(r.log10_p_holm)),
@@ -667,12 +672,9 @@ fn method_section(input: &ReportInput<'_>) -> Section {
         vec![Block::Definitions(
             TestKind::ALL
                 .iter()
-                // The tests of decks, when an audit has a deck.
-                .chain(
-                    TestKind::DECK
-                        .iter()
-                        .filter(|_| input.audits.iter().any(|a| a.spec.deck.is_some())),
-                )
+                .chain(TestKind::DECK.iter())
+                // Only the tests some audit of the report ran.
+                .filter(|&&t| input.audits.iter().any(|a| a.test(t).is_some()))
                 .map(|t| (t.title().to_string(), Cell::text(t.description())))
                 .collect(),
         )],
@@ -829,6 +831,32 @@ mod tests {
                 reproduce: vec!["shuffle-audit run --check out".into()],
             },
         }
+    }
+
+    /// "What each test detects" names the tests the audits ran, no other:
+    /// the default tests at n = 5 (no birthday, inversions, displacement,
+    /// clumping, nor a deck's tests).
+    #[test]
+    fn the_method_describes_only_the_tests_run() {
+        let audits = audits();
+        let findings = Findings::of(&audits, 0.001);
+        let doc = build(&input(&audits, &findings));
+        let method = doc.sections.iter().find(|s| s.id == "method").unwrap();
+        let tests = method
+            .subsections
+            .iter()
+            .find(|s| s.id == "method-tests")
+            .unwrap();
+        let Block::Definitions(pairs) = &tests.blocks[0] else {
+            panic!("the tests are a list of definitions");
+        };
+        let named: Vec<&str> = pairs.iter().map(|(title, _)| title.as_str()).collect();
+        let run: Vec<&str> = TestSet::default_for(5)
+            .iter()
+            .map(TestKind::title)
+            .collect();
+        assert_eq!(named, run);
+        assert!(!named.contains(&TestKind::Birthday.title()));
     }
 
     #[test]

@@ -19,14 +19,16 @@ pub struct TestResult<K = TestKind> {
     pub test: K,
     /// Its statistic (chi-square-type unless `method` says otherwise).
     pub statistic: f64,
-    /// Degrees of freedom of the reference chi-square.
+    /// Degrees of freedom of the reference chi-square; 0 for a statistic
+    /// without one (the birthday test's count of pairs).
     pub df: f64,
     /// log10 of the p-value (finite even far below 1e-300).
     pub log10_p: f64,
     /// log10 of the p-value after Holm correction across this audit's tests.
     pub log10_p_holm: f64,
     /// The statistic's standardised excess over its null mean,
-    /// (X − df)/√(2·df): the size of the departure where the p-value is only
+    /// (X − df)/√(2·df) for a chi-square-type statistic, the test's own for
+    /// another (df 0): the size of the departure where the p-value is only
     /// a bound (see [`super::pvalue`]).
     pub departure: f64,
     /// How the p-value was obtained, including any pooling.
@@ -56,7 +58,10 @@ pub fn correct(results: &mut [TestResult]) {
     let raw: Vec<f64> = results.iter().map(|r| r.log10_p).collect();
     for (r, adjusted) in results.iter_mut().zip(holm_log10(&raw)) {
         r.log10_p_holm = adjusted;
-        r.departure = departure(r.statistic, r.df);
+        // A statistic without a chi-square form keeps its own.
+        if r.df > 0.0 {
+            r.departure = departure(r.statistic, r.df);
+        }
     }
 }
 
@@ -223,7 +228,7 @@ fn from_sequence(test: TestKind, t: SequenceTest) -> TestResult {
         df: t.df,
         log10_p: t.log10_p,
         log10_p_holm: t.log10_p,
-        departure: 0.0,
+        departure: t.departure,
         method: t.method,
     }
 }

@@ -15,10 +15,15 @@ use std::f64::consts::LN_10;
 /// test reports them, and how it was judged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SequenceTest {
-    /// The statistic (chi-square-type: see `df`).
+    /// The statistic: chi-square-type when `df` > 0, else a count (the
+    /// birthday test's pairs).
     pub statistic: f64,
-    /// Degrees of freedom of the reference law's chi-square form.
+    /// Degrees of freedom of the reference law's chi-square form; 0 for a
+    /// statistic that has none.
     pub df: f64,
+    /// The statistic's standardised excess over its null mean, for a
+    /// statistic without a chi-square form (`df` = 0): (C − E C)/sd C.
+    pub departure: f64,
     /// log10 of the p-value.
     pub log10_p: f64,
     /// How the p-value was obtained.
@@ -62,6 +67,7 @@ pub fn serial(counts: &SerialCounts, n: usize) -> SequenceTest {
     SequenceTest {
         statistic: decisive.statistic,
         df: decisive.df,
+        departure: 0.0,
         log10_p: if pairs == 0 { 0.0 } else { log10_p },
         method: format!(
             "consecutive deals within each stream (a chunk, or a block of input): positions \
@@ -81,16 +87,28 @@ pub fn serial(counts: &SerialCounts, n: usize) -> SequenceTest {
 /// deals among those kept, against the collision law of as many uniform
 /// draws over the deals in the kept range (Poisson with mean C(M, 2)/k when
 /// M ≪ k; a moment-matched shifted gamma otherwise, which also covers small
-/// n, where deals repeat often even under a uniform shuffle). One-sided:
-/// too many repeats. The statistic is Pearson's for the table of the kept
-/// deals over the k cells, an increasing function of the pairs:
-/// X² = (k/M)(2C + M) − M, df k − 1.
+/// n, where deals repeat often even under a uniform shuffle). Above n = 20
+/// deals are known by 64-bit hashes, and two different kept deals also
+/// pair when their hashes agree (probability 2ˢ/2⁶⁴), so the null is that
+/// of draws over k' cells, 1/k' = 1/k + 2ˢ/2⁶⁴: at n = 52 the hashes
+/// dominate (k ≈ 8e67), and where k overflows (n > 170) they are the whole
+/// null, so a run that repeats deals is still caught. One-sided: too many
+/// repeats. The statistic is the number of pairs C itself, with no
+/// chi-square form (df 0): Pearson's X² over the k cells, (k/M)(2C + M) −
+/// M with df k − 1, is an increasing function of it, but at n = 52 k is
+/// about 8e67 and above n = 170 it overflows. Its departure is
+/// (C − E C)/sd C under the null (0 when the null expects no pair at all).
 pub fn birthday(sample: &DealSample, n: usize) -> SequenceTest {
     let kept = sample.kept.len() as u64;
     let pairs = sample.pairs();
     let cells = sample.cells(n);
-    let moments = Moments::over(cells, kept);
-    let log10_p = if kept < 2 || cells <= 1.0 {
+    let effective = if n <= DEAL_EXACT_N {
+        cells
+    } else {
+        1.0 / (1.0 / cells + (f64::from(sample.level) - 64.0).exp2())
+    };
+    let moments = Moments::over(effective, kept);
+    let log10_p = if kept < 2 || effective <= 1.0 {
         0.0
     } else {
         collisions::ln_sf(pairs, &moments) / LN_10
@@ -101,10 +119,11 @@ pub fn birthday(sample: &DealSample, n: usize) -> SequenceTest {
         "moment-matched shifted gamma (Pearson III)"
     };
     let m = kept as f64;
-    let statistic = if kept == 0 {
-        0.0
+    let sd = moments.variance.sqrt();
+    let departure = if sd > 0.0 && sd.is_finite() {
+        (pairs as f64 - moments.mean) / sd
     } else {
-        (cells / m) * (2.0 * pairs as f64 + m) - m
+        0.0
     };
     let identity = if n <= DEAL_EXACT_N {
         "its exact rank".to_string()
@@ -132,14 +151,25 @@ pub fn birthday(sample: &DealSample, n: usize) -> SequenceTest {
         None => String::new(),
     };
     SequenceTest {
-        statistic,
-        df: (cells - 1.0).max(0.0),
+        statistic: pairs as f64,
+        df: 0.0,
+        departure,
         log10_p,
         method: format!(
             "pairs of identical deals among {used}, each deal known by {identity}: {pairs} \
-             pairs against {:.3e} expected over {cells:.3e} equally likely deals ({law} tail, \
+             pairs against {:.3e} expected from {} equally likely deals{} ({law} tail, \
              one-sided){caught}",
-            moments.mean
+            moments.mean,
+            if cells.is_finite() {
+                format!("{cells:.3e}")
+            } else {
+                format!("2^{:.0}", sample.log2_cells(n))
+            },
+            if n <= DEAL_EXACT_N {
+                ""
+            } else {
+                " and hash coincidences"
+            }
         ),
     }
 }
@@ -210,5 +240,42 @@ mod tests {
             kept: (0..900).collect(),
         };
         assert_eq!(birthday(&none, 52).log10_p, 0.0);
+    }
+
+    /// The statistic is the count of pairs with no chi-square form, and
+    /// every number shown stays finite where n! overflows (n = 100,000);
+    /// the departure is the pairs' standard score where the null expects
+    /// some (n = 6: 720 deals).
+    #[test]
+    fn birthday_numbers_are_finite_and_mean_what_they_say() {
+        let none = DealSample {
+            deals: 900,
+            level: 0,
+            kept: (0..900).collect(),
+        };
+        for n in [52, 100_000] {
+            let t = birthday(&none, n);
+            assert_eq!((t.statistic, t.df), (0.0, 0.0), "n = {n}");
+            assert!(t.departure <= 0.0 && t.departure > -1e-6, "{t:?}");
+            assert!(
+                t.log10_p.is_finite() && !t.method.contains("inf"),
+                "{}",
+                t.method
+            );
+        }
+        let repeated = DealSample {
+            deals: 1000,
+            level: 0,
+            kept: (0..1000).map(|i| i % 500).collect(),
+        };
+        let t = birthday(&repeated, 100_000);
+        assert_eq!(t.statistic, 500.0);
+        assert!(t.log10_p < -100.0, "{t:?}");
+        // At n = 6 the null expects C(1000, 2)/720 ≈ 694 pairs among 1,000
+        // deals; 500 deals twice each make 500 pairs: below it.
+        let small = birthday(&repeated, 6);
+        let moments = Moments::over(720.0, 1000);
+        let z = (500.0 - moments.mean) / moments.variance.sqrt();
+        assert!((small.departure - z).abs() < 1e-9 && z < 0.0, "{small:?}");
     }
 }

@@ -165,9 +165,18 @@ impl DealSample {
         if n <= EXACT_SELECTION_N {
             (factorial(n) as u64 >> self.level.min(63)) as f64
         } else {
-            let ln_fact: f64 = (1..=n).map(|k| (k as f64).ln()).sum();
-            (ln_fact - f64::from(self.level) * std::f64::consts::LN_2).exp()
+            self.log2_cells(n).exp2()
         }
+    }
+
+    /// log2 of [`cells`](Self::cells), finite where k itself overflows
+    /// (n > 170): log2(n!) − s.
+    pub fn log2_cells(&self, n: usize) -> f64 {
+        if n <= EXACT_SELECTION_N {
+            return self.cells(n).log2();
+        }
+        let log2_fact: f64 = (1..=n).map(|k| (k as f64).log2()).sum();
+        log2_fact - f64::from(self.level)
     }
 }
 

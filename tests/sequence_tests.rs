@@ -103,6 +103,19 @@ fn birthday_catches_32_bit_and_clock_seeds_and_passes_chacha8() {
     assert!(birthday(&good) > -3.0);
 }
 
+/// Above n = 170 n! overflows: the null is then the 64-bit hashes'
+/// coincidences, and a clock-seeded dealer (a few hundred distinct seeds)
+/// is still caught; a fair one passes.
+#[test]
+fn birthday_catches_repeats_where_n_factorial_overflows() {
+    let clock = tally("fisher-yates", 200, 20_000, "clock-ms", 7, "birthday");
+    assert!(clock.deals().unwrap().pairs() > 0);
+    assert!(birthday(&clock) < -100.0, "{}", birthday(&clock));
+    let good = tally("fisher-yates", 200, 20_000, "chacha8", 7, "birthday");
+    assert_eq!(good.deals().unwrap().pairs(), 0);
+    assert!(birthday(&good) > -3.0);
+}
+
 #[test]
 fn serial_catches_clock_seeded_deals_and_passes_chacha8() {
     let clock = tally("fisher-yates", 52, 200_000, "clock-ms", 3, "serial");

@@ -534,6 +534,13 @@ fn a_run_stopped_by_sigint_or_killed_by_sigkill_resumes_to_the_same_counts() {
         "killed part-way: chunk {counted} of 306"
     );
     resume_to_the_end(&killed, &dir.join("after-sigkill.json"));
+    // A save the kill cut short leaves no temporary file once resumed.
+    let stale: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.starts_with(".tmp-") && f.ends_with("-killed.tally"))
+        .collect();
+    assert!(stale.is_empty(), "{stale:?}");
 
     // Both saved files end complete, with the same counts of every kind.
     let tallies = |path: &Path| payload(path)["audits"][0]["tally"].clone();

@@ -205,7 +205,46 @@ pub fn write_durable(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Ok(dir) = fs::File::open(parent) {
         let _ = dir.sync_all();
     }
+    remove_stale_temps(path);
     Ok(())
+}
+
+/// Removes the temporary files that earlier writes of `path` left beside
+/// it when their process was killed mid-save (`.tmp-PID-name`, see
+/// [`temp_path`]), where the system shows that process is gone: a PID other
+/// than ours with no `/proc` entry, on systems that have `/proc`. A
+/// checkpoint saved every minute by runs killed now and then would
+/// otherwise gather them.
+fn remove_stale_temps(path: &Path) {
+    let proc = Path::new("/proc");
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    if !proc.join("self").exists() {
+        return;
+    }
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    let suffix = format!("-{}", name.to_string_lossy());
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let pid = file
+            .strip_prefix(".tmp-")
+            .and_then(|rest| rest.strip_suffix(&suffix))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid
+            && pid != std::process::id()
+            && !proc.join(pid.to_string()).exists()
+        {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Runs `write` on a temporary path beside `path`, then renames the result
@@ -268,6 +307,29 @@ mod tests {
         write_durable(&file, b"second").unwrap();
         assert_eq!(fs::read_to_string(&file).unwrap(), "second");
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary file");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A temporary file of a killed process (a PID that does not run) is
+    /// removed by the next durable write of the same file; one of a
+    /// running process (PID 1), or of another file, stays.
+    #[test]
+    fn durable_writes_remove_the_temporaries_of_killed_runs() {
+        let dir = scratch_dir("stale");
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("a.tally");
+        let dead = dir.join(".tmp-4294967295-a.tally");
+        let alive = dir.join(".tmp-1-a.tally");
+        let other = dir.join(".tmp-4294967295-b.tally");
+        for f in [&dead, &alive, &other] {
+            fs::write(f, b"half").unwrap();
+        }
+        write_durable(&file, b"whole").unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "whole");
+        if Path::new("/proc/self").exists() {
+            assert!(!dead.exists(), "the killed run's temporary is gone");
+            assert!(alive.exists() && other.exists());
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,6 +1,7 @@
 //! The data-loader curve through `shuffle-audit run`: a `[[mixing]]` table
 //! naming a loader writes loaders.csv and loaders.png into the report
-//! folder, and the report answers "how big must my buffer be?".
+//! folder, and the report and the terminal answer "how big must my buffer
+//! be?" with the same lines.
 
 use std::process::Command;
 
@@ -40,5 +41,19 @@ fn an_experiment_with_a_loader_curve_reports_the_buffer_sizes() {
     }
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("How big must the buffer be?"));
+    // The terminal states the same thresholds as the report.
+    let stdout = String::from_utf8_lossy(&o.stdout).replace('\n', " ");
+    assert!(
+        stdout.contains("How big must the buffer be? At n = 2,000:"),
+        "{stdout}"
+    );
+    // The report's line, without its Markdown escapes.
+    let threshold = report
+        .split("buffer-shuffle: mean TV")
+        .nth(1)
+        .and_then(|rest| rest.split(". ").next())
+        .unwrap()
+        .replace("\\<", "<");
+    assert!(stdout.contains(threshold.trim()), "{threshold}\n{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -14,6 +14,7 @@ use shuffle_audit::experiment::record::{
     self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, RunStart, shell_line,
 };
 use shuffle_audit::experiment::{Experiment, scale_trials};
+use shuffle_audit::output::mixing::loader_threshold_lines;
 use shuffle_audit::output::samples::SampleSummary;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::report::{self, MixingOutcome, Provenance, content};
@@ -342,6 +343,21 @@ fn render(result: &StudyResult) -> String {
             _ => None,
         })
         .collect();
+    // A data loader's thresholds: the answer its curve is there for, as
+    // the report states it.
+    for m in &result.mixing {
+        if let MixingOutcome::Loaders(report) = &m.outcome {
+            let curve = &report.curve;
+            out.push_str(&format!(
+                "\nHow big must the buffer be? At n = {}:\n",
+                thousands(curve.n as u64)
+            ));
+            for line in loader_threshold_lines(curve) {
+                out.push_str(&wrap(&line, TABLE_WIDTH));
+                out.push('\n');
+            }
+        }
+    }
     for plan in &unavailable {
         out.push_str(&format!(
             "\nmixing curves: not available in this build ({plan})"

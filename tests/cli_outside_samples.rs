@@ -1,6 +1,7 @@
-//! Auditing a sampler from outside (`--kind sample|pick` with `--input` or
-//! `--cmd`): fair draws pass, biased ones are caught and named as the input
-//! writes them, bad input is refused with its place and nothing written.
+//! Auditing a sampler from outside (`--kind sample|ordered|pick` with
+//! `--input` or `--cmd`): fair draws pass, biased ones are caught and named
+//! as the input writes them, bad input is refused with its place and nothing
+//! written.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -116,6 +117,81 @@ fn a_fair_lottery_file_passes_and_a_modulo_biased_one_is_caught() {
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or_else(|| panic!("{words}"));
     assert!((1..=11).contains(&number), "{words}");
+}
+
+/// `draws` prize draws of 3 of 1..20 in the order drawn (first prize
+/// first), or printed sorted: the same sets, so only the slots differ.
+fn prize_draws(path: &Path, draws: usize, sorted: bool, seed: u64) {
+    let mut rng = Mix(seed);
+    let mut text = String::new();
+    for _ in 0..draws {
+        let mut drawn: Vec<u64> = Vec::new();
+        while drawn.len() < 3 {
+            let x = rng.below(20) + 1;
+            if !drawn.contains(&x) {
+                drawn.push(x);
+            }
+        }
+        if sorted {
+            drawn.sort_unstable();
+        }
+        let line: Vec<String> = drawn.iter().map(u64::to_string).collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+/// `--kind ordered` tests which item comes at which slot: draws in the
+/// order drawn pass, the same draws printed sorted (the lowest number
+/// always "wins") are caught by the order test, and `--kind sample`,
+/// which does not use the order, passes them.
+#[test]
+fn ordered_draws_are_tested_slot_by_slot() {
+    let dir = temp("ordered");
+    let (fair, sorted) = (dir.join("fair.txt"), dir.join("sorted.txt"));
+    prize_draws(&fair, 20_000, false, 3);
+    prize_draws(&sorted, 20_000, true, 3);
+    let audit = |path: &Path, kind: &str| {
+        let v = json(&run(&[
+            "audit",
+            "--input",
+            path.to_str().unwrap(),
+            "--kind",
+            kind,
+            "-n",
+            "20",
+            "--json",
+        ]));
+        v["audits"][0].clone()
+    };
+    let tests = |a: &serde_json::Value| -> Vec<String> {
+        a["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["test"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let a = audit(&fair, "ordered");
+    assert_eq!(a["verdict"], "no-bias-detected", "{a}");
+    assert!(tests(&a).contains(&"order".to_string()), "{a}");
+    assert!(
+        a["drawn"]
+            .as_str()
+            .unwrap()
+            .contains("ordered samples of k = 3")
+    );
+    let a = audit(&sorted, "ordered");
+    assert_eq!(a["verdict"], "biased", "{a}");
+    assert_eq!(a["decisive_test"], "order", "{a}");
+    assert!(
+        a["largest_deviation"].as_str().unwrap().contains("slot"),
+        "{a}"
+    );
+    let a = audit(&sorted, "sample");
+    assert_eq!(a["verdict"], "no-bias-detected", "{a}");
+    assert!(!tests(&a).contains(&"order".to_string()), "{a}");
 }
 
 #[test]

@@ -156,12 +156,14 @@ inconclusive. Shuffles and samplers are audited in separate runs; \
     shuffle-audit audit -a floyd:k=3 -t 10k --until-decisive
 
 YOUR OWN SAMPLER: --kind sample (k distinct items per line: lottery draws, \
-audit samples, cohorts; k from the first line) or --kind pick (one item per \
-line; with --weights, tested against them) with --input or --cmd, as for \
-decks, and -n N, the population. Items are integers 0..N-1 or 1..N: the \
-first sample holding 0 or N decides, or say --base 0|1. Order within a line \
-is not used (draws are often printed sorted). Outputs name items as the \
-input writes them.
+audit samples, cohorts; k from the first line), --kind ordered (the same, \
+each line in the order drawn: first prize, second prize, ...) or --kind pick \
+(one item per line; with --weights, tested against them) with --input or \
+--cmd, as for decks, and -n N, the population. Items are integers 0..N-1 or \
+1..N: the first sample holding 0 or N decides, or say --base 0|1. With \
+--kind sample the order within a line is not used (draws are often printed \
+sorted); with --kind ordered the order test also checks which item comes at \
+which slot. Outputs name items as the input writes them.
     shuffle-audit audit --input draws.txt --kind sample -n 49
     shuffle-audit audit --cmd 'node pick.js {count} {seed}' --kind pick --weights 1,99
 
@@ -325,7 +327,7 @@ trials, rng, seed, alpha, threads, out) and lists [[audit]] tables, each an \
 algorithm with optional n (one size or a list), trials, rng, seed, tests and \
 note, and optional [[mixing]] tables (algorithm, n, k range, trials; for a data loader such as buffer-shuffle, k lists sizes in items and may be left out). A file may \
 instead list [[sample]] tables (sampler, n, trials, rng, seed, weights, \
-note; or input/cmd with kind sample|pick, base, name, jobs, cmd_timeout, \
+note; or input/cmd with kind sample|ordered|pick, base, name, jobs, cmd_timeout, \
 requires for your own sampler) to audit samplers; `run --check` then compares inclusion counts. Every \
 value is checked before any work starts; a bad one is reported as \
 FILE:LINE:COLUMN and the exit code is 2. All audits are judged together \
@@ -360,6 +362,9 @@ pub enum InputKind {
     Deck,
     /// k distinct items of a population of N (a lottery draw, an audit sample).
     Sample,
+    /// k distinct items of N in the order drawn (first prize, second
+    /// prize, ...): also tested for which item comes at which slot.
+    Ordered,
     /// One item of N (a uniform or weighted pick).
     Pick,
 }
@@ -395,11 +400,12 @@ pub struct AuditArgs {
 
     /// What each line of --input/--cmd holds: deck (a shuffled deck),
     /// sample (k distinct items of a population of -n items, e.g. a lottery
-    /// draw) or pick (one item; with --weights, a weighted pick).
+    /// draw), ordered (the same in the order drawn, tested slot by slot
+    /// too) or pick (one item; with --weights, a weighted pick).
     #[arg(long, value_enum, default_value_t = InputKind::Deck, value_name = "KIND")]
     pub kind: InputKind,
 
-    /// --kind sample|pick: items are numbered from 0 (0..N-1) or from 1
+    /// --kind sample|ordered|pick: items are numbered from 0 (0..N-1) or from 1
     /// (1..N) [default: the input decides: a 0 or an N].
     #[arg(long, value_name = "0|1")]
     pub base: Option<String>,

@@ -76,13 +76,14 @@ fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
         InputKind::Deck => {
             if args.base.is_some() {
                 return Err(Error::invalid(
-                    "--base numbers the items of samples and picks: use it with --kind sample \
-                     or --kind pick",
+                    "--base numbers the items of samples and picks: use it with --kind sample, \
+                     ordered or pick",
                 ));
             }
             return Ok(None);
         }
         InputKind::Sample => SampleKind::Sample,
+        InputKind::Ordered => SampleKind::Ordered,
         InputKind::Pick => SampleKind::Pick,
     };
     let flag = format!("--kind {}", kind.name());
@@ -425,6 +426,7 @@ fn size(args: &AuditArgs, sampler: &SamplerSubject, weights: Option<&[u64]>) -> 
             "--kind {} needs -n, the population size (e.g. -n 49 for a 6-of-49 lottery)",
             match args.kind {
                 InputKind::Pick => "pick",
+                InputKind::Ordered => "ordered",
                 InputKind::Sample | InputKind::Deck => "sample",
             }
         ))),

@@ -610,11 +610,15 @@ impl Validator<'_> {
             None => SampleKind::Sample,
             Some(k) => match k.get_ref().as_str() {
                 "sample" => SampleKind::Sample,
+                "ordered" => SampleKind::Ordered,
                 "pick" => SampleKind::Pick,
                 other => {
                     return Err(self.at(
                         k.span(),
-                        format!("kind = \"{other}\": a sample (k items per line) or a pick"),
+                        format!(
+                            "kind = \"{other}\": a sample (k items per line), ordered (k items \
+                             in the order drawn) or a pick"
+                        ),
                     ));
                 }
             },

@@ -321,6 +321,24 @@ fn sample_tables_take_a_sampler_from_outside_with_its_keys() {
         panic!("outside");
     };
     assert_eq!(p.kind, SampleKind::Pick);
+    let ordered = parse(
+        "name = \"prizes\"\npurpose = \"p\"\n[[sample]]\ninput = \"prizes.txt\"\nn = 20\n\
+         kind = \"ordered\"\n",
+    )
+    .unwrap();
+    let SamplerSubject::Outside(o) = &ordered.samples[0].spec.sampler else {
+        panic!("outside");
+    };
+    assert_eq!(o.kind, SampleKind::Ordered);
+    let bad = parse(
+        "name = \"x\"\npurpose = \"p\"\n[[sample]]\ninput = \"a\"\nn = 5\nkind = \"sorted\"\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        bad.contains("kind = \"sorted\"") && bad.contains("ordered"),
+        "{bad}"
+    );
     assert!(matches!(&p.feed, SampleFeed::Command(c) if c.jobs == 2));
     assert_eq!(program.spec.n, 2, "N is the weights' count");
     assert_eq!(program.spec.weights, Some(vec![1, 99]));

@@ -11,7 +11,9 @@
 //! [`crate::ingest`]). k is the first sample's item count and every later
 //! sample must have k items; a pick ([`SampleKind::Pick`]) is a sample of
 //! one item. The order inside a line is not used (lottery results are
-//! usually printed sorted), so no order test runs. Leading zeros are fine
+//! usually printed sorted), so no order test runs, unless the lines are
+//! declared ordered ([`SampleKind::Ordered`]: each item in the order drawn),
+//! when the item-by-slot counts are tested too. Leading zeros are fine
 //! (`07` is 7: draws are often printed that way).
 //!
 //! # 0-based or 1-based
@@ -43,18 +45,32 @@ use std::path::Path;
 /// What each line of an outside sampler's output holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SampleKind {
-    /// k distinct items of the population (k from the first line).
+    /// k distinct items of the population (k from the first line), in no
+    /// particular order.
     Sample,
+    /// k distinct items in the order they were drawn (first prize, second
+    /// prize, ...): also tested for which item comes at which slot.
+    Ordered,
     /// One item (a weighted or uniform pick).
     Pick,
 }
 
 impl SampleKind {
-    /// The name used on the command line: `sample`, `pick`.
+    /// The name used on the command line: `sample`, `ordered`, `pick`.
     pub fn name(self) -> &'static str {
         match self {
             SampleKind::Sample => "sample",
+            SampleKind::Ordered => "ordered",
             SampleKind::Pick => "pick",
+        }
+    }
+
+    /// Whether the order of the items in a line is the sampler's: then each
+    /// item's slot is counted and tested too.
+    pub fn ordered(self) -> bool {
+        match self {
+            SampleKind::Ordered => true,
+            SampleKind::Sample | SampleKind::Pick => false,
         }
     }
 }
@@ -273,14 +289,14 @@ impl Reader<'_> {
         let k = match (self.k, self.opts.kind) {
             (Some(k), _) => k,
             (None, SampleKind::Pick) => 1,
-            (None, SampleKind::Sample) => self.sample.len(),
+            (None, SampleKind::Sample | SampleKind::Ordered) => self.sample.len(),
         };
         if self.sample.len() != k {
             return Err(match self.opts.kind {
                 SampleKind::Pick => {
                     format!("expected one item (a pick), found {}", self.sample.len())
                 }
-                SampleKind::Sample => format!(
+                SampleKind::Sample | SampleKind::Ordered => format!(
                     "expected {k} items (as on the first sample line), found {}",
                     self.sample.len()
                 ),
@@ -330,7 +346,7 @@ impl Reader<'_> {
         let (n, k) = (self.opts.n, self.k.unwrap_or(1));
         let counter = self
             .counter
-            .get_or_insert_with(|| SampleCounter::new(n, k, false));
+            .get_or_insert_with(|| SampleCounter::new(n, k, self.opts.kind.ordered()));
         self.zero_based.clear();
         self.zero_based
             .extend(sample.iter().map(|&v| (v - base.offset()) as u32));
@@ -522,6 +538,19 @@ mod tests {
             error("1 2 3 4\n", &opts(3, SampleKind::Sample))
                 .contains("draws.txt:1: item 4 is not in 0..3")
         );
+    }
+
+    /// Ordered lines keep each item's slot; unordered ones do not.
+    #[test]
+    fn ordered_samples_count_slots() {
+        let text = "3 1\n2 3\n";
+        let ordered = read(text, &opts(3, SampleKind::Ordered)).unwrap();
+        // Items 1..3 (base 1): slot 0 held 3 then 2, slot 1 held 1 then 3.
+        assert_eq!(ordered.tally.slots(), Some(&[0, 1, 1, 1, 0, 1][..]));
+        assert_eq!(ordered.tally.inclusion(), &[1, 1, 2]);
+        let unordered = read(text, &opts(3, SampleKind::Sample)).unwrap();
+        assert_eq!(unordered.tally.slots(), None);
+        assert_eq!(unordered.tally.inclusion(), ordered.tally.inclusion());
     }
 
     #[test]

@@ -208,6 +208,9 @@ pub fn drawn_words(a: &SampleAudit) -> String {
     };
     let what = match outside.kind {
         SampleKind::Sample => format!("{trials} samples of k = {k} from N = {n} items"),
+        SampleKind::Ordered => {
+            format!("{trials} ordered samples of k = {k} from N = {n} items")
+        }
         SampleKind::Pick => format!("{trials} picks from N = {n} items"),
     };
     let items = a

@@ -87,6 +87,7 @@ impl SamplerSubject {
             SamplerSubject::Outside(outside) => {
                 let what = match outside.kind {
                     SampleKind::Sample => "samples",
+                    SampleKind::Ordered => "ordered samples",
                     SampleKind::Pick => "picks",
                 };
                 match &outside.feed {

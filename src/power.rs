@@ -36,14 +36,15 @@ pub use structure::{StructureLaws, riffle_rising_law};
 
 use crate::algorithm::Algorithm;
 use crate::audit;
-use crate::engine::{RunSpec, no_progress};
+use crate::engine::{Progress, RunSpec, no_progress};
 use crate::error::{Error, Result};
 use crate::exact;
 use crate::output::thousands;
 use crate::permutation::{factorial, rank};
 use crate::source::SourceSpec;
-use crate::spec::{MAX_PERMUTATION_N, TestKind, TestSet};
+use crate::spec::{LARGE_N, MAX_PERMUTATION_N, TestKind, TestSet};
 use crate::stats::TestResult;
+use crate::stats::order;
 use crate::stats::special::{chi2_isf, noncentral_chi2_sf, noncentrality_for_power};
 use serde::Serialize;
 
@@ -167,12 +168,34 @@ impl Effect {
     /// [`from_pilot`](Self::from_pilot) with the test's cell count (for the
     /// pooled structure tests, the df + 1 groups they were pooled into).
     pub fn from_result(result: &TestResult, n: usize, trials: u64) -> Self {
+        // (cells, trials) when the sparsest cell expects `fewest` per trial.
+        let sparsest = |fewest: f64| {
+            (
+                result.df + 1.0,
+                MIN_EXPECTED_PER_CELL / fewest.max(f64::MIN_POSITIVE),
+            )
+        };
         let (cells, approximation) = match result.test {
             TestKind::PositionValue => {
                 // n×n cells, or B×B bins of about n/B² cells each.
                 let side = crate::stats::sensitivity::matrix_side(result.df);
                 (side * side, MIN_EXPECTED_PER_CELL * side * side / n as f64)
             }
+            // Tables whose cells expect unequal counts per trial: the
+            // trials at which the sparsest cell expects enough.
+            TestKind::Inversions => sparsest(smallest(&order::inversion_bin_law(
+                n,
+                &crate::tally::inversion_edges(n),
+            ))),
+            TestKind::Displacement => sparsest(smallest(&order::displacement_law(n).mean)),
+            TestKind::Lehmer if n > LARGE_N => sparsest(
+                order::lehmer_law(n)
+                    .iter()
+                    .map(|row| smallest(&row.mean))
+                    .fold(f64::INFINITY, f64::min),
+            ),
+            // The last digit's n cells, 1/n each.
+            TestKind::Lehmer => sparsest(1.0 / n as f64),
             _ => (result.df + 1.0, MIN_EXPECTED_PER_CELL * (result.df + 1.0)),
         };
         Self::from_pilot(
@@ -279,6 +302,29 @@ pub fn exact_effect(
     }
 }
 
+/// The smallest of `values`.
+fn smallest(values: &[f64]) -> f64 {
+    values.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+/// Pilot trials for a shuffle's plan unless told: [`PILOT_TRIALS`], or
+/// fewer above n = 100 so that a pilot shuffles about [`PILOT_WORK`] items
+/// (at n = 10^5, 2,000 shuffles instead of 10^6: seconds, not minutes),
+/// never fewer than [`MIN_PILOT_TRIALS`]. A pilot too small to tell an
+/// effect from zero says so and names the pilot size that could.
+pub fn default_pilot_trials(n: usize) -> u64 {
+    (PILOT_WORK / n.max(1) as u64).clamp(MIN_PILOT_TRIALS, PILOT_TRIALS)
+}
+
+/// The pilot's trials at small n (see [`default_pilot_trials`]).
+pub const PILOT_TRIALS: u64 = 1_000_000;
+
+/// The items a default pilot shuffles in all (see [`default_pilot_trials`]).
+pub const PILOT_WORK: u64 = 100_000_000;
+
+/// The fewest trials of a default pilot (see [`default_pilot_trials`]).
+pub const MIN_PILOT_TRIALS: u64 = 2_000;
+
 /// The effect of `algorithm` on `test`, estimated from a pilot audit of
 /// `trials` shuffles that runs that test alone.
 pub fn pilot_effect(
@@ -289,11 +335,24 @@ pub fn pilot_effect(
     trials: u64,
     seed: u64,
 ) -> Result<Effect> {
+    pilot_effect_with(algorithm, n, source, test, trials, seed, &no_progress)
+}
+
+/// [`pilot_effect`], reporting the pilot's finished trials to `progress`.
+pub fn pilot_effect_with(
+    algorithm: Algorithm,
+    n: usize,
+    source: SourceSpec,
+    test: TestKind,
+    trials: u64,
+    seed: u64,
+    progress: Progress<'_>,
+) -> Result<Effect> {
     let spec = RunSpec {
         tests: TestSet::parse(test.name(), n)?,
         ..RunSpec::new(algorithm, n, trials, source, seed)
     };
-    let audit = audit::run(&spec, audit::DEFAULT_ALPHA, &no_progress)?;
+    let audit = audit::run(&spec, audit::DEFAULT_ALPHA, progress)?;
     Ok(Effect::from_result(&audit.tests[0], n, trials))
 }
 

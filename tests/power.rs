@@ -257,6 +257,37 @@ fn audit_plans_hold_up_in_simulation() {
     }
 }
 
+/// The large-n tests are planned from a pilot (`power --test displacement`
+/// or `lehmer`): audits of a shuffle buffer at the planned trials detect it
+/// about 90% of the time, and at half of them clearly less often.
+#[test]
+fn pilot_plans_of_the_large_n_tests_hold_up_in_simulation() {
+    let (alg, n, runs) = ("buffer-shuffle:b=1900", 2000, 60);
+    for test in [TestKind::Displacement, TestKind::Lehmer] {
+        let effect = power::pilot_effect(
+            Algorithm::parse(alg).unwrap(),
+            n,
+            SourceKind::Chacha8.into(),
+            test,
+            power::default_pilot_trials(n),
+            77,
+        )
+        .unwrap();
+        let planned = power::plan(effect, ALPHA, POWER).unwrap().trials;
+        let full = detections(alg, n, planned, test.name(), 1, runs, 1000);
+        let half = detections(alg, n, planned / 2, test.name(), 1, runs, 2000);
+        eprintln!(
+            "{test}: {planned} trials planned; detected {full}/{runs}, at half {half}/{runs}"
+        );
+        let (lo, hi) = binomial_band(runs, POWER, 1.0 - 1e-4);
+        assert!(
+            (lo..=hi).contains(&full),
+            "{test}: {full} of {runs}, band {lo}..={hi}"
+        );
+        assert!(half < lo, "{test}: at half the trials {half} of {runs}");
+    }
+}
+
 /// Issue 7 §5: pilots that cannot tell the effect from zero give no plan
 /// (msvc-rand at n = 52 on 1M trials, seeds 1..5; rand-crate, a fair
 /// shuffle, on 200k), and a clearly biased pilot gives an interval that
@@ -376,6 +407,28 @@ fn the_power_command_says_no_bias_refuses_and_separates_the_figures() {
         "6",
     ]);
     assert!(out.contains("at level 0.000166"), "{out}");
+    // The large-n tests: a pilot sized to n (10^8/n shuffles, at least
+    // 2,000), and the tests whose pooling depends on the trials refused.
+    let out = cli(&[
+        "power",
+        "-a",
+        "buffer-shuffle:b=1900",
+        "-n",
+        "2000",
+        "--test",
+        "lehmer",
+    ]);
+    assert!(out.contains("lehmer test (df 960)"), "{out}");
+    assert!(out.contains("pilot of 50,000 trials"), "{out}");
+    assert!(out.contains("trials needed for power: about"), "{out}");
+    assert_eq!(power::default_pilot_trials(10), 1_000_000);
+    assert_eq!(power::default_pilot_trials(1_000_000), 2_000);
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args(["power", "-a", "fisher-yates", "--test", "cycles"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not cycles"));
     let help = cli(&["power", "--help"]);
     for needle in ["not distinguishable from zero", "interval", "alpha/(m*M)"] {
         assert!(help.contains(needle), "help lacks '{needle}'");

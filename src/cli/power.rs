@@ -7,6 +7,7 @@
 //! [`super::power_samples`].
 
 use super::power_samples;
+use super::progress::{Progress, work};
 use clap::Args;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
@@ -75,9 +76,11 @@ pub struct PowerArgs {
     #[arg(long, default_value_t = 0.9)]
     pub power: f64,
 
-    /// The test to plan for: position-value (default) or permutation
-    /// (n <= 10) for a shuffle; inclusion (default), pairs, subsets, order or
-    /// picks (weighted picks' default) for a sampler.
+    /// The test to plan for: position-value (default), permutation
+    /// (n <= 10), inversions, displacement or lehmer for a shuffle (the
+    /// tests whose cells do not depend on the trial count); inclusion
+    /// (default), pairs, subsets, order or picks (weighted picks' default)
+    /// for a sampler.
     #[arg(long, value_name = "NAME")]
     pub test: Option<String>,
 
@@ -85,9 +88,11 @@ pub struct PowerArgs {
     #[arg(long, value_name = "W1,W2,...")]
     pub weights: Option<String>,
 
-    /// Trials of the pilot run, when the exact law is not available.
-    #[arg(long, default_value = "1M", value_name = "TRIALS", value_parser = values::parse_trials)]
-    pub pilot_trials: u64,
+    /// Trials of the pilot run, when the exact law is not available
+    /// [default: 1M; for a shuffle above n = 100, 10^8/n, at least 2,000,
+    /// so that a pilot shuffles about 10^8 items at any n].
+    #[arg(long, value_name = "TRIALS", value_parser = values::parse_trials)]
+    pub pilot_trials: Option<u64>,
 
     /// Seed of the pilot run.
     #[arg(long, default_value_t = DEFAULT_SEED, value_parser = values::parse_seed)]
@@ -124,22 +129,29 @@ pub fn run(args: &PowerArgs) -> Result<i32> {
     }
     let n = args.n.unwrap_or(DEFAULT_N);
     let source = SourceSpec::parse(&args.rng)?;
-    let test = match args.test.as_deref().unwrap_or("position-value") {
-        "position-value" => TestKind::PositionValue,
-        "permutation" => TestKind::Permutation,
-        other => {
-            return Err(Error::invalid(format!(
-                "power planning supports the tests position-value and permutation for a shuffle \
-                 (got '{other}')"
-            )));
-        }
-    };
+    let test = plannable(args.test.as_deref().unwrap_or("position-value"))?;
     // Refuse a test that cannot run at this n before any work starts.
     TestSet::parse(test.name(), n)?;
-    let pilot_trials = args.pilot_trials;
+    let pilot_trials = args
+        .pilot_trials
+        .unwrap_or_else(|| power::default_pilot_trials(n));
     let effect = match power::exact_effect(algorithm, n, source, test)? {
         Some(effect) => effect,
-        None => power::pilot_effect(algorithm, n, source, test, pilot_trials, args.seed)?,
+        None => {
+            let progress = Progress::new(pilot_trials, work(pilot_trials, n), false);
+            progress.begin(format!("pilot: {algorithm}, n = {n}"), pilot_trials, n);
+            let effect = power::pilot_effect_with(
+                algorithm,
+                n,
+                source,
+                test,
+                pilot_trials,
+                args.seed,
+                &|trials| progress.add(trials),
+            );
+            progress.finish();
+            effect?
+        }
     };
     let level = args.alpha / f64::from(alpha_divisor(args)?);
     let outcome = power::plan_outcome(effect, level, args.power)?;
@@ -158,6 +170,38 @@ pub fn run(args: &PowerArgs) -> Result<i32> {
         )
     );
     Ok(0)
+}
+
+/// The shuffle test named `name` if `power` can plan it: one whose
+/// statistic has a fixed number of cells whatever the trials, so that an
+/// effect per trial means the same at every trial count. The structure
+/// tests pool sparse categories by the trial count, and the birthday
+/// test's pairs grow with its square: an audit's report plans those.
+fn plannable(name: &str) -> Result<TestKind> {
+    let test = TestKind::parse(name)?;
+    match test {
+        TestKind::PositionValue
+        | TestKind::Permutation
+        | TestKind::Inversions
+        | TestKind::Displacement
+        | TestKind::Lehmer => Ok(test),
+        TestKind::FixedPoints
+        | TestKind::Cycles
+        | TestKind::RisingSequences
+        | TestKind::LehmerPairs
+        | TestKind::Clumping
+        | TestKind::Serial
+        | TestKind::Birthday
+        | TestKind::PositionKind
+        | TestKind::Arrangement
+        | TestKind::PositionCategory
+        | TestKind::Hand => Err(Error::invalid(format!(
+            "power plans position-value, permutation, inversions, displacement or lehmer for a \
+             shuffle, not {name}: its categories are pooled by the trial count (or, for \
+             birthday, its pairs grow with the square of the trials); an audit's report plans \
+             every test it ran"
+        ))),
+    }
 }
 
 /// Whether an error suggests a near name.

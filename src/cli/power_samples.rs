@@ -6,10 +6,10 @@ use super::samples::parse_weights;
 use serde::Serialize;
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::output::thousands;
-use shuffle_audit::power::PlanOutcome;
 use shuffle_audit::power::sampler::{
     LawOrigin, SamplerPlan, SamplerPowerSpec, SamplerTestPlan, parse_sample_test, plan_sampler,
 };
+use shuffle_audit::power::{PILOT_TRIALS, PlanOutcome};
 use shuffle_audit::sampler::audit::SampleTest;
 use shuffle_audit::sampler::{Sampler, Shape};
 use shuffle_audit::source::SourceSpec;
@@ -57,7 +57,7 @@ pub fn run(args: &PowerArgs, sampler: Sampler) -> Result<i32> {
         alpha: args.alpha,
         audits_in_run: super::power::alpha_divisor(args)? as usize,
         power: args.power,
-        pilot_trials: args.pilot_trials,
+        pilot_trials: args.pilot_trials.unwrap_or(PILOT_TRIALS),
         seed: args.seed,
         ..SamplerPowerSpec::new(sampler, n, SourceSpec::parse(&args.rng)?)
     };

@@ -83,9 +83,27 @@ pub fn format_ratio(ratio: f64) -> String {
     format!("{ratio:.decimals$}")
 }
 
+/// `x` with one decimal, never "-0.0": a value that rounds to zero is
+/// shown as 0.0 whatever its sign.
+pub fn one_decimal(x: f64) -> String {
+    let text = format!("{x:.1}");
+    if text == "-0.0" {
+        "0.0".to_string()
+    } else {
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_decimal_has_no_negative_zero() {
+        assert_eq!(one_decimal(-1.6e-4), "0.0");
+        assert_eq!(one_decimal(-0.05), "-0.1");
+        assert_eq!(one_decimal(2.25), "2.2");
+    }
 
     #[test]
     fn rates_and_counts_read_in_human_units() {

@@ -8,6 +8,7 @@ use crate::algorithm::Expected;
 use crate::audit::Audit;
 use crate::experiment::mixing::LoaderReport;
 use crate::findings::AuditFindings;
+use crate::format::one_decimal;
 use crate::mixing::buffer::Loader;
 use crate::output::mixing::{
     LOADER_NOTE, distance_text, fraction_text, loader_threshold_lines, loader_tv_text, tv_text,
@@ -387,14 +388,14 @@ fn test_table(results: &[TestResult]) -> Table {
             .map(|r| {
                 vec![
                     Cell::text(r.test.title()),
-                    Cell::text(format!("{:.1}", r.statistic)),
+                    Cell::text(one_decimal(r.statistic)),
                     // A statistic without a chi-square form has no df.
                     Cell::text(if r.df > 0.0 {
                         format!("{}", r.df)
                     } else {
                         "—".to_string()
                     }),
-                    Cell::text(format!("{:.1}", r.departure)),
+                    Cell::text(one_decimal(r.departure)),
                     Cell::text(format_p(r.log10_p)),
                     Cell::text(format_p(r.log10_p_holm)),
                     Cell::text(r.method.clone()),

@@ -6,7 +6,7 @@
 use super::Provenance;
 use super::content::{VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_counts_of};
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
-use crate::format::thousands;
+use crate::format::{one_decimal, thousands};
 use crate::output::samples::{COMPARISON_FILE, drawn_words, pictures, sample_folders};
 use crate::output::{format_p, p_phrase};
 use crate::sampler::audit::SampleAudit;
@@ -209,7 +209,7 @@ fn audit_section(a: &SampleAudit, folder: &str) -> Section {
     for t in &a.tests {
         tests.rows.push(vec![
             Cell::text(t.test.to_string()),
-            Cell::text(format!("{:.1}", t.statistic)),
+            Cell::text(one_decimal(t.statistic)),
             Cell::text(format!("{:.0}", t.df)),
             Cell::text(format_p(t.log10_p)),
             Cell::text(format_p(t.log10_p_holm)),

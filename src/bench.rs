@@ -50,7 +50,8 @@ impl Work {
     pub fn tests(self, n: usize) -> Option<TestSet> {
         match self {
             Work::BareLoop => None,
-            Work::PositionValue => Some(TestSet::position_value()),
+            // Binned above `spec::LARGE_N`, as `--tests position-value` runs.
+            Work::PositionValue => Some(TestSet::position_value().at(n)),
             Work::DefaultAudit => Some(TestSet::default_for(n)),
         }
     }
@@ -184,5 +185,21 @@ impl SourceVisitor for BareLoops {
             run(0);
         });
         self.trials as f64 / start.elapsed().as_secs_f64()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Above n = 1024 every audit row bins the matrix as the command line
+    /// does (the full matrix at n = 10^5 would need 80 GB per worker).
+    #[test]
+    fn audit_rows_bin_the_matrix_at_large_n() {
+        for work in [Work::PositionValue, Work::DefaultAudit] {
+            assert_eq!(work.tests(100_000).unwrap().bins(), Some(64), "{work:?}");
+            assert_eq!(work.tests(52).unwrap().bins(), None, "{work:?}");
+        }
+        assert!(Work::BareLoop.tests(52).is_none());
     }
 }

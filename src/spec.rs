@@ -422,7 +422,10 @@ impl TestSet {
         self.default
     }
 
-    /// Only the position-by-value test (the fastest audit).
+    /// Only the position-by-value test (the fastest audit), on the full
+    /// n×n matrix; [`at`](Self::at)`(n)` bins it as `--tests
+    /// position-value` does above [`LARGE_N`] (the full matrix at n = 10^5
+    /// would be 80 GB per worker).
     pub fn position_value() -> Self {
         Self {
             kinds: vec![TestKind::PositionValue],

@@ -190,7 +190,9 @@ pub fn plan_audit_with(
                     .map(|alt| Components(vec![(Statistic::RisingSequences.uniform_law(n), alt)]))
             });
         let estimated = observed.as_ref().and_then(|s| s.components(test));
-        let pilot = Effect::from_result(result, n, spec.trials);
+        // The effect the audit's own statistic shows: computed only on the
+        // branches that use it (it evaluates the test's null law again).
+        let pilot = || Effect::from_result(result, n, spec.trials);
         let plan = if test == TestKind::Birthday {
             // Not a fixed effect per trial: the pairs grow with the square
             // of the deals (its method states the seed space it catches).
@@ -215,7 +217,7 @@ pub fn plan_audit_with(
         } else if let Some(c) = estimated.filter(|_| result.df >= 1.0) {
             // Refuse an estimate the audit cannot tell from zero (at its own
             // pooling); otherwise plan with the pooling of each trial count.
-            match fixed_plan(test, pilot, level, power) {
+            match fixed_plan(test, pilot(), level, power) {
                 refused if refused.trials_for_power.is_none() => refused,
                 _ => pooled_plan(test, &c, Some(spec.trials), level, power),
             }
@@ -231,16 +233,10 @@ pub fn plan_audit_with(
                     "the test had no degrees of freedom at {} trials",
                     spec.trials
                 )),
-                trials_for_approximation: Effect::from_result(result, n, spec.trials)
-                    .approximation_trials,
+                trials_for_approximation: pilot().approximation_trials,
             }
         } else {
-            fixed_plan(
-                test,
-                Effect::from_result(result, n, spec.trials),
-                level,
-                power,
-            )
+            fixed_plan(test, pilot(), level, power)
         };
         out.tests.push(plan);
     }

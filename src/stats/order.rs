@@ -86,20 +86,50 @@ pub fn inversion_cumulants(n: usize) -> (f64, f64) {
 /// cumulants are 0 (the law is symmetric), so the first terms left out are
 /// of order 1/n³: see [`EXACT_MAHONIAN_N`] for the error measured.
 pub fn edgeworth_cdf(n: usize, t: f64) -> f64 {
-    let (mean, variance) = inversion_moments(n);
-    let (k4, k6) = inversion_cumulants(n);
-    let sd = variance.sqrt();
-    let z = (t - 0.5 - mean) / sd;
-    let z2 = z * z;
-    let he3 = z * (z2 - 3.0);
-    let he5 = z * (z2 * z2 - 10.0 * z2 + 15.0);
-    let he7 = z * (((z2 - 21.0) * z2 + 105.0) * z2 - 105.0);
-    let v2 = variance * variance;
-    let terms = k4 / (24.0 * v2) * he3
-        + k6 / (720.0 * v2 * variance) * he5
-        + k4 * k4 / (1152.0 * v2 * v2) * he7;
-    let phi = (-0.5 * z2).exp() / TAU.sqrt();
-    (0.5 * erfc(-z / SQRT_2) - phi * terms).clamp(0.0, 1.0)
+    Edgeworth::new(n).cdf(t)
+}
+
+/// The Edgeworth expansion of the inversion count's law at one n (see
+/// [`edgeworth_cdf`]): its cumulants, summed over n digits once, then any
+/// number of points.
+struct Edgeworth {
+    mean: f64,
+    variance: f64,
+    k4: f64,
+    k6: f64,
+}
+
+impl Edgeworth {
+    fn new(n: usize) -> Self {
+        let (mean, variance) = inversion_moments(n);
+        let (k4, k6) = inversion_cumulants(n);
+        Self {
+            mean,
+            variance,
+            k4,
+            k6,
+        }
+    }
+
+    fn cdf(&self, t: f64) -> f64 {
+        let Self {
+            mean,
+            variance,
+            k4,
+            k6,
+        } = *self;
+        let z = (t - 0.5 - mean) / variance.sqrt();
+        let z2 = z * z;
+        let he3 = z * (z2 - 3.0);
+        let he5 = z * (z2 * z2 - 10.0 * z2 + 15.0);
+        let he7 = z * (((z2 - 21.0) * z2 + 105.0) * z2 - 105.0);
+        let v2 = variance * variance;
+        let terms = k4 / (24.0 * v2) * he3
+            + k6 / (720.0 * v2 * variance) * he5
+            + k4 * k4 / (1152.0 * v2 * v2) * he7;
+        let phi = (-0.5 * z2).exp() / TAU.sqrt();
+        (0.5 * erfc(-z / SQRT_2) - phi * terms).clamp(0.0, 1.0)
+    }
 }
 
 /// The probability of each inversion bin (bins of `edges`, see
@@ -118,13 +148,14 @@ pub fn inversion_bin_law(n: usize, edges: &[u64]) -> Vec<f64> {
             .map(|w| law[w[0] as usize..w[1] as usize].iter().sum())
             .collect()
     } else {
+        let expansion = Edgeworth::new(n);
         let cdf: Vec<f64> = bounds
             .iter()
             .enumerate()
             .map(|(i, &b)| match i {
                 0 => 0.0,
                 i if i == bounds.len() - 1 => 1.0,
-                _ => edgeworth_cdf(n, b as f64),
+                _ => expansion.cdf(b as f64),
             })
             .collect();
         cdf.windows(2).map(|w| (w[1] - w[0]).max(0.0)).collect()

@@ -187,7 +187,7 @@ impl Effect {
                 n,
                 &crate::tally::inversion_edges(n),
             ))),
-            TestKind::Displacement => sparsest(smallest(&order::displacement_law(n).mean)),
+            TestKind::Displacement => sparsest(smallest(&order::displacement_means(n))),
             TestKind::Lehmer if n > LARGE_N => sparsest(
                 order::lehmer_law(n)
                     .iter()

@@ -212,11 +212,10 @@ fn values_within(p: usize, n: usize, lo: usize, hi: usize) -> usize {
 /// counts, |v − p| being symmetric). O(n·D²).
 pub fn displacement_law(n: usize) -> DisplacementLaw {
     let bins = displacement_bins(n);
-    // Bin a holds d in [ceil(a·n/D), ceil((a+1)·n/D)).
-    let start = |a: usize| (a * n).div_ceil(bins);
+    let start = |a: usize| displacement_bin_start(a, bins, n);
     debug_assert!((0..n).all(|d| displacement_bin(d, bins, n) < bins));
     let nf = n as f64;
-    let mut size = vec![0.0; bins];
+    let size = displacement_sizes(n);
     let mut cross = vec![0.0; bins * bins];
     let mut row = vec![0.0; bins];
     for p in 0..n {
@@ -224,7 +223,6 @@ pub fn displacement_law(n: usize) -> DisplacementLaw {
             *r = values_within(p, n, start(a), start(a + 1)) as f64;
         }
         for a in 0..bins {
-            size[a] += row[a];
             for b in a..bins {
                 cross[a * bins + b] += row[a] * row[b];
             }
@@ -245,6 +243,45 @@ pub fn displacement_law(n: usize) -> DisplacementLaw {
         mean: size.iter().map(|s| s / nf).collect(),
         covariance,
     }
+}
+
+/// The first displacement of bin `a` of `bins` at `n`: bin a holds d in
+/// [⌈a·n/D⌉, ⌈(a+1)·n/D⌉) ([`displacement_bin`]).
+fn displacement_bin_start(a: usize, bins: usize, n: usize) -> usize {
+    (a * n).div_ceil(bins)
+}
+
+/// |S_a| for each displacement bin at `n`, the cells (p, v) with |v − p|
+/// in bin a, in closed form: displacement 0 has the n cells (p, p) and each
+/// d ≥ 1 has 2(n − d), so a bin [lo, hi) with lo ≥ 1 has
+/// (hi − lo)(2n + 1 − lo − hi) cells and the first, [0, hi),
+/// n + (hi − 1)(2n − hi). O(D).
+fn displacement_sizes(n: usize) -> Vec<f64> {
+    let bins = displacement_bins(n);
+    (0..bins)
+        .map(|a| {
+            let (lo, hi) = (
+                displacement_bin_start(a, bins, n),
+                displacement_bin_start(a + 1, bins, n),
+            );
+            let cells = if lo == 0 {
+                n + (hi - 1) * (2 * n - hi)
+            } else {
+                (hi - lo) * (2 * n + 1 - lo - hi)
+            };
+            cells as f64
+        })
+        .collect()
+}
+
+/// E[H_a], the mean number of positions per shuffle whose displacement is
+/// in bin a, under a uniform shuffle of `n`: |S_a|/n, in O(D) (the same as
+/// [`displacement_law`]'s mean, without its covariance).
+pub fn displacement_means(n: usize) -> Vec<f64> {
+    displacement_sizes(n)
+        .into_iter()
+        .map(|s| s / n as f64)
+        .collect()
 }
 
 /// A Wald test's outcome.
@@ -603,6 +640,24 @@ mod tests {
                 .iter()
                 .sum();
             assert!(row.abs() < 1e-9, "row {a}: {row}");
+        }
+    }
+
+    /// The closed-form bin sizes are the row sums of the cells, bin by bin
+    /// (odd and even n, fewer values than bins and more).
+    #[test]
+    fn displacement_sizes_are_the_cells_counted() {
+        for n in [2usize, 5, 16, 17, 1000, 1003] {
+            let bins = displacement_bins(n);
+            let start = |a: usize| displacement_bin_start(a, bins, n);
+            for (a, size) in displacement_sizes(n).into_iter().enumerate() {
+                let counted: usize = (0..n)
+                    .map(|p| values_within(p, n, start(a), start(a + 1)))
+                    .sum();
+                assert_eq!(size, counted as f64, "n = {n}, bin {a}");
+            }
+            let total: f64 = displacement_means(n).iter().sum();
+            assert!((total - n as f64).abs() < 1e-9, "n = {n}: {total}");
         }
     }
 

@@ -205,37 +205,29 @@ pub fn write_durable(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Ok(dir) = fs::File::open(parent) {
         let _ = dir.sync_all();
     }
-    remove_stale_temps(path);
+    remove_stale_temps(parent, path);
     Ok(())
 }
 
-/// Removes the temporary files that earlier writes of `path` left beside
-/// it when their process was killed mid-save (`.tmp-PID-name`, see
+/// Removes the temporary files that earlier writes of `path` left in its
+/// folder `parent` when their process was killed mid-save (see
 /// [`temp_path`]), where the system shows that process is gone: a PID other
 /// than ours with no `/proc` entry, on systems that have `/proc`. A
 /// checkpoint saved every minute by runs killed now and then would
 /// otherwise gather them.
-fn remove_stale_temps(path: &Path) {
+fn remove_stale_temps(parent: &Path, path: &Path) {
     let proc = Path::new("/proc");
-    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
-        return;
-    };
     if !proc.join("self").exists() {
         return;
     }
-    let parent = if parent.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        parent
-    };
-    let Ok(entries) = fs::read_dir(parent) else {
+    let (Some(name), Ok(entries)) = (path.file_name(), fs::read_dir(parent)) else {
         return;
     };
     let suffix = format!("-{}", name.to_string_lossy());
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
         let pid = file
-            .strip_prefix(".tmp-")
+            .strip_prefix(TEMP_PREFIX)
             .and_then(|rest| rest.strip_suffix(&suffix))
             .and_then(|pid| pid.parse::<u32>().ok());
         if let Some(pid) = pid
@@ -261,13 +253,17 @@ fn with_temp(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()>
     result
 }
 
+/// How the name of a temporary file beside its target begins
+/// ([`temp_path`]: `.tmp-PID-name`).
+const TEMP_PREFIX: &str = ".tmp-";
+
 fn temp_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     // Keep the extension last: some encoders choose the format from it.
-    path.with_file_name(format!(".tmp-{}-{name}", std::process::id()))
+    path.with_file_name(format!("{TEMP_PREFIX}{}-{name}", std::process::id()))
 }
 
 fn io_error(path: &Path, source: std::io::Error) -> Error {

@@ -179,29 +179,32 @@ pub fn run(args: &PowerArgs) -> Result<i32> {
 /// test's pairs grow with its square: an audit's report plans those.
 fn plannable(name: &str) -> Result<TestKind> {
     let test = TestKind::parse(name)?;
-    match test {
+    let why = match test {
         TestKind::PositionValue
         | TestKind::Permutation
         | TestKind::Inversions
         | TestKind::Displacement
-        | TestKind::Lehmer => Ok(test),
+        | TestKind::Lehmer => return Ok(test),
         TestKind::FixedPoints
         | TestKind::Cycles
         | TestKind::RisingSequences
         | TestKind::LehmerPairs
         | TestKind::Clumping
-        | TestKind::Serial
-        | TestKind::Birthday
-        | TestKind::PositionKind
+        | TestKind::Serial => "its categories are pooled by the trial count",
+        TestKind::Birthday => {
+            "its pairs grow with the square of the trials, not as a per-trial effect"
+        }
+        TestKind::PositionKind
         | TestKind::Arrangement
         | TestKind::PositionCategory
-        | TestKind::Hand => Err(Error::invalid(format!(
-            "power plans position-value, permutation, inversions, displacement or lehmer for a \
-             shuffle, not {name}: its categories are pooled by the trial count (or, for \
-             birthday, its pairs grow with the square of the trials); an audit's report plans \
-             every test it ran"
-        ))),
-    }
+        | TestKind::Hand => {
+            "it is a test of decks (--deck, --categories), which power does not take"
+        }
+    };
+    Err(Error::invalid(format!(
+        "power plans position-value, permutation, inversions, displacement or lehmer for a \
+         shuffle, not {name}: {why}; an audit's report plans every test it ran"
+    )))
 }
 
 /// Whether an error suggests a near name.

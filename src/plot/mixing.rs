@@ -464,7 +464,7 @@ pub fn draw_loaders(curve: &LoaderCurve) -> Result<Vec<u8>, PlotError> {
         let height = area.dim_in_pixel().1;
         let (body, strip) = area.split_vertically(height - LEGEND_HEIGHT);
         let (left_area, right_area) = body.split_horizontally(SIZE.0 / 2);
-        let log_x = |v: &f64| format!("{v:.0e}");
+        let log = |v: &f64| format!("{v:.0e}");
         let plain = |v: &f64| format!("{v:.1}");
         loader_panel(
             &left_area,
@@ -473,11 +473,10 @@ pub fn draw_loaders(curve: &LoaderCurve) -> Result<Vec<u8>, PlotError> {
             0f64..1.05,
             0.0,
             "size on a log scale",
-            &log_x,
+            &log,
             &plain,
         )?;
         let bottom = loader_log_bottom(curve);
-        let log_y = |v: &f64| format!("{v:.0e}");
         loader_panel(
             &right_area,
             curve,
@@ -486,7 +485,7 @@ pub fn draw_loaders(curve: &LoaderCurve) -> Result<Vec<u8>, PlotError> {
             bottom,
             "distance on a log scale",
             &plain,
-            &log_y,
+            &log,
         )?;
         loader_legend(&strip, curve)
     })

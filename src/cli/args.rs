@@ -658,7 +658,7 @@ pub struct BenchArgs {
     #[arg(short = 'n', long = "n", default_values_t = [10usize, 52], num_args = 1.., value_parser = values::parse_n)]
     pub sizes: Vec<usize>,
 
-    /// Shuffles per measurement [default: 2e8 / n, about half a second each].
+    /// Shuffles per measurement [default: 2e8 / n, about half a second each, rounded up to a chunk per thread].
     #[arg(short = 't', long, value_name = "TRIALS", value_parser = values::parse_trials)]
     pub trials: Option<u64>,
 

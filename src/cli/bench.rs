@@ -4,6 +4,8 @@ use super::args::BenchArgs;
 use super::table::{TABLE_WIDTH, Table, wrap};
 use shuffle_audit::Result;
 use shuffle_audit::bench;
+use shuffle_audit::engine::chunk_trials;
+use shuffle_audit::format::human_rate;
 use shuffle_audit::output::thousands;
 use shuffle_audit::source::SourceSpec;
 
@@ -36,7 +38,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         .sizes
         .iter()
         .map(|&n| {
-            let trials = trials.unwrap_or(AUTO_WORK / n as u64).max(1);
+            let trials = trials.unwrap_or_else(|| auto_trials(n)).max(1);
             eprintln!(
                 "bench: n = {n}, {} shuffles x {} rows x 2 thread counts x {} repeats ...",
                 thousands(trials),
@@ -68,16 +70,26 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     Ok(0)
 }
 
+/// Shuffles per measurement at `n` unless told: about [`AUTO_WORK`]
+/// elements, rounded up to whole rounds of chunks (a chunk per thread), so
+/// that every thread has the same work. At n = 10^6 a chunk is 67
+/// shuffles, and 200 shuffles (3 chunks on 2 threads) would cap the
+/// speed-up at 1.5 whatever the engine does.
+fn auto_trials(n: usize) -> u64 {
+    let round = chunk_trials(n) * rayon::current_num_threads() as u64;
+    (AUTO_WORK / n as u64).div_ceil(round) * round
+}
+
 /// The engine table: every row of every size, with its ratios and whether
 /// each meets its target.
 fn print_engine(sizes: &[bench::BenchSize], source: SourceSpec, repeats: usize) {
     let threads = sizes.first().map_or(1, |s| s.threads);
-    let all = format!("{threads} threads M/s");
+    let all = format!("{threads} threads");
     let mut table = Table::new(&[
         ("n", true),
         ("shuffles", true),
         ("measured", false),
-        ("1 thread M/s", true),
+        ("1 thread", true),
         (&all, true),
         ("1 thread / bare", true),
         ("speed-up", true),
@@ -89,8 +101,8 @@ fn print_engine(sizes: &[bench::BenchSize], source: SourceSpec, repeats: usize) 
                 size.n.to_string(),
                 size.trials.to_string(),
                 r.work.label().to_string(),
-                format!("{:.2}", r.one_thread / 1e6),
-                format!("{:.2}", r.all_threads / 1e6),
+                human_rate(r.one_thread),
+                human_rate(r.all_threads),
                 format!("{:.3}", r.vs_bare),
                 format!("{:.3}", r.speedup),
                 targets(r, threads).to_string(),
@@ -148,10 +160,10 @@ fn print_ingest(rows: &[bench::IngestRow], repeats: usize) {
     let mut table = Table::new(&[
         ("n", true),
         ("decks", true),
-        ("(c') engine all M/s", true),
-        ("(d) text M/s", true),
+        ("(c') engine all", true),
+        ("(d) text", true),
         ("text MB/s", true),
-        ("(e) u32 M/s", true),
+        ("(e) u32", true),
         ("threads", true),
         ("(d)/(c')", true),
         ("(e)/(c')", true),
@@ -160,10 +172,10 @@ fn print_ingest(rows: &[bench::IngestRow], repeats: usize) {
         table.push(vec![
             r.n.to_string(),
             r.decks.to_string(),
-            format!("{:.2}", r.engine / 1e6),
-            format!("{:.2}", r.text / 1e6),
+            human_rate(r.engine),
+            human_rate(r.text),
             format!("{:.0}", r.text_bytes_per_second() / 1e6),
-            format!("{:.2}", r.binary / 1e6),
+            human_rate(r.binary),
             r.threads.to_string(),
             format!("{:.2}", r.text_vs_engine()),
             format!("{:.2}", r.binary_vs_engine()),
@@ -186,4 +198,21 @@ fn print_ingest(rows: &[bench::IngestRow], repeats: usize) {
          temporary folder and removed after.\nTarget: (d) >= {:.0}M decks/s at n = 52 on 2 cores.",
         TARGET_TEXT_52 / 1e6
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default shuffles cover about `AUTO_WORK` elements in whole
+    /// rounds of one chunk per thread, at small n and at large.
+    #[test]
+    fn auto_trials_are_whole_rounds_of_chunks() {
+        let threads = rayon::current_num_threads() as u64;
+        for n in [10usize, 52, 100_000, 1_000_000] {
+            let trials = auto_trials(n);
+            assert_eq!(trials % (chunk_trials(n) * threads), 0, "n = {n}");
+            assert!(trials >= AUTO_WORK / n as u64, "n = {n}");
+        }
+    }
 }

@@ -8,7 +8,7 @@ use crate::spec::TestKind;
 use crate::stats::pvalue::LOG10_P_FLOOR;
 use crate::stats::{PositionValueStats, Sensitivity, TestResult, Verdict, battery, holm_log10};
 use crate::subject::Shuffle;
-use crate::tally::Tally;
+use crate::tally::{Cells, Tally};
 use crate::values::check_alpha;
 use std::time::Instant;
 
@@ -80,9 +80,25 @@ impl Audit {
         self.tests.iter().find(|t| t.test == kind)
     }
 
+    /// The matrix every per-cell output reads ([`cells`]).
+    pub fn cells(&self) -> Cells<'_> {
+        cells(&self.spec, &self.tally)
+    }
+
     /// Shuffles per second achieved.
     pub fn shuffles_per_sec(&self) -> f64 {
         self.spec.trials as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// The matrix of `tally` that a fair shuffle makes uniform, which every
+/// per-cell output reads (heatmap, largest deviation, max |z|, TV,
+/// counts.csv): position by kind for a deck whose items repeat, whose
+/// numbered copies mean nothing, else the tally's own matrix.
+pub fn cells<'a>(spec: &RunSpec, tally: &'a Tally) -> Cells<'a> {
+    match &spec.deck {
+        Some(deck) if deck.repeats() => Cells::by_kind(tally, deck.kind_of(), deck.kinds()),
+        _ => Cells::of(tally),
     }
 }
 
@@ -185,7 +201,7 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         tests: spec.tests.at(tally.n()),
         ..spec.clone()
     };
-    let position_value = PositionValueStats::run(&tally);
+    let position_value = PositionValueStats::of(&cells(spec, &tally));
     let tests = run_tests(spec, &tally, &position_value);
     let log10_p = audit_log10_p(&tests);
     let sensitivity = Sensitivity::of(&tests, spec.n, tally.trials(), alpha, tests.len());
@@ -309,7 +325,7 @@ pub fn run_until_decisive(
         },
         Tally::merge,
         |tally| {
-            let position_value = PositionValueStats::run(tally);
+            let position_value = PositionValueStats::of(&cells(spec, tally));
             audit_log10_p(&run_tests(spec, tally, &position_value))
         },
     )?;

@@ -243,7 +243,10 @@ fn failure_message(audit: &Audit) -> String {
     match audit.verdict {
         Verdict::Inconclusive => {
             let why = audit.sensitivity.inconclusive.clone().unwrap_or_default();
-            let needed = adequate_trials(audit.spec.n, audit.sensitivity.level);
+            let needed = audit
+                .sensitivity
+                .trials_needed
+                .unwrap_or_else(|| adequate_trials(audit.spec.n, audit.sensitivity.level));
             format!("{head}: {why}; run at least {needed} trials (.trials({needed})) for a verdict")
         }
         Verdict::Biased | Verdict::NoBiasDetected => format!(

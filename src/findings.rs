@@ -11,7 +11,6 @@ use crate::exact;
 use crate::format::format_ratio;
 use crate::power::{self, AuditPlan};
 use crate::stats::lines::LineTests;
-use crate::stats::position_value::standout_z;
 use crate::stats::{Cell as PvCell, Verdict};
 use crate::tally::Binning;
 use serde::Serialize;
@@ -132,8 +131,9 @@ impl PositionLines {
     }
 }
 
-/// A named cell of the position-by-value matrix and how far it is off.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// A named cell of the position-by-value matrix (position-by-kind for a
+/// deck whose items repeat) and how far it is off.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DeviationCell {
     /// The position.
     pub position: usize,
@@ -147,6 +147,10 @@ pub struct DeviationCell {
     /// `value` are bins (see `binning` in summary.json).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bins: Option<usize>,
+    /// The kind's name when the deck's items repeat: then `value` is the
+    /// kind's index (a column of the position-by-kind counts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
 }
 
 impl Findings {
@@ -167,7 +171,7 @@ impl AuditFindings {
     pub fn of(audit: &Audit, alpha: f64, audits_in_run: usize) -> Self {
         let deviation_cell = deviation_cell(audit);
         Self {
-            deviation: deviation_words_of(audit, deviation_cell),
+            deviation: deviation_words_of(audit, deviation_cell.as_ref()),
             deviation_cell,
             plan: trial_plan(audit, alpha, audits_in_run),
             lines: PositionLines::of(audit, alpha),
@@ -182,12 +186,14 @@ pub const PLANNED_POWER: f64 = 0.9;
 /// that judging and reporting a run stays quick.
 pub const REPORT_MAX_LEAVES: u64 = 2_000_000;
 
-/// The trial plan for a biased audit: the trials its battery, judged as the
-/// run judges it (Holm within the audit and across `audits_in_run`), needs to
-/// detect this bias with 90% power; `None` (shown as "—") for an audit that
-/// found no bias, where there is no effect to plan for.
+/// The trial plan for a biased or inconclusive audit: the trials its
+/// battery, judged as the run judges it (Holm within the audit and across
+/// `audits_in_run`), needs to detect the effect its counts show with 90%
+/// power (an inconclusive audit's counts may show none: the plan then says
+/// so); `None` (shown as "—") for an audit that found no bias with a run
+/// large enough to see one, where there is no effect to plan for.
 pub fn trial_plan(audit: &Audit, alpha: f64, audits_in_run: usize) -> Option<AuditPlan> {
-    (audit.verdict == Verdict::Biased).then(|| {
+    (audit.verdict != Verdict::NoBiasDetected).then(|| {
         power::plan_audit_with(
             audit,
             alpha,
@@ -198,9 +204,12 @@ pub fn trial_plan(audit: &Audit, alpha: f64, audits_in_run: usize) -> Option<Aud
     })
 }
 
-/// The largest deviation of the exact marginals, as (cell, n·P), where they
-/// can be propagated and are certainly not uniform; `None` otherwise. A
-/// finding from the exact law beats any estimate from counts.
+/// The largest deviation of the exact marginals, as (cell, observed over
+/// expected), where they can be propagated and are certainly not uniform;
+/// `None` otherwise. For a deck whose items repeat the cell is a kind at a
+/// position (the copies' probabilities summed, against the kind's share),
+/// as every per-cell output of such a deck reads ([`crate::tally::Cells`]).
+/// A finding from the exact law beats any estimate from counts.
 pub fn exact_marginal_deviation(audit: &Audit) -> Option<(PvCell, f64)> {
     let spec = &audit.spec;
     if audit.tally.is_binned() {
@@ -212,15 +221,47 @@ pub fn exact_marginal_deviation(audit: &Audit) -> Option<(PvCell, f64)> {
     if m.exactly_uniform() != Some(false) {
         return None;
     }
-    let cell = m.max_deviation_cell();
-    let ratio = spec.n as f64 * m.probability(cell.position, cell.value);
-    Some((cell, ratio))
+    let Some(deck) = spec.deck.as_ref().filter(|d| d.repeats()) else {
+        let cell = m.max_deviation_cell();
+        let ratio = spec.n as f64 * m.probability(cell.position, cell.value);
+        return Some((cell, ratio));
+    };
+    let n = spec.n;
+    let mut sizes = vec![0usize; deck.kinds()];
+    for &k in deck.kind_of() {
+        sizes[k as usize] += 1;
+    }
+    let mut best: Option<(PvCell, f64)> = None;
+    for position in 0..n {
+        let mut by_kind = vec![0.0f64; deck.kinds()];
+        for (v, &k) in deck.kind_of().iter().enumerate() {
+            by_kind[k as usize] += m.probability(position, v);
+        }
+        for (value, (&p, &size)) in by_kind.iter().zip(&sizes).enumerate() {
+            let ratio = p * n as f64 / size as f64;
+            if best.is_none_or(|(_, r)| (ratio - 1.0).abs() > (r - 1.0).abs()) {
+                best = Some((PvCell { position, value }, ratio));
+            }
+        }
+    }
+    // Copies of one kind can trade places without moving the kinds: only a
+    // deviation beyond the marginals' rounding is a finding.
+    let tolerance = 1e-9 + 100.0 * n as f64 * m.rounding_bound();
+    best.filter(|(_, r)| (r - 1.0).abs() > tolerance)
 }
 
 /// The cell the findings name: the exact law's largest deviation where the
 /// marginals are known and not uniform, else a cell that stands out from
-/// the noise of the n² cells at the level the verdict gives each test.
+/// the noise of the matrix's cells at the level the verdict gives each test.
 fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
+    let kind = |value: usize| {
+        audit
+            .spec
+            .deck
+            .as_ref()
+            .filter(|d| d.repeats())
+            .map(|d| d.kind_names()[value].clone())
+    };
     if let Some((cell, ratio)) = exact_marginal_deviation(audit) {
         return Some(DeviationCell {
             position: cell.position,
@@ -228,20 +269,20 @@ fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
             ratio,
             exact: true,
             bins: None,
+            kind: kind(cell.value),
         });
     }
-    let n = audit.spec.n;
     let t = &audit.position_value;
-    let cell = t.standout(t.side(n), audit.sensitivity.level)?;
-    let binning = audit.tally.binning();
-    let cells = binning.size(cell.position) * binning.size(cell.value);
-    let expected = audit.spec.trials as f64 * cells as f64 / n as f64;
+    let cell = t.standout(audit.spec.n, audit.sensitivity.level)?;
+    let cells = audit.cells();
     Some(DeviationCell {
         position: cell.position,
         value: cell.value,
-        ratio: audit.tally.count(cell.position, cell.value) as f64 / expected,
+        ratio: cells.count(cell.position, cell.value) as f64
+            / cells.expected(cell.position, cell.value),
         exact: false,
         bins: t.bins,
+        kind: kind(cell.value),
     })
 }
 
@@ -252,20 +293,19 @@ fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
 /// rare for cells as for verdicts): "value 0 at position 0: 1.29× expected";
 /// else "no cell stands out", with the largest |z| and the |z| needed.
 pub fn deviation_words(audit: &Audit) -> String {
-    deviation_words_of(audit, deviation_cell(audit))
+    deviation_words_of(audit, deviation_cell(audit).as_ref())
 }
 
-fn deviation_words_of(audit: &Audit, cell: Option<DeviationCell>) -> String {
+fn deviation_words_of(audit: &Audit, cell: Option<&DeviationCell>) -> String {
     match cell {
         Some(c) if c.exact => format!("{} (exact law)", cell_words(c, None)),
         Some(c) => cell_words(c, binned(audit)),
         None => {
             let t = &audit.position_value;
-            let (side, level) = (t.side(audit.spec.n), audit.sensitivity.level);
             let quiet = format!(
                 "no cell stands out (max |z| {:.1} < {:.1})",
                 t.max_abs_z,
-                standout_z(side, level)
+                t.standout_z(audit.spec.n, audit.sensitivity.level)
             );
             match audit.verdict {
                 Verdict::Biased => {
@@ -283,17 +323,23 @@ fn binned(audit: &Audit) -> Option<Binning> {
 }
 
 /// One cell's deviation: "value 3 at position 0: 1.29× expected"; of a
-/// binned matrix ([`Binning`]), "values 0–15624 at positions 0–15624: …".
-fn cell_words(c: DeviationCell, binning: Option<Binning>) -> String {
-    let (p, v, s) = match binning {
-        Some(b) => (b.label(c.position), b.label(c.value), "s"),
-        None => (c.position.to_string(), c.value.to_string(), ""),
+/// binned matrix ([`Binning`]), "values 0–15624 at positions 0–15624: …";
+/// of a multiset deck, "kind AS at position 0: …" (its copies together).
+fn cell_words(c: &DeviationCell, binning: Option<Binning>) -> String {
+    let (what, p, s) = match (binning, &c.kind) {
+        (Some(b), _) => (
+            format!("values {}", b.label(c.value)),
+            b.label(c.position),
+            "s",
+        ),
+        (None, Some(kind)) => (format!("kind {kind}"), c.position.to_string(), ""),
+        (None, None) => (format!("value {}", c.value), c.position.to_string(), ""),
     };
     if c.ratio == 0.0 {
-        format!("value{s} {v} never at position{s} {p}")
+        format!("{what} never at position{s} {p}")
     } else {
         format!(
-            "value{s} {v} at position{s} {p}: {}× expected",
+            "{what} at position{s} {p}: {}× expected",
             format_ratio(c.ratio)
         )
     }

@@ -241,7 +241,13 @@ impl Study {
     /// Judges the finished `audits` together (unless the study is
     /// sequential: each of its audits was judged as it ran) and measures
     /// the mixing curves.
-    fn finish(self, mut audits: Vec<Audit>) -> StudyResult {
+    fn finish(mut self, mut audits: Vec<Audit>) -> StudyResult {
+        // A default title made before n was known (decks read from outside
+        // say n only once read) names the n counted.
+        if self.title == default_title(&self.audits) {
+            let counted: Vec<RunSpec> = audits.iter().map(|a| a.spec.clone()).collect();
+            self.title = default_title(&counted);
+        }
         if self.until_decisive.is_none() {
             audit::judge(&mut audits, self.alpha);
         }

@@ -1,6 +1,7 @@
 //! What an audit counts: where every value lands, over all trials.
 
 mod binning;
+mod cells;
 mod deals;
 mod hands;
 mod observe;
@@ -11,6 +12,7 @@ use crate::permutation::Statistic;
 use serde::{Deserialize, Serialize};
 
 pub use binning::{Binning, DEFAULT_BINS};
+pub use cells::{Cells, Columns};
 pub use deals::{DealSample, EXACT_N as DEAL_EXACT_N, MAX_KEPT as MAX_KEPT_DEALS, deal_value};
 pub use hands::{HandColumn, HandCounts};
 pub use observe::ObserveScratch;

@@ -734,3 +734,71 @@ fn colour_follows_the_flag_and_no_color() {
     assert!(!audit(&["--color", "never"], false));
     assert!(!audit(&[], false), "auto: no colour into a pipe");
 }
+
+#[test]
+fn an_inconclusive_audit_states_the_trials_that_make_it_conclusive() {
+    // 2,000 fair shuffles of 52 cards are too few for a verdict: every
+    // output says how many would do, and at that many the verdict comes.
+    use shuffle_audit::format::thousands;
+    let small = temp_out("inconclusive-small");
+    let o = run(&[
+        "audit",
+        "-a",
+        "fisher-yates",
+        "-n",
+        "52",
+        "-t",
+        "2000",
+        "--out",
+        small.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let terminal = String::from_utf8_lossy(&o.stdout).replace('\n', " ");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(small.join("summary.json")).unwrap())
+            .unwrap();
+    let audit = &summary["audits"][0];
+    assert_eq!(audit["verdict"], "inconclusive");
+    let needed = audit["trials_for_verdict"].as_u64().expect("a trial count");
+    let words = format!(
+        "about {} trials would make it conclusive",
+        thousands(needed)
+    );
+    assert!(
+        audit["inconclusive_reason"]
+            .as_str()
+            .unwrap()
+            .contains(&words),
+        "{audit}"
+    );
+    assert!(terminal.contains(&words), "{terminal}");
+    let report = std::fs::read_to_string(small.join("report.md")).unwrap();
+    assert!(
+        report.contains(&format!("{} for a verdict", thousands(needed))),
+        "the verdict table names the trials"
+    );
+    assert!(report.contains(&words), "the audit's facts name the trials");
+    let enough = temp_out("inconclusive-enough");
+    let t = needed.to_string();
+    let o = run(&[
+        "audit",
+        "-a",
+        "fisher-yates",
+        "-n",
+        "52",
+        "-t",
+        &t,
+        "-q",
+        "--out",
+        enough.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(enough.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["audits"][0]["verdict"], "no-bias-detected");
+    assert!(summary["audits"][0]["trials_for_verdict"].is_null());
+    for dir in [small, enough] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -456,3 +456,110 @@ fn a_missing_runtime_skips_the_audit_with_a_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_file_of_built_in_shoes_gives_every_output_of_the_built_in_shoe() {
+    // Six decks of playing cards, dealt by the built-in Fisher–Yates and
+    // written as card labels, read back with --categories cards: the same
+    // kind-by-position counts, verdict, deviation words, TV figures and
+    // heatmap matrix as the built-in audit of `--deck shoe:decks=6`.
+    let (trials, seed) = (3_000u64, 5u64);
+    let deck = shuffle_audit::deck::Deck::parse("shoe:decks=6").unwrap();
+    let names: Vec<&str> = deck
+        .kind_of()
+        .iter()
+        .map(|&k| deck.kind_names()[k as usize].as_str())
+        .collect();
+    let decks = engine_decks(Algorithm::FisherYates, deck.n(), trials, seed);
+    let file = temp("shoe.txt");
+    let text: String = decks
+        .iter()
+        .map(|d| {
+            let line: Vec<&str> = d.iter().map(|&v| names[v as usize]).collect();
+            line.join(" ") + "\n"
+        })
+        .collect();
+    std::fs::write(&file, text).unwrap();
+    let (built_in, outside) = (temp("shoe-builtin"), temp("shoe-file"));
+    let (t, s) = (trials.to_string(), seed.to_string());
+    let tests = "position-kind,position-category";
+    let o = run(&[
+        "audit",
+        "-a",
+        "fisher-yates",
+        "--deck",
+        "shoe:decks=6",
+        "--tests",
+        tests,
+        "-t",
+        &t,
+        "--seed",
+        &s,
+        "-q",
+        "--out",
+        built_in.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&[
+        "audit",
+        "--input",
+        file.to_str().unwrap(),
+        "--categories",
+        "cards",
+        "--tests",
+        tests,
+        "-q",
+        "--out",
+        outside.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (a, b) = (summary(&built_in), summary(&outside));
+    let (a, b) = (&a["audits"][0], &b["audits"][0]);
+    for key in [
+        "verdict",
+        "p_adjusted",
+        "decisive_test",
+        "largest_deviation",
+        "deviation_cell",
+        "max_abs_z",
+        "standout_z",
+        "tv_marginal",
+        "tv_noise",
+        "position_value_statistic",
+        "position_value_df",
+        "inconclusive_reason",
+        "trials_for_verdict",
+        "kinds",
+    ] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    assert_eq!(b["kinds"][0], "AS", "kinds in deck order");
+    let words = b["largest_deviation"].as_str().unwrap();
+    assert!(words.starts_with("no cell stands out"), "{words}");
+    // A fair shoe's TV is noise: within 1.5× of its noise level (the per
+    // copy figure was 0.83 against a noise of 0.06).
+    let (tv, noise) = (
+        b["tv_marginal"].as_f64().unwrap(),
+        b["tv_noise"].as_f64().unwrap(),
+    );
+    assert!(tv < 1.5 * noise, "TV {tv} against noise {noise}");
+    // counts.csv: positions by the 52 kinds, identical; the heatmap drawn
+    // from these counts is the same matrix.
+    let csv = |dir: &Path| {
+        let sub = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.join("counts.csv").exists())
+            .expect("an audit folder");
+        assert!(sub.join("heatmap.png").exists());
+        std::fs::read_to_string(sub.join("counts.csv")).unwrap()
+    };
+    let counts = csv(&built_in);
+    assert_eq!(counts, csv(&outside));
+    assert!(counts.starts_with("position,AS,2S,"), "{}", &counts[..40]);
+    assert_eq!(counts.lines().count(), 1 + 312);
+    for p in [file, built_in, outside] {
+        let _ = std::fs::remove_dir_all(&p);
+        let _ = std::fs::remove_file(&p);
+    }
+}

@@ -8,11 +8,13 @@ use super::progress::{Progress, work};
 use clap::Args;
 use shuffle_audit::Result;
 use shuffle_audit::audit::Audit;
-use shuffle_audit::engine::RunSpec;
+use shuffle_audit::engine::{N_FROM_INPUT, RunSpec};
 use shuffle_audit::format::human_bytes;
+use shuffle_audit::ingest;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::report;
 use shuffle_audit::study::{Observer, Study, StudyResult};
+use shuffle_audit::subject::{Feed, Subject};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -185,9 +187,19 @@ impl Bars {
     }
 }
 
-/// How progress names an audit: `naive-swap n=10 chacha8`.
+/// How progress names an audit: `naive-swap n=10 chacha8`. Decks read
+/// from a text file say n from their first line before the read starts;
+/// from stdin, n is known only once read.
 fn label(spec: &RunSpec) -> String {
-    format!("{} n={} {}", spec.subject, spec.n, spec.source_label())
+    let n = match (&spec.subject, spec.n) {
+        (Subject::Outside(outside), N_FROM_INPUT) => match &outside.feed {
+            Feed::File { path, format } => ingest::peek_n(path, *format),
+            Feed::Command { .. } | Feed::Function => None,
+        },
+        (_, n) => Some(n),
+    };
+    let n = n.map_or_else(|| "n from its first deck".to_string(), |n| format!("n={n}"));
+    format!("{} {n} {}", spec.subject, spec.source_label())
 }
 
 impl Observer for Bars {

@@ -108,9 +108,9 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
     let mut out = fitted.text.clone();
     let mut notes = String::from(
         "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
-         could detect: the smallest deviation of one cell the run would have seen with 90% \
-         power. largest deviation: observed/expected count of value v at position p (exact: \
-         from the exact law).",
+         could detect: the smallest deviation of one cell (or effect of Cohen's w) the run \
+         would have seen with 90% power. largest deviation: observed/expected count of value v \
+         (or a deck's kind, by name) at position p (exact: from the exact law).",
     );
     notes.push_str(&fitted.note());
     out.push_str(&wrap(&notes, TABLE_WIDTH));
@@ -136,7 +136,7 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
 /// The largest deviation in a few characters: `1.27× v1 p0 exact`, or
 /// `none stands out`. The same finding as the report's sentence.
 fn deviation_short(found: &AuditFindings) -> String {
-    match found.deviation_cell {
+    match &found.deviation_cell {
         Some(c) => {
             let exact = if c.exact { " exact" } else { "" };
             let ratio = if c.ratio == 0.0 {
@@ -144,9 +144,14 @@ fn deviation_short(found: &AuditFindings) -> String {
             } else {
                 format_ratio(c.ratio)
             };
-            // A binned matrix's cell is a bin of values at a bin of positions.
+            // A binned matrix's cell is a bin of values at a bin of positions;
+            // a multiset deck's is a kind at a position.
             let bin = if c.bins.is_some() { "bin" } else { "" };
-            format!("{ratio}× v{bin}{} p{bin}{}{exact}", c.value, c.position)
+            let what = match &c.kind {
+                Some(kind) => format!("{kind} "),
+                None => format!("v{bin}{} ", c.value),
+            };
+            format!("{ratio}× {what}p{bin}{}{exact}", c.position)
         }
         None => "none stands out".to_string(),
     }

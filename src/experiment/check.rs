@@ -221,17 +221,17 @@ pub fn compare(recorded: &RecordedSummary, audits: &[Audit]) -> Option<Differenc
                 recomputed: now,
             });
         }
-        // Cells per side: n, or the bins of a binned matrix.
-        let n = new.tally.binning().bins();
+        // The matrix the outputs wrote: values, bins, or a multiset's kinds.
+        let cells = new.cells();
         let Some(counts) = old.counts.as_ref() else {
             return Some(Difference::Shape { audit: old.label() });
         };
-        if counts.len() != n || counts.iter().any(|row| row.len() != n) {
+        if counts.len() != cells.rows() || counts.iter().any(|row| row.len() != cells.cols()) {
             return Some(Difference::Shape { audit: old.label() });
         }
         for (position, row) in counts.iter().enumerate() {
             for (value, &count) in row.iter().enumerate() {
-                let now = new.tally.count(position, value);
+                let now = cells.count(position, value);
                 if count != now {
                     return Some(Difference::Count {
                         audit: old.label(),

@@ -2,6 +2,7 @@
 //! of the starting order, built once and looked up for every item read.
 
 use super::Items;
+use crate::deck::cards;
 use crate::error::{Error, ErrorKind};
 use crate::values::MIN_N;
 use std::collections::HashMap;
@@ -179,13 +180,25 @@ impl Dict {
     }
 
     /// The dictionary of a first deck whose items repeat: its distinct
-    /// tokens are the kinds (integers by value, else labels in byte order),
+    /// tokens are the kinds (integers by value, playing cards in deck order,
+    /// else labels in byte order),
     /// each kind's items consecutive indices. Fails (without the place) on
     /// a single kind.
     fn multiset(tokens: &[&[u8]], against: String) -> Result<Dict, String> {
         let mut kinds: Vec<&[u8]> = tokens.to_vec();
         kinds.sort_unstable_by_key(|t| (canonical_int(t).map_or(u64::MAX, u64::from), *t));
         kinds.dedup();
+        // Playing cards in deck order (AS … KS AH … KC), the order of a
+        // built-in shoe's kinds, so that both give the same columns.
+        let cards: Option<Vec<(usize, usize)>> = kinds
+            .iter()
+            .map(|k| std::str::from_utf8(k).ok().and_then(cards::parse_label))
+            .collect();
+        if let Some(cards) = cards {
+            let mut order: Vec<usize> = (0..kinds.len()).collect();
+            order.sort_by_key(|&i| cards[i]);
+            kinds = order.into_iter().map(|i| kinds[i]).collect();
+        }
         if kinds.len() < 2 {
             return Err(format!(
                 "all {} items are {}: a deck needs at least 2 kinds of item",

@@ -30,11 +30,13 @@
 //! item count, and every later deck must be a permutation of the same items.
 //! A first deck whose items repeat (a shoe, `A A B B`) makes a deck with
 //! repeated items: its distinct items are the kinds (integers by value,
-//! else labels in byte order), kind j's items the consecutive indices
-//! `first[j]..`, and the k-th occurrence of a kind on a line is counted as
-//! its k-th index. Summed over each kind's indices the counts are exactly
-//! the position-by-kind counts ([`crate::deck`] tests them; the per-index
-//! counts mean nothing and are not tested). A later line holding a kind
+//! playing cards in deck order as a built-in shoe has them, else labels in
+//! byte order), kind j's items the consecutive indices `first[j]..`, and
+//! the k-th occurrence of a kind on a line is counted as its k-th index.
+//! Summed over each kind's indices the counts are exactly the
+//! position-by-kind counts ([`crate::deck`] tests them, and every per-cell
+//! output reads them: [`crate::tally::Cells`]; the per-index counts mean
+//! nothing and are neither tested nor shown). A later line holding a kind
 //! more often than the first line is refused. Binary records and explicit
 //! starting orders must still hold distinct items.
 //!
@@ -207,19 +209,27 @@ impl Items {
     }
 
     /// A short description for messages: `0..51`, `1..52`, `the labels 10H,
-    /// 2C, 3S, ... (52 items)`.
+    /// 2C, 3S, ... (52 items)`, for a deck whose items repeat `52 kinds: AS,
+    /// 2S, 3S, 4S, ..., 312 items in all`.
     pub fn describe(&self, n: usize) -> String {
         match self {
             Items::Numeric { one_based: false } => format!("0..{}", n.saturating_sub(1)),
             Items::Numeric { one_based: true } => format!("1..{n}"),
             Items::Labels(labels) => {
-                let head: Vec<&str> = labels.iter().take(4).map(String::as_str).collect();
-                let more = if labels.len() > 4 { ", ..." } else { "" };
-                format!(
-                    "the labels {}{more} ({} items)",
-                    head.join(", "),
-                    labels.len()
-                )
+                // A multiset's copies are consecutive: name each kind once.
+                let mut kinds: Vec<&str> = labels.iter().map(String::as_str).collect();
+                kinds.dedup();
+                let head = kinds[..kinds.len().min(4)].join(", ");
+                let more = if kinds.len() > 4 { ", ..." } else { "" };
+                if kinds.len() < labels.len() {
+                    format!(
+                        "{} kinds: {head}{more}, {} items in all",
+                        kinds.len(),
+                        labels.len()
+                    )
+                } else {
+                    format!("the labels {head}{more} ({} items)", labels.len())
+                }
             }
         }
     }
@@ -237,6 +247,27 @@ pub struct Ingested {
     /// Whether [`Options::max_decks`] stopped the read before the end of the
     /// input (at least one more deck line followed).
     pub stopped_early: bool,
+}
+
+/// The item count of the first deck of a text file, read from its start
+/// (at most 1 MiB), for saying n before the file is read: `None` for
+/// stdin, binary records, an unreadable file or one without a deck line in
+/// that much. The read itself decides n (and checks every deck).
+pub fn peek_n(path: &Path, format: Format) -> Option<usize> {
+    const PEEK: u64 = 1 << 20;
+    if format != Format::Text || path.as_os_str() == "-" {
+        return None;
+    }
+    let mut start = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(PEEK)
+        .read_to_end(&mut start)
+        .ok()?;
+    let (_, line) = text::first_deck(&start)?;
+    // A line running to the end of a full buffer may go on past it.
+    let cut = start.len() as u64 == PEEK && start.ends_with(line);
+    (!cut).then(|| text::tokens(text::deck_body(line).unwrap_or_default()).count())
 }
 
 /// Reads decks from `reader` and counts them.

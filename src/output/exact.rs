@@ -81,6 +81,7 @@ pub fn panel(m: &ExactMarginals, tv: Option<f64>) -> HeatmapPanel {
     let tv = tv.map_or(String::new(), |tv| format!("  TV = {tv:.4e}"));
     HeatmapPanel {
         n: m.n(),
+        columns: m.n(),
         ratios: m.ratios(),
         title: vec![
             format!("{}  n={}  {}  exact", m.algorithm(), m.n(), m.source()),

@@ -13,6 +13,7 @@ pub use crate::format::thousands;
 use crate::plot::{self, DECK_AXES, HeatmapPanel, LogScale, PlotError};
 use crate::stats::pvalue::{LOG10_P_FLOOR, is_bound};
 use crate::subject::{Feed, Subject};
+use crate::tally::Columns;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use summary::{Summary, counts_csv, lines_csv, permutations_csv};
@@ -123,18 +124,19 @@ pub fn audit_folders(audits: &[Audit]) -> Vec<String> {
 
 /// The colour scale of an audit's heatmap, symmetric in log(O/E): it
 /// saturates at `1/X` and `X` with
-/// `ln X = min(ln 2, max(ln 1.25, 8·sqrt((n-1)/T), max |ln O/E|))`, so that
-/// it shows the audit's largest deviation without magnifying its noise
-/// (the 8 standard errors keep a fair shuffle's most extreme cell, near 3.5
-/// to 4 of them, at half strength or paler; see also [`MIN_SCALE_LIMIT`] and
+/// `ln X = min(ln 2, max(ln 1.25, 8·se, max |ln O/E|))`, where se is the
+/// relative standard error of a cell, √((n−1)/T) for distinct items
+/// ([`crate::tally::Cells::relative_se`]), so that it shows the audit's
+/// largest deviation without magnifying its noise (the 8 standard errors
+/// keep a fair shuffle's most extreme cell, near 3.5 to 4 of them, at half
+/// strength or paler; see also [`MIN_SCALE_LIMIT`] and
 /// [`plot::scale::MAX_LIMIT`]).
 pub fn heatmap_scale(audit: &Audit) -> LogScale {
-    let n = audit.spec.n as f64;
-    let standard_error = ((n - 1.0) / audit.spec.trials as f64).sqrt();
-    let floor = (MIN_SCALE_STANDARD_ERRORS * standard_error)
+    let cells = audit.cells();
+    let floor = (MIN_SCALE_STANDARD_ERRORS * cells.relative_se())
         .exp()
         .max(MIN_SCALE_LIMIT);
-    LogScale::fit(&ratios(audit), floor)
+    LogScale::fit(&cells.ratios(), floor)
 }
 
 /// An audit's heatmap scale in words, for captions: `0.8× to 1.25×`.
@@ -142,34 +144,23 @@ pub fn scale_words(audit: &Audit) -> String {
     heatmap_scale(audit).range_words()
 }
 
-/// Observed/expected per cell, row-major by position (by bin of positions
-/// and of values, T·a·b/n expected, when the matrix is binned).
-fn ratios(audit: &Audit) -> Vec<f64> {
-    let binning = audit.tally.binning();
-    let sizes = binning.sizes();
-    let side = binning.bins().max(1);
-    let per = audit.spec.trials as f64 / audit.spec.n as f64;
-    audit
-        .tally
-        .counts()
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| c as f64 / (per * (sizes[i / side] * sizes[i % side]) as f64))
-        .collect()
-}
-
 /// The axes of a binned heatmap (bin indices on both).
 pub const BINNED_AXES: [&str; 2] = ["value bin", "position bin"];
 
-/// The heatmap panel of an audit: O/E per cell, titled with what was run and
-/// what the tests found, with the audit's verdict for its badge.
+/// The axes of a multiset deck's heatmap: kinds across, positions down.
+pub const KIND_AXES: [&str; 2] = ["kind", "position"];
+
+/// The heatmap panel of an audit: O/E per cell of the matrix its tests
+/// read ([`Audit::cells`]), titled with what was run and what the tests
+/// found, with the audit's verdict for its badge.
 pub fn panel(audit: &Audit) -> HeatmapPanel {
     let n = audit.spec.n;
     let t = &audit.position_value;
-    let binning = audit.tally.binning();
+    let cells = audit.cells();
     let mut panel = HeatmapPanel {
-        n: binning.bins(),
-        ratios: ratios(audit),
+        n: cells.rows(),
+        columns: cells.cols(),
+        ratios: cells.ratios(),
         title: vec![
             format!(
                 "{}  n={}  T={}  {}",
@@ -193,11 +184,33 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
         verdict: Some(audit.verdict),
         axes: DECK_AXES,
     };
-    if audit.tally.is_binned() {
-        panel.title.push(binning_words(binning));
-        panel.axes = BINNED_AXES;
+    match cells.columns() {
+        Columns::ValueBins => {
+            panel.title.push(binning_words(audit.tally.binning()));
+            panel.axes = BINNED_AXES;
+        }
+        Columns::Kinds => {
+            panel.title.push(format!(
+                "position by kind: {} kinds of {} items each counted together",
+                cells.cols(),
+                kind_sizes_words(&cells)
+            ));
+            panel.axes = KIND_AXES;
+        }
+        Columns::Values => {}
     }
     panel
+}
+
+/// The kinds' sizes in words: `6` when equal, `1–4` otherwise.
+fn kind_sizes_words(cells: &crate::tally::Cells) -> String {
+    let sizes = (0..cells.cols()).map(|c| cells.column_size(c));
+    let (lo, hi) = (sizes.clone().min().unwrap_or(0), sizes.max().unwrap_or(0));
+    if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}–{hi}")
+    }
 }
 
 /// A binned matrix in words, for titles and notes: "binned: 64×64 bins of
@@ -214,6 +227,13 @@ pub fn binning_words(binning: crate::tally::Binning) -> String {
         binning.label(0),
         b = binning.bins()
     )
+}
+
+/// The kinds' names of an audit of a deck whose items repeat (the columns
+/// of its cell matrix), `None` otherwise.
+fn kind_names(audit: &Audit) -> Option<&[String]> {
+    let deck = audit.spec.deck.as_ref().filter(|d| d.repeats())?;
+    Some(deck.kind_names())
 }
 
 /// Each audit folder's per-position and per-card tests ([`lines_csv`]).
@@ -242,7 +262,7 @@ pub fn write_run(dir: &Path, audits: &[Audit], findings: &Findings) -> Result<Ve
         let sub = dir.join(&folder);
         written.push(put(
             sub.join("counts.csv"),
-            counts_csv(&audit.tally.rows(), audit.tally.binning()).as_bytes(),
+            counts_csv(&audit.cells(), kind_names(audit)).as_bytes(),
         )?);
         if let Some(lines) = &found.lines {
             written.push(put(sub.join(LINES_FILE), lines_csv(lines).as_bytes())?);

@@ -383,6 +383,7 @@ fn comparison_panel(a: &SampleAudit) -> (HeatmapPanel, LogScale) {
     let scale = scale_for(&ratios, expected_min);
     let panel = HeatmapPanel {
         n,
+        columns: n,
         ratios,
         title: vec![
             format!(

@@ -7,8 +7,8 @@ use crate::findings::{AuditFindings, DeviationCell, Findings, PositionLines};
 use crate::permutation::unrank;
 use crate::power::AuditPlan;
 use crate::spec::TestKind;
-use crate::stats::position_value::standout_z;
 use crate::stats::{TestResult, Verdict, pvalue};
+use crate::tally::{Binning, Cells, Columns};
 use serde::Serialize;
 
 /// One audit as a flat record: the columns of `summary.csv`.
@@ -63,12 +63,16 @@ pub struct SummaryRow {
     pub detectable_cohen_w: f64,
     /// The test the sensitivity is stated for.
     pub sensitivity_test: TestKind,
-    /// Why the run is inconclusive, if it is.
+    /// Why the run is inconclusive, if its verdict is.
     pub inconclusive_reason: Option<String>,
+    /// For an inconclusive run: the trials at which its tests, held to the
+    /// same level, could detect the bias a verdict must be able to see.
+    pub trials_for_verdict: Option<u64>,
     /// The largest deviation in words, as every output states it.
     pub largest_deviation: String,
-    /// For a biased audit: the trials its battery, judged as this run
-    /// judged it, needs for 90% power (empty otherwise, or if no plan).
+    /// For a biased audit, or an inconclusive one whose counts show an
+    /// effect: the trials its battery, judged as this run judged it, needs
+    /// to detect that effect with 90% power (empty otherwise, or if no plan).
     pub trials_for_power: Option<u64>,
     /// The position-by-value test's calibrated statistic Q (one of the
     /// tests; the verdict's p is `p_adjusted`).
@@ -110,9 +114,9 @@ impl SummaryRow {
         let t = &audit.position_value;
         let n = audit.spec.n;
         let level = audit.sensitivity.level;
-        let side = t.side(n);
-        let standout = t.standout(side, level);
+        let standout = t.standout(n, level);
         let s = &audit.sensitivity;
+        let inconclusive = audit.verdict == Verdict::Inconclusive;
         let decisive = audit.decisive();
         Self {
             algorithm: audit.spec.subject.to_string(),
@@ -135,7 +139,8 @@ impl SummaryRow {
             detectable_cell_deviation: s.cell_deviation,
             detectable_cohen_w: s.cohen_w,
             sensitivity_test: s.test,
-            inconclusive_reason: s.inconclusive.clone(),
+            inconclusive_reason: inconclusive.then(|| s.inconclusive.clone()).flatten(),
+            trials_for_verdict: inconclusive.then_some(s.trials_needed).flatten(),
             largest_deviation: found.deviation.clone(),
             trials_for_power: found.plan.as_ref().and_then(|p| p.trials_for_power),
             position_value_statistic: t.statistic,
@@ -144,7 +149,7 @@ impl SummaryRow {
             position_value_p_is_bound: pvalue::is_bound(t.log10_p()),
             position_value_log10_p: t.log10_p(),
             max_abs_z: t.max_abs_z,
-            standout_z: standout_z(side, level),
+            standout_z: t.standout_z(n, level),
             standout_position: standout.map(|c| c.position),
             standout_value: standout.map(|c| c.value),
             max_rel_dev: t.max_rel_dev,
@@ -204,11 +209,16 @@ pub struct SummaryEntry {
     /// Every test's result, with its own p and its p Holm-adjusted within
     /// the audit.
     pub tests: Vec<TestRecord>,
-    /// `counts[position][value]`, for n up to [`MAX_EMBEDDED_N`] (larger
+    /// `counts[position][value]` (`[position][kind]` for a deck whose items
+    /// repeat, see `kinds`), for up to [`MAX_EMBEDDED_N`]² cells (larger
     /// matrices are only in the audit's `counts.csv`, so that summary.json
     /// stays small).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<Vec<Vec<u64>>>,
+    /// The kinds of a deck whose items repeat: the columns of `counts`,
+    /// `deviation_cell` and the standout cell are these kinds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<Vec<String>>,
     /// How the matrix is binned, when it is (large n): then `counts`,
     /// cells, standout and deviation positions and values are bins.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -243,9 +253,16 @@ impl BinningSummary {
 pub const BINNED_NOTE: &str = "position-by-value counted in bins of positions and values; per-position \
      and per-card line tests skipped (they need the full matrix)";
 
-/// The largest n whose count matrix summary.json embeds (n² numbers);
-/// every audit's `counts.csv` holds its matrix whatever n.
+/// The largest n whose count matrix summary.json embeds (n² numbers, or
+/// as many cells of a multiset's position-by-kind matrix); every audit's
+/// `counts.csv` holds its matrix whatever n.
 pub const MAX_EMBEDDED_N: usize = 64;
+
+/// The counts summary.json embeds: the matrix's rows when it has at most
+/// [`MAX_EMBEDDED_N`]² cells.
+fn embedded_counts(cells: &Cells) -> Option<Vec<Vec<u64>>> {
+    (cells.rows() * cells.cols() <= MAX_EMBEDDED_N * MAX_EMBEDDED_N).then(|| cells.count_rows())
+}
 
 /// What an outside feed gave, in `summary.json`.
 #[derive(Debug, Clone, Serialize)]
@@ -335,12 +352,18 @@ impl Summary {
                 .map(|(a, found)| SummaryEntry {
                     row: SummaryRow::of(a, found),
                     sensitivity: a.sensitivity.words(),
-                    deviation_cell: found.deviation_cell,
+                    deviation_cell: found.deviation_cell.clone(),
                     plan: found.plan.clone(),
                     lines: found.lines.clone(),
                     feed: a.feed.as_ref().map(|f| FeedSummary::of(f, a.spec.n)),
                     tests: a.tests.iter().map(TestRecord::of).collect(),
-                    counts: (a.tally.binning().bins() <= MAX_EMBEDDED_N).then(|| a.tally.rows()),
+                    counts: embedded_counts(&a.cells()),
+                    kinds: a
+                        .spec
+                        .deck
+                        .as_ref()
+                        .filter(|d| d.repeats())
+                        .map(|d| d.kind_names().to_vec()),
                     binning: a
                         .tally
                         .is_binned()
@@ -367,27 +390,29 @@ impl Summary {
 
 /// `counts.csv` text: a header `position,v0,v1,...` and one row per position;
 /// for a binned matrix, a header `positions,values 0–15624,...` and one row
-/// per bin of positions, labelled with its positions.
-pub fn counts_csv(counts: &[Vec<u64>], binning: crate::tally::Binning) -> String {
-    let n = counts.len();
+/// per bin of positions, labelled with its positions; for a multiset deck,
+/// a header `position,AS,2S,...` naming the kinds (`kinds`, one per column).
+pub fn counts_csv(cells: &Cells, kinds: Option<&[String]>) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let binned = !binning.is_identity();
-    let header: Vec<String> = if binned {
-        std::iter::once("positions".to_string())
-            .chain((0..n).map(|v| format!("values {}", binning.label(v))))
-            .collect()
-    } else {
-        std::iter::once("position".to_string())
-            .chain((0..n).map(|v| format!("v{v}")))
-            .collect()
+    let binning = (cells.columns() == Columns::ValueBins)
+        .then(|| Binning::new(cells.n(), cells.rows()))
+        .flatten();
+    let columns: Vec<String> = match (cells.columns(), binning, kinds) {
+        (Columns::Kinds, _, Some(names)) => names.to_vec(),
+        (_, Some(b), _) => (0..cells.cols())
+            .map(|v| format!("values {}", b.label(v)))
+            .collect(),
+        _ => (0..cells.cols()).map(|v| format!("v{v}")).collect(),
     };
-    w.write_record(header).expect("in-memory CSV");
-    for (p, row) in counts.iter().enumerate() {
-        let name = if binned {
-            binning.label(p)
-        } else {
-            p.to_string()
-        };
+    let first = if binning.is_some() {
+        "positions"
+    } else {
+        "position"
+    };
+    w.write_record(std::iter::once(first.to_string()).chain(columns))
+        .expect("in-memory CSV");
+    for (p, row) in cells.count_rows().iter().enumerate() {
+        let name = binning.map_or_else(|| p.to_string(), |b| b.label(p));
         let fields = std::iter::once(name).chain(row.iter().map(u64::to_string));
         w.write_record(fields).expect("in-memory CSV");
     }
@@ -473,10 +498,16 @@ mod tests {
 
     #[test]
     fn counts_csv_has_a_header_and_a_row_per_position() {
-        let text = counts_csv(
-            &[vec![3, 1], vec![1, 3]],
-            crate::tally::Binning::identity(2),
-        );
+        let mut tally = crate::tally::Tally::new(2);
+        for deal in [[0, 1], [0, 1], [0, 1], [1, 0]] {
+            tally.record(&deal);
+        }
+        let text = counts_csv(&Cells::of(&tally), None);
         assert_eq!(text, "position,v0,v1\n0,3,1\n1,1,3\n");
+        let names = ["x".to_string(), "y".to_string()];
+        let mut three = crate::tally::Tally::new(3);
+        three.record(&[2, 0, 1]);
+        let kinds = counts_csv(&Cells::by_kind(&three, &[0, 0, 1], 2), Some(&names));
+        assert_eq!(kinds, "position,x,y\n0,0,1\n1,1,0\n2,1,0\n");
     }
 }

@@ -20,13 +20,18 @@ use super::text::{TextFont, draw_text, line_height};
 use super::{PlotError, plot_err};
 use crate::stats::Verdict;
 
-/// One heatmap panel: an n×n matrix of observed/expected ratios, row =
-/// position, column = value, with its title and the verdict to show.
+/// One heatmap panel: an n×columns matrix of observed/expected ratios, row =
+/// position, column = value (or a multiset deck's kind), with its title and
+/// the verdict to show.
 #[derive(Debug, Clone)]
 pub struct HeatmapPanel {
-    /// Side of the matrix.
+    /// Rows of the matrix (positions, or position bins).
     pub n: usize,
-    /// Row-major ratios O/E, `ratios[position * n + value]`; 1.0 means exactly as expected.
+    /// Columns of the matrix: n for a square matrix of values, fewer for
+    /// the kinds of a deck whose items repeat.
+    pub columns: usize,
+    /// Row-major ratios O/E, `ratios[position * columns + value]`; 1.0
+    /// means exactly as expected.
     pub ratios: Vec<f64>,
     /// Title lines: the first (bold) names what was run; the verdict badge
     /// (if any) comes next, on a row of its own; further lines follow below
@@ -110,14 +115,18 @@ pub fn draw_heatmap(panel: &HeatmapPanel, scale: &LogScale) -> Result<Vec<u8>, P
 
 /// Rejects panels whose ratio vector does not match their declared size.
 pub(super) fn check_panel(panel: &HeatmapPanel) -> Result<(), PlotError> {
-    if panel.n == 0 {
-        return Err(PlotError("panel has n = 0".to_string()));
+    if panel.n == 0 || panel.columns == 0 {
+        return Err(PlotError(format!(
+            "panel has {} rows and {} columns",
+            panel.n, panel.columns
+        )));
     }
-    let expected = panel.n.checked_mul(panel.n);
+    let expected = panel.n.checked_mul(panel.columns);
     if expected != Some(panel.ratios.len()) {
         return Err(PlotError(format!(
-            "panel with n = {} has {} ratios, expected n * n",
+            "panel with {} rows and {} columns has {} ratios, expected rows * columns",
             panel.n,
+            panel.columns,
             panel.ratios.len()
         )));
     }
@@ -404,49 +413,55 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
         ));
     }
     let (x0, y0) = (m.left + (free_width - side) / 2, m.top);
-    // Cell boundaries on integer pixels so cells tile the square exactly.
-    let edge = |i: usize| (i * side as usize / n) as i32;
-    let centre = |i: usize| (edge(i) + edge(i + 1)) / 2;
+    let columns = panel.columns;
+    // Cell boundaries on integer pixels so cells tile the square exactly
+    // (rectangular cells when there are fewer columns than rows).
+    let edge = |i: usize, count: usize| (i * side as usize / count) as i32;
+    let centre = |i: usize, count: usize| (edge(i, count) + edge(i + 1, count)) / 2;
 
     // Title and badge, centred over the matrix but kept inside the panel.
     let cx = x0 + side / 2;
     header(panel).draw(area, (cx, w), theme)?;
 
     // Cells: row = position (top to bottom), column = value (left to right).
-    for (position, row) in panel.ratios.chunks_exact(n).enumerate() {
+    for (position, row) in panel.ratios.chunks_exact(columns).enumerate() {
         for (value, &ratio) in row.iter().enumerate() {
             fill_rect(
                 area,
-                (x0 + edge(value), y0 + edge(position)),
-                (x0 + edge(value + 1), y0 + edge(position + 1)),
+                (x0 + edge(value, columns), y0 + edge(position, n)),
+                (x0 + edge(value + 1, columns), y0 + edge(position + 1, n)),
                 scale.colour(ratio),
             )?;
         }
     }
     draw_frame(area, (x0, y0), (side, side))?;
 
-    // Ticks and labels, the same indices on both axes.
+    // Ticks and labels: indices on both axes.
     let tick_font = TextFont::plain(theme.tick);
     let label_width = tick_font.width(&(n - 1).to_string())?;
-    let stride = tick_stride(n, side, label_width + theme.gap);
-    for i in (0..n).step_by(stride) {
-        let label = i.to_string();
-        let (cx, cy) = (x0 + centre(i), y0 + centre(i));
+    let column_width = tick_font.width(&(columns - 1).to_string())?;
+    let stride = tick_stride(columns, side, column_width + theme.gap);
+    for i in (0..columns).step_by(stride) {
+        let cx = x0 + centre(i, columns);
         let below = y0 + side + theme.tick_len;
         draw_line(area, (cx, y0 + side), (cx, below), &FRAME)?;
         draw_text(
             area,
-            &label,
+            &i.to_string(),
             (cx, below + theme.gap),
             tick_font,
             (HPos::Center, VPos::Top),
             &TEXT,
         )?;
+    }
+    let stride = tick_stride(n, side, label_width + theme.gap);
+    for i in (0..n).step_by(stride) {
+        let cy = y0 + centre(i, n);
         let left = x0 - 1 - theme.tick_len;
         draw_line(area, (left, cy), (x0 - 1, cy), &FRAME)?;
         draw_text(
             area,
-            &label,
+            &i.to_string(),
             (left - theme.gap, cy),
             tick_font,
             (HPos::Right, VPos::Center),
@@ -631,6 +646,7 @@ pub(crate) mod tests {
             .collect();
         HeatmapPanel {
             n,
+            columns: n,
             ratios,
             title: vec![
                 format!("{name}  n={n}  T=1,000,000"),
@@ -732,6 +748,7 @@ pub(crate) mod tests {
     fn rejects_bad_panels() {
         let bad = HeatmapPanel {
             n: 3,
+            columns: 3,
             ratios: vec![1.0; 8],
             title: Vec::new(),
             verdict: None,

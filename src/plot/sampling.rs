@@ -1414,6 +1414,7 @@ mod tests {
                 };
                 let panel = HeatmapPanel {
                     n: 1,
+                    columns: 1,
                     ratios: vec![1.0],
                     title: title.clone(),
                     verdict,
@@ -1444,6 +1445,7 @@ mod tests {
         }
         let heatmap = HeatmapPanel {
             n,
+            columns: n,
             ratios,
             title: panel.title.clone(),
             verdict: panel.verdict,

@@ -183,6 +183,22 @@ fn anchor(folder: &str) -> String {
     format!("audit-{folder}")
 }
 
+/// The verdict table's trials cell: the power plan where the counts show
+/// an effect to plan for, else for an inconclusive audit the trials a
+/// verdict needs (`480,600 for a verdict`), else nothing.
+fn plan_cell(audit: &Audit, found: &AuditFindings) -> Cell {
+    let plan = found.plan.as_ref().filter(|p| p.trials_for_power.is_some());
+    match (plan, audit.sensitivity.trials_needed) {
+        (Some(plan), _) => Cell::text(extensions::plan_short(plan)),
+        (None, Some(t)) if audit.verdict == Verdict::Inconclusive => {
+            Cell::text(format!("{} for a verdict", thousands(t)))
+        }
+        (None, _) => found.plan.as_ref().map_or(Cell::Missing, |plan| {
+            Cell::text(extensions::plan_short(plan))
+        }),
+    }
+}
+
 /// What the run could see, and for an inconclusive one why it cannot tell.
 pub fn sensitivity_words(audit: &Audit) -> String {
     let s = &audit.sensitivity;
@@ -255,9 +271,7 @@ fn verdict_section(
             Cell::text(format_p(audit.log10_p_adjusted)),
             Cell::text(audit.sensitivity.short()),
             Cell::text(found.deviation.clone()),
-            found.plan.as_ref().map_or(Cell::Missing, |plan| {
-                Cell::text(extensions::plan_short(plan))
-            }),
+            plan_cell(audit, found),
         ]);
         table.rows.push(row);
     }

@@ -48,7 +48,7 @@
 //! audits with unequal bins.
 
 use super::special::{chi2_isf, chi2_sf, ln_chi2_sf};
-use crate::tally::{Binning, Tally};
+use crate::tally::{Binning, Cells, Columns, Tally};
 use serde::Serialize;
 use std::f64::consts::{LN_10, PI};
 
@@ -78,6 +78,10 @@ pub struct PositionValueStats {
     /// bins of positions and values); absent for the full matrix.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bins: Option<usize>,
+    /// The kinds of a multiset deck when the columns are kinds (n × kinds
+    /// cells, see [`Cells`]); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<usize>,
     /// The largest |standardised residual| (O-E)/sd, with sd² the cell's
     /// variance under a uniform shuffle: T·(1/n)(1-1/n) for the full
     /// matrix, T·a(1-a/n)·b(1-b/n)/(n-1) for a cell of bins of a and b.
@@ -112,46 +116,45 @@ impl PositionValueStats {
         ln_chi2_sf(self.statistic, self.df) / LN_10
     }
 
-    /// Computes the statistic and figures of `tally`.
+    /// Computes the statistic and figures of `tally`'s own matrix (see
+    /// [`of`](Self::of)).
     ///
     /// # Panics
     /// If the tally holds no trials.
     pub fn run(tally: &Tally) -> Self {
-        let n = tally.n();
-        let t = tally.trials() as f64;
+        Self::of(&Cells::of(tally))
+    }
+
+    /// Computes the statistic and figures of a cell matrix: the values (or
+    /// bins) of distinct items, or the kinds of a multiset deck, at each
+    /// position (see [`Cells`]). Its Q is χ²((R−1)(C−1)) under a uniform
+    /// shuffle in every case (the module docs and [`crate::deck::laws`]).
+    ///
+    /// # Panics
+    /// If the matrix holds no trials.
+    pub fn of(cells: &Cells) -> Self {
+        let n = cells.n();
+        let t = cells.trials() as f64;
         assert!(
             t > 0.0,
             "the position-by-value test needs at least one trial"
         );
         let nf = n as f64;
-        let binning = tally.binning();
-        let side = binning.bins();
-        let sizes: Vec<f64> = binning.sizes().into_iter().map(|a| a as f64).collect();
-        // A cell's variance per trial is spread(a)·spread(b)/(n-1) (n > 1).
-        let spread: Vec<f64> = sizes.iter().map(|&a| a * (1.0 - a / nf)).collect();
+        let (rows, cols) = (cells.rows(), cells.cols());
         let mut pearson = 0.0;
-        let mut best_z = (
-            0.0f64,
-            Cell {
-                position: 0,
-                value: 0,
-            },
-        );
-        let mut best_rel = (
-            0.0f64,
-            0.0f64,
-            Cell {
-                position: 0,
-                value: 0,
-            },
-        );
+        let origin = Cell {
+            position: 0,
+            value: 0,
+        };
+        let mut best_z = (0.0f64, origin);
+        let mut best_rel = (0.0f64, 0.0f64, origin);
         let mut tv_marginal = 0.0f64;
-        for position in 0..side {
+        for position in 0..rows {
             let mut abs_dev_sum = 0.0;
-            for value in 0..side {
-                let expected = t * sizes[position] * sizes[value] / nf;
-                let sd = (t * spread[position] * spread[value] / (nf - 1.0)).sqrt();
-                let dev = tally.count(position, value) as f64 - expected;
+            for value in 0..cols {
+                let expected = cells.expected(position, value);
+                let sd = cells.sd(position, value);
+                let dev = cells.count(position, value) as f64 - expected;
                 pearson += dev * dev / expected;
                 abs_dev_sum += dev.abs();
                 let cell = Cell { position, value };
@@ -163,38 +166,55 @@ impl PositionValueStats {
                     best_rel = (rel.abs(), rel, cell);
                 }
             }
-            tv_marginal = tv_marginal.max(0.5 * abs_dev_sum / (t * sizes[position]));
+            tv_marginal =
+                tv_marginal.max(0.5 * abs_dev_sum / (t * cells.row_size(position) as f64));
         }
-        let sidef = side as f64;
-        let df = (sidef - 1.0) * (sidef - 1.0);
+        let df = (rows as f64 - 1.0) * (cols as f64 - 1.0);
         let statistic = pearson * (nf - 1.0) / nf;
+        let kinds = (cells.columns() == Columns::Kinds).then_some(cols);
         Self {
             statistic,
             pearson,
             df,
-            bins: tally.is_binned().then_some(side),
+            bins: (cells.columns() == Columns::ValueBins).then_some(rows),
+            kinds,
             max_abs_z: best_z.0,
             max_abs_z_cell: best_z.1,
             max_rel_dev: best_rel.0,
             max_rel_dev_cell: best_rel.2,
             rel_dev_at_max: best_rel.1,
             tv_marginal,
-            tv_noise: tv_noise_binned(binning, tally.trials()),
+            tv_noise: tv_noise_of_cells(cells),
         }
     }
 
     /// The cell that stands out: the largest |standardised residual|, if it
     /// is significant at level `alpha` after a Bonferroni correction for the
-    /// side² cells looked at (two-sided; `side` is n, or B when binned);
-    /// `None` when no single cell stands out from the noise. Naming the most
-    /// extreme of many noisy cells otherwise would report noise as a finding.
-    pub fn standout(&self, side: usize, alpha: f64) -> Option<Cell> {
-        (self.max_abs_z >= standout_z(side, alpha)).then_some(self.max_abs_z_cell)
+    /// cells looked at (two-sided); `None` when no single cell stands out
+    /// from the noise. Naming the most extreme of many noisy cells otherwise
+    /// would report noise as a finding.
+    pub fn standout(&self, n: usize, alpha: f64) -> Option<Cell> {
+        (self.max_abs_z >= self.standout_z(n, alpha)).then_some(self.max_abs_z_cell)
     }
 
-    /// Cells per side of the matrix tested: n, or B when binned.
+    /// The |z| a cell must reach to stand out at level `alpha` among the
+    /// cells of this matrix ([`standout_z`] over its cells).
+    pub fn standout_z(&self, n: usize, alpha: f64) -> f64 {
+        standout_z_among(self.cells(n), alpha)
+    }
+
+    /// Cells per side of a square matrix: n, or B when binned.
     pub fn side(&self, n: usize) -> usize {
         self.bins.unwrap_or(n)
+    }
+
+    /// The number of cells tested: n × kinds for a multiset deck, side²
+    /// otherwise.
+    pub fn cells(&self, n: usize) -> usize {
+        match self.kinds {
+            Some(kinds) => n * kinds,
+            None => self.side(n) * self.side(n),
+        }
     }
 }
 
@@ -202,7 +222,13 @@ impl PositionValueStats {
 /// n² cells of a matrix of side n (Bonferroni, two-sided): z² is χ²(1)
 /// under the null.
 pub fn standout_z(n: usize, alpha: f64) -> f64 {
-    chi2_isf(alpha / (n * n) as f64, 1.0).sqrt()
+    standout_z_among(n * n, alpha)
+}
+
+/// The |z| a single cell must reach to stand out at level `alpha` among
+/// `cells` cells (Bonferroni, two-sided).
+pub fn standout_z_among(cells: usize, alpha: f64) -> f64 {
+    chi2_isf(alpha / cells.max(1) as f64, 1.0).sqrt()
 }
 
 /// The mean of `tv_marginal` for a fair shuffle: the expected largest, over
@@ -234,6 +260,52 @@ pub fn tv_noise_binned(binning: Binning, trials: u64) -> f64 {
     let (nf, a) = (n as f64, n as f64 / side as f64);
     let shrink = (nf - a) / (nf - 1.0);
     tv_noise_of(side, trials as f64 * a * shrink) * shrink
+}
+
+/// The noise level of `tv_marginal` for a cell matrix ([`tv_noise`],
+/// [`tv_noise_binned`] or [`tv_noise_kinds`], by what its columns are).
+fn tv_noise_of_cells(cells: &Cells) -> f64 {
+    let (n, t) = (cells.n(), cells.trials());
+    match cells.columns() {
+        Columns::Values => tv_noise(n, t),
+        Columns::ValueBins => {
+            Binning::new(n, cells.rows()).map_or_else(|| tv_noise(n, t), |b| tv_noise_binned(b, t))
+        }
+        Columns::Kinds => {
+            let sizes: Vec<usize> = (0..cells.cols()).map(|c| cells.column_size(c)).collect();
+            tv_noise_kinds(&sizes, t)
+        }
+    }
+}
+
+/// [`tv_noise`] of a multiset deck whose kinds hold `sizes` items: the
+/// kind at one position is categorical with p_k = n_k/n in each trial, so
+/// a position's deviations D_k have variance σ_k² = T·p_k(1 − p_k) and
+/// correlation ρ_kl = −√(p_k p_l / ((1 − p_k)(1 − p_l))); the mean and
+/// variance of Σ|D_k|/(2T) follow as in [`tv_noise`], and the largest of
+/// the n positions adds sd · E[max of n standard normals]. Equal kinds give
+/// [`tv_noise`] of m = n/n_k values.
+pub fn tv_noise_kinds(sizes: &[usize], trials: u64) -> f64 {
+    let n: usize = sizes.iter().sum();
+    let t = trials as f64;
+    if sizes.len() < 2 || t <= 0.0 {
+        return 0.0;
+    }
+    let p: Vec<f64> = sizes.iter().map(|&s| s as f64 / n as f64).collect();
+    let sigma: Vec<f64> = p.iter().map(|&q| (t * q * (1.0 - q)).sqrt()).collect();
+    let mean = sigma.iter().sum::<f64>() * (2.0 / PI).sqrt() / (2.0 * t);
+    let mut var_sum = sigma.iter().map(|s| s * s * (1.0 - 2.0 / PI)).sum::<f64>();
+    for k in 0..p.len() {
+        for l in 0..p.len() {
+            if k != l {
+                let rho = -(p[k] * p[l] / ((1.0 - p[k]) * (1.0 - p[l]))).sqrt();
+                var_sum += 2.0 * sigma[k] * sigma[l] / PI
+                    * ((1.0 - rho * rho).sqrt() + rho * rho.asin() - 1.0);
+            }
+        }
+    }
+    let sd = var_sum.max(0.0).sqrt() / (2.0 * t);
+    mean + sd * expected_max_of_normals(n)
 }
 
 /// [`tv_noise`] for a real number of trials.
@@ -283,6 +355,25 @@ fn expected_max_of_normals(m: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_kinds_have_the_noise_of_as_many_values() {
+        // 52 kinds of 6 at each of 312 positions: the TV of one position's
+        // kinds behaves as that of 52 values (the maximum is over 312).
+        let kinds = tv_noise_kinds(&[6; 52], 20_000);
+        let nf = 52.0f64;
+        let t = 20_000.0;
+        let sigma2 = t / nf * (1.0 - 1.0 / nf);
+        let mean = nf * sigma2.sqrt() * (2.0 / PI).sqrt() / (2.0 * t);
+        assert!(kinds > mean && kinds < 1.5 * mean, "{kinds} vs mean {mean}");
+        let values = tv_noise(52, 20_000);
+        let rescaled =
+            mean + (values - mean) * expected_max_of_normals(312) / expected_max_of_normals(52);
+        assert!(
+            (kinds - rescaled).abs() < 1e-9 * kinds,
+            "{kinds} vs {rescaled}"
+        );
+    }
 
     #[test]
     fn a_perfectly_balanced_tally_scores_zero() {

@@ -24,6 +24,7 @@
 
 use super::battery::TestResult;
 use super::special::{chi2_isf, noncentrality_for_power};
+use crate::format::thousands;
 use crate::spec::TestKind;
 use serde::Serialize;
 
@@ -61,8 +62,13 @@ pub struct Sensitivity {
     pub cell_deviation: Option<f64>,
     /// Cohen's w = √δ: the same sensitivity on the generic chi-square scale.
     pub cohen_w: f64,
-    /// Why the run is too small for "no bias detected", if it is.
+    /// Why the run is too small for "no bias detected", if it is (ending
+    /// with the trials that would make it conclusive, where known).
     pub inconclusive: Option<String>,
+    /// For a run too small for "no bias detected": the trials at which the
+    /// same tests, held to the same level, could detect the documented
+    /// bias (a plan for sensitivity, not for any effect the counts show).
+    pub trials_needed: Option<u64>,
 }
 
 /// The side of a position-by-value matrix (n, or B when binned) from its
@@ -107,36 +113,69 @@ impl Sensitivity {
         let cell_deviation =
             position_value.map(|_| ((side - 1.0) * (side - 1.0) / (nf - 1.0) * delta).sqrt());
         let expected = trials as f64 * nf / (side * side);
-        let inconclusive = if test == TestKind::Birthday {
-            Some(
-                "the birthday test alone states no effect size (its method says which seed \
-                 space it would catch): add another test"
-                    .to_string(),
+        // The trials at which each rule below passes, held to the same
+        // level: δ scales as 1/T, so each threshold inverts in closed form.
+        let lambda = delta * trials as f64;
+        let for_cells = (MIN_EXPECTED_PER_CELL * side * side / nf).ceil() as u64;
+        let for_deviation = ((side - 1.0) * (side - 1.0) * lambda
+            / ((nf - 1.0) * MAX_CELL_DEVIATION * MAX_CELL_DEVIATION))
+            .ceil() as u64;
+        let for_w = (lambda / (MAX_COHEN_W * MAX_COHEN_W)).ceil() as u64;
+        let needed = |t: u64| {
+            // The +1 absorbs rounding in the inversion (tested: adequate there).
+            format!(
+                "; about {} trials would make it conclusive",
+                thousands(t + 1)
+            )
+        };
+        let (inconclusive, trials_needed) = if test == TestKind::Birthday {
+            (
+                Some(
+                    "the birthday test alone states no effect size (its method says which seed \
+                     space it would catch): add another test"
+                        .to_string(),
+                ),
+                None,
             )
         } else if !delta.is_finite() {
-            Some(format!(
-                "with {trials} trials the {} test has no categories left to compare",
-                test.title()
-            ))
-        } else if position_value.is_some() && expected < MIN_EXPECTED_PER_CELL {
-            Some(format!(
-                "only {expected:.2} expected counts per position-value cell (at least \
-                 {MIN_EXPECTED_PER_CELL} needed): run at least {} trials",
-                (MIN_EXPECTED_PER_CELL * side * side / nf).ceil()
-            ))
-        } else if let Some(eps) = cell_deviation.filter(|&e| e > MAX_CELL_DEVIATION) {
-            Some(format!(
-                "too few trials to see even a {:.0}% deviation of one cell (the threshold is {:.0}%)",
-                100.0 * eps,
-                100.0 * MAX_CELL_DEVIATION
-            ))
+            (
+                Some(format!(
+                    "with {} trials the {} test has no categories left to compare",
+                    thousands(trials),
+                    test.title()
+                )),
+                None,
+            )
+        } else if position_value.is_some()
+            && (expected < MIN_EXPECTED_PER_CELL
+                || cell_deviation.is_some_and(|e| e > MAX_CELL_DEVIATION))
+        {
+            let t = for_cells.max(for_deviation);
+            let why = if expected < MIN_EXPECTED_PER_CELL {
+                format!(
+                    "only {expected:.2} expected counts per position-value cell (at least \
+                     {MIN_EXPECTED_PER_CELL} needed)"
+                )
+            } else {
+                format!(
+                    "too few trials to see even a {} deviation of one cell (the threshold is \
+                     {})",
+                    percent(cell_deviation.unwrap_or(f64::INFINITY)),
+                    percent(MAX_CELL_DEVIATION)
+                )
+            };
+            (Some(format!("{why}{}", needed(t))), Some(t + 1))
         } else if cell_deviation.is_none() && cohen_w > MAX_COHEN_W {
-            Some(format!(
-                "too few trials to see even an effect of size w = {cohen_w:.2} (the threshold \
-                 is {MAX_COHEN_W})"
-            ))
+            (
+                Some(format!(
+                    "too few trials to see even an effect of size w = {cohen_w:.3} (it must be \
+                     {MAX_COHEN_W:.3} or smaller){}",
+                    needed(for_w)
+                )),
+                Some(for_w + 1),
+            )
         } else {
-            None
+            (None, None)
         };
         Self {
             power: SENSITIVITY_POWER,
@@ -146,6 +185,7 @@ impl Sensitivity {
             cell_deviation,
             cohen_w,
             inconclusive,
+            trials_needed,
         }
     }
 
@@ -170,7 +210,8 @@ impl Sensitivity {
             ),
             _ if self.cohen_w.is_finite() => format!(
                 "with {power} power this run would have detected an effect of size w = {:.3} \
-                 on the {} test",
+                 on the {} test (Cohen's w: the root of the summed squared relative shifts of \
+                 its cells' shares; 0.1 is a small effect)",
                 self.cohen_w,
                 self.test.title()
             ),
@@ -186,7 +227,7 @@ impl Sensitivity {
         match self.cell_deviation {
             Some(eps) if eps >= 1.0 => "> ±100% in a cell".to_string(),
             Some(eps) if eps.is_finite() => format!("±{} in a cell", percent(eps)),
-            _ if self.cohen_w.is_finite() => format!("w = {:.3}", self.cohen_w),
+            _ if self.cohen_w.is_finite() => format!("a w = {:.3} effect", self.cohen_w),
             _ => "nothing".to_string(),
         }
     }
@@ -232,6 +273,32 @@ pub fn detectable_delta(df: f64, level: f64, trials: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_inconclusive_run_names_the_trials_that_make_it_conclusive() {
+        let cases = [
+            (vec![result(TestKind::PositionValue, 51.0 * 51.0)], 52),
+            (vec![result(TestKind::PositionValue, 9.0 * 9.0)], 10),
+            (vec![result(TestKind::Cycles, 10.0)], 52),
+            (vec![result(TestKind::PositionKind, 311.0 * 51.0)], 312),
+        ];
+        for (tests, n) in cases {
+            for small_t in [3, 1_000] {
+                let small = Sensitivity::of(&tests, n, small_t, 1e-3, 3);
+                let t = small.trials_needed.expect("inconclusive");
+                let why = small.inconclusive.unwrap();
+                assert!(why.contains(&thousands(t)), "{why}");
+                assert!(
+                    Sensitivity::of(&tests, n, t, 1e-3, 3).adequate(),
+                    "n = {n}: {t}"
+                );
+                assert!(
+                    !Sensitivity::of(&tests, n, t * 99 / 100, 1e-3, 3).adequate(),
+                    "n = {n}: {t} is not the threshold"
+                );
+            }
+        }
+    }
 
     #[test]
     fn adequate_trials_is_the_threshold_of_adequacy() {

@@ -328,6 +328,7 @@ section.level3 > h3 { margin-top: 1.25rem; }
   tbody tr:hover { background: none; }
   .table-wrap { overflow: visible; }
   table { font-size: 8pt; }
+  td.prose, th.prose { max-width: none; }
   .verdict, .flag, .note, th, pre { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   figure img { max-width: 100%; width: auto; }
   figure.wide img { max-height: 200mm; }

@@ -2,7 +2,7 @@
 
 use super::extensions;
 use super::lines;
-use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
+use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table, TableLayout};
 use super::{MixingOutcome, ReportInput};
 use crate::algorithm::Expected;
 use crate::audit::Audit;
@@ -244,6 +244,7 @@ fn verdict_section(
     ]);
     let mut table = Table {
         id: Some(VERDICT_TABLE_ID.to_string()),
+        layout: TableLayout::Full,
         columns,
         rows: Vec::new(),
     };
@@ -388,6 +389,7 @@ fn comparison_section(count: usize) -> Section {
 fn test_table(results: &[TestResult]) -> Table {
     Table {
         id: None,
+        layout: TableLayout::Full,
         columns: vec![
             Column::text("test"),
             Column::number("statistic"),
@@ -586,6 +588,7 @@ fn mixing_section(outcomes: &[MixingOutcome]) -> Section {
                 )));
                 blocks.push(Block::Table(Table {
                     id: None,
+                    layout: TableLayout::Full,
                     columns: vec![
                         Column::number("k"),
                         Column::number("distance"),
@@ -674,6 +677,7 @@ fn loader_blocks(report: &LoaderReport) -> Vec<Block> {
         .collect();
     blocks.push(Block::Table(Table {
         id: None,
+        layout: TableLayout::Full,
         columns,
         rows,
     }));

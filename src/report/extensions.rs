@@ -4,7 +4,7 @@
 //! another part of the tool computes (test results, power planning, the
 //! whole-permutation counts, exact laws); the renderers need not know.
 
-use super::model::{Block, Cell, Column, Table};
+use super::model::{Block, Cell, Column, Table, TableLayout};
 use crate::audit::Audit;
 use crate::exact;
 use crate::findings::REPORT_MAX_LEAVES;
@@ -97,6 +97,7 @@ pub fn permutation_findings(audit: &Audit) -> Option<Vec<Block>> {
         )),
         Block::Table(Table {
             id: None,
+            layout: TableLayout::Full,
             columns: columns(),
             rows,
         }),

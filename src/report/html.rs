@@ -2,7 +2,9 @@
 //! as base64 data URIs, no scripts and nothing fetched from anywhere (a
 //! content security policy forbids it), readable offline and printable.
 
-use super::model::{Block, Cell, Column, ColumnKind, Document, Image, ImageSize, Section, Table};
+use super::model::{
+    Block, Cell, Column, ColumnKind, Document, Image, ImageSize, Section, Table, TableLayout,
+};
 use base64::Engine;
 use std::fmt::Write;
 
@@ -150,13 +152,23 @@ fn render_image(out: &mut String, img: &Image, image: &dyn Fn(&str) -> Option<Ve
     out.push_str("</figure>\n");
 }
 
+/// The fewest rows a [`TableLayout::Dense`] table needs to be set in several
+/// columns on paper: a shorter one fits in one, and split over several it
+/// would only repeat its header beside a row or two.
+const COLUMNS_MIN_ROWS: usize = 20;
+
 fn render_table(out: &mut String, table: &Table) {
     let id = table
         .id
         .as_ref()
         .map(|id| format!(" id=\"{}\"", escape(id)))
         .unwrap_or_default();
-    let _ = write!(out, "<div class=\"table-wrap\"><table{id}>\n<thead><tr>");
+    let class = match table.layout {
+        TableLayout::Full => "table-wrap",
+        TableLayout::Dense if table.rows.len() < COLUMNS_MIN_ROWS => "table-wrap dense",
+        TableLayout::Dense => "table-wrap dense columns",
+    };
+    let _ = write!(out, "<div class=\"{class}\"><table{id}>\n<thead><tr>");
     for column in &table.columns {
         let _ = write!(
             out,
@@ -183,7 +195,7 @@ fn render_table(out: &mut String, table: &Table) {
     if !hidden.is_empty() {
         let _ = writeln!(
             out,
-            "<p class=\"narrow-only\">On this narrow screen the table leaves out: {} (each \
+            "<p class=\"narrow-only screen-only\">On this narrow screen the table leaves out: {} (each \
              audit's section below has them).</p>",
             escape(&hidden.join(", "))
         );
@@ -290,32 +302,47 @@ section.level3 > h3 { margin-top: 1.25rem; }
   .verdict { white-space: normal; }
 }
 .narrow-only { display: none; }
-@media (max-width: 900px) {
+/* Narrow screens only: paper is as narrow as a phablet, but it has room
+   for every column and no use for the note about what a screen leaves out. */
+@media screen and (max-width: 900px) {
   .secondary { display: none; }
   .narrow-only { display: block; color: var(--muted); font-size: .85rem; }
 }
-@media (max-width: 820px) {
+@media screen and (max-width: 820px) {
   body { padding: 1rem; }
   figure.panel { float: none; width: 100%; max-width: 420px; margin: 1rem 0; }
   .defs { grid-template-columns: 1fr; }
   .defs dd { margin-bottom: .4rem; }
 }
+/* Paper: the verdict on page 1, nothing floated (a float beside the facts
+   overprints them when a page break splits the two), no box taller than a
+   page, and the line tables of the appendix in several columns. */
 @media print {
   @page { margin: 14mm; }
-  body { max-width: none; padding: 0; font-size: 10.5pt; }
-  nav { display: none; }
+  body { max-width: none; padding: 0; font-size: 10pt; line-height: 1.4; }
+  nav, .screen-only { display: none; }
   a { color: inherit; }
-  h2 { break-after: avoid; }
+  h2 { margin-top: 1.5rem; }
   h2, h3, h4 { break-after: avoid; }
-  section.level3, figure, tr { break-inside: avoid; }
+  figure, .note, pre, tr, .defs dt, .defs dd { break-inside: avoid; }
   tbody tr:hover { background: none; }
   .table-wrap { overflow: visible; }
-  table { font-size: 8.5pt; }
+  table { font-size: 8pt; }
+  td.prose, th.prose { max-width: none; }
   .verdict, .flag, .note, th, pre { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-  figure.wide img { max-height: 240mm; width: auto; }
-  figure.panel { float: right; width: 42%; max-width: none; margin: 0 0 .5rem 1rem; }
-  .defs { grid-template-columns: max-content 1fr; }
-  .defs dd { margin-bottom: 0; }
+  figure img { max-width: 100%; width: auto; }
+  figure.wide img { max-height: 200mm; }
+  figure.panel { float: none; width: 55%; margin: .5rem 0 1rem; }
+  section.level3 { display: block; }
+  .defs { grid-template-columns: max-content minmax(0, 1fr); font-size: 9pt; }
+  .defs dd { margin-bottom: 0; overflow-wrap: anywhere; }
+  pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+  .dense table { font-size: 7pt; line-height: 1.25; }
+  .columns { column-width: 8.5rem; column-gap: 1rem; column-rule: 1px solid var(--rule); }
+  .columns table { width: 100%; }
+  .dense th, .dense td { padding: .05rem .2rem; white-space: nowrap; }
+  .dense th { white-space: normal; }
+  .dense .flag { margin: 0; padding: 0 .2rem; font-size: inherit; }
 }
 "#;
 

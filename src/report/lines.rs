@@ -3,7 +3,7 @@
 //! with every line's statistic, p and result, the tables a gaming lab
 //! files.
 
-use super::model::{Block, Cell, Column, Section, Table};
+use super::model::{Block, Cell, Column, Section, Table, TableLayout};
 use crate::findings::{AuditFindings, PositionLines};
 use crate::output::format_p;
 use crate::stats::lines::{LineTest, LineTests};
@@ -153,6 +153,7 @@ fn table(line: &str, across: &str, lines: &[(String, &LineTest)], alpha: f64) ->
     let df = lines.first().map_or(0.0, |(_, l)| l.df);
     Table {
         id: None,
+        layout: TableLayout::Dense,
         columns: vec![
             Column::text(line),
             Column::number(&format!("χ²({df}) across {across}s")),

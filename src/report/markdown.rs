@@ -134,7 +134,7 @@ fn cell_markdown(cell: &Cell) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::model::{Column, Image, ImageSize};
+    use crate::report::model::{Column, Image, ImageSize, TableLayout};
 
     #[test]
     fn escaping_keeps_text_literal() {
@@ -157,6 +157,7 @@ mod tests {
                 vec![
                     Block::Table(Table {
                         id: Some("verdicts".into()),
+                        layout: TableLayout::Full,
                         columns: vec![Column::text("a"), Column::number("n")],
                         rows: vec![vec![
                             Cell::Link {

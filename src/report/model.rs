@@ -92,6 +92,23 @@ pub struct Table {
     pub columns: Vec<Column>,
     /// The rows; each has one cell per column.
     pub rows: Vec<Vec<Cell>>,
+    /// How it is laid out: most tables run across the page; long lists of
+    /// short rows are set densely where space is short (on paper).
+    pub layout: TableLayout,
+}
+
+/// How a table is set, beyond its columns: a hint for renderers with pages
+/// (HTML printed to paper), ignored where there are none (Markdown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TableLayout {
+    /// Across the page, one row under the other.
+    #[default]
+    Full,
+    /// A long list of short rows of a few narrow columns (the per-line
+    /// appendix, hundreds of rows at 40% of the page width): set in several
+    /// columns side by side on paper, so that it takes a fraction of the
+    /// pages.
+    Dense,
 }
 
 /// How a column's cells are laid out.

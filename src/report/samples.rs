@@ -5,7 +5,7 @@
 
 use super::Provenance;
 use super::content::{VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_counts_of};
-use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table};
+use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table, TableLayout};
 use crate::format::{one_decimal, thousands};
 use crate::output::samples::{COMPARISON_FILE, drawn_words, pictures, sample_folders};
 use crate::output::{format_p, p_phrase};
@@ -81,6 +81,7 @@ pub fn build(title: &str, audits: &[SampleAudit], alpha: f64, provenance: &Prove
 fn verdict_section(audits: &[SampleAudit], folders: &[String], alpha: f64) -> Section {
     let mut table = Table {
         id: Some(VERDICT_TABLE_ID.to_string()),
+        layout: TableLayout::Full,
         columns: vec![
             Column::text("sampler"),
             Column::number("N"),
@@ -196,6 +197,7 @@ pub fn detectable_words(a: &SampleAudit) -> String {
 fn audit_section(a: &SampleAudit, folder: &str) -> Section {
     let mut tests = Table {
         id: None,
+        layout: TableLayout::Full,
         columns: vec![
             Column::text("test"),
             Column::number("statistic"),

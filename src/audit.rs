@@ -232,7 +232,11 @@ fn run_tests(
         return battery::run(tally, &spec.tests, position_value, spec.seed);
     };
     // A deck of distinct items also runs the tests of permutations.
-    let standard: Vec<TestKind> = spec.tests.iter().filter(|k| !k.is_deck()).collect();
+    let standard: Vec<TestKind> = spec
+        .tests
+        .iter()
+        .filter(|&k| !crate::deck::battery::owns(k, deck))
+        .collect();
     let mut results = if standard.is_empty() {
         Vec::new()
     } else {

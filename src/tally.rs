@@ -729,6 +729,13 @@ impl Counter {
         self
     }
 
+    /// The counter matching consecutive deals by kind, for a deck whose
+    /// item v is of kind `kinds[v]` (`None`: distinct items).
+    pub(crate) fn with_kinds(mut self, kinds: Option<Vec<u32>>) -> Self {
+        self.serial = self.serial.map(|s| s.with_kinds(kinds));
+        self
+    }
+
     /// Counts permutations of `n` stored back to back in `batch`: the
     /// matrix alone in the tightest loop, or with everything else collected
     /// in one pass over each permutation (n ≤ 64), or each apart.

@@ -82,10 +82,11 @@ fn multiset_tests_are_calibrated_at_alpha_0_001() {
     let deck = small_deck();
     let results = fair(&deck, 6000, 2000);
     let kinds: Vec<TestKind> = results.iter().map(|r| r.0).collect();
+    let mut every = TestKind::DECK.to_vec();
+    every.push(TestKind::Serial);
     assert_eq!(
-        kinds,
-        TestKind::DECK.to_vec(),
-        "every deck test runs on a small deck with a column"
+        kinds, every,
+        "every deck test and the kinds' serial test run on a small deck with a column"
     );
     for (kind, p, ratio) in &results {
         assert_calibrated(kind.name(), p);
@@ -186,7 +187,7 @@ fn structure_tests_are_skipped_with_a_reason() {
         note.contains("cycles") && note.contains("distinct items"),
         "{note}"
     );
-    assert_eq!(spec.tests.to_string(), "position-kind,arrangement");
+    assert_eq!(spec.tests.to_string(), "position-kind,arrangement,serial");
     let listed = RunSpec {
         tests: TestSet::parse("cycles,position-value,hand", 6).unwrap(),
         ..RunSpec::new(Algorithm::FisherYates, 6, 10, SourceKind::Chacha8.into(), 1)
@@ -293,9 +294,169 @@ fn a_shoe_from_text_is_audited_by_kind() {
     let kinds: Vec<TestKind> = result.tests.iter().map(|t| t.test).collect();
     assert_eq!(
         kinds,
-        vec![TestKind::PositionKind],
-        "no test of the per-index counts"
+        vec![TestKind::PositionKind, TestKind::Serial],
+        "no test of the per-index counts; the serial test matches kinds"
     );
     assert!(result.tests[0].log10_p < -20.0, "{:?}", result.tests[0]);
     assert_eq!(result.tests[0].df, (103 * 51) as f64);
+}
+
+/// Draws from a law over 0..law.len() by its cumulative sums.
+fn draw(cumulative: &[f64], u: f64) -> usize {
+    cumulative
+        .partition_point(|&c| c < u)
+        .min(cumulative.len() - 1)
+}
+
+#[test]
+fn the_kinds_serial_test_holds_its_level_at_every_trial_count() {
+    // The statistic drawn straight from its null law (the pairs' matches
+    // are independent draws of the kind-match law), on both of its paths:
+    // the exact convolution (few pairs) and the Edgeworth expansion.
+    use rand::{RngExt, SeedableRng};
+    use shuffle_audit::deck::serial::{kind_match_law, kind_serial};
+    let cases: [(&[usize], u64, u64); 5] = [
+        (&[2, 2, 2], 1, 40_000),
+        (&[2, 2, 2], 20, 40_000),
+        (&[2, 2, 2], 3_000, 40_000),
+        (&[6; 52], 3, 4_000),
+        (&[6; 52], 300, 40_000),
+    ];
+    for (sizes, pairs, replicates) in cases {
+        let law = kind_match_law(sizes);
+        let cumulative: Vec<f64> = law
+            .iter()
+            .scan(0.0, |c, p| {
+                *c += p;
+                Some(*c)
+            })
+            .collect();
+        let p: Vec<f64> = (0..replicates)
+            .into_par_iter()
+            .map(|r| {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(r);
+                let mut histogram = vec![0u64; law.len()];
+                for _ in 0..pairs {
+                    histogram[draw(&cumulative, rng.random::<f64>())] += 1;
+                }
+                10f64.powf(kind_serial(&histogram, &law).log10_p)
+            })
+            .collect();
+        for alpha in [0.01, 0.001] {
+            let rejections = p.iter().filter(|&&x| x <= alpha).count() as u64;
+            let (_, hi) = binomial_band(replicates, alpha, 0.999);
+            let (lo, _) = binomial_band(replicates, alpha * 0.5, 0.999);
+            println!(
+                "{} kinds, {pairs} pairs: {rejections} of {replicates} at {alpha} (at most {hi})",
+                sizes.len()
+            );
+            // Never over the level; below it only by the discreteness of
+            // a sum of few small counts.
+            assert!(
+                rejections <= hi,
+                "{sizes:?} {pairs} pairs over-rejects at {alpha}"
+            );
+            if pairs >= 20 {
+                assert!(
+                    rejections >= lo,
+                    "{sizes:?} {pairs} pairs: {rejections} at {alpha}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_kinds_serial_test_of_fair_shoes_is_calibrated_end_to_end() {
+    // Built-in Fisher-Yates on a 6-deck shoe: the engine matches kinds.
+    let deck = Deck::parse("shoe:decks=6").unwrap();
+    let audits = 1_000;
+    let p: Vec<f64> = (0..audits)
+        .into_par_iter()
+        .map(|seed| {
+            let results = audit("fisher-yates", &deck, 200, 9_000_000 + seed);
+            let serial = results.iter().find(|r| r.test == TestKind::Serial).unwrap();
+            10f64.powf(serial.log10_p)
+        })
+        .collect();
+    assert_calibrated("shoe serial", &p);
+}
+
+/// `decks` 6-deck shoes printed as card labels: each a fresh Fisher-Yates
+/// shuffle, except that with probability `repeat` the dealer deals the
+/// previous shoe again, and with `swaps` > 0 it only swaps that many random
+/// pairs of the previous shoe.
+fn dealer(decks: usize, repeat: f64, swaps: usize, seed: u64) -> String {
+    use rand::{RngExt, SeedableRng};
+    let labels = shuffle_audit::deck::cards::labels();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut shoe: Vec<usize> = (0..312).map(|i| i % 52).collect();
+    let mut text = String::new();
+    for _ in 0..decks {
+        if swaps > 0 {
+            for _ in 0..swaps {
+                let (a, b) = (rng.random_range(0..312), rng.random_range(0..312));
+                shoe.swap(a, b);
+            }
+        } else if rng.random::<f64>() >= repeat {
+            for i in (1..312).rev() {
+                shoe.swap(i, rng.random_range(0..=i));
+            }
+        }
+        let line: Vec<&str> = shoe.iter().map(|&k| labels[k].as_str()).collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    text
+}
+
+/// The serial test's log10 p for shoes read from `text`.
+fn serial_of_text(name: &str, text: &str) -> f64 {
+    use shuffle_audit::audit;
+    use shuffle_audit::subject::{Feed, Outside, Subject};
+    let dir = std::env::temp_dir().join(format!("deck-serial-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shoes.txt");
+    std::fs::write(&path, text).unwrap();
+    let outside = Outside {
+        name: name.into(),
+        feed: Feed::File {
+            path,
+            format: shuffle_audit::ingest::Format::Text,
+        },
+        order: None,
+        categories: None,
+    };
+    let spec = RunSpec::new(
+        Subject::Outside(outside),
+        engine::N_FROM_INPUT,
+        engine::ALL_DECKS,
+        SourceKind::Chacha8.into(),
+        1,
+    );
+    let result = audit::run(&spec, 0.001, &no_progress).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    result
+        .tests
+        .iter()
+        .find(|t| t.test == TestKind::Serial)
+        .expect("shoes read from text get the kinds' serial test")
+        .log10_p
+}
+
+#[test]
+fn the_kinds_serial_test_catches_a_dealer_that_leans_on_its_last_shoe() {
+    let fair = serial_of_text("fair", &dealer(5_000, 0.0, 0, 1));
+    let repeats = serial_of_text("repeats", &dealer(5_000, 0.01, 0, 2));
+    let barely = serial_of_text("barely", &dealer(5_000, 0.0, 200, 3));
+    println!("shoe serial log10 p: fair {fair:.2}, repeats 1% {repeats:.1}, 200 swaps {barely:.1}");
+    assert!(fair > -3.0, "a fair dealer passes: {fair}");
+    assert!(
+        repeats < -6.0,
+        "a dealer repeating 1% of its shoes is caught: {repeats}"
+    );
+    assert!(
+        barely < -6.0,
+        "a dealer swapping 200 pairs is caught: {barely}"
+    );
 }

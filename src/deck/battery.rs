@@ -3,6 +3,7 @@
 
 use super::Deck;
 use super::laws::{arrangement_counts, group_test};
+use super::serial::{self, kind_match_law, kind_serial};
 use crate::spec::{DEFAULT_PERMUTATION_N, TestKind, TestSet};
 use crate::stats::battery::{TestResult, correct};
 use crate::stats::{gof, hypergeometric};
@@ -10,8 +11,9 @@ use crate::tally::Tally;
 
 /// Why the structure tests are skipped for a deck with repeated items.
 pub const SKIP_REASON: &str = "fixed points, cycles, rising sequences, Lehmer digits, clumping, \
-     serial matches and repeated deals are statistics of permutations of distinct items, with \
-     laws over n! of them; an arrangement of a multiset has no single permutation behind it";
+     inversions, displacement and repeated deals are statistics of permutations of distinct \
+     items, with laws over n! of them; an arrangement of a multiset has no single permutation \
+     behind it (the serial test matches kinds instead)";
 
 /// What every output says of an audit of `deck`: the deck, and for a deck
 /// with repeated items which tests are skipped and why.
@@ -19,7 +21,8 @@ pub fn note(deck: &Deck) -> String {
     let mut out = format!("{}.", deck.describe());
     if deck.repeats() {
         out.push_str(&format!(
-            " Skipped: fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs ({SKIP_REASON})."
+            " Skipped: fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs, clumping, \
+             birthday ({SKIP_REASON})."
         ));
     }
     out
@@ -74,11 +77,14 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
         if categories {
             kinds.extend([TestKind::PositionCategory, TestKind::Hand]);
         }
-        skipped.extend(
-            TestSet::default_for(n)
-                .iter()
-                .filter(|k| !matches!(k, TestKind::PositionValue | TestKind::Permutation)),
-        );
+        let serial = n <= serial::MAX_N;
+        if serial {
+            kinds.push(TestKind::Serial);
+        }
+        skipped.extend(TestSet::default_for(n).iter().filter(|&k| {
+            !matches!(k, TestKind::PositionValue | TestKind::Permutation)
+                && !(serial && k == TestKind::Serial)
+        }));
     } else {
         for kind in tests.iter() {
             match kind {
@@ -93,6 +99,7 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                         skipped.push(kind);
                     }
                 }
+                TestKind::Serial if n <= serial::MAX_N => kinds.push(kind),
                 TestKind::FixedPoints
                 | TestKind::Cycles
                 | TestKind::RisingSequences
@@ -127,6 +134,13 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
     (TestSet::of_kinds(kinds), note)
 }
 
+/// Whether the deck's own battery runs test `kind` on `deck`: the deck
+/// tests, and the serial test of a deck whose items repeat (it matches
+/// kinds, [`super::serial`]); every other test is a test of permutations.
+pub fn owns(kind: TestKind, deck: &Deck) -> bool {
+    kind.is_deck() || (kind == TestKind::Serial && deck.repeats())
+}
+
 /// Runs the deck tests among `tests` (see [`tests_for`]) on `tally` of
 /// `deck`, with Holm-adjusted p-values across them (the tests of
 /// permutations in the set are left to [`crate::stats::battery`]). `seed`
@@ -134,6 +148,7 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
 pub fn run(tally: &Tally, tests: &TestSet, deck: &Deck, seed: u64) -> Vec<TestResult> {
     let mut results: Vec<TestResult> = tests
         .iter()
+        .filter(|&kind| owns(kind, deck))
         .filter_map(|kind| run_one(kind, tally, deck, seed))
         .collect();
     correct(&mut results);
@@ -240,6 +255,17 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
                 ),
             ))
         }
+        TestKind::Serial => {
+            let mut sizes = vec![0usize; deck.kinds()];
+            for &k in deck.kind_of() {
+                sizes[k as usize] += 1;
+            }
+            let s = kind_serial(&tally.serial()?.matches, &kind_match_law(&sizes));
+            Some(TestResult {
+                departure: s.departure.abs(),
+                ..result(s.matches as f64, 0.0, s.log10_p, s.method)
+            })
+        }
         TestKind::PositionValue
         | TestKind::Permutation
         | TestKind::FixedPoints
@@ -248,7 +274,6 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
         | TestKind::Lehmer
         | TestKind::LehmerPairs
         | TestKind::Clumping
-        | TestKind::Serial
         | TestKind::Birthday
         | TestKind::Inversions
         | TestKind::Displacement => None,

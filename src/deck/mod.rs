@@ -12,6 +12,7 @@ pub mod battery;
 pub mod cards;
 pub mod categories;
 pub mod laws;
+pub mod serial;
 
 use crate::error::{Error, Result};
 use crate::tally::HandCounts;

@@ -126,6 +126,13 @@ impl RunSpec {
         (spec, note)
     }
 
+    /// The kind of each item of a deck whose items repeat (for the serial
+    /// test, which then matches kinds); `None` for distinct items.
+    pub fn repeated_kinds(&self) -> Option<Vec<u32>> {
+        let deck = self.deck.as_ref().filter(|d| d.repeats())?;
+        Some(deck.kind_of().to_vec())
+    }
+
     /// Empty hand counts of the deck's hand test, if it has one.
     pub fn hand_counts(&self) -> Option<HandCounts> {
         self.deck.as_ref().and_then(|d| d.hand_counts())
@@ -358,7 +365,11 @@ fn run_rows_in<K: Rows>(
     let collect = spec.collect();
     run_chunks(
         plan,
-        || Shuffles::new(kernel, spec.n, collect).with_hands(spec.hand_counts()),
+        || {
+            Shuffles::new(kernel, spec.n, collect)
+                .with_hands(spec.hand_counts())
+                .with_kinds(spec.repeated_kinds())
+        },
         progress,
     )
 }

@@ -101,6 +101,13 @@ impl<K> Shuffles<K> {
         self.counter = self.counter.with_hands(hands);
         self
     }
+
+    /// The observer matching consecutive deals by kind (a deck whose items
+    /// repeat), see [`crate::tally::Counter::with_kinds`].
+    pub(super) fn with_kinds(mut self, kinds: Option<Vec<u32>>) -> Self {
+        self.counter = self.counter.with_kinds(kinds);
+        self
+    }
 }
 
 impl<K: Rows> Observer for Shuffles<K> {

@@ -78,9 +78,9 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    fn new(n: usize, collect: Collect) -> Self {
+    fn new(n: usize, collect: Collect, kinds: Option<Vec<u32>>) -> Self {
         Self {
-            counter: Counter::new(n, collect),
+            counter: Counter::new(n, collect).with_kinds(kinds),
             batch: vec![0; BATCH * n],
             marks: Marks::new(n),
         }
@@ -92,14 +92,16 @@ struct Slots {
     slots: Vec<Mutex<Option<Slot>>>,
     n: usize,
     collect: Collect,
+    kinds: Option<Vec<u32>>,
 }
 
 impl Slots {
-    fn new(count: usize, n: usize, collect: Collect) -> Self {
+    fn new(count: usize, n: usize, collect: Collect, kinds: Option<Vec<u32>>) -> Self {
         Self {
             slots: (0..count.max(1)).map(|_| Mutex::new(None)).collect(),
             n,
             collect,
+            kinds,
         }
     }
 
@@ -113,7 +115,7 @@ impl Slots {
             len => rayon::current_thread_index().unwrap_or(0) % len,
         };
         let mut guard = self.slots[i].lock().unwrap_or_else(|e| e.into_inner());
-        let slot = guard.get_or_insert_with(|| Slot::new(self.n, self.collect));
+        let slot = guard.get_or_insert_with(|| Slot::new(self.n, self.collect, self.kinds.clone()));
         let result = f(slot);
         slot.counter.end_stream();
         result
@@ -434,6 +436,9 @@ pub(crate) struct Drive<'a> {
     pub name: &'a str,
     pub n: usize,
     pub collect: Collect,
+    /// The kind of each index of a deck whose items repeat (the serial
+    /// counts then match kinds), `None` for distinct items.
+    pub kinds: Option<Vec<u32>>,
     /// Lines (or records) before the first block handed in.
     pub units_before: u64,
     /// Bytes and decks before the first block handed in (and lines, as
@@ -482,7 +487,7 @@ impl Drive<'_> {
         } else {
             1
         };
-        let slots = Slots::new(threads, self.n, self.collect);
+        let slots = Slots::new(threads, self.n, self.collect, self.kinds.clone());
         let mut decks = 0u64;
         let mut units = self.units_before;
         let mut bytes = self.before.bytes;

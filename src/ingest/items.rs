@@ -90,6 +90,17 @@ pub(crate) struct Multiset {
     pub size: Vec<u32>,
 }
 
+impl Multiset {
+    /// The kind of each index: j for `first[j] .. first[j] + size[j]`.
+    pub(crate) fn kind_of(&self) -> Vec<u32> {
+        self.size
+            .iter()
+            .enumerate()
+            .flat_map(|(j, &s)| std::iter::repeat_n(j as u32, s as usize))
+            .collect()
+    }
+}
+
 /// The value of a canonical decimal integer token (`0`, or digits not
 /// starting with `0`, at most 9 of them), if it is one. Items are identified
 /// by their text, so `07` is not the item `7`.

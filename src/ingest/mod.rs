@@ -496,10 +496,11 @@ pub(crate) fn ingest(
             source: e,
         })
     };
-    let drive = |n: usize, units_before: u64, skipped_bytes: u64| Drive {
+    let drive = |dict: &Dict, units_before: u64, skipped_bytes: u64| Drive {
         name,
-        n,
-        collect: opts.collect_at(n),
+        n: dict.n,
+        collect: opts.collect_at(dict.n),
+        kinds: dict.multiset.as_ref().map(items::Multiset::kind_of),
         units_before,
         before: ReadPoint {
             bytes: resume.at.bytes + skipped_bytes,
@@ -542,7 +543,7 @@ pub(crate) fn ingest(
             let dict = own.as_ref().or(plan.order.as_ref()).expect("a dictionary");
             check_collect(dict.n, opts)?;
             let parser = text::TextParser { dict };
-            let done = drive(dict.n, units_before, skipped_bytes).run(src, first, &parser)?;
+            let done = drive(dict, units_before, skipped_bytes).run(src, first, &parser)?;
             Ok(Ingested {
                 tally: done.tally,
                 decks: done.decks,
@@ -575,7 +576,7 @@ pub(crate) fn ingest(
                 unreachable!("binary dictionaries are tables");
             };
             let parser = binary::BinaryParser { dict, table, width };
-            let done = drive(dict.n, resume.at.units, 0).run(src, first, &parser)?;
+            let done = drive(dict, resume.at.units, 0).run(src, first, &parser)?;
             if done.reached_end
                 && let Some(fail) = ragged(src, done.decks)
             {

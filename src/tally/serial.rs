@@ -78,6 +78,10 @@ pub(crate) struct SerialState {
     /// The top-card bin of each value ([`top_bin`]), looked up rather than
     /// divided per deal.
     bin_of: Vec<u32>,
+    /// The kind of each value, for a deck whose items repeat: a match is
+    /// then the same kind at a position (the copies of a kind are
+    /// interchangeable); `None` for distinct items.
+    kinds: Option<Vec<u32>>,
     /// Deals seen in the current stream.
     seen: u64,
 }
@@ -90,8 +94,16 @@ impl SerialState {
             n,
             previous: vec![0; n],
             bin_of: (0..n as u32).map(|v| top_bin(v, bins, n) as u32).collect(),
+            kinds: None,
             seen: 0,
         }
+    }
+
+    /// The state matching kinds rather than values, for a deck whose item
+    /// v is of kind `kinds[v]` (see [`crate::deck::laws::kind_match_law`]).
+    pub(crate) fn with_kinds(mut self, kinds: Option<Vec<u32>>) -> Self {
+        self.kinds = kinds;
+        self
     }
 
     /// Counts the deals of `batch` (rows of n, back to back, in the order
@@ -107,7 +119,11 @@ impl SerialState {
         let mut seen = self.seen;
         for deal in batch.chunks_exact(n) {
             if let Some(prev) = before {
-                counts.matches[matches(prev, deal)] += 1;
+                let same = match &self.kinds {
+                    None => matches(prev, deal),
+                    Some(kinds) => kind_matches(prev, deal, kinds),
+                };
+                counts.matches[same] += 1;
                 if seen % 2 == 1 {
                     let bin = |v: u32| self.bin_of[v as usize] as usize;
                     counts.top[bin(prev[0]) * bins + bin(deal[0])] += 1;
@@ -138,6 +154,15 @@ fn matches(a: &[u32], b: &[u32]) -> usize {
     count as usize
 }
 
+/// The number of positions where `a` and `b` hold items of the same kind.
+#[inline]
+fn kind_matches(a: &[u32], b: &[u32], kinds: &[u32]) -> usize {
+    a.iter()
+        .zip(b)
+        .filter(|&(&x, &y)| kinds[x as usize] == kinds[y as usize])
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +189,11 @@ mod tests {
         let law = counts.bin_law(3);
         assert_eq!(law.len(), 3);
         assert!((law.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // Items 0, 1 of one kind: 0,1,2 against 1,0,2 match at every position.
+        let mut kinds = SerialCounts::new(3);
+        let mut state = SerialState::new(3).with_kinds(Some(vec![0, 0, 1]));
+        state.observe(&[0, 1, 2, 1, 0, 2, 2, 0, 1], &mut kinds);
+        assert_eq!(kinds.matches, vec![0, 1, 0, 1]);
         let big = SerialCounts::new(52);
         assert_eq!(big.bins, TOP_BINS);
         let sizes: Vec<f64> = big.bin_law(52).iter().map(|p| p * 52.0).collect();

@@ -29,6 +29,7 @@ pub use chi2::{chi2_isf, chi2_sf, ln_chi2_sf, log10_chi2_sf};
 pub use gamma::ln_gamma_q;
 pub use ks::{KsResult, ks_uniform};
 pub use noncentral::{noncentral_chi2_sf, noncentrality_for_power};
+pub use normal::ln_normal_sf;
 
 /// Relative tolerance at which series, continued fractions and sums stop.
 const EPS: f64 = f64::EPSILON;

@@ -1,8 +1,8 @@
 //! The standard normal upper tail, in log space.
 //!
-//! Only the Wilson–Hilferty fallback of the incomplete gamma function needs it
-//! (for shapes far beyond anything the auditor produces), but it is a topic of
-//! its own: it stays finite for any `z`, switching to the asymptotic Mills
+//! The Wilson–Hilferty fallback of the incomplete gamma function needs it
+//! (for shapes far beyond anything the auditor produces), and so does the
+//! Edgeworth tail of a deck's serial test; it is a topic of its own: it stays finite for any `z`, switching to the asymptotic Mills
 //! ratio expansion where `erfc` underflows.
 
 use std::f64::consts::{SQRT_2, TAU};
@@ -10,7 +10,7 @@ use std::f64::consts::{SQRT_2, TAU};
 use statrs::function::erf::erfc;
 
 /// `ln Φ(-z)`, the log of the standard normal upper tail, finite for all `z`.
-pub(super) fn ln_normal_sf(z: f64) -> f64 {
+pub fn ln_normal_sf(z: f64) -> f64 {
     if z < 0.0 {
         (-0.5 * erfc(-z / SQRT_2)).ln_1p()
     } else if z < 35.0 {

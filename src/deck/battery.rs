@@ -81,10 +81,11 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
         if serial {
             kinds.push(TestKind::Serial);
         }
-        skipped.extend(TestSet::default_for(n).iter().filter(|&k| {
-            !matches!(k, TestKind::PositionValue | TestKind::Permutation)
-                && !(serial && k == TestKind::Serial)
-        }));
+        let kept = |k: TestKind| {
+            matches!(k, TestKind::PositionValue | TestKind::Permutation)
+                || (serial && k == TestKind::Serial)
+        };
+        skipped.extend(TestSet::default_for(n).iter().filter(|&k| !kept(k)));
     } else {
         for kind in tests.iter() {
             match kind {

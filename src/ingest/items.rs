@@ -73,6 +73,10 @@ pub(crate) struct Dict {
     /// kind, and the k-th occurrence of kind j on a line is item
     /// `first[j] + k`. `None` for distinct items.
     pub multiset: Option<Multiset>,
+    /// Whether the items are integers taken as labels because they are not
+    /// 0..n-1 or 1..n (`3 12 19 27 33 41`): such lines are usually samples,
+    /// and a line that is not a deck of them gets [`SAMPLES_HINT`].
+    pub looks_like_samples: bool,
 }
 
 /// The kinds of a deck whose items repeat: kind j's items are the indices
@@ -127,6 +131,14 @@ pub(crate) fn first_repeat<'a>(tokens: &[&'a [u8]]) -> Option<&'a [u8]> {
         .copied()
 }
 
+/// Said when integer lines that are not decks of 0..n-1 or 1..n fail to
+/// read as decks: they look like samples drawn from a larger population.
+pub(crate) const SAMPLES_HINT: &str = "if each line is a sample of k items drawn from \
+    N (a 6-of-49 lottery draw), add --kind sample -n N";
+
+/// Said when the first deck is a single integer: the lines look like picks.
+const PICK_HINT: &str = "if each line is one pick of N items, add --kind pick -n N";
+
 /// The words that mark the refusal of decks with repeated items.
 pub(crate) const REPEATED_ITEMS: &str = "decks with repeated items (shoes, AABB blocks) are read from text only, without a starting order, for now";
 
@@ -175,6 +187,7 @@ impl Dict {
             against,
             items,
             multiset: None,
+            looks_like_samples: false,
         }
     }
 
@@ -225,6 +238,7 @@ impl Dict {
             against,
             items: Items::Labels(labels),
             multiset: Some(Multiset { first, size }),
+            looks_like_samples: false,
         })
     }
 
@@ -239,10 +253,15 @@ impl Dict {
         against: String,
     ) -> Result<Dict, String> {
         let k = tokens.len();
+        let ints: Option<Vec<u32>> = tokens.iter().map(|t| canonical_int(t)).collect();
         if let Some(n) = want
             && k != n
         {
-            return Err(format!("expected {n} items, found {k}"));
+            let hint = match &ints {
+                Some(_) if k < n => format!("; {SAMPLES_HINT}"),
+                _ => String::new(),
+            };
+            return Err(format!("expected {n} items, found {k}{hint}"));
         }
         if k < MIN_N {
             let found = if k == 0 {
@@ -250,13 +269,16 @@ impl Dict {
             } else {
                 format!("1 item ({})", quoted(tokens[0]))
             };
-            return Err(format!("found {found}: n must be at least {MIN_N}"));
+            let hint = match &ints {
+                Some(_) if k == 1 => format!("; {PICK_HINT}"),
+                _ => String::new(),
+            };
+            return Err(format!("found {found}: n must be at least {MIN_N}{hint}"));
         }
         if first_repeat(tokens).is_some() {
             return Dict::multiset(tokens, against);
         }
-        let ints: Option<Vec<u32>> = tokens.iter().map(|t| canonical_int(t)).collect();
-        if let Some(values) = ints {
+        if let Some(values) = &ints {
             // Distinct values: all below n means exactly 0..n-1; all in 1..=n
             // means exactly 1..n.
             let max = values.iter().copied().max().unwrap_or(0) as usize;
@@ -283,6 +305,7 @@ impl Dict {
                     against,
                     items: Items::Numeric { one_based },
                     multiset: None,
+                    looks_like_samples: false,
                 });
             }
         }
@@ -292,7 +315,10 @@ impl Dict {
             .iter()
             .map(|t| String::from_utf8_lossy(t).into_owned())
             .collect();
-        Ok(Dict::from_ordered(&sorted, against, Items::Labels(labels)))
+        Ok(Dict {
+            looks_like_samples: ints.is_some(),
+            ..Dict::from_ordered(&sorted, against, Items::Labels(labels))
+        })
     }
 
     /// The dictionary of an explicit starting order.

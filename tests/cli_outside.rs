@@ -499,4 +499,48 @@ fn inputs_that_are_not_decks_are_named_for_what_they_are() {
          (a 6-of-49 lottery draw), add --kind sample -n N",
     );
     assert_refused(&stdin, Some("7\n3\n"), "add --kind pick -n N");
+    // A command told {n} needs -n rather than a silent 10.
+    assert_refused(
+        &["audit", "--cmd", "my-shuffle --size {n}", "-t", "5"],
+        None,
+        "--cmd uses {n}: give -n",
+    );
+}
+
+/// A command that is not told n prints decks whose first says n, as a
+/// file's does: `--cmd` without `{n}` and without -n audits them.
+#[test]
+fn a_command_without_n_takes_n_from_its_first_deck() {
+    let dir = temp("cmd-n");
+    let o = run(&[
+        "audit",
+        "--cmd",
+        "yes '0 1 2 3' | head -n {count}",
+        "-t",
+        "50",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = summary(&dir);
+    let audit = &s["audits"][0];
+    assert_eq!(audit["n"], 4, "{audit}");
+    // Progress named the audit before n was known without an "n=0".
+    let progress = run(&[
+        "audit",
+        "--cmd",
+        "yes '0 1 2 3' | head -n {count}",
+        "-t",
+        "50",
+        "--jobs",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!stderr(&progress).contains("n=0"), "{}", stderr(&progress));
+    assert_eq!(audit["trials"], 50, "{audit}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

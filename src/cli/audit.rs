@@ -12,7 +12,7 @@ use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::deck::{self, DEFAULT_HAND, Deck};
 use shuffle_audit::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
-use shuffle_audit::ingest::Format;
+use shuffle_audit::ingest::{self, Format};
 use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, Provenance, content};
 use shuffle_audit::sequential::Look;
@@ -168,6 +168,7 @@ pub(super) fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
 /// Turns the arguments into run specs, rejecting every bad value before any
 /// work starts.
 fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
+    refuse_command_without_n(args)?;
     let outside = outside(args)?;
     let reads_file = matches!(&outside, Some(o) if matches!(o.feed, Feed::File { .. }));
     let binary = args.format != "text";
@@ -179,7 +180,8 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
                 args.format
             )));
         }
-        None if reads_file => N_FROM_INPUT,
+        // A file's or a command's first deck says n.
+        None if outside.is_some() => N_FROM_INPUT,
         None => DEFAULT_N,
     };
     let trials = match args.trials {
@@ -226,6 +228,19 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
         engine::check_memory(n, threads, specs[0].collect())?;
     }
     Ok(specs)
+}
+
+/// Refuses a `--cmd` told n (`{n}`) without -n: n is taken from the first
+/// deck a command prints, as for a file, but a command that must be told n
+/// needs it given, not a default it would silently follow.
+fn refuse_command_without_n(args: &AuditArgs) -> Result<()> {
+    match (&args.cmd, args.n, &args.input) {
+        (Some(template), None, None) if ingest::uses_n(template) => Err(Error::invalid(
+            "--cmd uses {n}: give -n, the number of items per deck (or leave {n} out to take \
+             n from the first deck printed)",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The notes that are present, joined.

@@ -8,7 +8,7 @@ use super::progress::{Progress, work};
 use clap::Args;
 use shuffle_audit::Result;
 use shuffle_audit::audit::Audit;
-use shuffle_audit::engine::RunSpec;
+use shuffle_audit::engine::{N_FROM_INPUT, RunSpec};
 use shuffle_audit::format::human_bytes;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::report;
@@ -185,9 +185,15 @@ impl Bars {
     }
 }
 
-/// How progress names an audit: `naive-swap n=10 chacha8`.
+/// How progress names an audit: `naive-swap n=10 chacha8`, or for decks
+/// read from outside before n is known `deals.txt n from input own`.
 fn label(spec: &RunSpec) -> String {
-    format!("{} n={} {}", spec.subject, spec.n, spec.source_label())
+    let n = if spec.n == N_FROM_INPUT {
+        "n from input".to_string()
+    } else {
+        format!("n={}", spec.n)
+    };
+    format!("{} {n} {}", spec.subject, spec.source_label())
 }
 
 impl Observer for Bars {

@@ -73,7 +73,7 @@ mod tests;
 mod text;
 
 pub use command::{
-    CommandSpec, WorkerRun, run_command, shares, substitute, worker_runs, worker_seed,
+    CommandSpec, WorkerRun, run_command, shares, substitute, uses_n, worker_runs, worker_seed,
 };
 
 use crate::engine::Progress;

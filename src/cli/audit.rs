@@ -6,7 +6,7 @@ use super::color;
 use super::samples;
 use super::shard;
 use super::study::execute;
-use super::table::{TABLE_WIDTH, wrap};
+use super::table::{table_width, wrap};
 use super::verdicts;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::deck::{self, DEFAULT_HAND, Deck};
@@ -64,7 +64,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     if !args.quiet
         && let Some(warning) = reach.iter().flatten().next()
     {
-        eprintln!("{}", wrap(&format!("warning: {warning}"), TABLE_WIDTH));
+        eprintln!("{}", wrap(&format!("warning: {warning}"), table_width()));
     }
     let notes: Vec<Option<String>> = reach
         .into_iter()
@@ -471,7 +471,7 @@ fn render(result: &StudyResult, until_decisive: bool) -> String {
             "{}\nalpha {}, Holm across the tests; tests: {}\n\n",
             wrap(
                 &format!("{}: {}", first.spec.subject, output::run_words(first)),
-                TABLE_WIDTH
+                table_width()
             ),
             alpha,
             first.spec.tests,
@@ -480,7 +480,7 @@ fn render(result: &StudyResult, until_decisive: bool) -> String {
     out.push_str(&verdicts::render(audits, &result.findings));
     if let Some(deck) = &first.spec.deck {
         let note = deck::battery::note(deck);
-        out.push_str(&wrap(&format!("\nnote: {note}\n"), TABLE_WIDTH));
+        out.push_str(&wrap(&format!("\nnote: {note}\n"), table_width()));
     }
     if until_decisive {
         out.push_str(&sequential_note(
@@ -508,5 +508,5 @@ pub(super) fn sequential_note<'a>(
         let looks: Vec<String> = looks.iter().map(|l| thousands(l.trials)).collect();
         out.push_str(&format!("  {name}: looks at {}\n", looks.join(", ")));
     }
-    wrap(&out, TABLE_WIDTH)
+    wrap(&out, table_width())
 }

@@ -1,7 +1,7 @@
 //! `shuffle-audit bench`: speeds measured side by side, with their ratios.
 
 use super::args::BenchArgs;
-use super::table::{TABLE_WIDTH, Table, wrap};
+use super::table::{Table, table_width, wrap};
 use shuffle_audit::Result;
 use shuffle_audit::bench;
 use shuffle_audit::engine::chunk_trials;
@@ -131,7 +131,7 @@ fn print_engine(sizes: &[bench::BenchSize], source: SourceSpec, repeats: usize) 
          {TARGET_POSITION_VALUE_VS_BARE} for position-value and >= {TARGET_DEFAULT_VS_BARE} \
          for the default audit; speed-up >= {TARGET_SPEEDUP_2_CORES} on 2 cores, every row."
     ));
-    println!("{}", wrap(&note, TABLE_WIDTH));
+    println!("{}", wrap(&note, table_width()));
 }
 
 /// Whether a row meets its targets: "met", "missed", or "-" where none

@@ -4,7 +4,7 @@
 use super::color;
 use super::samples;
 use super::study::{ExportArgs, execute};
-use super::table::{TABLE_WIDTH, wrap};
+use super::table::{table_width, wrap};
 use super::verdicts;
 use clap::Args;
 use shuffle_audit::Result;
@@ -331,7 +331,7 @@ fn render(result: &StudyResult) -> String {
             "{}: {}\n{}\n\n{}",
             study.title,
             content::verdict_counts(audits),
-            wrap(&shared.join(", "), TABLE_WIDTH),
+            wrap(&shared.join(", "), table_width()),
             verdicts::render(audits, &result.findings)
         )
     };
@@ -353,7 +353,7 @@ fn render(result: &StudyResult) -> String {
                 thousands(curve.n as u64)
             ));
             for line in loader_threshold_lines(curve) {
-                out.push_str(&wrap(&line, TABLE_WIDTH));
+                out.push_str(&wrap(&line, table_width()));
                 out.push('\n');
             }
         }

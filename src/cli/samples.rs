@@ -307,7 +307,7 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
     for a in audits.iter().filter(|a| a.spec.sampler.builtin().is_none()) {
         out.push_str(&wrap(
             &format!("{}: {}", a.spec.sampler, drawn_words(a)),
-            TABLE_WIDTH,
+            table_width(),
         ));
         out.push('\n');
     }
@@ -345,7 +345,7 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
             deviation_short(a),
         ]);
     }
-    let fitted = table.fit(TABLE_WIDTH);
+    let fitted = table.fit(table_width());
     out.push_str(&fitted.text);
     let mut notes = String::from(
         "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
@@ -354,12 +354,12 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
          cell (item, pair, subset or slot).",
     );
     notes.push_str(&fitted.note());
-    out.push_str(&wrap(&notes, TABLE_WIDTH));
+    out.push_str(&wrap(&notes, table_width()));
     out.push('\n');
     if !inconclusive.is_empty() {
         out.push_str(&format!(
             "\nInconclusive (too few samples to tell):\n{}\n",
-            wrap(&inconclusive.join("\n"), TABLE_WIDTH)
+            wrap(&inconclusive.join("\n"), table_width())
         ));
     }
     out.push_str(&sequential_note(audits));

@@ -12,6 +12,7 @@ use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::deck::{self, DEFAULT_HAND, Deck};
 use shuffle_audit::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
+use shuffle_audit::format::counted;
 use shuffle_audit::ingest::{self, Format};
 use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, Provenance, content};
@@ -457,13 +458,13 @@ fn render(result: &StudyResult, until_decisive: bool) -> String {
     let mut out = if first.spec.subject.builtin().is_some() {
         format!(
             "n = {}, {trials}, rng {}, seed {}: {}\nalpha {}, Holm within each audit and over \
-             {} audits\ntests: {}\n\n",
+             {}\ntests: {}\n\n",
             first.spec.n,
             first.spec.source,
             first.spec.seed,
             content::verdict_counts(audits),
             alpha,
-            audits.len(),
+            counted(audits.len() as u64, "audit", "audits"),
             first.spec.tests,
         )
     } else {
@@ -499,10 +500,10 @@ pub(super) fn sequential_note<'a>(
     audits: impl ExactSizeIterator<Item = (String, &'a [Look])>,
 ) -> String {
     let mut out = format!(
-        "\nSequential: each audit doubled its trials until biased at alpha / (looks x {} \
-         audits) (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best \
-         look's p times that factor.\n",
-        audits.len()
+        "\nSequential: each audit doubled its trials until biased at alpha / (looks x {}) \
+         (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best look's p \
+         times that factor.\n",
+        counted(audits.len() as u64, "audit", "audits")
     );
     for (name, looks) in audits {
         let looks: Vec<String> = looks.iter().map(|l| thousands(l.trials)).collect();

@@ -14,6 +14,7 @@ use shuffle_audit::experiment::record::{
     self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, RunStart, shell_line,
 };
 use shuffle_audit::experiment::{Experiment, scale_trials};
+use shuffle_audit::format::counted;
 use shuffle_audit::output::mixing::loader_threshold_lines;
 use shuffle_audit::output::samples::SampleSummary;
 use shuffle_audit::output::{files, thousands};
@@ -235,8 +236,8 @@ fn check_samples(
     let entries = recorded["audits"].as_array().unwrap_or(&empty);
     if entries.len() != audits.len() {
         println!(
-            "different: {} audits recorded, {} rerun",
-            entries.len(),
+            "different: {} recorded, {} rerun",
+            counted(entries.len() as u64, "audit", "audits"),
             audits.len()
         );
         return Ok(EXIT_DIFFERENT);
@@ -253,8 +254,8 @@ fn check_samples(
     }
     let cells: usize = audits.iter().map(|a| a.tally.n()).sum();
     println!(
-        "identical: {} audits, {} counts match {}",
-        audits.len(),
+        "identical: {}, {} counts match {}",
+        counted(audits.len() as u64, "audit", "audits"),
         thousands(cells as u64),
         dir.join("summary.json").display()
     );
@@ -396,8 +397,8 @@ fn check(dir: &Path, args: &RunArgs) -> Result<i32> {
         None => {
             let cells: usize = audits.iter().map(|a| a.spec.n * a.spec.n).sum();
             println!(
-                "identical: {} audits, {} counts match {}",
-                audits.len(),
+                "identical: {}, {} counts match {}",
+                counted(audits.len() as u64, "audit", "audits"),
                 thousands(cells as u64),
                 dir.join("summary.json").display()
             );

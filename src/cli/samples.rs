@@ -12,7 +12,7 @@ use super::table::{Table, table_width, wrap};
 use shuffle_audit::engine::Progress as EngineProgress;
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
-use shuffle_audit::format::{format_ratio, short_count};
+use shuffle_audit::format::{counted, format_ratio, short_count};
 use shuffle_audit::ingest::samples::{Base, SampleKind};
 use shuffle_audit::output::samples::{SampleSummary, drawn_words, write_samples};
 use shuffle_audit::output::{files, format_p};
@@ -300,9 +300,9 @@ fn budget(args: &AuditArgs, specs: &[SampleSpec]) -> Result<Option<u64>> {
 pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
     let verdicts: Vec<Verdict> = audits.iter().map(|a| a.verdict).collect();
     let mut out = format!(
-        "{}\nalpha {alpha}, Holm within each audit and over {} audits\n",
+        "{}\nalpha {alpha}, Holm within each audit and over {}\n",
         report::content::verdict_counts_of(&verdicts),
-        audits.len()
+        counted(audits.len() as u64, "audit", "audits")
     );
     for a in audits.iter().filter(|a| a.spec.sampler.builtin().is_none()) {
         out.push_str(&wrap(

@@ -334,8 +334,8 @@ impl Dict {
         }
         if tokens.len() < MIN_N {
             return Err(format!(
-                "the starting order has {} item(s): n must be at least {MIN_N}",
-                tokens.len()
+                "the starting order has {}: n must be at least {MIN_N}",
+                crate::format::counted(tokens.len() as u64, "item", "items")
             ));
         }
         if let Some(t) = first_repeat(&tokens) {

@@ -339,7 +339,8 @@ fn bad_text_is_refused_with_its_place() {
         ("# only a comment\n\n", "deals.txt: no decks found"),
         (
             "7\n7\n",
-            "deals.txt:1: found 1 item (\"7\"): n must be at least 2",
+            "deals.txt:1: found 1 item (\"7\"): n must be at least 2; if each line is one \
+             pick of N items, add --kind pick -n N",
         ),
     ];
     for (src, want) in cases {

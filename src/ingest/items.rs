@@ -122,6 +122,22 @@ pub(crate) fn quoted(token: &[u8]) -> String {
     format!("\"{shown}\"")
 }
 
+/// Whether distinct integer `values` (k of them) are exactly 0..k-1
+/// (`Some(false)`) or 1..k (`Some(true)`); `None` if neither. Distinct
+/// values all below k are exactly 0..k-1; all in 1..=k, exactly 1..k.
+fn one_based(values: &[u32]) -> Option<bool> {
+    let k = values.len();
+    let max = values.iter().copied().max().unwrap_or(0) as usize;
+    let min = values.iter().copied().min().unwrap_or(0);
+    if max < k {
+        Some(false)
+    } else if min >= 1 && max == k {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 /// The first token appearing twice, if any.
 pub(crate) fn first_repeat<'a>(tokens: &[&'a [u8]]) -> Option<&'a [u8]> {
     let mut seen: HashMap<&[u8], (), BuildHasherDefault<FxHasher>> = HashMap::default();
@@ -257,9 +273,14 @@ impl Dict {
         if let Some(n) = want
             && k != n
         {
-            let hint = match &ints {
-                Some(_) if k < n => format!("; {SAMPLES_HINT}"),
-                _ => String::new(),
+            // Distinct integers that are no deck of their own (not 0..k-1 or
+            // 1..k) look like a sample.
+            let sample = ints.as_ref().is_some_and(|v| one_based(v).is_none())
+                && first_repeat(tokens).is_none();
+            let hint = if sample && k < n {
+                format!("; {SAMPLES_HINT}")
+            } else {
+                String::new()
             };
             return Err(format!("expected {n} items, found {k}{hint}"));
         }
@@ -278,36 +299,23 @@ impl Dict {
         if first_repeat(tokens).is_some() {
             return Dict::multiset(tokens, against);
         }
-        if let Some(values) = &ints {
-            // Distinct values: all below n means exactly 0..n-1; all in 1..=n
-            // means exactly 1..n.
-            let max = values.iter().copied().max().unwrap_or(0) as usize;
-            let min = values.iter().copied().min().unwrap_or(0);
-            let one_based = if max < k {
-                Some(false)
-            } else if min >= 1 && max == k {
-                Some(true)
-            } else {
-                None
-            };
-            if let Some(one_based) = one_based {
-                let base = u32::from(one_based);
-                let mut table = vec![NOT_ITEM; k + 1];
-                for v in 0..k as u32 {
-                    table[(v + base) as usize] = v;
-                }
-                if !one_based {
-                    table.pop();
-                }
-                return Ok(Dict {
-                    n: k,
-                    lookup: Lookup::Table(table),
-                    against,
-                    items: Items::Numeric { one_based },
-                    multiset: None,
-                    looks_like_samples: false,
-                });
+        if let Some(one_based) = ints.as_deref().and_then(one_based) {
+            let base = u32::from(one_based);
+            let mut table = vec![NOT_ITEM; k + 1];
+            for v in 0..k as u32 {
+                table[(v + base) as usize] = v;
             }
+            if !one_based {
+                table.pop();
+            }
+            return Ok(Dict {
+                n: k,
+                lookup: Lookup::Table(table),
+                against,
+                items: Items::Numeric { one_based },
+                multiset: None,
+                looks_like_samples: false,
+            });
         }
         let mut sorted: Vec<&[u8]> = tokens.to_vec();
         sorted.sort_unstable();

@@ -15,6 +15,14 @@ pub fn thousands(x: u64) -> String {
     out
 }
 
+/// A count with its noun, singular for one: `1 audit`, `17 audits`,
+/// `480,598 trials` (`many` is the plural; thousands separators as
+/// [`thousands`]).
+pub fn counted(x: u64, one: &str, many: &str) -> String {
+    let noun = if x == 1 { one } else { many };
+    format!("{} {noun}", thousands(x))
+}
+
 /// `value` scaled to a unit prefix: (value, "k" | "M" | "G" | "").
 fn scaled(value: f64) -> (f64, &'static str) {
     match value {
@@ -132,5 +140,8 @@ mod tests {
     fn counts_read_well() {
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(12), "12");
+        assert_eq!(counted(1, "audit", "audits"), "1 audit");
+        assert_eq!(counted(0, "audit", "audits"), "0 audits");
+        assert_eq!(counted(480_598, "trial", "trials"), "480,598 trials");
     }
 }

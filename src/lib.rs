@@ -64,6 +64,12 @@ pub mod subsets;
 pub mod tally;
 pub mod values;
 
+/// The README's Rust blocks, compiled and run by `cargo test` as doc tests
+/// so that what it shows stays true (never built otherwise).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub use audit::Audit;
 pub use custom::assert_fair;
 pub use error::{Error, Result};

@@ -802,3 +802,31 @@ fn an_inconclusive_audit_states_the_trials_that_make_it_conclusive() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// Terminal output writes counts with separators and nouns in the right
+/// number (issue 21 §6): "over 1 audit", not "1 audits"; bench's shuffles
+/// as `12,345`, not `12345`.
+#[test]
+fn counts_have_separators_and_plurals_agree() {
+    let out = temp_out("plurals");
+    let o = run(&[
+        "audit",
+        "-a",
+        "fisher-yates",
+        "-t",
+        "2000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("over 1 audit\n"), "{text}");
+    assert!(!text.contains("1 audits"), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+    let o = run(&["bench", "-n", "10", "-t", "12345", "--repeats", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (text, err) = (String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(text.contains("12,345"), "{text}");
+    assert!(!text.contains("12345"), "{text}");
+    assert!(text.contains("median of 1 measurement:"), "{text}");
+    assert!(err.contains("x 1 repeat ..."), "{err}");
+}

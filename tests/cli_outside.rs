@@ -563,3 +563,91 @@ fn a_file_of_built_in_shoes_gives_every_output_of_the_built_in_shoe() {
         let _ = std::fs::remove_file(&p);
     }
 }
+
+/// Input that is not one deck per line is refused for what it recognisably
+/// is, not judged or named by its symptom (issue 21 §4).
+#[test]
+fn inputs_that_are_not_decks_are_named_for_what_they_are() {
+    let stdin = ["audit", "--input", "-"];
+    // A JSON array of decks on one line was one deck of 9 "labels".
+    assert_refused(
+        &stdin,
+        Some("[[0,1,2],[1,0,2],[2,1,0]]\n"),
+        "stdin:1: one line holds 3 arrays: write one deck per line",
+    );
+    assert_refused(&stdin, Some("[0,1,2] [2,1,0]\n"), "one line holds 2 arrays");
+    assert_refused(
+        &stdin,
+        Some("[[0,1,2],\n[2,1,0]]\n"),
+        "stdin:1: the line holds an array inside an array",
+    );
+    // A header line above integer decks.
+    assert_refused(
+        &stdin,
+        Some("c1,c2,c3\n0,1,2\n2,1,0\n"),
+        "stdin: line 1 looks like a header (\"c1\", \"c2\", \"c3\")",
+    );
+    // Text read as binary records.
+    assert_refused(
+        &["audit", "--input", "-", "--format", "u8", "-n", "3"],
+        Some("0 1 2\n2 1 0\n"),
+        "stdin: looks like text (\"0 1 2\"), not u8 records: drop --format",
+    );
+    // Lottery lines read as decks: the hint names --kind sample.
+    assert_refused(
+        &stdin,
+        Some("3 12 19 27 33 41\n5 9 12 20 38 44\n"),
+        "stdin:2: \"5\" is not one of the 6 items of line 1; if each line is a sample",
+    );
+    assert_refused(
+        &["audit", "--input", "-", "-n", "49"],
+        Some("3 12 19 27 33 41\n"),
+        "expected 49 items, found 6; if each line is a sample of k items drawn from N \
+         (a 6-of-49 lottery draw), add --kind sample -n N",
+    );
+    assert_refused(&stdin, Some("7\n3\n"), "add --kind pick -n N");
+    // A command told {n} needs -n rather than a silent 10.
+    assert_refused(
+        &["audit", "--cmd", "my-shuffle --size {n}", "-t", "5"],
+        None,
+        "--cmd uses {n}: give -n",
+    );
+}
+
+/// A command that is not told n prints decks whose first says n, as a
+/// file's does: `--cmd` without `{n}` and without -n audits them.
+#[test]
+fn a_command_without_n_takes_n_from_its_first_deck() {
+    let dir = temp("cmd-n");
+    let o = run(&[
+        "audit",
+        "--cmd",
+        "yes '0 1 2 3' | head -n {count}",
+        "-t",
+        "50",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = summary(&dir);
+    let audit = &s["audits"][0];
+    assert_eq!(audit["n"], 4, "{audit}");
+    // Progress named the audit before n was known without an "n=0".
+    let progress = run(&[
+        "audit",
+        "--cmd",
+        "yes '0 1 2 3' | head -n {count}",
+        "-t",
+        "50",
+        "--jobs",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!stderr(&progress).contains("n=0"), "{}", stderr(&progress));
+    assert_eq!(audit["trials"], 50, "{audit}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

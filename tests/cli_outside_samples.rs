@@ -401,3 +401,80 @@ fn an_experiment_audits_a_draw_file_and_check_reruns_it_to_identical_counts() {
     let check = run(&["run", "--check", out.to_str().unwrap(), "-q"]);
     assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
 }
+
+/// Weights that do not fit the picks, and probability weights (issue 21 §4):
+/// a list one short says so, and decimals are read in the same proportions
+/// (scaled exactly to whole numbers, as a note says).
+#[test]
+fn weights_one_short_say_so_and_decimal_weights_are_scaled() {
+    let dir = temp("weights");
+    let picks = dir.join("picks.txt");
+    let text: String = (0..400).map(|i| format!("{}\n", 3 - i % 4)).collect();
+    std::fs::write(&picks, text).unwrap();
+    let p = picks.to_str().unwrap();
+    let short = run(&[
+        "audit",
+        "--input",
+        p,
+        "--kind",
+        "pick",
+        "--weights",
+        "1,2,3",
+        "--json",
+    ]);
+    assert_eq!(short.status.code(), Some(2), "{}", stderr(&short));
+    assert!(
+        stderr(&short).contains(
+            "picks.txt:4: item 0: picks of 0..3 need 4 weights, one per item, but 3 were \
+             given: the weights list is one short"
+        ),
+        "{}",
+        stderr(&short)
+    );
+    let whole = run(&[
+        "audit",
+        "--input",
+        p,
+        "--kind",
+        "pick",
+        "--weights",
+        "1,2,3,4",
+        "--json",
+    ]);
+    let decimal = run(&[
+        "audit",
+        "--input",
+        p,
+        "--kind",
+        "pick",
+        "--weights",
+        "0.1,0.2,0.3,0.4",
+        "--json",
+    ]);
+    assert_eq!(decimal.status.code(), Some(0), "{}", stderr(&decimal));
+    assert!(
+        stderr(&decimal).contains("weights 0.1,0.2,0.3,0.4 read as 1,2,3,4"),
+        "{}",
+        stderr(&decimal)
+    );
+    let (a, b) = (json(&whole), json(&decimal));
+    assert_eq!(a["audits"][0]["verdict"], b["audits"][0]["verdict"]);
+    assert_eq!(
+        a["audits"][0]["log10_p_adjusted"],
+        b["audits"][0]["log10_p_adjusted"]
+    );
+    assert!(a["audits"][0]["log10_p_adjusted"].is_number());
+    let bad = run(&[
+        "audit",
+        "--input",
+        p,
+        "--kind",
+        "pick",
+        "--weights",
+        "1e-3,2",
+        "--json",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("weight '1e-3' is not a number ≥ 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

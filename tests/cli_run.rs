@@ -394,7 +394,7 @@ fn large_matrices_live_in_counts_csv_and_still_check() {
     let check = run(&["run", "--check", out_dir.to_str().unwrap(), "-q"]);
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
     assert!(
-        stdout(&check).starts_with("identical: 1 audits, 4,900 counts"),
+        stdout(&check).starts_with("identical: 1 audit, 4,900 counts"),
         "{}",
         stdout(&check)
     );

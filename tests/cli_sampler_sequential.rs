@@ -79,7 +79,7 @@ fn the_table_and_report_list_each_audits_looks() {
         table.contains("floyd:k=3: looks at 1,000, 2,000, 4,000"),
         "{table}"
     );
-    assert!(table.contains("alpha / (looks x 1 audits)"), "{table}");
+    assert!(table.contains("alpha / (looks x 1 audit)"), "{table}");
     for line in table.lines() {
         assert!(line.chars().count() <= 100, "{line}");
     }

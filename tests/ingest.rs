@@ -339,7 +339,8 @@ fn bad_text_is_refused_with_its_place() {
         ("# only a comment\n\n", "deals.txt: no decks found"),
         (
             "7\n7\n",
-            "deals.txt:1: found 1 item (\"7\"): n must be at least 2",
+            "deals.txt:1: found 1 item (\"7\"): n must be at least 2; if each line is one \
+             pick of N items, add --kind pick -n N",
         ),
     ];
     for (src, want) in cases {
@@ -446,7 +447,7 @@ fn commands_count_like_files() {
     // One worker catting the file.
     let (got, runs) = run_command(
         &spec(&format!("cat '{file}'"), 1, MINUTE),
-        n,
+        Some(n),
         900,
         7,
         &opts(ALL),
@@ -461,7 +462,7 @@ fn commands_count_like_files() {
     let template = format!("awk 'NR % 3 == ({{worker}} + 1) % 3' '{file}'");
     let (got, runs) = run_command(
         &spec(&template, 3, MINUTE),
-        n,
+        Some(n),
         900,
         7,
         &opts(ALL),
@@ -483,7 +484,7 @@ fn commands_count_like_files() {
     // printf, stopped at its share although it prints more.
     let (got, _) = run_command(
         &spec("printf '0 1 2\\n2 1 0\\n%.0s' $(seq 100)", 1, MINUTE),
-        3,
+        Some(3),
         5,
         1,
         &opts(Collect::default()),
@@ -507,7 +508,7 @@ fn commands_count_like_files() {
     let start = Instant::now();
     let (got, _) = run_command(
         &spec("yes '1 2 3 4'", 2, MINUTE),
-        4,
+        Some(4),
         1001,
         1,
         &opts(Collect::default()),
@@ -529,7 +530,7 @@ fn seeded_commands_rerun_identically() {
     let run = |seed| {
         run_command(
             &spec(template, 3, MINUTE),
-            5,
+            Some(5),
             3000,
             seed,
             &opts(ALL),
@@ -564,7 +565,7 @@ fn shares_add_up() {
 fn command_error(template: &str, jobs: usize, timeout: Duration, n: usize, trials: u64) -> String {
     run_command(
         &spec(template, jobs, timeout),
-        n,
+        Some(n),
         trials,
         1,
         &opts(Collect::default()),

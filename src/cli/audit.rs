@@ -6,13 +6,14 @@ use super::color;
 use super::samples;
 use super::shard;
 use super::study::execute;
-use super::table::{TABLE_WIDTH, wrap};
+use super::table::{table_width, wrap};
 use super::verdicts;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::deck::{self, DEFAULT_HAND, Deck};
 use shuffle_audit::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
-use shuffle_audit::ingest::Format;
+use shuffle_audit::format::counted;
+use shuffle_audit::ingest::{self, Format};
 use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, Provenance, content};
 use shuffle_audit::sequential::Look;
@@ -64,7 +65,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     if !args.quiet
         && let Some(warning) = reach.iter().flatten().next()
     {
-        eprintln!("{}", wrap(&format!("warning: {warning}"), TABLE_WIDTH));
+        eprintln!("{}", wrap(&format!("warning: {warning}"), table_width()));
     }
     let notes: Vec<Option<String>> = reach
         .into_iter()
@@ -168,6 +169,7 @@ pub(super) fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
 /// Turns the arguments into run specs, rejecting every bad value before any
 /// work starts.
 fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
+    refuse_command_without_n(args)?;
     let outside = outside(args)?;
     let reads_file = matches!(&outside, Some(o) if matches!(o.feed, Feed::File { .. }));
     let binary = args.format != "text";
@@ -179,7 +181,8 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
                 args.format
             )));
         }
-        None if reads_file => N_FROM_INPUT,
+        // A file's or a command's first deck says n.
+        None if outside.is_some() => N_FROM_INPUT,
         None => DEFAULT_N,
     };
     let trials = match args.trials {
@@ -226,6 +229,19 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
         engine::check_memory(n, threads, specs[0].collect())?;
     }
     Ok(specs)
+}
+
+/// Refuses a `--cmd` told n (`{n}`) without -n: n is taken from the first
+/// deck a command prints, as for a file, but a command that must be told n
+/// needs it given, not a default it would silently follow.
+fn refuse_command_without_n(args: &AuditArgs) -> Result<()> {
+    match (&args.cmd, args.n, &args.input) {
+        (Some(template), None, None) if ingest::uses_n(template) => Err(Error::invalid(
+            "--cmd uses {n}: give -n, the number of items per deck (or leave {n} out to take \
+             n from the first deck printed)",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The notes that are present, joined.
@@ -442,13 +458,13 @@ fn render(result: &StudyResult, until_decisive: bool) -> String {
     let mut out = if first.spec.subject.builtin().is_some() {
         format!(
             "n = {}, {trials}, rng {}, seed {}: {}\nalpha {}, Holm within each audit and over \
-             {} audits\ntests: {}\n\n",
+             {}\ntests: {}\n\n",
             first.spec.n,
             first.spec.source,
             first.spec.seed,
             content::verdict_counts(audits),
             alpha,
-            audits.len(),
+            counted(audits.len() as u64, "audit", "audits"),
             first.spec.tests,
         )
     } else {
@@ -456,7 +472,7 @@ fn render(result: &StudyResult, until_decisive: bool) -> String {
             "{}\nalpha {}, Holm across the tests; tests: {}\n\n",
             wrap(
                 &format!("{}: {}", first.spec.subject, output::run_words(first)),
-                TABLE_WIDTH
+                table_width()
             ),
             alpha,
             first.spec.tests,
@@ -465,7 +481,7 @@ fn render(result: &StudyResult, until_decisive: bool) -> String {
     out.push_str(&verdicts::render(audits, &result.findings));
     if let Some(deck) = &first.spec.deck {
         let note = deck::battery::note(deck);
-        out.push_str(&wrap(&format!("\nnote: {note}\n"), TABLE_WIDTH));
+        out.push_str(&wrap(&format!("\nnote: {note}\n"), table_width()));
     }
     if until_decisive {
         out.push_str(&sequential_note(
@@ -484,14 +500,14 @@ pub(super) fn sequential_note<'a>(
     audits: impl ExactSizeIterator<Item = (String, &'a [Look])>,
 ) -> String {
     let mut out = format!(
-        "\nSequential: each audit doubled its trials until biased at alpha / (looks x {} \
-         audits) (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best \
-         look's p times that factor.\n",
-        audits.len()
+        "\nSequential: each audit doubled its trials until biased at alpha / (looks x {}) \
+         (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best look's p \
+         times that factor.\n",
+        counted(audits.len() as u64, "audit", "audits")
     );
     for (name, looks) in audits {
         let looks: Vec<String> = looks.iter().map(|l| thousands(l.trials)).collect();
         out.push_str(&format!("  {name}: looks at {}\n", looks.join(", ")));
     }
-    wrap(&out, TABLE_WIDTH)
+    wrap(&out, table_width())
 }

@@ -1,11 +1,11 @@
 //! `shuffle-audit bench`: speeds measured side by side, with their ratios.
 
 use super::args::BenchArgs;
-use super::table::{TABLE_WIDTH, Table, wrap};
+use super::table::{Table, table_width, wrap};
 use shuffle_audit::Result;
 use shuffle_audit::bench;
 use shuffle_audit::engine::chunk_trials;
-use shuffle_audit::format::human_rate;
+use shuffle_audit::format::{counted, human_rate};
 use shuffle_audit::output::thousands;
 use shuffle_audit::source::SourceSpec;
 
@@ -40,10 +40,10 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         .map(|&n| {
             let trials = trials.unwrap_or_else(|| auto_trials(n)).max(1);
             eprintln!(
-                "bench: n = {n}, {} shuffles x {} rows x 2 thread counts x {} repeats ...",
-                thousands(trials),
+                "bench: n = {n}, {} x {} rows x 2 thread counts x {} ...",
+                counted(trials, "shuffle", "shuffles"),
                 bench::Work::ALL.len(),
-                args.repeats
+                counted(args.repeats as u64, "repeat", "repeats")
             );
             bench::measure(n, trials, source, args.repeats)
         })
@@ -99,7 +99,7 @@ fn print_engine(sizes: &[bench::BenchSize], source: SourceSpec, repeats: usize) 
         for r in &size.rows {
             table.push(vec![
                 size.n.to_string(),
-                size.trials.to_string(),
+                thousands(size.trials),
                 r.work.label().to_string(),
                 human_rate(r.one_thread),
                 human_rate(r.all_threads),
@@ -109,7 +109,10 @@ fn print_engine(sizes: &[bench::BenchSize], source: SourceSpec, repeats: usize) 
             ]);
         }
     }
-    println!("Fisher-Yates, rng {source}, median of {repeats} interleaved measurements:\n");
+    println!(
+        "Fisher-Yates, rng {source}, median of {}:\n",
+        counted(repeats as u64, "measurement", "interleaved measurements")
+    );
     print!("{}", table.render());
     let mut note = String::from(
         "\nbare loop: a hand-written Durstenfeld loop, same generator, nothing counted. \
@@ -131,7 +134,7 @@ fn print_engine(sizes: &[bench::BenchSize], source: SourceSpec, repeats: usize) 
          {TARGET_POSITION_VALUE_VS_BARE} for position-value and >= {TARGET_DEFAULT_VS_BARE} \
          for the default audit; speed-up >= {TARGET_SPEEDUP_2_CORES} on 2 cores, every row."
     ));
-    println!("{}", wrap(&note, TABLE_WIDTH));
+    println!("{}", wrap(&note, table_width()));
 }
 
 /// Whether a row meets its targets: "met", "missed", or "-" where none
@@ -171,7 +174,7 @@ fn print_ingest(rows: &[bench::IngestRow], repeats: usize) {
     for r in rows {
         table.push(vec![
             r.n.to_string(),
-            r.decks.to_string(),
+            thousands(r.decks),
             human_rate(r.engine),
             human_rate(r.text),
             format!("{:.0}", r.text_bytes_per_second() / 1e6),

@@ -2,7 +2,7 @@
 //! and the random sources.
 
 use super::args::ListArgs;
-use super::table::{TABLE_WIDTH, hanging, wrap};
+use super::table::{hanging, table_width, wrap};
 use shuffle_audit::Result;
 use shuffle_audit::algorithm::{Algorithm, Exact, Record};
 use shuffle_audit::sampler::Sampler;
@@ -80,20 +80,20 @@ pub fn run(args: &ListArgs) -> Result<i32> {
             r.expected.slug(),
             exact_words(&r).split(' ').next().unwrap_or("")
         );
-        println!("{}", hanging(&prefix, r.description, TABLE_WIDTH));
+        println!("{}", hanging(&prefix, r.description, table_width()));
     }
     println!("\nSamplers (-a NAME[:k=K]; N from -n, a board's w*h, or the count of --weights):");
     for sampler in Sampler::ALL {
         let r = sampler.record();
         let prefix = format!("  {:<24} {:<7} ", r.name, r.expected.slug());
-        println!("{}", hanging(&prefix, r.description, TABLE_WIDTH));
+        println!("{}", hanging(&prefix, r.description, table_width()));
     }
     println!(
         "\n{}",
         wrap(
             "Your own shuffle: --input FILE (decks one per line, or - for stdin), --cmd 'PROGRAM \
              {n} {count} {seed}', or shuffle_audit::assert_fair in cargo test.",
-            TABLE_WIDTH
+            table_width()
         )
     );
     println!();
@@ -107,12 +107,12 @@ pub fn run(args: &ListArgs) -> Result<i32> {
                 arrangement_bits(10),
                 arrangement_bits(52)
             ),
-            TABLE_WIDTH
+            table_width()
         )
     );
     for s in SourceKind::ALL {
         let prefix = format!("  {:<16} {:>3} bits  ", s.name(), s.state_bits());
-        println!("{}", hanging(&prefix, s.description(), TABLE_WIDTH));
+        println!("{}", hanging(&prefix, s.description(), table_width()));
     }
     Ok(0)
 }

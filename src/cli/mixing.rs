@@ -2,7 +2,7 @@
 //! `mixing.csv` and `mixing.png`, print a table.
 
 use super::progress::{Progress, work};
-use super::table::{TABLE_WIDTH, Table, wrap};
+use super::table::{Table, table_width, wrap};
 use clap::Args;
 use shuffle_audit::Result;
 use shuffle_audit::algorithm::{Algorithm, StepKind};
@@ -210,11 +210,11 @@ fn render_loaders(curve: &LoaderCurve) -> String {
     out.push_str(&table.render());
     out.push('\n');
     for line in loader_threshold_lines(curve) {
-        out.push_str(&wrap(&line, TABLE_WIDTH));
+        out.push_str(&wrap(&line, table_width()));
         out.push('\n');
     }
     out.push('\n');
-    out.push_str(&wrap(LOADER_NOTE, TABLE_WIDTH));
+    out.push_str(&wrap(LOADER_NOTE, table_width()));
     out.push('\n');
     out
 }

@@ -4,7 +4,7 @@
 use super::color;
 use super::samples;
 use super::study::{ExportArgs, execute};
-use super::table::{TABLE_WIDTH, wrap};
+use super::table::{table_width, wrap};
 use super::verdicts;
 use clap::Args;
 use shuffle_audit::Result;
@@ -14,6 +14,7 @@ use shuffle_audit::experiment::record::{
     self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, RunStart, shell_line,
 };
 use shuffle_audit::experiment::{Experiment, scale_trials};
+use shuffle_audit::format::counted;
 use shuffle_audit::output::mixing::loader_threshold_lines;
 use shuffle_audit::output::samples::SampleSummary;
 use shuffle_audit::output::{files, thousands};
@@ -235,8 +236,8 @@ fn check_samples(
     let entries = recorded["audits"].as_array().unwrap_or(&empty);
     if entries.len() != audits.len() {
         println!(
-            "different: {} audits recorded, {} rerun",
-            entries.len(),
+            "different: {} recorded, {} rerun",
+            counted(entries.len() as u64, "audit", "audits"),
             audits.len()
         );
         return Ok(EXIT_DIFFERENT);
@@ -253,8 +254,8 @@ fn check_samples(
     }
     let cells: usize = audits.iter().map(|a| a.tally.n()).sum();
     println!(
-        "identical: {} audits, {} counts match {}",
-        audits.len(),
+        "identical: {}, {} counts match {}",
+        counted(audits.len() as u64, "audit", "audits"),
         thousands(cells as u64),
         dir.join("summary.json").display()
     );
@@ -331,7 +332,7 @@ fn render(result: &StudyResult) -> String {
             "{}: {}\n{}\n\n{}",
             study.title,
             content::verdict_counts(audits),
-            wrap(&shared.join(", "), TABLE_WIDTH),
+            wrap(&shared.join(", "), table_width()),
             verdicts::render(audits, &result.findings)
         )
     };
@@ -353,7 +354,7 @@ fn render(result: &StudyResult) -> String {
                 thousands(curve.n as u64)
             ));
             for line in loader_threshold_lines(curve) {
-                out.push_str(&wrap(&line, TABLE_WIDTH));
+                out.push_str(&wrap(&line, table_width()));
                 out.push('\n');
             }
         }
@@ -396,8 +397,8 @@ fn check(dir: &Path, args: &RunArgs) -> Result<i32> {
         None => {
             let cells: usize = audits.iter().map(|a| a.spec.n * a.spec.n).sum();
             println!(
-                "identical: {} audits, {} counts match {}",
-                audits.len(),
+                "identical: {}, {} counts match {}",
+                counted(audits.len() as u64, "audit", "audits"),
                 thousands(cells as u64),
                 dir.join("summary.json").display()
             );

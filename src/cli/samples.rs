@@ -8,11 +8,11 @@ use super::audit::feed;
 use super::color;
 use super::interrupt;
 use super::progress::{Progress, work};
-use super::table::{TABLE_WIDTH, Table, wrap};
+use super::table::{Table, table_width, wrap};
 use shuffle_audit::engine::Progress as EngineProgress;
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
-use shuffle_audit::format::{format_ratio, short_count};
+use shuffle_audit::format::{counted, format_ratio, short_count};
 use shuffle_audit::ingest::samples::{Base, SampleKind};
 use shuffle_audit::output::samples::{SampleSummary, drawn_words, write_samples};
 use shuffle_audit::output::{files, format_p};
@@ -300,14 +300,14 @@ fn budget(args: &AuditArgs, specs: &[SampleSpec]) -> Result<Option<u64>> {
 pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
     let verdicts: Vec<Verdict> = audits.iter().map(|a| a.verdict).collect();
     let mut out = format!(
-        "{}\nalpha {alpha}, Holm within each audit and over {} audits\n",
+        "{}\nalpha {alpha}, Holm within each audit and over {}\n",
         report::content::verdict_counts_of(&verdicts),
-        audits.len()
+        counted(audits.len() as u64, "audit", "audits")
     );
     for a in audits.iter().filter(|a| a.spec.sampler.builtin().is_none()) {
         out.push_str(&wrap(
             &format!("{}: {}", a.spec.sampler, drawn_words(a)),
-            TABLE_WIDTH,
+            table_width(),
         ));
         out.push('\n');
     }
@@ -345,7 +345,7 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
             deviation_short(a),
         ]);
     }
-    let fitted = table.fit(TABLE_WIDTH);
+    let fitted = table.fit(table_width());
     out.push_str(&fitted.text);
     let mut notes = String::from(
         "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
@@ -354,12 +354,12 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
          cell (item, pair, subset or slot).",
     );
     notes.push_str(&fitted.note());
-    out.push_str(&wrap(&notes, TABLE_WIDTH));
+    out.push_str(&wrap(&notes, table_width()));
     out.push('\n');
     if !inconclusive.is_empty() {
         out.push_str(&format!(
             "\nInconclusive (too few samples to tell):\n{}\n",
-            wrap(&inconclusive.join("\n"), TABLE_WIDTH)
+            wrap(&inconclusive.join("\n"), table_width())
         ));
     }
     out.push_str(&sequential_note(audits));
@@ -443,19 +443,78 @@ fn weights(args: &AuditArgs) -> Result<Option<Vec<u64>>> {
     parse_weights(&text).map(Some)
 }
 
-/// Integer weights separated by commas, spaces or lines (`1,99`).
+/// Weights separated by commas, spaces or lines: whole numbers (`1,99`) or
+/// decimals such as probabilities (`0.1,0.2,0.7`). The exact laws count in
+/// whole numbers, so decimals are scaled exactly to whole numbers in the
+/// same proportions (by ten to the most decimals written, then divided by
+/// their greatest common divisor: `1,2,7`), and a note on stderr says so.
 pub fn parse_weights(text: &str) -> Result<Vec<u64>> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
+    let tokens: Vec<&str> = text
+        .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
+        .collect();
+    let decimals: Vec<(u128, u32)> = tokens
+        .iter()
         .map(|t| {
-            t.parse::<u64>().map_err(|_| {
+            decimal(t).ok_or_else(|| {
                 Error::of_kind(
                     ErrorKind::BadInput,
-                    format!("weight '{t}' is not a whole number ≥ 0"),
+                    format!(
+                        "weight '{t}' is not a number ≥ 0 (write whole numbers, or decimals \
+                         such as 0.25 without an exponent)"
+                    ),
                 )
             })
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    let places = decimals.iter().map(|&(_, p)| p).max().unwrap_or(0);
+    let too_big = || {
+        Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!(
+                "weights {}: too many digits to scale to whole numbers below 2^64",
+                tokens.join(",")
+            ),
+        )
+    };
+    let scaled: Vec<u128> = decimals
+        .iter()
+        .map(|&(digits, p)| {
+            10u128
+                .checked_pow(places - p)
+                .and_then(|s| digits.checked_mul(s))
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(too_big)?;
+    let divisor = scaled.iter().fold(0, |g, &w| num_integer::gcd(g, w)).max(1);
+    let divisor = if places == 0 { 1 } else { divisor };
+    let weights: Vec<u64> = scaled
+        .iter()
+        .map(|&w| u64::try_from(w / divisor).ok())
+        .collect::<Option<_>>()
+        .ok_or_else(too_big)?;
+    if places > 0 {
+        let whole: Vec<String> = weights.iter().map(u64::to_string).collect();
+        eprintln!(
+            "note: weights {} read as {} (the same proportions in whole numbers, which the \
+             exact laws count in)",
+            tokens.join(","),
+            whole.join(",")
+        );
+    }
+    Ok(weights)
+}
+
+/// A decimal number ≥ 0 written without sign or exponent (`7`, `0.25`,
+/// `.5`, `3.`): its digits as a whole number and how many of them follow
+/// the point; `None` for anything else or more than 30 digits.
+fn decimal(text: &str) -> Option<(u128, u32)> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = format!("{whole}{fraction}");
+    if digits.is_empty() || digits.len() > 30 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((digits.parse().ok()?, fraction.len() as u32))
 }
 
 fn read(path: &Path) -> Result<String> {

@@ -1,9 +1,44 @@
-//! Plain-text tables with aligned columns, fitted to the width of a
-//! terminal, and word wrapping for the prose around them.
+//! Plain-text tables with aligned columns, fitted to the width of the
+//! terminal they are printed on, and word wrapping for the prose around them.
 
-/// The width every table and note is fitted to: readable in a standard
-/// terminal and in a pasted log alike.
-pub const TABLE_WIDTH: usize = 100;
+use std::sync::OnceLock;
+
+/// The width tables and notes are fitted to when stdout is not a terminal
+/// (a pipe, a file): readable in a pasted log and in most terminals.
+pub const DEFAULT_WIDTH: usize = 100;
+
+/// The narrowest width fitted to, however narrow the terminal says it is.
+const MIN_WIDTH: usize = 40;
+
+/// The width every table and note is fitted to: the terminal's when stdout
+/// is one (from the `TIOCGWINSZ` ioctl, else `COLUMNS`), at least
+/// [`MIN_WIDTH`]; [`DEFAULT_WIDTH`] otherwise. Read once per run.
+pub fn table_width() -> usize {
+    static WIDTH: OnceLock<usize> = OnceLock::new();
+    *WIDTH.get_or_init(|| fitted_width(terminal_columns()))
+}
+
+/// The width for a terminal of `columns` (`None`: not a terminal).
+fn fitted_width(columns: Option<usize>) -> usize {
+    columns.map_or(DEFAULT_WIDTH, |c| c.max(MIN_WIDTH))
+}
+
+/// The columns of the terminal stdout is, if it is one.
+fn terminal_columns() -> Option<usize> {
+    // SAFETY: isatty and ioctl(TIOCGWINSZ) only read the descriptor's state
+    // and write into the winsize they are given.
+    let size = unsafe {
+        if libc::isatty(libc::STDOUT_FILENO) != 1 {
+            return None;
+        }
+        let mut size: libc::winsize = std::mem::zeroed();
+        (libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) == 0).then_some(size)
+    };
+    match size.filter(|s| s.ws_col > 0) {
+        Some(size) => Some(usize::from(size.ws_col)),
+        None => std::env::var("COLUMNS").ok()?.trim().parse().ok(),
+    }
+}
 
 /// Narrowest a shortened column gets.
 const MIN_SHRUNK: usize = 12;
@@ -24,6 +59,8 @@ pub struct Table {
 
 /// A table fitted to a width: its text and the columns left out.
 pub struct Fitted {
+    /// The width it was fitted to.
+    pub width: usize,
     /// The table as text.
     pub text: String,
     /// Headers of the columns left out to fit.
@@ -113,6 +150,9 @@ impl Table {
             dropped.push(self.rows[0][c].clone());
         }
         self.shrink(&mut widths, &shown, width, MIN_SHRUNK);
+        for &c in &self.shrinkable {
+            self.keep_distinct(c, &mut widths[c], natural(c));
+        }
         let mut shortened = false;
         let mut text = String::new();
         for (i, row) in self.rows.iter().enumerate() {
@@ -120,13 +160,8 @@ impl Table {
                 .filter(|&c| shown[c])
                 .map(|c| {
                     let w = widths[c];
-                    let cell = if row[c].chars().count() > w {
-                        shortened = true;
-                        let kept: String = row[c].chars().take(w - 1).collect();
-                        format!("{kept}…")
-                    } else {
-                        row[c].clone()
-                    };
+                    let cell = shorten(&row[c], w);
+                    shortened |= cell != row[c];
                     if self.right_aligned[c] {
                         format!("{cell:>w$}")
                     } else {
@@ -146,11 +181,49 @@ impl Table {
             }
         }
         Fitted {
+            width,
             text,
             dropped,
             shortened,
         }
     }
+
+    /// Widens column `c` from `width` (up to `natural`) until its shortened
+    /// cells are as distinct as its full ones: two rows never show the same
+    /// shortened name for different audits.
+    fn keep_distinct(&self, c: usize, width: &mut usize, natural: usize) {
+        let cells = || self.rows[1..].iter().map(|r| r[c].as_str());
+        let distinct = |w: usize| {
+            let full: std::collections::HashSet<&str> = cells().collect();
+            let short: std::collections::HashSet<String> =
+                cells().map(|cell| shorten(cell, w)).collect();
+            full.len() == short.len()
+        };
+        while *width < natural && !distinct(*width) {
+            *width += 1;
+        }
+    }
+}
+
+/// `text` in at most `width` characters: whole if it fits, else with "…"
+/// in place of its middle. The end is kept because it tells similar names
+/// apart: a name's parameters (`:k=7`, `:sort=merge`) are kept whole when
+/// they take at most two thirds of the width, else half the width is kept
+/// from each end.
+fn shorten(text: &str, width: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= width {
+        return text.to_string();
+    }
+    let keep = width.saturating_sub(1);
+    let params = chars
+        .iter()
+        .position(|&ch| ch == ':')
+        .map_or(0, |at| chars.len() - at);
+    let tail = params.clamp(keep / 2, keep - keep / 3);
+    let head: String = chars[..keep - tail].iter().collect();
+    let end: String = chars[chars.len() - tail..].iter().collect();
+    format!("{head}…{end}")
 }
 
 impl Fitted {
@@ -167,8 +240,9 @@ impl Fitted {
             format!("left out here: {}; ", self.dropped.join(", "))
         };
         format!(
-            " To fit {TABLE_WIDTH} columns, {left_out}the full table is in the report \
-             (report.md) and summary.csv."
+            " To fit {} columns, {left_out}the full table is in the report (report.md) and \
+             summary.csv.",
+            self.width
         )
     }
 }
@@ -261,6 +335,45 @@ mod tests {
         assert!(fitted.shortened);
         assert!(widest(&fitted.text) <= 20, "{}", fitted.text);
         assert!(fitted.text.contains('…'));
+    }
+
+    #[test]
+    fn shortened_names_stay_distinct_and_keep_their_parameters() {
+        assert_eq!(shorten("riffle:k=7", 20), "riffle:k=7");
+        assert_eq!(
+            shorten("sort-random-comparator", 20),
+            "sort-rando…omparator"
+        );
+        assert_eq!(
+            shorten("sort-random-comparator:sort=merge", 20),
+            "sort-ran…:sort=merge"
+        );
+        assert_eq!(
+            shorten("random-swap-with-a-long-name:k=7", 14),
+            "random-…me:k=7"
+        );
+        let mut table = Table::new(&[("algorithm", false), ("p", true)]).shrinkable(&["algorithm"]);
+        for name in ["sort-random-comparator-a", "sort-random-comparator-b"] {
+            table.push(vec![name.into(), "0.5".into()]);
+        }
+        let fitted = table.fit(18);
+        let names: Vec<&str> = fitted
+            .text
+            .lines()
+            .skip(2)
+            .map(|l| l.split("  ").next().unwrap())
+            .collect();
+        assert_eq!(names.len(), 2);
+        assert_ne!(names[0], names[1], "{}", fitted.text);
+        assert!(fitted.text.contains('…'), "{}", fitted.text);
+    }
+
+    #[test]
+    fn the_width_is_the_terminal_s_or_100() {
+        assert_eq!(fitted_width(None), 100);
+        assert_eq!(fitted_width(Some(80)), 80);
+        assert_eq!(fitted_width(Some(200)), 200);
+        assert_eq!(fitted_width(Some(10)), MIN_WIDTH);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The verdict table both `audit` and `run` print: one rendering of the
 //! judged audits, with the same words and numbers as the report and JSON,
-//! fitted to [`TABLE_WIDTH`] columns.
+//! fitted to the terminal (see [`table_width`]).
 
-use super::table::{TABLE_WIDTH, Table, wrap};
+use super::table::{Table, table_width, wrap};
 use shuffle_audit::audit::Audit;
 use shuffle_audit::findings::{AuditFindings, Findings};
 use shuffle_audit::format::{format_ratio, short_count};
@@ -104,7 +104,7 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
         ]);
         table.push(row);
     }
-    let fitted = table.fit(TABLE_WIDTH);
+    let fitted = table.fit(table_width());
     let mut out = fitted.text.clone();
     let mut notes = String::from(
         "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
@@ -113,12 +113,12 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
          (or a deck's kind, by name) at position p (exact: from the exact law).",
     );
     notes.push_str(&fitted.note());
-    out.push_str(&wrap(&notes, TABLE_WIDTH));
+    out.push_str(&wrap(&notes, table_width()));
     out.push('\n');
     if !inconclusive.is_empty() {
         out.push_str(&format!(
             "\nInconclusive (too few trials to tell):\n{}\n",
-            wrap(&inconclusive.join("\n"), TABLE_WIDTH)
+            wrap(&inconclusive.join("\n"), table_width())
         ));
     }
     if !surprises.is_empty() {
@@ -128,7 +128,7 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
              it; a mild bias may need more trials (see `power`).\n",
             surprises.join(", ")
         );
-        out.push_str(&wrap(&note, TABLE_WIDTH));
+        out.push_str(&wrap(&note, table_width()));
     }
     out
 }

@@ -255,13 +255,16 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
             jobs,
             timeout,
         } => {
-            check(spec)?;
+            let n = (spec.n != N_FROM_INPUT).then_some(spec.n);
+            if n.is_some() {
+                check(spec)?;
+            }
             let command = ingest::CommandSpec {
                 template: template.clone(),
                 jobs: *jobs,
                 timeout: *timeout,
             };
-            ingest::run_command(&command, spec.n, spec.trials, spec.seed, &opts, progress)
+            ingest::run_command(&command, n, spec.trials, spec.seed, &opts, progress)
                 .map_err(as_bad_input)?
         }
         Feed::Function => {

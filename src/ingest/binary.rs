@@ -3,7 +3,7 @@
 
 use super::Items;
 use super::driver::{BATCH, Outcome, Parser, Slot};
-use super::items::{Dict, Lookup, NOT_ITEM, repeated_items};
+use super::items::{Dict, Lookup, NOT_ITEM, quoted, repeated_items};
 
 /// One value of width `W` bytes, little-endian.
 #[inline(always)]
@@ -62,6 +62,26 @@ pub(crate) fn first_record_dict(values: &[u32]) -> Result<Dict, String> {
         against: "record 1".to_string(),
         items: Items::Numeric { one_based },
         multiset: None,
+        looks_like_samples: false,
+    })
+}
+
+/// What is wrong with reading `block`, the start of an input, as `format`
+/// records when it is text (printable ASCII, tabs and line ends, with a line
+/// end in its first 4 KiB): the decks are written one per line, and the
+/// binary flag must go. `None` when it does not look like text.
+pub(crate) fn text_problem(block: &[u8], format: super::Format) -> Option<String> {
+    let head = &block[..block.len().min(4096)];
+    let text = head.contains(&b'\n')
+        && head
+            .iter()
+            .all(|&b| matches!(b, b'\t' | b'\n' | b'\r' | b' '..=b'~'));
+    let first_line = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    text.then(|| {
+        format!(
+            "looks like text ({}), not {format} records: drop --format to read one deck per line",
+            quoted(first_line)
+        )
     })
 }
 

@@ -66,6 +66,12 @@ pub fn shares(trials: u64, jobs: usize) -> Vec<u64> {
         .collect()
 }
 
+/// Whether `template` uses `{n}` (or its spelling `{N}`), so that n must be
+/// known before the command runs.
+pub fn uses_n(template: &str) -> bool {
+    template.contains("{n}") || template.contains("{N}")
+}
+
 /// `template` with `{n}`, `{count}`, `{seed}` and `{worker}` replaced.
 /// `{N}` means `{n}` too: command-line help cannot display `{n}` (clap
 /// turns it into a line break), so the help spells it `{N}`.
@@ -98,7 +104,9 @@ pub fn worker_runs(cmd: &CommandSpec, n: usize, trials: u64, seed: u64) -> Vec<W
 }
 
 /// Runs `cmd.jobs` copies of the command and counts `trials` decks of `n`
-/// items from their stdout.
+/// items from their stdout; with `n` = `None`, of as many items as the first
+/// deck holds (as when reading a file), which every worker must print (a
+/// template using `{n}` is then refused: it would have no value to give).
 ///
 /// Worker w runs `sh -c` on the template with `{seed}` = [`worker_seed`]`(seed,
 /// w)` and `{count}` = its share, in its own process group, with stdin
@@ -120,7 +128,7 @@ pub fn worker_runs(cmd: &CommandSpec, n: usize, trials: u64, seed: u64) -> Vec<W
 /// all print the same items (with the same base for integers).
 pub fn run_command(
     cmd: &CommandSpec,
-    n: usize,
+    n: Option<usize>,
     trials: u64,
     seed: u64,
     opts: &Options,
@@ -135,21 +143,30 @@ pub fn run_command(
     if trials == 0 {
         return Err(Error::invalid("trials must be at least 1 (got 0)"));
     }
-    if let Some(m) = opts.n
+    if let (Some(m), Some(n)) = (opts.n, n)
         && m != n
     {
         return Err(Error::invalid(format!(
             "n = {m} was given for the decks but the command is run with n = {n}"
         )));
     }
-    crate::values::check_n(n)?;
+    if n.is_none() && uses_n(&cmd.template) {
+        return Err(Error::invalid(format!(
+            "the command uses {{n}} but no n was given: {}",
+            cmd.template
+        )));
+    }
+    if let Some(n) = n {
+        crate::values::check_n(n)?;
+    }
     let opts = Options {
-        n: Some(n),
+        n,
         max_decks: None,
         ..opts.clone()
     };
     let plan = Plan::new(&opts)?;
-    let runs = worker_runs(cmd, n, trials, seed);
+    // Without {n} in the template the value substituted is never used.
+    let runs = worker_runs(cmd, n.unwrap_or(0), trials, seed);
     let read = |src: &mut dyn Source, count: u64| {
         ingest(
             src,
@@ -165,7 +182,17 @@ pub fn run_command(
     };
     let results = run_workers(cmd, &runs, plan.record, Unit::DECK, &read)?;
     let first = &results[0];
+    let n = first.tally.n();
     for (run, result) in runs.iter().zip(&results).skip(1) {
+        if result.tally.n() != n {
+            return Err(Error::invalid(format!(
+                "worker {} ({}): its decks hold {} items but worker 0's hold {n}: all workers \
+                 must print decks of the same size",
+                run.worker,
+                run.command,
+                result.tally.n()
+            )));
+        }
         if result.items != first.items {
             return Err(Error::invalid(format!(
                 "worker {} ({}): its decks hold {} but worker 0's hold {}: all workers must \

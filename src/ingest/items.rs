@@ -74,6 +74,10 @@ pub(crate) struct Dict {
     /// kind, and the k-th occurrence of kind j on a line is item
     /// `first[j] + k`. `None` for distinct items.
     pub multiset: Option<Multiset>,
+    /// Whether the items are integers taken as labels because they are not
+    /// 0..n-1 or 1..n (`3 12 19 27 33 41`): such lines are usually samples,
+    /// and a line that is not a deck of them gets [`SAMPLES_HINT`].
+    pub looks_like_samples: bool,
 }
 
 /// The kinds of a deck whose items repeat: kind j's items are the indices
@@ -130,6 +134,22 @@ pub(crate) fn quoted(token: &[u8]) -> String {
     format!("\"{shown}\"")
 }
 
+/// Whether distinct integer `values` (k of them) are exactly 0..k-1
+/// (`Some(false)`) or 1..k (`Some(true)`); `None` if neither. Distinct
+/// values all below k are exactly 0..k-1; all in 1..=k, exactly 1..k.
+fn one_based(values: &[u32]) -> Option<bool> {
+    let k = values.len();
+    let max = values.iter().copied().max().unwrap_or(0) as usize;
+    let min = values.iter().copied().min().unwrap_or(0);
+    if max < k {
+        Some(false)
+    } else if min >= 1 && max == k {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 /// The first token appearing twice, if any.
 pub(crate) fn first_repeat<'a>(tokens: &[&'a [u8]]) -> Option<&'a [u8]> {
     let mut seen: HashMap<&[u8], (), BuildHasherDefault<FxHasher>> = HashMap::default();
@@ -138,6 +158,14 @@ pub(crate) fn first_repeat<'a>(tokens: &[&'a [u8]]) -> Option<&'a [u8]> {
         .find(|t| seen.insert(t, ()).is_some())
         .copied()
 }
+
+/// Said when integer lines that are not decks of 0..n-1 or 1..n fail to
+/// read as decks: they look like samples drawn from a larger population.
+pub(crate) const SAMPLES_HINT: &str = "if each line is a sample of k items drawn from \
+    N (a 6-of-49 lottery draw), add --kind sample -n N";
+
+/// Said when the first deck is a single integer: the lines look like picks.
+const PICK_HINT: &str = "if each line is one pick of N items, add --kind pick -n N";
 
 /// The words that mark the refusal of decks with repeated items.
 pub(crate) const REPEATED_ITEMS: &str = "decks with repeated items (shoes, AABB blocks) are read from text only, without a starting order, for now";
@@ -187,6 +215,7 @@ impl Dict {
             against,
             items,
             multiset: None,
+            looks_like_samples: false,
         }
     }
 
@@ -249,6 +278,7 @@ impl Dict {
             against,
             items: Items::Labels(labels),
             multiset: Some(Multiset { first, size }),
+            looks_like_samples: false,
         })
     }
 
@@ -263,10 +293,20 @@ impl Dict {
         against: String,
     ) -> Result<Dict, String> {
         let k = tokens.len();
+        let ints: Option<Vec<u32>> = tokens.iter().map(|t| canonical_int(t)).collect();
         if let Some(n) = want
             && k != n
         {
-            return Err(format!("expected {n} items, found {k}"));
+            // Distinct integers that are no deck of their own (not 0..k-1 or
+            // 1..k) look like a sample.
+            let sample = ints.as_ref().is_some_and(|v| one_based(v).is_none())
+                && first_repeat(tokens).is_none();
+            let hint = if sample && k < n {
+                format!("; {SAMPLES_HINT}")
+            } else {
+                String::new()
+            };
+            return Err(format!("expected {n} items, found {k}{hint}"));
         }
         if k < MIN_N {
             let found = if k == 0 {
@@ -274,41 +314,32 @@ impl Dict {
             } else {
                 format!("1 item ({})", quoted(tokens[0]))
             };
-            return Err(format!("found {found}: n must be at least {MIN_N}"));
+            let hint = match &ints {
+                Some(_) if k == 1 => format!("; {PICK_HINT}"),
+                _ => String::new(),
+            };
+            return Err(format!("found {found}: n must be at least {MIN_N}{hint}"));
         }
         if first_repeat(tokens).is_some() {
             return Dict::multiset(tokens, against);
         }
-        let ints: Option<Vec<u32>> = tokens.iter().map(|t| canonical_int(t)).collect();
-        if let Some(values) = ints {
-            // Distinct values: all below n means exactly 0..n-1; all in 1..=n
-            // means exactly 1..n.
-            let max = values.iter().copied().max().unwrap_or(0) as usize;
-            let min = values.iter().copied().min().unwrap_or(0);
-            let one_based = if max < k {
-                Some(false)
-            } else if min >= 1 && max == k {
-                Some(true)
-            } else {
-                None
-            };
-            if let Some(one_based) = one_based {
-                let base = u32::from(one_based);
-                let mut table = vec![NOT_ITEM; k + 1];
-                for v in 0..k as u32 {
-                    table[(v + base) as usize] = v;
-                }
-                if !one_based {
-                    table.pop();
-                }
-                return Ok(Dict {
-                    n: k,
-                    lookup: Lookup::Table(table),
-                    against,
-                    items: Items::Numeric { one_based },
-                    multiset: None,
-                });
+        if let Some(one_based) = ints.as_deref().and_then(one_based) {
+            let base = u32::from(one_based);
+            let mut table = vec![NOT_ITEM; k + 1];
+            for v in 0..k as u32 {
+                table[(v + base) as usize] = v;
             }
+            if !one_based {
+                table.pop();
+            }
+            return Ok(Dict {
+                n: k,
+                lookup: Lookup::Table(table),
+                against,
+                items: Items::Numeric { one_based },
+                multiset: None,
+                looks_like_samples: false,
+            });
         }
         let mut sorted: Vec<&[u8]> = tokens.to_vec();
         sorted.sort_unstable();
@@ -316,7 +347,10 @@ impl Dict {
             .iter()
             .map(|t| String::from_utf8_lossy(t).into_owned())
             .collect();
-        Ok(Dict::from_ordered(&sorted, against, Items::Labels(labels)))
+        Ok(Dict {
+            looks_like_samples: ints.is_some(),
+            ..Dict::from_ordered(&sorted, against, Items::Labels(labels))
+        })
     }
 
     /// The dictionary of an explicit starting order.
@@ -332,8 +366,8 @@ impl Dict {
         }
         if tokens.len() < MIN_N {
             return Err(format!(
-                "the starting order has {} item(s): n must be at least {MIN_N}",
-                tokens.len()
+                "the starting order has {}: n must be at least {MIN_N}",
+                crate::format::counted(tokens.len() as u64, "item", "items")
             ));
         }
         if let Some(t) = first_repeat(&tokens) {

@@ -75,11 +75,11 @@ mod tests;
 mod text;
 
 pub use command::{
-    CommandSpec, WorkerRun, run_command, shares, substitute, worker_runs, worker_seed,
+    CommandSpec, WorkerRun, run_command, shares, substitute, uses_n, worker_runs, worker_seed,
 };
 
 use crate::engine::Progress;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::spec::{MAX_PERMUTATION_N, TestSet};
 use crate::tally::{Collect, Tally};
 use driver::{Chunker, Drive, Fail, Source, Threaded, Truncated};
@@ -469,6 +469,76 @@ fn check_collect(n: usize, opts: &Options) -> Result<()> {
     Ok(())
 }
 
+/// The first deck line of a text input, with the deck line after it (if
+/// in the same block), to judge whether the input is decks at all.
+struct FirstDeck<'a> {
+    /// The input, for messages.
+    name: &'a str,
+    /// Its line number.
+    at: u64,
+    /// Its text.
+    text: &'a [u8],
+    /// The next deck line, if the block holds one.
+    next: Option<&'a [u8]>,
+}
+
+impl FirstDeck<'_> {
+    /// The dictionary of the items of this deck (`None` when a starting
+    /// order gives them), refusing what is recognisably not a deck line:
+    /// an array of decks on one line, or a header above decks of integers.
+    fn dict(&self, opts: &Options, ordered: bool) -> Result<Option<Dict>> {
+        let (name, at) = (self.name, self.at);
+        if let Some(problem) = text::arrays_problem(self.text) {
+            return Err(Error::of_kind(
+                ErrorKind::BadInput,
+                format!("{name}:{at}: {problem}"),
+            ));
+        }
+        if ordered {
+            return Ok(None);
+        }
+        let tokens = line_tokens(self.text);
+        let dict = Dict::from_first_deck(&tokens, opts.n, format!("line {at}"))
+            .map_err(|p| items::first_deck_error(format!("{name}:{at}"), p))?;
+        if self.is_header(&dict) {
+            let head: Vec<String> = tokens.iter().take(3).map(|t| items::quoted(t)).collect();
+            let more = if tokens.len() > 3 { ", ..." } else { "" };
+            return Err(Error::of_kind(
+                ErrorKind::BadInput,
+                format!(
+                    "{name}: line {at} looks like a header ({}{more}) above decks of integers: \
+                     delete it, or start it with # to skip it",
+                    head.join(", ")
+                ),
+            ));
+        }
+        Ok(Some(dict))
+    }
+
+    /// Whether this line, read as `dict`, is a header: labels none of which
+    /// is an integer, above a line of as many integers that is a deck of
+    /// 0..n-1 or 1..n.
+    fn is_header(&self, dict: &Dict) -> bool {
+        let Some(next) = self.next else {
+            return false;
+        };
+        let labels = matches!(dict.items, Items::Labels(_))
+            && dict.multiset.is_none()
+            && !dict.looks_like_samples
+            && line_tokens(self.text)
+                .iter()
+                .all(|t| items::canonical_int(t).is_none());
+        labels
+            && Dict::from_first_deck(&line_tokens(next), Some(dict.n), String::new())
+                .is_ok_and(|d| matches!(d.items, Items::Numeric { .. }))
+    }
+}
+
+/// The items of a deck line.
+fn line_tokens(line: &[u8]) -> Vec<&[u8]> {
+    text::tokens(text::deck_body(line).unwrap_or_default()).collect()
+}
+
 fn no_decks(name: &str) -> Fail {
     Fail {
         error: Error::invalid(format!("{name}: no decks found")),
@@ -521,23 +591,23 @@ pub(crate) fn ingest(
                 let Some(block) = src.next_block().map_err(io)? else {
                     return Err(no_decks(name));
                 };
-                let Some((line, text)) = text::first_deck(&block) else {
+                let (found, next) = {
+                    let mut lines = text::deck_lines(&block);
+                    (lines.next(), lines.next().map(|(_, next)| next))
+                };
+                let Some((line, text)) = found else {
                     units_before += text::count_lines(&block);
                     skipped_bytes += block.len() as u64;
                     src.recycle(block);
                     continue;
                 };
-                let own = match plan.order {
-                    Some(_) => None,
-                    None => {
-                        let at = units_before + line;
-                        let body = text::deck_body(text).unwrap_or_default();
-                        let tokens: Vec<&[u8]> = text::tokens(body).collect();
-                        let dict = Dict::from_first_deck(&tokens, opts.n, format!("line {at}"))
-                            .map_err(|p| items::first_deck_error(format!("{name}:{at}"), p))?;
-                        Some(dict)
-                    }
+                let first = FirstDeck {
+                    name,
+                    at: units_before + line,
+                    text,
+                    next,
                 };
+                let own = first.dict(opts, plan.order.is_some())?;
                 break (own, block);
             };
             let dict = own.as_ref().or(plan.order.as_ref()).expect("a dictionary");
@@ -568,7 +638,12 @@ pub(crate) fn ingest(
                 Some(_) => None,
                 None => Some(
                     binary::first_record_dict(&binary::record_values(&first[..record], width))
-                        .map_err(|p| items::first_deck_error(format!("{name}: record 1"), p))?,
+                        .map_err(|p| match binary::text_problem(&first, opts.format) {
+                            Some(text) => {
+                                Error::of_kind(ErrorKind::BadInput, format!("{name}: {text}"))
+                            }
+                            None => items::first_deck_error(format!("{name}: record 1"), p),
+                        })?,
                 ),
             };
             let dict = own.as_ref().or(plan.order.as_ref()).expect("a dictionary");

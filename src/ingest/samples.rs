@@ -122,6 +122,10 @@ pub struct SampleOptions {
     pub base: Option<Base>,
     /// Read only the first this many samples; `None` reads everything.
     pub max_samples: Option<u64>,
+    /// Whether N is the number of weights given (a weighted pick): an item
+    /// outside the population then says how short the weights list is
+    /// rather than only that the item is out of range.
+    pub weighted: bool,
 }
 
 /// The result of a read.
@@ -271,6 +275,9 @@ impl Reader<'_> {
                 None => (0, n),
             };
             if value < low || value > high {
+                if self.opts.weighted {
+                    return Err(weights_short(value, self.base, n));
+                }
                 return Err(format!(
                     "item {value} is not in {}",
                     match self.base {
@@ -352,6 +359,26 @@ impl Reader<'_> {
             .extend(sample.iter().map(|&v| (v - base.offset()) as u32));
         counter.count(&self.zero_based);
     }
+}
+
+/// The problem with a pick of `value`, outside the `n` items of a weighted
+/// pick numbered from `base` (if known yet): the weights list, one weight
+/// per item, is too short for the items picked.
+fn weights_short(value: u64, base: Option<Base>, n: u64) -> String {
+    let (items, needed) = match base {
+        Some(Base::One) if value == 0 => (format!("0..{n}"), n + 1),
+        Some(Base::Zero) => (format!("0..{value}"), value + 1),
+        Some(Base::One) => (format!("1..{value}"), value),
+        None => (format!("up to {value}"), value),
+    };
+    let short = match needed - n {
+        1 => "one".to_string(),
+        more => more.to_string(),
+    };
+    format!(
+        "item {value}: picks of {items} need {needed} weights, one per item, but {n} were \
+         given: the weights list is {short} short"
+    )
 }
 
 /// Reads a whole source of sample lines, counting at most `limit`; with
@@ -469,6 +496,7 @@ mod tests {
             kind,
             base: None,
             max_samples: None,
+            weighted: false,
         }
     }
 

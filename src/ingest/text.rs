@@ -8,7 +8,7 @@
 //! and also phrases the error messages.
 
 use super::driver::{Marks, Outcome, Parser, Slot};
-use super::items::{Dict, Lookup, Multiset, NOT_ITEM, quoted};
+use super::items::{Dict, Lookup, Multiset, NOT_ITEM, SAMPLES_HINT, quoted};
 
 /// Whitespace inside a line (a `\n` ends the line).
 #[inline]
@@ -71,14 +71,42 @@ pub(crate) fn tokens(body: &[u8]) -> impl Iterator<Item = &[u8]> {
         })
 }
 
-/// The first deck line of a block: its 1-based line number in the block and
-/// its text.
-pub(crate) fn first_deck(block: &[u8]) -> Option<(u64, &[u8])> {
+/// The deck lines of a block (blank and comment lines skipped): each one's
+/// 1-based line number in the block and its text.
+pub(crate) fn deck_lines(block: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
     block
         .split(|&b| b == b'\n')
         .enumerate()
-        .find(|(_, line)| deck_body(line).is_some())
+        .filter(|(_, line)| deck_body(line).is_some())
         .map(|(i, line)| (i as u64 + 1, line))
+}
+
+/// The first deck line of a block: its 1-based line number in the block and
+/// its text.
+pub(crate) fn first_deck(block: &[u8]) -> Option<(u64, &[u8])> {
+    deck_lines(block).next()
+}
+
+/// What is wrong with a deck line holding arrays inside its one optional
+/// pair of brackets (`[[0,1],[1,0]]`, `[0,1] [1,0]`, the `[[0,1],` of a
+/// pretty-printed JSON array): decks written as one array of decks, which
+/// would otherwise be read as one long deck of labels like `[0` and `1]`.
+/// `None` for a plain deck line.
+pub(crate) fn arrays_problem(line: &[u8]) -> Option<String> {
+    let body = deck_body(line)?;
+    if !tokens(body).any(|t| t.starts_with(b"[")) {
+        return None;
+    }
+    let line = trim(line);
+    let opens = line.iter().filter(|&&b| b == b'[').count();
+    let arrays = opens - usize::from(line.starts_with(b"[["));
+    Some(if arrays >= 2 {
+        format!("one line holds {arrays} arrays: write one deck per line")
+    } else {
+        "the line holds an array inside an array: write one deck per line, as one flat \
+         array or a list of items"
+            .to_string()
+    })
 }
 
 /// Physical lines in a block (a final line without `\n` counts).
@@ -206,8 +234,13 @@ impl TextParser<'_> {
         for (k, token) in tokens(body).enumerate() {
             let index = self.dict.index(token);
             if index == NOT_ITEM {
+                let hint = if self.dict.looks_like_samples {
+                    format!("; {SAMPLES_HINT}")
+                } else {
+                    String::new()
+                };
                 return Err(format!(
-                    "{} is not one of the {n} items of {}",
+                    "{} is not one of the {n} items of {}{hint}",
                     quoted(token),
                     self.dict.against
                 ));

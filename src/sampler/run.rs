@@ -125,6 +125,7 @@ fn read_outside(
         kind: outside.kind,
         base: outside.base,
         max_samples: asked,
+        weighted: spec.weights.is_some(),
     };
     let mut sha256 = None;
     let (read, workers) = match &outside.feed {

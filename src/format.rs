@@ -47,8 +47,19 @@ fn three_digits(value: f64) -> String {
 
 /// A rate for people: `2.58 M/s`, `950 k/s`, `12.0 /s`.
 pub fn human_rate(per_sec: f64) -> String {
+    human_rate_of(per_sec, "")
+}
+
+/// A rate of named things for people: `2.58 M shuffles/s`, `950 k
+/// shuffles/s`, `12.0 shuffles/s` (never `0.0 M`).
+pub fn human_rate_of(per_sec: f64, things: &str) -> String {
     let (value, unit) = scaled(per_sec);
-    format!("{} {unit}/s", three_digits(value))
+    let unit = [unit, things]
+        .iter()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>();
+    format!("{} {}/s", three_digits(value), unit.join(" "))
 }
 
 /// A count in a few characters, for narrow tables: exact below 10,000
@@ -141,6 +152,9 @@ mod tests {
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(12), "12");
         assert_eq!(counted(1, "audit", "audits"), "1 audit");
+        assert_eq!(human_rate_of(42_000.0, "shuffles"), "42.0 k shuffles/s");
+        assert_eq!(human_rate_of(12.0, "shuffles"), "12.0 shuffles/s");
+        assert_eq!(human_rate(2_580_000.0), "2.58 M/s");
         assert_eq!(counted(0, "audit", "audits"), "0 audits");
         assert_eq!(counted(480_598, "trial", "trials"), "480,598 trials");
     }

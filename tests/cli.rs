@@ -830,3 +830,25 @@ fn counts_have_separators_and_plurals_agree() {
     assert!(text.contains("median of 1 measurement:"), "{text}");
     assert!(err.contains("x 1 repeat ..."), "{err}");
 }
+
+#[test]
+fn a_closed_pipe_ends_the_program_without_a_panic() {
+    // `shuffle-audit … --json | head -c 100`: the reader leaves early.
+    use std::io::Read;
+    use std::process::Stdio;
+    let out = temp_out("pipe");
+    let mut child = bin()
+        .args(["audit", "-n", "10", "-t", "20000", "--json", "--out"])
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    // The read end is dropped here: every later write hits a closed pipe.
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert!(!err.contains("panicked"), "{err}");
+    let _ = std::fs::remove_dir_all(out);
+}

@@ -519,10 +519,10 @@ fn audit_sections(
             (
                 "Time".to_string(),
                 Cell::text(format!(
-                    "{:.2} s on {} thread(s), {:.1} M shuffles/s",
+                    "{:.2} s on {}, {}",
                     audit.seconds,
-                    audit.threads,
-                    audit.shuffles_per_sec() / 1e6
+                    crate::format::counted(audit.threads as u64, "thread", "threads"),
+                    crate::format::human_rate_of(audit.shuffles_per_sec(), "shuffles")
                 )),
             ),
         ]);

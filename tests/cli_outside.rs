@@ -651,3 +651,51 @@ fn a_command_without_n_takes_n_from_its_first_deck() {
     assert_eq!(audit["trials"], 50, "{audit}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn decks_read_from_a_file_say_their_n_everywhere() {
+    // n is known from the first line: the progress line, the report's
+    // title and the terminal say it (they said n = 0), and a shoe's
+    // sensitivity is stated in words.
+    let decks = engine_decks(Algorithm::FisherYates, 104, 300, 3);
+    let labels = shuffle_audit::deck::Deck::parse("shoe:decks=2").unwrap();
+    let text: String = decks
+        .iter()
+        .map(|d| {
+            let line: Vec<&str> = d
+                .iter()
+                .map(|&v| labels.kind_names()[labels.kind_of()[v as usize] as usize].as_str())
+                .collect();
+            line.join(" ") + "\n"
+        })
+        .collect();
+    let file = temp("n-shoe.txt");
+    std::fs::write(&file, text).unwrap();
+    let out = temp("n-report");
+    let o = run(&[
+        "audit",
+        "--input",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (err, stdout) = (stderr(&o), String::from_utf8_lossy(&o.stdout).into_owned());
+    assert!(err.contains("n=104") && !err.contains("n=0"), "{err}");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.starts_with("# Audit of ") && report.contains("n-shoe.txt at n = 104\n"),
+        "{}",
+        &report[..80]
+    );
+    assert!(!report.contains("n = 0"));
+    assert!(stdout.contains("n = 104"), "{stdout}");
+    assert!(
+        stdout.contains("a w = "),
+        "a shoe's sensitivity in words: {stdout}"
+    );
+    for p in [file, out] {
+        let _ = std::fs::remove_dir_all(&p);
+        let _ = std::fs::remove_file(&p);
+    }
+}

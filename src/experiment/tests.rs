@@ -406,7 +406,7 @@ deck = "AABB"
     assert_eq!(runs[0].spec.deck.as_ref().unwrap().hand, 7);
     assert_eq!(
         runs[0].spec.tests.to_string(),
-        "position-kind,position-category,hand"
+        "position-kind,position-category,hand,serial"
     );
     assert!(runs[1].note.as_deref().unwrap().contains("Skipped:"));
     let with = |extra: &str| text.replace("hand = 7", extra);

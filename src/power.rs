@@ -613,8 +613,8 @@ pub fn checked_plan_outcome(
         Some((sim, _)) => {
             plan.trials = sim.trials;
             plan.trials_range = None;
-            plan.expected_per_cell = MIN_EXPECTED_PER_CELL * sim.trials as f64
-                / plan.approximation_trials.max(1) as f64;
+            plan.expected_per_cell =
+                MIN_EXPECTED_PER_CELL * sim.trials as f64 / plan.approximation_trials.max(1) as f64;
             plan.recommended_trials = sim.trials.max(plan.approximation_trials);
             plan.warning = None;
             plan.simulation = Some(sim);

@@ -48,8 +48,12 @@ fn detected(alg: &str, n: usize, trials: u64, tests: &str) -> u64 {
     (0..RUNS)
         .into_par_iter()
         .filter(|&i| {
-            let a = audit::run(&spec(alg, n, trials, tests, CHECK_SEED + i), ALPHA, &no_progress)
-                .unwrap();
+            let a = audit::run(
+                &spec(alg, n, trials, tests, CHECK_SEED + i),
+                ALPHA,
+                &no_progress,
+            )
+            .unwrap();
             a.log10_p <= ALPHA.log10()
         })
         .count() as u64
@@ -153,7 +157,11 @@ fn plans_that_cannot_hold_are_withdrawn_with_a_reason() {
     assert_eq!(serial.chi_square_trials, Some(1));
     assert_eq!(serial.trials_for_power, None);
     assert!(
-        serial.reason.as_deref().unwrap().contains("approximation needs"),
+        serial
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("approximation needs"),
         "{serial:?}"
     );
     let fixed = plan
@@ -161,7 +169,10 @@ fn plans_that_cannot_hold_are_withdrawn_with_a_reason() {
         .iter()
         .find(|t| t.test == shuffle_audit::spec::TestKind::FixedPoints)
         .unwrap();
-    let sim = fixed.simulation.as_ref().expect("a simulated structure plan");
+    let sim = fixed
+        .simulation
+        .as_ref()
+        .expect("a simulated structure plan");
     assert_eq!(fixed.trials_for_power, Some(sim.trials));
     assert!(sim.detected >= 180);
     // The battery's own plan is the simulated audits'.

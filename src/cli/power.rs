@@ -283,10 +283,12 @@ fn render(plan: &Plan, approximation: &str) -> String {
     let level = level_text(plan.alpha);
     let needed = match (&plan.simulation, plan.trials_range) {
         (Some(sim), _) => format!(
-            "{} (found by simulation, the χ² approximation's {} being doubtful this small: {})",
+            "{} (found by simulation: {}; the χ² plan, only a first guess below {} trials, \
+             was {})",
             thousands(plan.trials),
-            thousands(plan.chi_square_trials),
-            sim.words()
+            sim.words(),
+            thousands(power::simulate::SIMULATE_BELOW),
+            thousands(plan.chi_square_trials)
         ),
         (None, Some(r)) => format!(
             "about {} (interval {r}, from the effect's interval)",

@@ -48,7 +48,7 @@ pub const SIMULATED_RUNS: u64 = 200;
 /// The first seed of the simulated runs: run i uses `SIMULATION_SEED + i`
 /// at every trial count, whatever the seed of the audit being planned, so a
 /// plan found by simulation depends only on what is simulated.
-pub const SIMULATION_SEED: u64 = 0x5EED_0F_91A4;
+pub const SIMULATION_SEED: u64 = 0x005E_ED0F_91A4;
 
 /// The most trials a simulated search tries: beyond, the χ² plan is left
 /// to stand or fall on its own.
@@ -197,15 +197,25 @@ where
     })
 }
 
-/// The smallest T ≥ `floor` at which at least `power` of [`SIMULATED_RUNS`]
-/// runs detect, searched from `guess` up by doubling, then by bisection;
-/// each run at T costs `cost(T)` of a `budget`, and no count beyond
-/// [`MAX_SIMULATED_TRIALS`] is tried. Counts below `floor` are taken to
-/// fall short without being tried (the test cannot reject there).
+/// What a simulated search looks for: runs of `method` judged at `level`,
+/// at least `power` of which must detect.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Goal {
+    /// What is simulated.
+    pub method: SimulationMethod,
+    /// The level each run is judged at.
+    pub level: f64,
+    /// The share of runs that must detect.
+    pub power: f64,
+}
+
+/// The smallest T ≥ `floor` at which at least `goal.power` of
+/// [`SIMULATED_RUNS`] runs detect, searched from `guess` up by doubling,
+/// then by bisection; each run at T costs `cost(T)` of a `budget`, and no
+/// count beyond [`MAX_SIMULATED_TRIALS`] is tried. Counts below `floor` are
+/// taken to fall short without being tried (the test cannot reject there).
 pub(crate) fn search<F>(
-    method: SimulationMethod,
-    level: f64,
-    power: f64,
+    goal: Goal,
     guess: u64,
     floor: u64,
     cost: impl Fn(u64) -> u64,
@@ -215,6 +225,11 @@ pub(crate) fn search<F>(
 where
     F: Fn(u64, u64) -> Result<Option<usize>> + Sync,
 {
+    let Goal {
+        method,
+        level,
+        power,
+    } = goal;
     let runs = SIMULATED_RUNS;
     let floor = floor.max(1);
     let mut spent = 0u64;
@@ -307,10 +322,13 @@ pub(crate) fn audits(spec: &RunSpec, level: f64, power: f64, guess: u64) -> Resu
             .filter(|(_, r)| r.log10_p_holm <= log10_level)
             .map(|(k, _)| k))
     };
-    search(
-        SimulationMethod::Audits,
+    let goal = Goal {
+        method: SimulationMethod::Audits,
         level,
         power,
+    };
+    search(
+        goal,
         guess,
         1,
         |t| t.saturating_mul(n).saturating_add(AUDIT_OVERHEAD_WORK),
@@ -344,9 +362,8 @@ pub(crate) fn counts(
         .collect();
     let last = cdf.len().saturating_sub(1);
     let detect = |trials: u64, run: u64| -> Result<Option<usize>> {
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(
-            SIMULATION_SEED.wrapping_add(run),
-        );
+        let mut rng =
+            rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(SIMULATION_SEED.wrapping_add(run));
         let mut histogram = vec![0u64; cdf.len()];
         for _ in 0..trials {
             let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
@@ -356,16 +373,12 @@ pub(crate) fn counts(
         let g = gof::chi_square(&histogram, null);
         Ok((g.log10_p <= log10_level).then_some(0))
     };
-    search(
-        SimulationMethod::Counts,
+    let goal = Goal {
+        method: SimulationMethod::Counts,
         level,
         power,
-        guess,
-        floor,
-        |t| t,
-        u64::MAX,
-        detect,
-    )
+    };
+    search(goal, guess, floor, |t| t, u64::MAX, detect)
 }
 
 /// Whether `test`'s statistic is one histogram of a structure statistic,
@@ -381,23 +394,19 @@ pub(crate) fn one_histogram(test: TestKind) -> bool {
 mod tests {
     use super::*;
 
+    const GOAL: Goal = Goal {
+        method: SimulationMethod::Counts,
+        level: 0.001,
+        power: 0.9,
+    };
+
     /// A deterministic toy: run r detects from T = 10 + r % 20 on; the
     /// search finds the T where 90% of runs detect, and says how short the
     /// count below fell.
     #[test]
     fn the_search_finds_the_smallest_passing_count() {
         let detect = |t: u64, run: u64| Ok((t >= 10 + run % 20).then_some(0));
-        let s = search(
-            SimulationMethod::Counts,
-            0.001,
-            0.9,
-            3,
-            1,
-            |t| t,
-            u64::MAX,
-            detect,
-        )
-        .unwrap();
+        let s = search(GOAL, 3, 1, |t| t, u64::MAX, detect).unwrap();
         let (sim, by) = s.found.unwrap();
         // Runs with r % 20 ≤ 17 (18 of every 20) detect at T = 27.
         assert_eq!(sim.trials, 27);
@@ -409,29 +418,9 @@ mod tests {
         assert!(fewer.detected < 180);
         // A floor above the answer is respected; a budget too small for a
         // single count gives nothing.
-        let s = search(
-            SimulationMethod::Counts,
-            0.001,
-            0.9,
-            3,
-            40,
-            |t| t,
-            u64::MAX,
-            detect,
-        )
-        .unwrap();
+        let s = search(GOAL, 3, 40, |t| t, u64::MAX, detect).unwrap();
         assert_eq!(s.found.unwrap().0.trials, 40);
-        let s = search(
-            SimulationMethod::Counts,
-            0.001,
-            0.9,
-            3,
-            1,
-            |t| t,
-            10,
-            detect,
-        )
-        .unwrap();
+        let s = search(GOAL, 3, 1, |t| t, 10, detect).unwrap();
         assert!(s.found.is_none());
     }
 

@@ -38,19 +38,19 @@ pub fn plan_words(plan: &AuditPlan) -> String {
     );
     if let (Some(t), Some(sim)) = (plan.trials_for_power, &plan.simulation) {
         return format!(
-            "{} trials give {:.0}% power, found by simulation (the χ² approximation is doubtful \
-             this small): {}, judged as this run judges it (its own p-value against α/M = \
-             {:.3e}, {} audits){}",
+            "{} trials give {:.0}% power, found by simulation (a χ² plan below {} trials is \
+             only a first guess): {}, judged as this run judges it (its own p-value against \
+             α/M = {:.3e}, {} audits){}",
             thousands(t),
             100.0 * plan.power,
+            thousands(crate::power::simulate::SIMULATE_BELOW),
             sim.words(),
             sim.level,
             plan.audits_in_run,
-            plan.deciding_test
-                .map_or(String::new(), |test| format!(
-                    "; the {} test decides most of them",
-                    test.title()
-                )),
+            plan.deciding_test.map_or(String::new(), |test| format!(
+                "; the {} test decides most of them",
+                test.title()
+            )),
         );
     }
     match (plan.trials_for_power, plan.deciding_test) {

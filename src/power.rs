@@ -608,7 +608,7 @@ pub fn checked_plan_outcome(
         tests: TestSet::parse(test.name(), n)?,
         ..RunSpec::new(algorithm, n, plan.trials, source, simulate::SIMULATION_SEED)
     };
-    let search = simulate::audits(&spec, alpha, power, plan.trials)?;
+    let (search, _) = simulate::audits(&spec, alpha, power, plan.trials)?;
     match search.found {
         Some((sim, _)) => {
             plan.trials = sim.trials;

@@ -284,7 +284,7 @@ pub fn plan_audit_with(
     let guess = smallest(out.tests.iter().map(|t| t.trials_for_power))
         .or_else(|| smallest(out.tests.iter().map(|t| t.chi_square_trials)));
     if let Some(guess) = guess.filter(|&g| builtin.is_some() && g < SIMULATE_BELOW)
-        && let Ok(search) = simulate::audits(spec, alpha / big_m as f64, power, guess)
+        && let Ok((search, kinds)) = simulate::audits(spec, alpha / big_m as f64, power, guess)
     {
         // No test's plan holds where the whole battery fell short.
         for t in &mut out.tests {
@@ -306,7 +306,9 @@ pub fn plan_audit_with(
                 .enumerate()
                 .max_by_key(|&(k, &count)| (count, std::cmp::Reverse(k)))
                 .map(|(k, _)| k);
-            let decider = decided.and_then(|k| out.tests.get(k));
+            let decider = decided
+                .and_then(|k| kinds.get(k))
+                .and_then(|&kind| out.tests.iter().find(|t| t.test == kind));
             out.trials_for_power = Some(sim.trials);
             out.deciding_test = decider.map(|t| t.test);
             out.exact = true;

@@ -31,7 +31,7 @@
 use crate::audit;
 use crate::engine::{self, RunSpec, no_progress};
 use crate::error::Result;
-use crate::spec::TestKind;
+use crate::spec::{TestKind, TestSet};
 use crate::stats::gof;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -297,44 +297,90 @@ where
 /// Simulates seeded audits of `spec` (a built-in algorithm's run; its
 /// trials and seed are replaced) to find the fewest trials at which at
 /// least `power` of them reject at `level`: an audit rejects when its own
-/// p-value (the smallest Holm-adjusted p of its tests) is at most `level`,
-/// α/M for an audit judged among M (Holm's first step across the run). The
-/// index a detection is credited to is the test (in `spec`'s order of
-/// results) with the smallest p-value. Searches from `guess` (the χ² plan).
-pub(crate) fn audits(spec: &RunSpec, level: f64, power: f64, guess: u64) -> Result<Search> {
-    let log10_level = level.log10();
+/// p-value (the smallest Holm-adjusted p of its m tests, m times the
+/// smallest raw p) is at most `level`, α/M for an audit judged among M
+/// (Holm's first step across the run). Searches from `guess` (the χ² plan).
+///
+/// The whole-permutation test of a sparse table takes a Monte Carlo p-value
+/// of up to [`gof::MONTE_CARLO_REPLICATES`] simulated tables, too costly to
+/// repeat for hundreds of audits: beside other tests it is left out of the
+/// simulated audits, which still count m tests for the correction (some
+/// other test's raw p at most `level`/m), so the plan is a safe one (the
+/// left-out test could only add detections); alone, its cost is counted.
+///
+/// Returns the search with the test kinds its decider indices stand for
+/// (each detection is credited to the test with the smallest p-value).
+pub(crate) fn audits(
+    spec: &RunSpec,
+    level: f64,
+    power: f64,
+    guess: u64,
+) -> Result<(Search, Vec<TestKind>)> {
+    let m = spec.tests.iter().count().max(1);
+    let log10_level = level.log10() - (m as f64).log10();
+    let all: Vec<TestKind> = spec.tests.iter().collect();
+    let (kinds, simulated) = if all.len() > 1 && all.contains(&TestKind::Permutation) {
+        let kinds: Vec<TestKind> = all
+            .into_iter()
+            .filter(|&k| k != TestKind::Permutation)
+            .collect();
+        let mut tests = TestSet::of_kinds(kinds.clone());
+        if let Some(bins) = spec.tests.chosen_bins() {
+            tests = tests.with_bins(bins, spec.n)?;
+        }
+        let spec = RunSpec {
+            tests,
+            ..spec.clone()
+        };
+        (spec.tests.iter().collect(), spec)
+    } else {
+        (all, spec.clone())
+    };
     let n = spec.n as u64;
+    // Trials below which the permutation test's table is sparse (5 per
+    // outcome): a Monte Carlo p-value.
+    let sparse_below = kinds
+        .contains(&TestKind::Permutation)
+        .then(|| crate::permutation::factorial(spec.n) as u64 * 5)
+        .unwrap_or(0);
     let detect = |trials: u64, run: u64| -> Result<Option<usize>> {
         let spec = RunSpec {
             trials,
             seed: SIMULATION_SEED.wrapping_add(run),
             // Inside the rayon pool: never a dedicated one per run.
             threads: None,
-            ..spec.clone()
+            ..simulated.clone()
         };
         let tally = engine::run(&spec, &no_progress)?;
         let results = audit::test_results(&spec, &tally);
         let best = results
             .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.log10_p_holm.total_cmp(&b.1.log10_p_holm));
-        Ok(best
-            .filter(|(_, r)| r.log10_p_holm <= log10_level)
-            .map(|(k, _)| k))
+            .min_by(|a, b| a.log10_p.total_cmp(&b.log10_p))
+            .filter(|r| r.log10_p <= log10_level);
+        Ok(best.map(|r| {
+            kinds
+                .iter()
+                .position(|&k| k == r.test)
+                .unwrap_or(kinds.len())
+        }))
     };
     let goal = Goal {
         method: SimulationMethod::Audits,
         level,
         power,
     };
-    search(
-        goal,
-        guess,
-        1,
-        |t| t.saturating_mul(n).saturating_add(AUDIT_OVERHEAD_WORK),
-        SIMULATION_WORK,
-        detect,
-    )
+    let cost = |t: u64| {
+        let monte_carlo = if t < sparse_below {
+            t.saturating_mul(gof::MONTE_CARLO_REPLICATES as u64)
+        } else {
+            0
+        };
+        t.saturating_mul(n)
+            .saturating_add(AUDIT_OVERHEAD_WORK)
+            .saturating_add(monte_carlo)
+    };
+    let search = search(goal, guess, 1, cost, SIMULATION_WORK, detect)?;
+    Ok((search, kinds))
 }
 
 /// Simulates a test whose statistic is the histogram of one structure

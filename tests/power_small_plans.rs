@@ -181,3 +181,28 @@ fn plans_that_cannot_hold_are_withdrawn_with_a_reason() {
     assert_eq!(sim.runs, power::simulate::SIMULATED_RUNS);
     assert!(sim.detected >= 180 && sim.fewer.unwrap().trials == sim.trials - 1);
 }
+
+/// A battery with the whole-permutation test (on by default up to n = 8)
+/// is planned by simulation without repeating its costly Monte Carlo
+/// p-values: the simulated audits leave it out but keep its share of the
+/// correction, so the plan is a safe one, and audits with it detect the
+/// bias at least as often.
+#[test]
+fn a_battery_with_the_permutation_test_is_simulated_quickly_and_safely() {
+    let start = std::time::Instant::now();
+    let plan = plan_of("rotation", 5, "default", 50_000);
+    let sim = plan.simulation.as_ref().expect("simulated audits");
+    assert!(
+        start.elapsed().as_secs_f64() < 10.0,
+        "{:?}",
+        start.elapsed()
+    );
+    let t = plan.trials_for_power.unwrap();
+    assert_eq!(sim.trials, t);
+    let hits = detected("rotation", 5, t, "default");
+    println!(
+        "rotation n=5: plan {t} ({}), detected {hits}/{RUNS}",
+        sim.words()
+    );
+    assert!(hits >= 180, "{hits}/{RUNS} at {t}");
+}

@@ -108,7 +108,8 @@ pub struct AuditPlan {
     /// The test that gives the plan.
     pub deciding_test: Option<TestKind>,
     /// Whether the deciding test's effect is exact (else estimated from the
-    /// audit's statistic).
+    /// audit's statistic); also true for a plan found by simulating the
+    /// algorithm's audits (`simulation`), which rests on no estimate.
     pub exact: bool,
     /// Trials at which the deciding test's chi-square form holds (5 expected
     /// per cell); of the position-by-value test when nothing decides.

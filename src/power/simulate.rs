@@ -10,11 +10,11 @@
 //! is searched for again by simulation wherever the test can be simulated
 //! honestly:
 //! - a built-in algorithm: seeded audits of the algorithm itself, judged by
-//!   every test and correction as the run judges them ([`audits`]);
+//!   every test and correction as the run judges them;
 //! - a structure test whose statistic is one histogram (fixed points,
 //!   cycles, rising sequences, clumping): seeded multinomial draws of that
 //!   histogram from its law under the shuffle (exact, or as the audit
-//!   observed it), judged by the test's own p-value code ([`counts`]).
+//!   observed it), judged by the test's own p-value code.
 //!
 //! The plan is then the smallest T at which at least the requested share of
 //! [`SIMULATED_RUNS`] seeded runs rejects, found by doubling from the χ²
@@ -339,10 +339,11 @@ pub(crate) fn audits(
     let n = spec.n as u64;
     // Trials below which the permutation test's table is sparse (5 per
     // outcome): a Monte Carlo p-value.
-    let sparse_below = kinds
-        .contains(&TestKind::Permutation)
-        .then(|| crate::permutation::factorial(spec.n) as u64 * 5)
-        .unwrap_or(0);
+    let sparse_below = if kinds.contains(&TestKind::Permutation) {
+        crate::permutation::factorial(spec.n) as u64 * 5
+    } else {
+        0
+    };
     let detect = |trials: u64, run: u64| -> Result<Option<usize>> {
         let spec = RunSpec {
             trials,

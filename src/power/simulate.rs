@@ -348,7 +348,7 @@ pub(crate) fn audits(
         let spec = RunSpec {
             trials,
             seed: SIMULATION_SEED.wrapping_add(run),
-            // Inside the rayon pool: never a dedicated one per run.
+            // Inside the pool: never a dedicated one per run.
             threads: None,
             ..simulated.clone()
         };
@@ -380,7 +380,10 @@ pub(crate) fn audits(
             .saturating_add(AUDIT_OVERHEAD_WORK)
             .saturating_add(monte_carlo)
     };
-    let search = search(goal, guess, 1, cost, SIMULATION_WORK, detect)?;
+    // On the run's own workers (`--threads`), as its audit ran.
+    let search = engine::in_pool(spec.threads, || {
+        search(goal, guess, 1, cost, SIMULATION_WORK, detect)
+    })??;
     Ok((search, kinds))
 }
 

@@ -195,12 +195,7 @@ fn read_deck(
 /// counted (a file may hold fewer decks than asked, and say what n is), and
 /// default tests are those for that n.
 pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit {
-    let spec = &RunSpec {
-        n: tally.n(),
-        trials: tally.trials(),
-        tests: spec.tests.at(tally.n()),
-        ..spec.clone()
-    };
+    let spec = &completed(spec, &tally);
     let position_value = PositionValueStats::of(&cells(spec, &tally));
     let tests = run_tests(spec, &tally, &position_value);
     let log10_p = audit_log10_p(&tests);
@@ -220,6 +215,29 @@ pub fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit
         alpha,
         feed: None,
     }
+}
+
+/// `spec` completed from `tally`: its trials and n are what was counted, and
+/// default tests are those for that n (see [`evaluate`]).
+fn completed(spec: &RunSpec, tally: &Tally) -> RunSpec {
+    RunSpec {
+        n: tally.n(),
+        trials: tally.trials(),
+        tests: spec.tests.at(tally.n()),
+        ..spec.clone()
+    }
+}
+
+/// The tests of `spec` on `tally`, with their p-values and Holm
+/// corrections exactly as [`evaluate`] computes them for a verdict, but
+/// without the descriptive figures (sensitivity, largest deviation): what a
+/// simulation of many small audits needs to know whether each one would
+/// have rejected (`power`'s check of small plans), at a fraction of the
+/// cost.
+pub fn test_results(spec: &RunSpec, tally: &Tally) -> Vec<TestResult> {
+    let spec = completed(spec, tally);
+    let position_value = PositionValueStats::of(&cells(&spec, tally));
+    run_tests(&spec, tally, &position_value)
 }
 
 /// The selected tests of `spec` on `tally`: a deck's own tests for a deck.

@@ -24,11 +24,20 @@
 //!   and keeps "trials for power" apart from "trials for the chi-square
 //!   approximation".
 //!
+//! - a plan is only given where it holds: at small trial counts the
+//!   non-central χ² is only a first guess (a test may not even be able to
+//!   reject there), so a plan below [`simulate::SIMULATE_BELOW`] trials is
+//!   searched for again by seeded simulation (of the algorithm's audits, or
+//!   of a structure test's counts from its law), and one that cannot be
+//!   checked and is below the trials its approximation needs is withdrawn
+//!   ([`simulate`]).
+//!
 //! [`sampler`] plans sampler audits (inclusion, pairs, subsets, order and
 //! weighted-pick tests) the same way.
 
 mod audit_plan;
 pub mod sampler;
+pub mod simulate;
 mod structure;
 
 pub use audit_plan::{AuditPlan, PLAN_AUDIT_MAX_LEAVES, TestPlan, plan_audit, plan_audit_with};
@@ -416,6 +425,13 @@ pub struct Plan {
     pub recommended_trials: u64,
     /// A warning when the approximation is unreliable at `trials`.
     pub warning: Option<String>,
+    /// ceil(λ / δ): the non-central χ² plan, which `trials` is unless a
+    /// simulation replaced it (see [`checked_plan_outcome`]).
+    pub chi_square_trials: u64,
+    /// Where the χ² plan was small (below [`simulate::SIMULATE_BELOW`]) and
+    /// the algorithm could be simulated: the seeded audits that found
+    /// `trials` instead.
+    pub simulation: Option<simulate::Simulation>,
 }
 
 /// Either a plan, or why there is none.
@@ -557,7 +573,80 @@ pub fn plan_outcome(effect: Effect, alpha: f64, power: f64) -> Result<PlanOutcom
         approximation_trials,
         recommended_trials,
         warning,
+        chi_square_trials: trials,
+        simulation: None,
     }))
+}
+
+/// [`plan_outcome`] for `test` of a built-in `algorithm` at `n` under
+/// `source`, with a small plan checked: the non-central χ² plan is only a
+/// first guess below [`simulate::SIMULATE_BELOW`] trials (where a test may
+/// not even be able to reject: the position-by-value statistic of one
+/// permutation is a constant), so there seeded audits of the algorithm
+/// running that test alone, judged at `alpha`, find the smallest trial
+/// count at which at least `power` of them reject
+/// ([`Plan::simulation`]). Where the simulation cannot finish (too costly)
+/// and the χ² plan is below the trials its approximation needs, or the
+/// simulation contradicts it, there is no plan rather than a false one.
+pub fn checked_plan_outcome(
+    algorithm: Algorithm,
+    n: usize,
+    source: SourceSpec,
+    test: TestKind,
+    effect: Effect,
+    alpha: f64,
+    power: f64,
+) -> Result<PlanOutcome> {
+    let outcome = plan_outcome(effect, alpha, power)?;
+    let PlanOutcome::Planned(mut plan) = outcome else {
+        return Ok(outcome);
+    };
+    if plan.trials >= simulate::SIMULATE_BELOW {
+        return Ok(PlanOutcome::Planned(plan));
+    }
+    let spec = RunSpec {
+        tests: TestSet::parse(test.name(), n)?,
+        ..RunSpec::new(algorithm, n, plan.trials, source, simulate::SIMULATION_SEED)
+    };
+    let (search, _) = simulate::audits(&spec, alpha, power, plan.trials)?;
+    match search.found {
+        Some((sim, _)) => {
+            plan.trials = sim.trials;
+            plan.trials_range = None;
+            plan.expected_per_cell =
+                MIN_EXPECTED_PER_CELL * sim.trials as f64 / plan.approximation_trials.max(1) as f64;
+            plan.recommended_trials = sim.trials.max(plan.approximation_trials);
+            plan.warning = None;
+            plan.simulation = Some(sim);
+            Ok(PlanOutcome::Planned(plan))
+        }
+        None if plan.trials <= search.short_at || plan.trials < plan.approximation_trials => {
+            let reason = if plan.trials <= search.short_at {
+                format!(
+                    "the χ² plan of {} trials does not hold: simulated audits at {} trials \
+                     detect the bias in fewer than {:.0}% of runs, and more could not be \
+                     simulated here",
+                    thousands(plan.trials),
+                    thousands(search.short_at),
+                    100.0 * power
+                )
+            } else {
+                format!(
+                    "the χ² plan of {} trials is below the {} trials its approximation needs, \
+                     and simulating audits to check it would cost too much here",
+                    thousands(plan.trials),
+                    thousands(plan.approximation_trials)
+                )
+            };
+            Ok(PlanOutcome::NoPlan {
+                effect: plan.effect,
+                reason,
+                at_least: Some(search.short_at + 1),
+                pilot_needed: None,
+            })
+        }
+        None => Ok(PlanOutcome::Planned(plan)),
+    }
 }
 
 /// [`plan_outcome`], with "no plan" as an error carrying its reason.

@@ -154,7 +154,8 @@ pub fn run(args: &PowerArgs) -> Result<i32> {
         }
     };
     let level = args.alpha / f64::from(alpha_divisor(args)?);
-    let outcome = power::plan_outcome(effect, level, args.power)?;
+    let outcome =
+        power::checked_plan_outcome(algorithm, n, source, test, effect, level, args.power)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&outcome).expect("JSON"));
         return Ok(0);
@@ -280,12 +281,20 @@ pub fn level_text(level: f64) -> String {
 
 fn render(plan: &Plan, approximation: &str) -> String {
     let level = level_text(plan.alpha);
-    let needed = match plan.trials_range {
-        Some(r) => format!(
+    let needed = match (&plan.simulation, plan.trials_range) {
+        (Some(sim), _) => format!(
+            "{} (found by simulation: {}; the χ² plan, only a first guess below {} trials, \
+             was {})",
+            thousands(plan.trials),
+            sim.words(),
+            thousands(power::simulate::SIMULATE_BELOW),
+            thousands(plan.chi_square_trials)
+        ),
+        (None, Some(r)) => format!(
             "about {} (interval {r}, from the effect's interval)",
             thousands(plan.trials)
         ),
-        None => thousands(plan.trials),
+        (None, None) => thousands(plan.trials),
     };
     let mut out = format!(
         "  at level {level}: reject when the statistic exceeds {:.2}; {:.0}% power needs \

@@ -1,6 +1,7 @@
 //! Planning for the battery an audit actually runs, at the level its
 //! multiple-testing corrections imply.
 
+use super::simulate::{self, SIMULATE_BELOW, Simulation};
 use super::structure::{Components, StructureLaws, riffle_rising_law};
 use super::{
     Effect, EffectOrigin, NEGLIGIBLE_DELTA, PlanOutcome, TrialRange, check_levels, exact_effect,
@@ -43,6 +44,15 @@ pub struct TestPlan {
     /// Trials at which the test's chi-square form holds (5 expected per cell,
     /// or, for the pooled structure tests, at least two groups per part).
     pub trials_for_approximation: u64,
+    /// The non-central χ² plan this test's figure started from, kept for
+    /// comparison: `trials_for_power` differs from it where simulation
+    /// replaced it, and is `None` where it could not be trusted (see
+    /// `reason`).
+    pub chi_square_trials: Option<u64>,
+    /// For a structure test whose χ² plan was small (below
+    /// [`SIMULATE_BELOW`]): the plan found by simulating its histogram from
+    /// its law, which `trials_for_power` is.
+    pub simulation: Option<Simulation>,
 }
 
 /// How many trials an audit's battery needs to detect its bias, planned for
@@ -60,7 +70,18 @@ pub struct TestPlan {
 /// uncertainty (`trials_for_power_range`).
 ///
 /// `trials_for_power` is never raised to meet the approximation's needs:
-/// that is `trials_for_approximation`, a separate figure.
+/// that is `trials_for_approximation`, a separate figure. But a plan is only
+/// given where it holds. Where the χ² plan is small (below
+/// [`SIMULATE_BELOW`] trials), the approximation is doubtful and the plan is
+/// searched for again by simulation (see [`super::simulate`]): for a
+/// built-in algorithm, seeded audits of the algorithm itself, judged as the
+/// run judges them, give the battery's plan directly (`simulation`); a
+/// structure test whose statistic is one histogram is simulated from its law
+/// (exact, or as observed). A test that cannot be simulated and whose χ²
+/// plan is below the trials its approximation needs (e.g. the serial or the
+/// position-by-value test of a shuffle read from outside) gives no plan
+/// rather than a false one, and no test's plan is kept below a trial count
+/// at which simulated audits of the whole battery fell short.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AuditPlan {
     /// The run's significance level α.
@@ -87,13 +108,19 @@ pub struct AuditPlan {
     /// The test that gives the plan.
     pub deciding_test: Option<TestKind>,
     /// Whether the deciding test's effect is exact (else estimated from the
-    /// audit's statistic).
+    /// audit's statistic); also true for a plan found by simulating the
+    /// algorithm's audits (`simulation`), which rests on no estimate.
     pub exact: bool,
     /// Trials at which the deciding test's chi-square form holds (5 expected
     /// per cell); of the position-by-value test when nothing decides.
     pub trials_for_approximation: u64,
     /// Every test's own plan.
     pub tests: Vec<TestPlan>,
+    /// When the plan was found by simulating audits of the algorithm (a
+    /// built-in one, whose χ² plan was below [`SIMULATE_BELOW`]): the
+    /// simulation, whose `trials` is `trials_for_power`; `deciding_test` is
+    /// then the test that most often decided the simulated detections.
+    pub simulation: Option<Simulation>,
 }
 
 /// [`plan_audit_with`] with enumerations capped at [`PLAN_AUDIT_MAX_LEAVES`].
@@ -136,6 +163,7 @@ pub fn plan_audit_with(
         exact: false,
         trials_for_approximation: (super::MIN_EXPECTED_PER_CELL * n as f64).ceil() as u64,
         tests: Vec::new(),
+        simulation: None,
     };
     if let Err(e) = check_levels(level, power) {
         out.no_power_reason = Some(e.to_string());
@@ -193,7 +221,9 @@ pub fn plan_audit_with(
         // The effect the audit's own statistic shows: computed only on the
         // branches that use it (it evaluates the test's null law again).
         let pilot = || Effect::from_result(result, n, spec.trials);
-        let plan = if test == TestKind::Birthday {
+        // The law a pooled plan used, which a simulation can draw from.
+        let mut law_used: Option<&Components> = None;
+        let mut plan = if test == TestKind::Birthday {
             // Not a fixed effect per trial: the pairs grow with the square
             // of the deals (its method states the seed space it catches).
             TestPlan {
@@ -209,17 +239,23 @@ pub fn plan_audit_with(
                         .to_string(),
                 ),
                 trials_for_approximation: 2,
+                chi_square_trials: None,
+                simulation: None,
             }
         } else if let Some(effect) = exact_fixed {
             fixed_plan(test, effect, level, power)
-        } else if let Some(c) = pooled {
-            pooled_plan(test, &c, None, level, power)
-        } else if let Some(c) = estimated.filter(|_| result.df >= 1.0) {
+        } else if let Some(c) = &pooled {
+            law_used = Some(c);
+            pooled_plan(test, c, None, level, power)
+        } else if let Some(c) = estimated.as_ref().filter(|_| result.df >= 1.0) {
             // Refuse an estimate the audit cannot tell from zero (at its own
             // pooling); otherwise plan with the pooling of each trial count.
             match fixed_plan(test, pilot(), level, power) {
                 refused if refused.trials_for_power.is_none() => refused,
-                _ => pooled_plan(test, &c, Some(spec.trials), level, power),
+                _ => {
+                    law_used = Some(c);
+                    pooled_plan(test, c, Some(spec.trials), level, power)
+                }
             }
         } else if result.df < 1.0 {
             TestPlan {
@@ -234,11 +270,55 @@ pub fn plan_audit_with(
                     spec.trials
                 )),
                 trials_for_approximation: pilot().approximation_trials,
+                chi_square_trials: None,
+                simulation: None,
             }
         } else {
             fixed_plan(test, pilot(), level, power)
         };
+        settle(&mut plan, law_used, level, power);
         out.tests.push(plan);
+    }
+
+    // A small plan for a built-in algorithm: simulate its audits, the whole
+    // battery judged as the run judges it (α/M on the audit's own p-value).
+    let guess = smallest(out.tests.iter().map(|t| t.trials_for_power))
+        .or_else(|| smallest(out.tests.iter().map(|t| t.chi_square_trials)));
+    if let Some(guess) = guess.filter(|&g| builtin.is_some() && g < SIMULATE_BELOW)
+        && let Ok((search, kinds)) = simulate::audits(spec, alpha / big_m as f64, power, guess)
+    {
+        // No test's plan holds where the whole battery fell short.
+        for t in &mut out.tests {
+            if let Some(own) = t.trials_for_power.filter(|&own| own <= search.short_at) {
+                refuse(
+                    t,
+                    format!(
+                        "its plan of {own} trials is too optimistic: simulated audits of the \
+                         whole battery at {} trials detect the bias in fewer than {:.0}% of runs",
+                        search.short_at,
+                        100.0 * power
+                    ),
+                );
+            }
+        }
+        if let Some((sim, by)) = search.found {
+            let decided = by
+                .iter()
+                .enumerate()
+                .max_by_key(|&(k, &count)| (count, std::cmp::Reverse(k)))
+                .map(|(k, _)| k);
+            let decider = decided
+                .and_then(|k| kinds.get(k))
+                .and_then(|&kind| out.tests.iter().find(|t| t.test == kind));
+            out.trials_for_power = Some(sim.trials);
+            out.deciding_test = decider.map(|t| t.test);
+            out.exact = true;
+            if let Some(d) = decider {
+                out.trials_for_approximation = d.trials_for_approximation;
+            }
+            out.simulation = Some(sim);
+            return out;
+        }
     }
 
     // The battery: the best test with a point plan decides.
@@ -292,6 +372,74 @@ pub fn plan_audit_with(
     out
 }
 
+/// The smallest of some trial counts, if any.
+fn smallest(counts: impl Iterator<Item = Option<u64>>) -> Option<u64> {
+    counts.flatten().min()
+}
+
+/// Withdraws `plan`'s trials (and any range around them) for `reason`.
+fn refuse(plan: &mut TestPlan, reason: String) {
+    plan.trials_for_power = None;
+    plan.range = None;
+    plan.simulation = None;
+    plan.reason = Some(reason);
+}
+
+/// Keeps a test's plan only where it holds. Its χ² plan is kept as
+/// `chi_square_trials`; below [`SIMULATE_BELOW`] trials a structure test
+/// whose statistic is one histogram is simulated from `law` (the exact or
+/// observed law its pooled plan used) at `level`, and that simulation's
+/// plan replaces it. A plan that cannot be checked so and is below the
+/// trials the test's approximation needs (e.g. the serial test at T = 1,
+/// the position-by-value test with a fraction of a count per cell) is
+/// withdrawn: no plan rather than a false one.
+fn settle(plan: &mut TestPlan, law: Option<&Components>, level: f64, power: f64) {
+    let Some(t) = plan.trials_for_power else {
+        return;
+    };
+    plan.chi_square_trials = Some(t);
+    let histogram = law
+        .filter(|c| c.0.len() == 1 && simulate::one_histogram(plan.test))
+        .map(|c| &c.0[0]);
+    if let Some((null, alt)) = histogram.filter(|_| t < SIMULATE_BELOW) {
+        let floor = plan.trials_for_approximation;
+        match simulate::counts(null, alt, level, power, t, floor) {
+            Ok(search) => match search.found {
+                Some((sim, _)) => {
+                    plan.trials_for_power = Some(sim.trials);
+                    plan.range = plan.range.map(|r| TrialRange {
+                        low: r.low.min(sim.trials),
+                        high: r.high.map(|h| h.max(sim.trials)),
+                    });
+                    plan.simulation = Some(sim);
+                }
+                None => refuse(
+                    plan,
+                    format!(
+                        "its χ² plan of {t} trials does not hold: simulations of its counts \
+                         at up to {} trials detect the bias in fewer than {:.0}% of runs",
+                        search.short_at,
+                        100.0 * power
+                    ),
+                ),
+            },
+            Err(e) => refuse(plan, e.to_string()),
+        }
+        return;
+    }
+    if t < plan.trials_for_approximation {
+        refuse(
+            plan,
+            format!(
+                "its χ² plan of {t} trials is below the {} trials its approximation needs, \
+                 and the test cannot be simulated from these counts: no plan rather than a \
+                 false one",
+                plan.trials_for_approximation
+            ),
+        );
+    }
+}
+
 /// The plan of a test with a trial-independent effect.
 fn fixed_plan(test: TestKind, effect: Effect, level: f64, power: f64) -> TestPlan {
     let exact = effect.origin == EffectOrigin::Exact;
@@ -304,6 +452,8 @@ fn fixed_plan(test: TestKind, effect: Effect, level: f64, power: f64) -> TestPla
         range: None,
         reason: None,
         trials_for_approximation: effect.approximation_trials,
+        chi_square_trials: None,
+        simulation: None,
     };
     match plan_outcome(effect, level, power) {
         Ok(PlanOutcome::Planned(p)) => {
@@ -393,6 +543,8 @@ fn pooled_plan(
         range: None,
         reason: None,
         trials_for_approximation: c.approximation_trials(),
+        chi_square_trials: None,
+        simulation: None,
     };
     let (full_delta, _) = c.effect_at(f64::INFINITY);
     if full_delta <= NEGLIGIBLE_DELTA {

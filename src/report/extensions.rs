@@ -36,6 +36,23 @@ pub fn plan_words(plan: &AuditPlan) -> String {
         "the χ² approximation of that test needs at least {} trials",
         thousands(plan.trials_for_approximation)
     );
+    if let (Some(t), Some(sim)) = (plan.trials_for_power, &plan.simulation) {
+        return format!(
+            "{} trials give {:.0}% power, found by simulation (a χ² plan below {} trials is \
+             only a first guess): {}, judged as this run judges it (its own p-value against \
+             α/M = {:.3e}, {} audits){}",
+            thousands(t),
+            100.0 * plan.power,
+            thousands(crate::power::simulate::SIMULATE_BELOW),
+            sim.words(),
+            sim.level,
+            plan.audits_in_run,
+            plan.deciding_test.map_or(String::new(), |test| format!(
+                "; the {} test decides most of them",
+                test.title()
+            )),
+        );
+    }
     match (plan.trials_for_power, plan.deciding_test) {
         (Some(t), Some(test)) => format!(
             "{} trials give {:.0}% power with the {} test ({} effect) {basis}{}; {approximation}",

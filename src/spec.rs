@@ -42,9 +42,11 @@ pub enum TestKind {
     /// How many neighbours of the starting order are still neighbours,
     /// against its exact law ([`Statistic::Clumping`]).
     Clumping,
-    /// Whether each deal depends on the one before it, in the order made:
-    /// positions holding the same value in consecutive deals (rencontres
-    /// law) and the top card of disjoint consecutive pairs (independence).
+    /// Whether each deal depends on the one before it, in the order made,
+    /// given the run's own marginals: in disjoint triples (a, b, c) the
+    /// positions where a matches b against those where it matches c, an
+    /// exact sign test whatever the deals' law
+    /// ([`crate::stats::sequence::serial`]).
     Serial,
     /// Repeated deals (the birthday test): pairs of identical deals against
     /// their law under a uniform shuffle, which catches small seed spaces.
@@ -184,7 +186,7 @@ impl TestKind {
             TestKind::PositionCategory => "position-by-category χ²",
             TestKind::Hand => "hand composition",
             TestKind::Clumping => "clumping (neighbours kept)",
-            TestKind::Serial => "serial independence",
+            TestKind::Serial => "serial dependence",
             TestKind::Birthday => "repeated deals (birthday)",
             TestKind::Inversions => "inversions (Kendall's tau)",
             TestKind::Displacement => "displacement |pi(p) - p|",
@@ -232,7 +234,7 @@ impl TestKind {
                 "neighbours of the starting order left side by side: too few riffles, local (window) shuffles"
             }
             TestKind::Serial => {
-                "each deal against the one before: clock-seeded or incremental deals, reused state"
+                "each deal against the one before, given the run's own marginals (lag 1 against lag 2): clock-seeded or incremental deals, reused state; positional bias alone is not its catch"
             }
             TestKind::Birthday => {
                 "identical deals repeated too often: small seed spaces (32-bit seeds, clock seeds)"

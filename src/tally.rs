@@ -22,8 +22,8 @@ pub use order::{
     OrderScratch, displacement_bin, displacement_bins, inversion_bin, inversion_edges,
     inversion_moments, inversions, lehmer_digit_bin, lehmer_rows, max_inversions,
 };
+pub use serial::SerialCounts;
 use serial::SerialState;
-pub use serial::{SerialCounts, TOP_BINS, top_bin};
 
 /// Position-by-value counts of many shuffles of `[0, 1, ..., n-1]`:
 /// `count(p, v)` is how many trials put value `v` at position `p`; or, for a

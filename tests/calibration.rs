@@ -7,7 +7,7 @@ use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit;
 use shuffle_audit::engine::{self, RunSpec, no_progress};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::TestSet;
+use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::PositionValueStats;
 use shuffle_audit::stats::special::{binomial_band, chi2_sf, ks_uniform};
 
@@ -128,7 +128,20 @@ fn check_tests(n: usize, trials: u64, tests: &str) {
             .iter()
             .map(|a| 10f64.powf(a.test(kind).unwrap().log10_p))
             .collect();
-        assert_calibrated(&format!("n = {n}, T = {trials}, {kind}"), &p);
+        let label = format!("n = {n}, T = {trials}, {kind}");
+        if kind == TestKind::Serial {
+            // An exact sign test on small integer weights: its p-values are
+            // discrete (atoms of a few per cent at n = 5), so KS rejects
+            // their uniformity although the test holds its level; the
+            // rejection count alone is checked (tests/sequence_tests.rs
+            // checks the level at many n and T).
+            let rejections = p.iter().filter(|&&x| x <= ALPHA).count() as u64;
+            let (lo, hi) = binomial_band(AUDITS, ALPHA, 0.999);
+            println!("{label}: rejections at {ALPHA}: {rejections} (band {lo}..={hi})");
+            assert!((lo..=hi).contains(&rejections), "{label}: {rejections}");
+            continue;
+        }
+        assert_calibrated(&label, &p);
     }
 }
 

@@ -92,9 +92,10 @@ fixed-points (rencontres), cycles (Stirling numbers), rising-sequences \
 position bins x 16 bins of the digit's relative size d/(i+1), against the \
 exact mean and covariance), lehmer-pairs (neighbouring digits 1 to 8 jointly \
 uniform) and clumping (neighbours i, i+1 still \
-side by side; opt-in); serial, each deal against the one before it in the order made \
-(same-position matches against the rencontres law, top cards of disjoint \
-pairs against independence); birthday, pairs of identical deals against the \
+side by side; opt-in); serial, dependence between consecutive deals given the \
+run's own marginals (in disjoint triples a, b, c of each stream, the matches \
+of a with b against those of a with c: an exact sign test, so a positional \
+bias alone is not rejected by it); birthday, pairs of identical deals against the \
 collision law of a uniform shuffle, which catches small seed spaces (on by \
 default from n = 13, where n! exceeds a 32-bit seed space); inversions \
 (Kendall's tau with the starting order, binned, against the Mahonian law) and \

@@ -3,10 +3,9 @@
 
 use super::Deck;
 use super::laws::{arrangement_counts, group_test};
-use super::serial::{self, kind_match_law, kind_serial};
 use crate::spec::{DEFAULT_PERMUTATION_N, TestKind, TestSet};
 use crate::stats::battery::{TestResult, correct};
-use crate::stats::{gof, hypergeometric};
+use crate::stats::{gof, hypergeometric, sequence};
 use crate::tally::Tally;
 
 /// Why the structure tests are skipped for a deck with repeated items.
@@ -77,13 +76,12 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
         if categories {
             kinds.extend([TestKind::PositionCategory, TestKind::Hand]);
         }
-        let serial = n <= serial::MAX_N;
-        if serial {
-            kinds.push(TestKind::Serial);
-        }
+        kinds.push(TestKind::Serial);
         let kept = |k: TestKind| {
-            matches!(k, TestKind::PositionValue | TestKind::Permutation)
-                || (serial && k == TestKind::Serial)
+            matches!(
+                k,
+                TestKind::PositionValue | TestKind::Permutation | TestKind::Serial
+            )
         };
         skipped.extend(TestSet::default_for(n).iter().filter(|&k| !kept(k)));
     } else {
@@ -100,14 +98,13 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                         skipped.push(kind);
                     }
                 }
-                TestKind::Serial if n <= serial::MAX_N => kinds.push(kind),
+                TestKind::Serial => kinds.push(kind),
                 TestKind::FixedPoints
                 | TestKind::Cycles
                 | TestKind::RisingSequences
                 | TestKind::Lehmer
                 | TestKind::LehmerPairs
                 | TestKind::Clumping
-                | TestKind::Serial
                 | TestKind::Birthday
                 | TestKind::Inversions
                 | TestKind::Displacement => skipped.push(kind),
@@ -137,7 +134,8 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
 
 /// Whether the deck's own battery runs test `kind` on `deck`: the deck
 /// tests, and the serial test of a deck whose items repeat (it matches
-/// kinds, [`super::serial`]); every other test is a test of permutations.
+/// kinds, [`crate::stats::sequence::serial`]); every other test is a test
+/// of permutations.
 pub fn owns(kind: TestKind, deck: &Deck) -> bool {
     kind.is_deck() || (kind == TestKind::Serial && deck.repeats())
 }
@@ -257,14 +255,10 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
             ))
         }
         TestKind::Serial => {
-            let mut sizes = vec![0usize; deck.kinds()];
-            for &k in deck.kind_of() {
-                sizes[k as usize] += 1;
-            }
-            let s = kind_serial(&tally.serial()?.matches, &kind_match_law(&sizes));
+            let s = sequence::serial(tally.serial()?, "kind");
             Some(TestResult {
-                departure: s.departure.abs(),
-                ..result(s.matches as f64, 0.0, s.log10_p, s.method)
+                departure: s.departure,
+                ..result(s.statistic, s.df, s.log10_p, s.method)
             })
         }
         TestKind::PositionValue

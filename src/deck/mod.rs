@@ -12,7 +12,6 @@ pub mod battery;
 pub mod cards;
 pub mod categories;
 pub mod laws;
-pub mod serial;
 
 use crate::error::{Error, Result};
 use crate::tally::HandCounts;

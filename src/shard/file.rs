@@ -36,7 +36,9 @@ pub const MAGIC: &str = "shuffle-audit tally";
 /// matrices (`bins`), smaller chunks above n = 1024, and the order counts
 /// (inversions, displacement, binned Lehmer digits); a version-1 file is
 /// refused as such rather than read with the chunks meaning other trials.
-pub const VERSION: u32 = 2;
+/// Version 3: the serial counts are the triples' signed match differences
+/// (given the deals' own law) instead of the pairs' match counts.
+pub const VERSION: u32 = 3;
 
 /// The counts of a share of a run (a shard, or the whole run) and
 /// everything that decides them: what `audit --shard` and `--checkpoint`
@@ -453,7 +455,7 @@ fn shape(tally: &Tally) -> Vec<usize> {
     }
     match tally.serial() {
         None => shape.push(absent),
-        Some(s) => shape.extend([s.matches.len(), s.bins, s.top.len()]),
+        Some(s) => shape.extend([s.triples.len(), s.ahead.len()]),
     }
     shape.push(tally.deals().map_or(absent, |_| 0));
     match tally.order() {
@@ -516,7 +518,7 @@ mod tests {
         let text = String::from_utf8(bytes.clone()).unwrap();
         let (header, payload) = text.split_once('\n').unwrap();
         assert!(
-            header.starts_with("shuffle-audit tally v2 sha256="),
+            header.starts_with("shuffle-audit tally v3 sha256="),
             "{header}"
         );
         assert!(
@@ -540,8 +542,8 @@ mod tests {
         );
         assert!(refused(&bytes[..bytes.len() - 1]).contains("truncated"));
         let text = String::from_utf8(bytes.clone()).unwrap();
-        for other in [" v1 ", " v3 "] {
-            let changed = text.replacen(" v2 ", other, 1);
+        for other in [" v2 ", " v4 "] {
+            let changed = text.replacen(" v3 ", other, 1);
             let e = refused(changed.as_bytes());
             assert!(
                 e.contains(&format!("version {}", other.trim().trim_start_matches('v'))),

@@ -38,8 +38,9 @@ use std::time::{Duration, Instant};
 /// The words that open an input checkpoint.
 pub const MAGIC: &str = "shuffle-audit input-checkpoint";
 
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes and reads. Version 2: the serial
+/// counts are the triples' signed match differences.
+pub const VERSION: u32 = 2;
 
 /// The counts of the decks read so far from an input file, and where the
 /// read stopped.

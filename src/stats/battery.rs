@@ -99,7 +99,7 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
         | TestKind::Clumping => statistic_test(kind, tally),
         TestKind::Serial => {
             let counts = tally.serial().expect("the tally collected serial counts");
-            from_sequence(kind, sequence::serial(counts, tally.n()))
+            from_sequence(kind, sequence::serial(counts, "value"))
         }
         TestKind::Birthday => {
             let sample = tally.deals().expect("the tally kept a sample of deals");

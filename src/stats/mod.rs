@@ -14,6 +14,7 @@ pub mod pvalue;
 pub mod sampling;
 pub mod sensitivity;
 pub mod sequence;
+pub mod signs;
 pub mod special;
 
 pub use battery::TestResult;

@@ -1,13 +1,11 @@
 //! The tests of a run's deals as a sequence rather than one by one: serial
-//! independence (each deal against the one before it) and repeated deals
-//! (the birthday test). What they count is in [`crate::tally`]
-//! ([`SerialCounts`], [`DealSample`]); their laws are the rencontres law
-//! ([`laws::fixed_points`]) and the collision law
-//! ([`collisions`]).
+//! dependence (each deal against the one before it, given the deals' own
+//! law) and repeated deals (the birthday test). What they count is in
+//! [`crate::tally`] ([`SerialCounts`], [`DealSample`]); their laws are the
+//! weighted sign test's ([`signs`]) and the collision law ([`collisions`]).
 
 use super::collisions::{self, Moments};
-use super::gof::{self, Gof};
-use crate::permutation::laws;
+use super::signs;
 use crate::tally::{DEAL_EXACT_N, DealSample, MAX_KEPT_DEALS, SerialCounts};
 use std::f64::consts::LN_10;
 
@@ -15,14 +13,15 @@ use std::f64::consts::LN_10;
 /// test reports them, and how it was judged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SequenceTest {
-    /// The statistic: chi-square-type when `df` > 0, else a count (the
-    /// birthday test's pairs).
+    /// The statistic: chi-square-type when `df` > 0, else a count or a sum
+    /// (the birthday test's pairs, the serial test's S).
     pub statistic: f64,
     /// Degrees of freedom of the reference law's chi-square form; 0 for a
     /// statistic that has none.
     pub df: f64,
-    /// The statistic's standardised excess over its null mean, for a
-    /// statistic without a chi-square form (`df` = 0): (C − E C)/sd C.
+    /// The statistic's standardised departure from its null mean, for a
+    /// statistic without a chi-square form (`df` = 0): (C − E C)/sd C for
+    /// the birthday test, |S|/sd S for the serial test.
     pub departure: f64,
     /// log10 of the p-value.
     pub log10_p: f64,
@@ -30,55 +29,45 @@ pub struct SequenceTest {
     pub method: String,
 }
 
-/// The serial test of `counts` for deals of `n`: the matches between
-/// consecutive deals against the rencontres law, and the top cards of
-/// disjoint consecutive pairs against independence (the product of their
-/// uniform marginals). The two parts share only the top card's match, so
-/// they are close to independent and are combined by Šidák:
-/// p = 1 − (1 − min(p₁, p₂))², uniform under the null (Bonferroni's 2·min
-/// would be valid whatever the dependence but conservative, which the
-/// selftest's uniformity check would flag); `tests/sequence_tests.rs`
-/// checks the rate at α = 0.01 and 0.001. The statistic and df shown are
-/// the smaller p's.
-pub fn serial(counts: &SerialCounts, n: usize) -> SequenceTest {
-    let matches = gof::chi_square(&counts.matches, &laws::fixed_points(n));
-    let marginal = counts.bin_law(n);
-    let joint: Vec<f64> = marginal
-        .iter()
-        .flat_map(|a| marginal.iter().map(move |b| a * b))
-        .collect();
-    let top = gof::chi_square(&counts.top, &joint);
-    let pairs: u64 = counts.matches.iter().sum();
-    let top_pairs: u64 = counts.top.iter().sum();
-    let (decisive, which) = if matches.log10_p <= top.log10_p {
-        (&matches, "matches")
-    } else {
-        (&top, "top cards")
-    };
-    let p_min = 10f64.powf(decisive.log10_p);
-    let log10_p = (decisive.log10_p + (2.0 - p_min).log10()).min(0.0);
-    let pooled = |g: &Gof| {
-        if g.pooled > 0 {
-            format!(", {} sparse categories pooled", g.pooled)
-        } else {
-            String::new()
-        }
+/// The serial test of `counts`: does each deal depend on the one made just
+/// before it, given the law the run's deals have on their own?
+///
+/// Each triple (a, b, c) of consecutive deals gives x = M(a, b) − M(a, c)
+/// (positions holding the same `unit`, "value" or "kind"; see
+/// [`SerialCounts`]). Under independent, identically distributed deals
+/// with any law, x is symmetric about 0 and the triples are independent,
+/// so given the sizes |x| the signs are fair coins and S = Σ x has the
+/// exact law of a weighted sign test ([`signs::two_sided`]): the test holds
+/// its level whatever the marginals, and a positionally biased shuffle
+/// without memory (a naive swap, a biased generator) is not rejected by it
+/// more often than α. Two-sided: a dealer that repeats or barely reshuffles
+/// its last deal makes S positive, one that avoids its last deal negative.
+/// The statistic is S, with no chi-square form (df 0); its departure is
+/// |S| / √(Σ x²).
+pub fn serial(counts: &SerialCounts, unit: &str) -> SequenceTest {
+    let triples = counts.total();
+    let sum = counts.sum();
+    let tied = counts.triples.first().copied().unwrap_or(0);
+    let test = signs::two_sided(&counts.triples, sum);
+    let lean = match sum.signum() {
+        1 => "the next deal matches more often than the one after it",
+        -1 => "the next deal matches less often than the one after it",
+        _ => "no lean",
     };
     SequenceTest {
-        statistic: decisive.statistic,
-        df: decisive.df,
-        departure: 0.0,
-        log10_p: if pairs == 0 { 0.0 } else { log10_p },
+        statistic: sum as f64,
+        df: 0.0,
+        departure: test.z,
+        log10_p: test.log10_p,
         method: format!(
-            "consecutive deals within each stream (a chunk, or a block of input): positions \
-             holding the same value in both, over {pairs} pairs, chi-square against the \
-             rencontres law (df {}{}); top card's bin (of {}) in {top_pairs} disjoint pairs, \
-             chi-square against independence (df {}{}); Sidak over the two, {which} decisive",
-            matches.df,
-            pooled(&matches),
-            counts.bins,
-            top.df,
-            pooled(&top),
+            "dependence between consecutive deals, given the run's own marginals: each stream's \
+             deals (a chunk, or a block of input) in {triples} disjoint triples (a, b, c), \
+             x = M(a, b) - M(a, c) with M the positions holding the same {unit} in both; \
+             independent deals with any law make x symmetric about 0, so given the |x| the \
+             signs are fair coins: S = sum of x = {sum} ({lean}; sd {:.1}, {tied} triples with \
+             x = 0), two-sided p from {} (a positional bias alone is not a dependence)",
+            test.variance.sqrt(),
+            test.how,
         ),
     }
 }

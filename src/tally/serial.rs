@@ -1,83 +1,88 @@
-//! What the serial-independence test counts: each deal against the one made
-//! just before it, in the order the deals were made.
+//! What the serial test counts: whether each deal depends on the one made
+//! just before it, given whatever law the deals have on their own.
 //!
-//! For independent uniform deals σ₁, σ₂, … the maps τ_t = σ_t⁻¹σ_{t+1}
-//! are themselves independent and uniform (given σ₁, (σ₂, …, σ_T) ↦
-//! (τ₁, …, τ_{T−1}) is a bijection), and the positions where σ_{t+1} and
-//! σ_t hold the same value are the fixed points of τ_t. So the number of
-//! such positions, over all consecutive pairs, is a multinomial sample of
-//! the rencontres law, exactly: [`SerialCounts::matches`]. The top cards of
-//! disjoint consecutive pairs (deals 2j and 2j+1 of a stream) are
-//! independent and uniform: [`SerialCounts::top`].
+//! Each stream's deals are taken in disjoint triples (a, b, c) in the order
+//! made: deals 0, 1, 2, then 3, 4, 5, … of the stream (an incomplete triple
+//! at a stream's end is not counted). For each triple
+//! x = M(a, b) − M(a, c), where M counts the positions holding the same
+//! value in both deals (for a deck whose items repeat, the same kind): the
+//! match with the next deal against the match with the one after it. If
+//! deals are independent and identically distributed, with any law at all
+//! (a positionally biased shuffle included), b and c are exchangeable given
+//! a, so x is symmetric about 0, and the x's of disjoint triples are
+//! independent; a dealer whose deal leans on the previous one (repeats it,
+//! barely reshuffles it, seeds from a clock that has not moved) makes x
+//! positive. The counts keep, for each size |x| = j, how many triples had
+//! it and how many of those had x > 0: all the weighted sign test
+//! ([`crate::stats::signs`]) needs.
 //!
 //! Consecutive means within one stream: one chunk of a built-in run (chunk
 //! boundaries are where the generator's stream changes), one block of an
-//! input file or of a command's output. Pairs across stream ends are not
-//! counted, so the counts do not depend on how streams were scheduled.
+//! input file or of a command's output. Triples never span stream ends, so
+//! the counts do not depend on how streams were scheduled.
 
 use serde::{Deserialize, Serialize};
-
-/// The top card's value is counted in at most this many bins (equal
-/// ranges of values), so that the pair table stays small at any n.
-pub const TOP_BINS: usize = 16;
 
 /// The serial test's counts, merged by addition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SerialCounts {
-    /// `matches[k]`: consecutive pairs of deals with exactly k positions
-    /// holding the same value in both (k = 0..=n; n − 1 never occurs).
-    pub matches: Vec<u64>,
-    /// Bins of the top card's value: min(n, [`TOP_BINS`]); value v is in bin
-    /// `v * bins / n` ([`top_bin`]).
-    pub bins: usize,
-    /// `top[a * bins + b]`: disjoint consecutive pairs whose first deal's top
-    /// card is in bin a and second's in bin b.
-    pub top: Vec<u64>,
-}
-
-/// The bin of value `v` among `bins` equal ranges of `0..n`.
-#[inline]
-pub fn top_bin(v: u32, bins: usize, n: usize) -> usize {
-    (v as usize * bins) / n
+    /// `triples[j]`: triples with |M(a, b) − M(a, c)| = j (j = 0..=n).
+    pub triples: Vec<u64>,
+    /// `ahead[j]`: those of them with M(a, b) − M(a, c) = +j, the next deal
+    /// matching more than the one after it.
+    pub ahead: Vec<u64>,
 }
 
 impl SerialCounts {
     /// Empty counts for deals of `n`.
     pub fn new(n: usize) -> Self {
-        let bins = n.clamp(1, TOP_BINS);
         Self {
-            matches: vec![0; n + 1],
-            bins,
-            top: vec![0; bins * bins],
+            triples: vec![0; n + 1],
+            ahead: vec![0; n + 1],
         }
-    }
-
-    /// The probability of each top-card bin under a uniform shuffle of `n`:
-    /// its number of values over n.
-    pub fn bin_law(&self, n: usize) -> Vec<f64> {
-        let mut law = vec![0.0; self.bins];
-        for v in 0..n as u32 {
-            law[top_bin(v, self.bins, n)] += 1.0 / n as f64;
-        }
-        law
     }
 
     /// Adds counts of the same n.
     pub fn merge(&mut self, other: &SerialCounts) {
-        super::add(&mut self.matches, &other.matches);
-        super::add(&mut self.top, &other.top);
+        super::add(&mut self.triples, &other.triples);
+        super::add(&mut self.ahead, &other.ahead);
+    }
+
+    /// The triples counted.
+    pub fn total(&self) -> u64 {
+        self.triples.iter().sum()
+    }
+
+    /// S = Σ x over the triples: Σ_j j (2 ahead_j − triples_j).
+    pub fn sum(&self) -> i64 {
+        self.triples
+            .iter()
+            .zip(&self.ahead)
+            .enumerate()
+            .map(|(j, (&all, &up))| j as i64 * (2 * up as i64 - all as i64))
+            .sum()
+    }
+
+    /// Counts one triple's x.
+    #[inline]
+    pub fn record(&mut self, x: i64) {
+        let j = x.unsigned_abs() as usize;
+        self.triples[j] += 1;
+        if x > 0 {
+            self.ahead[j] += 1;
+        }
     }
 }
 
-/// A counter's memory of the stream it is counting: the last deal seen and
-/// how many deals the stream has had.
+/// A counter's memory of the stream it is counting: the first deal of the
+/// triple under way, its match with the second, and how many deals the
+/// stream has had.
 #[derive(Debug, Clone)]
 pub(crate) struct SerialState {
-    n: usize,
-    previous: Vec<u32>,
-    /// The top-card bin of each value ([`top_bin`]), looked up rather than
-    /// divided per deal.
-    bin_of: Vec<u32>,
+    /// The triple's first deal, a.
+    first: Vec<u32>,
+    /// M(a, b), once the triple's second deal has been seen.
+    next_match: usize,
     /// The kind of each value, for a deck whose items repeat: a match is
     /// then the same kind at a position (the copies of a kind are
     /// interchangeable); `None` for distinct items.
@@ -89,56 +94,52 @@ pub(crate) struct SerialState {
 impl SerialState {
     /// A state for deals of `n`, at the start of a stream.
     pub(crate) fn new(n: usize) -> Self {
-        let bins = n.clamp(1, TOP_BINS);
         Self {
-            n,
-            previous: vec![0; n],
-            bin_of: (0..n as u32).map(|v| top_bin(v, bins, n) as u32).collect(),
+            first: vec![0; n],
+            next_match: 0,
             kinds: None,
             seen: 0,
         }
     }
 
     /// The state matching kinds rather than values, for a deck whose item
-    /// v is of kind `kinds[v]` (see [`crate::deck::laws::kind_match_law`]).
+    /// v is of kind `kinds[v]`.
     pub(crate) fn with_kinds(mut self, kinds: Option<Vec<u32>>) -> Self {
         self.kinds = kinds;
         self
     }
 
     /// Counts the deals of `batch` (rows of n, back to back, in the order
-    /// made) against their predecessors in the stream.
+    /// made), continuing the stream's triples.
     #[inline]
     pub(crate) fn observe(&mut self, batch: &[u32], counts: &mut SerialCounts) {
-        let n = self.n;
+        let n = self.first.len();
         if n == 0 {
             return;
         }
-        let bins = counts.bins;
-        let mut before: Option<&[u32]> = (self.seen > 0).then_some(&self.previous[..]);
-        let mut seen = self.seen;
         for deal in batch.chunks_exact(n) {
-            if let Some(prev) = before {
-                let same = match &self.kinds {
-                    None => matches(prev, deal),
-                    Some(kinds) => kind_matches(prev, deal, kinds),
-                };
-                counts.matches[same] += 1;
-                if seen % 2 == 1 {
-                    let bin = |v: u32| self.bin_of[v as usize] as usize;
-                    counts.top[bin(prev[0]) * bins + bin(deal[0])] += 1;
+            match self.seen % 3 {
+                0 => self.first.copy_from_slice(deal),
+                1 => self.next_match = self.matches(deal),
+                _ => {
+                    let x = self.next_match as i64 - self.matches(deal) as i64;
+                    counts.record(x);
                 }
             }
-            seen += 1;
-            before = Some(deal);
+            self.seen += 1;
         }
-        if let Some(last) = batch.rchunks_exact(n).next() {
-            self.previous.copy_from_slice(last);
-        }
-        self.seen = seen;
     }
 
-    /// Ends the stream: the next deal has no predecessor.
+    /// M(a, `deal`) for the triple's first deal a.
+    #[inline]
+    fn matches(&self, deal: &[u32]) -> usize {
+        match &self.kinds {
+            None => matches(&self.first, deal),
+            Some(kinds) => kind_matches(&self.first, deal, kinds),
+        }
+    }
+
+    /// Ends the stream: the next deal starts a new triple.
     pub(crate) fn end_stream(&mut self) {
         self.seen = 0;
     }
@@ -168,39 +169,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_consecutive_deals_within_a_stream_only() {
+    fn counts_disjoint_triples_within_a_stream_only() {
         let mut counts = SerialCounts::new(3);
         let mut state = SerialState::new(3);
-        // Deals 0,1,2 / 0,2,1 / 0,2,1 / 1,0,2: matches 1, 3, 0.
+        // Triple 0,1,2 / 0,2,1 / 0,1,2: M(a, b) = 1, M(a, c) = 3: x = −2.
+        // Triple 2,1,0 / 2,1,0 / 1,2,0: M(a, b) = 3, M(a, c) = 1: x = +2.
         state.observe(&[0, 1, 2, 0, 2, 1], &mut counts);
-        state.observe(&[0, 2, 1, 1, 0, 2], &mut counts);
-        assert_eq!(counts.matches, vec![1, 1, 0, 1]);
-        // Disjoint pairs (deals 0,1) and (2,3): top cards (0,0) and (0,1).
-        assert_eq!(counts.top[0], 1);
-        assert_eq!(counts.top[1], 1);
-        assert_eq!(counts.top.iter().sum::<u64>(), 2);
+        state.observe(&[0, 1, 2, 2, 1, 0, 2, 1, 0], &mut counts);
+        state.observe(&[1, 2, 0, 0, 1, 2], &mut counts);
+        assert_eq!(counts.triples, vec![0, 0, 2, 0]);
+        assert_eq!(counts.ahead, vec![0, 0, 1, 0]);
+        assert_eq!(counts.sum(), 0);
+        // The stream ends with one deal of a third triple pending: a new
+        // stream starts a new triple (the pending deal is dropped).
         state.end_stream();
-        state.observe(&[2, 1, 0], &mut counts);
-        assert_eq!(
-            counts.matches.iter().sum::<u64>(),
-            3,
-            "no pair across streams"
-        );
-        let law = counts.bin_law(3);
-        assert_eq!(law.len(), 3);
-        assert!((law.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-        // Items 0, 1 of one kind: 0,1,2 against 1,0,2 match at every position.
+        state.observe(&[2, 1, 0, 2, 1, 0, 0, 1, 2], &mut counts);
+        assert_eq!(counts.total(), 3, "no triple across streams");
+        assert_eq!(counts.triples[2], 3);
+        assert_eq!(counts.sum(), 2);
+        // Items 0, 1 of one kind: 0,1,2 against 1,0,2 match at every
+        // position, against 2,0,1 at the middle one only.
         let mut kinds = SerialCounts::new(3);
         let mut state = SerialState::new(3).with_kinds(Some(vec![0, 0, 1]));
         state.observe(&[0, 1, 2, 1, 0, 2, 2, 0, 1], &mut kinds);
-        assert_eq!(kinds.matches, vec![0, 1, 0, 1]);
-        let big = SerialCounts::new(52);
-        assert_eq!(big.bins, TOP_BINS);
-        let sizes: Vec<f64> = big.bin_law(52).iter().map(|p| p * 52.0).collect();
-        assert!(
-            sizes
-                .iter()
-                .all(|&s| (s - 3.0).abs() < 1e-9 || (s - 4.0).abs() < 1e-9)
-        );
+        assert_eq!(kinds.triples, vec![0, 0, 1, 0]);
+        assert_eq!(kinds.sum(), 2);
+        let mut merged = counts.clone();
+        merged.merge(&counts);
+        assert_eq!((merged.total(), merged.sum()), (6, 4));
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! The Wilson–Hilferty fallback of the incomplete gamma function needs it
 //! (for shapes far beyond anything the auditor produces), and so does the
-//! Edgeworth tail of a deck's serial test; it is a topic of its own: it stays finite for any `z`, switching to the asymptotic Mills
+//! Edgeworth tail of the serial test's weighted sign law; it is a topic of its own: it stays finite for any `z`, switching to the asymptotic Mills
 //! ratio expansion where `erfc` underflows.
 
 use std::f64::consts::{SQRT_2, TAU};

@@ -469,24 +469,37 @@ pub fn lehmer(counts: &OrderCounts, n: usize, trials: u64) -> (Wald, String) {
 }
 
 /// The Wald test ([`wald`]) of `counts`, the sum over `trials` shuffles of
-/// vectors of per-shuffle `mean` and `covariance`, with neighbouring bins
-/// pooled ([`pool`]) until each expects at least [`gof::MIN_EXPECTED`]
-/// over all trials (so the normal approximation holds); and the number of
-/// groups the bins were pooled into.
+/// vectors of per-shuffle `mean` and `covariance` whose coordinates sum to
+/// the same total in every shuffle (a histogram of a fixed number of
+/// positions), with neighbouring bins pooled ([`pool`]) until each expects
+/// at least [`gof::MIN_EXPECTED`] over all trials (so the normal
+/// approximation holds); and the number of groups the bins were pooled
+/// into. The last group is determined by the others, so it is left out by
+/// that constraint and the df is one fewer than the groups: found by
+/// rounding, the covariance's zero-variance direction can be missed at
+/// large n, where cancellation leaves it a pivot above any fixed threshold.
 fn pooled_wald(counts: &[u64], trials: u64, mean: &[f64], covariance: &[f64]) -> (Wald, usize) {
     let groups = pool(mean, trials as f64);
     let d = mean.len();
     let g = groups.len();
+    // The free groups: all but the last, which the constant total fixes.
+    let free = g - 1;
     let group_of = |a: usize| groups.iter().position(|r| r.contains(&a)).unwrap_or(0);
-    let mut sum = vec![0u64; g];
-    let mut pooled_mean = vec![0.0; g];
-    let mut pooled_covariance = vec![0.0; g * g];
+    let mut sum = vec![0u64; free];
+    let mut pooled_mean = vec![0.0; free];
+    let mut pooled_covariance = vec![0.0; free * free];
     for a in 0..d {
         let ga = group_of(a);
+        if ga == free {
+            continue;
+        }
         sum[ga] += counts[a];
         pooled_mean[ga] += mean[a];
         for b in 0..d {
-            pooled_covariance[ga * g + group_of(b)] += covariance[a * d + b];
+            let gb = group_of(b);
+            if gb < free {
+                pooled_covariance[ga * free + gb] += covariance[a * d + b];
+            }
         }
     }
     (wald(&sum, trials, &pooled_mean, &pooled_covariance), g)
@@ -793,6 +806,35 @@ mod tests {
         }
         let (w, _) = lehmer(&counts, n, trials);
         assert!(w.log10_p < -6.0, "{w:?}");
+    }
+
+    /// The displacement histogram always sums to n, so its df is one fewer
+    /// than its groups at every n, by that constraint (at exactly n = 10^6
+    /// rounding once kept the determined bin: df 16).
+    #[test]
+    fn displacement_df_comes_from_the_constraint_at_large_n() {
+        use rand::{RngExt, SeedableRng};
+        let parts = OrderParts {
+            displacement: true,
+            ..OrderParts::NONE
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(22);
+        for n in [400_000, 1_000_000, 2_000_000] {
+            let mut counts = OrderCounts::new(n, parts);
+            let mut scratch = OrderScratch::default();
+            let mut deck: Vec<u32> = (0..n as u32).collect();
+            let trials = 3;
+            for _ in 0..trials {
+                for i in (1..n).rev() {
+                    deck.swap(i, rng.random_range(0..=i));
+                }
+                counts.observe_batch(&deck, n, &mut scratch);
+            }
+            let (w, what) = displacement(&counts, n, trials);
+            assert_eq!(w.df, 15, "n = {n}: {what}");
+            assert!(what.contains("df 15"), "{what}");
+            assert!(w.log10_p > -3.0, "n = {n}: {w:?}");
+        }
     }
 
     #[test]

@@ -100,6 +100,10 @@ pub struct Effect {
 /// of the confidence interval on δ (about 99.7% two-sided).
 pub const PILOT_Z: f64 = 3.0;
 
+/// The fewest trials at which the serial test's plan, from the normal limit
+/// of its sign statistic, is taken at its word: 20 triples of deals.
+pub const SERIAL_APPROXIMATION_TRIALS: u64 = 60;
+
 /// Exact effects at or below this are treated as zero. The exact marginals
 /// beyond the rational range are f64 with relative error about 3e-13
 /// (absolute about 3e-13/n per entry), so a fair shuffle's δ = (n−1) Σ (P − 1/n)²
@@ -185,6 +189,18 @@ impl Effect {
             )
         };
         let (cells, approximation) = match result.test {
+            // The serial test's sign statistic S has no chi-square form;
+            // its squared standard score z² is χ²(1) in the normal limit of
+            // many triples, with non-centrality growing as the trials.
+            TestKind::Serial => {
+                return Self::from_pilot(
+                    result.departure * result.departure,
+                    1.0,
+                    2.0,
+                    SERIAL_APPROXIMATION_TRIALS,
+                    trials,
+                );
+            }
             TestKind::PositionValue => {
                 // n×n cells, or B×B bins of about n/B² cells each.
                 let side = crate::stats::sensitivity::matrix_side(result.df);

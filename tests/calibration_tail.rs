@@ -162,7 +162,10 @@ fn calibrate(audits: u64) -> Vec<String> {
                     audits as f64 * level
                 );
                 if count > hi {
-                    over.push(format!("{}: {kind} at {level:e}: {count} > {hi}", case.label));
+                    over.push(format!(
+                        "{}: {kind} at {level:e}: {count} > {hi}",
+                        case.label
+                    ));
                 }
             }
         }

@@ -12,7 +12,7 @@ use shuffle_audit::audit;
 use shuffle_audit::engine::{RunSpec, no_progress};
 use shuffle_audit::power::{self, AuditPlan};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::TestSet;
+use shuffle_audit::spec::{TestKind, TestSet};
 
 const ALPHA: f64 = 0.001;
 const POWER: f64 = 0.9;
@@ -143,27 +143,35 @@ fn the_d3_cases_print_plans_that_hold() {
 }
 
 /// A test that cannot reject at the χ² plan's trial count gives no plan of
-/// its own: the serial test (its χ² plan is 1 trial for rotation) and the
-/// position-by-value test of a sparse table are withdrawn, with the reason,
-/// while simulated structure tests keep theirs.
+/// its own: the position-by-value test of a sparse table (its χ² plan is 4
+/// trials for shrinking-range at n = 52, with 0.08 expected per cell) is
+/// withdrawn, with the reason, while simulated structure tests keep theirs;
+/// the serial test, which sees no dependence in a memoryless shuffle, says
+/// its effect cannot be told from zero.
 #[test]
 fn plans_that_cannot_hold_are_withdrawn_with_a_reason() {
-    let plan = plan_of("rotation", 10, "default", 100_000);
-    let serial = plan
-        .tests
-        .iter()
-        .find(|t| t.test == shuffle_audit::spec::TestKind::Serial)
-        .unwrap();
-    assert_eq!(serial.chi_square_trials, Some(1));
-    assert_eq!(serial.trials_for_power, None);
+    let test_of = |plan: &AuditPlan, kind: TestKind| {
+        plan.tests.iter().find(|t| t.test == kind).unwrap().clone()
+    };
+    let sparse = test_of(
+        &plan_of("shrinking-range", 52, "default", 100_000),
+        TestKind::PositionValue,
+    );
+    let t = sparse.chi_square_trials.expect("a χ² plan");
+    assert!(t < sparse.trials_for_approximation, "{sparse:?}");
+    assert_eq!(sparse.trials_for_power, None);
     assert!(
-        serial
+        sparse
             .reason
             .as_deref()
             .unwrap()
             .contains("approximation needs"),
-        "{serial:?}"
+        "{sparse:?}"
     );
+    let plan = plan_of("rotation", 10, "default", 100_000);
+    let serial = test_of(&plan, TestKind::Serial);
+    assert_eq!(serial.trials_for_power, None, "{serial:?}");
+    assert!(serial.reason.is_some(), "{serial:?}");
     let fixed = plan
         .tests
         .iter()

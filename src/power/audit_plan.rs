@@ -257,7 +257,7 @@ pub fn plan_audit_with(
                     pooled_plan(test, c, Some(spec.trials), level, power)
                 }
             }
-        } else if result.df < 1.0 {
+        } else if result.df < 1.0 && test != TestKind::Serial {
             TestPlan {
                 test,
                 exact: false,

@@ -48,7 +48,7 @@ use crate::audit;
 use crate::engine::{Progress, RunSpec, no_progress};
 use crate::error::{Error, Result};
 use crate::exact;
-use crate::output::thousands;
+use crate::format::thousands;
 use crate::permutation::{factorial, rank};
 use crate::source::SourceSpec;
 use crate::spec::{LARGE_N, MAX_PERMUTATION_N, TestKind, TestSet};

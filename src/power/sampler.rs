@@ -33,7 +33,7 @@ use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use crate::engine::no_progress;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exact::DrawLaw;
-use crate::output::thousands;
+use crate::format::thousands;
 use crate::sampler::audit::SampleTest;
 use crate::sampler::run::{self as sampler_run, SampleSpec};
 use crate::sampler::{Sampler, Shape, exact_pick_law_capped, exact_subset_law_capped};

@@ -12,7 +12,7 @@
 //! judged by their collisions, so their figure is where every cell expects
 //! 5, from which the χ² law the plan rests on holds.
 
-use crate::output::thousands;
+use crate::format::thousands;
 use crate::sampler::Sampler;
 use crate::sampler::audit::SampleTest;
 use crate::sampler::tally::{MAX_PAIR_N, MAX_SUBSETS, SampleCounter, SampleTally};

@@ -5,8 +5,9 @@ use crate::engine::{self, FeedReport, Produced, Progress, RunSpec};
 use crate::error::{Error, Result};
 use crate::sequential::Plan;
 use crate::spec::TestKind;
-use crate::stats::pvalue::LOG10_P_FLOOR;
-use crate::stats::{PositionValueStats, Sensitivity, TestResult, Verdict, battery, holm_log10};
+use crate::stats::{
+    self, PositionValueStats, Sensitivity, TestResult, Verdict, battery, holm_log10,
+};
 use crate::subject::Shuffle;
 use crate::tally::{Cells, Tally};
 use crate::values::check_alpha;
@@ -60,19 +61,28 @@ pub struct Audit {
 }
 
 impl Audit {
-    /// The test with the strongest evidence: the smallest Holm-adjusted
-    /// p-value, and among tests whose p-values are only bounds (below
-    /// [`LOG10_P_FLOOR`], where the approximations' digits mean nothing) the
-    /// largest standardised departure.
+    /// The test with the strongest evidence: the first of
+    /// [`seen_by`](Self::seen_by) when the audit is biased (the test whose p
+    /// decided the verdict), else the test with the smallest p. Tests are
+    /// ordered by their raw p-value even below
+    /// [`LOG10_P_FLOOR`](crate::stats::pvalue::LOG10_P_FLOOR), where it
+    /// only ranks (see [`crate::stats::multiple::by_strength`]), so every
+    /// output names the same test first.
     pub fn decisive(&self) -> &TestResult {
-        self.tests
-            .iter()
-            .min_by(|a, b| {
-                let p = |t: &TestResult| t.log10_p_holm.max(LOG10_P_FLOOR);
-                p(a).total_cmp(&p(b))
-                    .then(b.departure.total_cmp(&a.departure))
-            })
-            .expect("an audit runs at least one test")
+        stats::strongest(&self.tests).expect("an audit runs at least one test")
+    }
+
+    /// The tests that saw the bias: those that reject at the audit's level
+    /// after every correction its verdict applied (Holm within the audit,
+    /// then the run's correction of the audit's p, applied to each test's
+    /// Holm-adjusted p), strongest evidence first (smallest raw p; see
+    /// [`crate::stats::multiple::seen_by`]). Empty unless the verdict is
+    /// biased. A bias is usually seen by several tests at once; the list
+    /// says which, in an order that does not favour tests of few degrees of
+    /// freedom (the naive swap's position-by-value test comes before its
+    /// cycle count).
+    pub fn seen_by(&self) -> Vec<&TestResult> {
+        stats::seen_by(&self.tests, self.log10_p, self.log10_p_adjusted, self.alpha)
     }
 
     /// The result of test `kind`, if it was run.

@@ -8,7 +8,7 @@
 use crate::audit::Audit;
 use crate::deck;
 use crate::exact;
-use crate::format::format_ratio;
+use crate::format::{and_list, format_ratio};
 use crate::power::{self, AuditPlan};
 use crate::stats::lines::LineTests;
 use crate::stats::{Cell as PvCell, Verdict};
@@ -309,7 +309,9 @@ fn deviation_words_of(audit: &Audit, cell: Option<&DeviationCell>) -> String {
             );
             match audit.verdict {
                 Verdict::Biased => {
-                    format!("{quiet}; {} sees the bias", audit.decisive().test.title())
+                    let seen: Vec<&str> = audit.seen_by().iter().map(|t| t.test.title()).collect();
+                    let verb = if seen.len() > 1 { "see" } else { "sees" };
+                    format!("{quiet}; {} {verb} the bias", and_list(&seen))
                 }
                 Verdict::NoBiasDetected | Verdict::Inconclusive => quiet,
             }

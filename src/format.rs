@@ -23,6 +23,19 @@ pub fn counted(x: u64, one: &str, many: &str) -> String {
     format!("{} {noun}", thousands(x))
 }
 
+/// Items in prose, in their order: `a`, `a and b`, `a, b and c` (empty
+/// for none); how a sentence names several tests.
+pub fn and_list<T: AsRef<str>>(items: &[T]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [rest @ .., last] => {
+            let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+            format!("{} and {}", rest.join(", "), last.as_ref())
+        }
+    }
+}
+
 /// `value` scaled to a unit prefix: (value, "k" | "M" | "G" | "").
 fn scaled(value: f64) -> (f64, &'static str) {
     match value {
@@ -116,6 +129,14 @@ pub fn one_decimal(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_read_as_prose() {
+        assert_eq!(and_list::<&str>(&[]), "");
+        assert_eq!(and_list(&["a"]), "a");
+        assert_eq!(and_list(&["a", "b"]), "a and b");
+        assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
+    }
 
     #[test]
     fn one_decimal_has_no_negative_zero() {

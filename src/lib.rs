@@ -25,6 +25,10 @@
 //! let result = audit::run(&spec, audit::DEFAULT_ALPHA, &no_progress)?;
 //! assert_eq!(result.verdict, Verdict::Biased);
 //! println!("decisive test: {}, log10 p = {:.0}", result.decisive().test, result.log10_p);
+//! // Every test that saw the bias, strongest evidence first (the decisive one leads).
+//! let seen: Vec<&str> = result.seen_by().iter().map(|t| t.test.name()).collect();
+//! assert_eq!(seen[0], "position-value");
+//! println!("seen by: {}", seen.join(", "));
 //! # Ok(())
 //! # }
 //! ```

@@ -331,6 +331,20 @@ fn every_output_states_the_same_verdict_and_p() {
             assert_eq!(&records[i][column("verdict")], slug);
             assert_eq!(records[i][column("p_adjusted")].parse::<f64>().unwrap(), p);
             assert!(entry["sensitivity"].as_str().unwrap().contains("90% power"));
+            // The tests that saw the bias: a list in the JSON, starting with
+            // the decisive test, `;`-separated in the CSV; empty unless biased.
+            let seen: Vec<&str> = entry["seen_by"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_str().unwrap())
+                .collect();
+            assert_eq!(seen.is_empty(), words != "biased", "{algorithm}: {seen:?}");
+            if let Some(first) = seen.first() {
+                assert_eq!(entry["decisive_test"], *first);
+                assert!(row.contains(first), "{row} vs {seen:?}");
+            }
+            assert_eq!(records[i][column("seen_by")], seen.join(";"));
             // The findings (largest deviation, trials for power) are the
             // same in the table, the JSON, the CSV and the report.
             let deviation = entry["largest_deviation"].as_str().unwrap();
@@ -851,4 +865,55 @@ fn a_closed_pipe_ends_the_program_without_a_panic() {
     let err = stderr(&o);
     assert!(!err.contains("panicked"), "{err}");
     let _ = std::fs::remove_dir_all(out);
+}
+
+/// The terminal table lists what saw each bias, strongest first, shortened
+/// to fit 100 columns by leaving out its last names (`+5 more`); a
+/// "could detect" every audit shares moves to the note to make room.
+#[test]
+fn the_table_says_what_saw_the_bias_shortened_to_fit() {
+    let out = temp_out("seen-by");
+    let out_str = out.to_string_lossy().into_owned();
+    let o = run(&[
+        "audit",
+        "-n",
+        "10",
+        "-t",
+        "20k",
+        "--quiet",
+        "--out",
+        &out_str,
+        "-a",
+        "naive-swap",
+        "-a",
+        "sort-random-comparator:sort=merge",
+        "-a",
+        "fisher-yates",
+        "-a",
+        "rotation",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(table.lines().all(|l| l.chars().count() <= 100), "{table}");
+    let header = table.lines().find(|l| l.starts_with("algorithm")).unwrap();
+    assert!(header.contains("seen by"), "{table}");
+    let row = |name: &str| {
+        table
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap()
+            .to_string()
+    };
+    assert!(row("naive-swap").contains("position-value +5"), "{table}");
+    assert!(row("fisher-yates").contains(" - "), "{table}");
+    assert!(
+        table.contains("for every audit, so not a column here"),
+        "{table}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let naive = summary["audits"][0]["seen_by"].as_array().unwrap();
+    assert_eq!(naive.len(), 6);
+    assert_eq!(naive[0], "position-value");
+    std::fs::remove_dir_all(&out).unwrap();
 }

@@ -69,6 +69,30 @@ fn samplers_are_judged_and_written_like_shuffles() {
             .unwrap()
     };
     assert!(p("pairs") <= 1e-12 && p("inclusion") > 1e-3, "{tests:?}");
+    // What saw the bias, strongest first: led by the decisive test, never
+    // the inclusion test; nothing for a fair sampler. The CSV has the same.
+    let seen = |i: usize| -> Vec<String> {
+        summary["audits"][i]["seen_by"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(seen(2)[0], decisive);
+    assert!(!seen(2).contains(&"inclusion".to_string()), "{:?}", seen(2));
+    assert!(seen(0).is_empty() && seen(3).is_empty());
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let column = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "seen_by")
+        .unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows[2][column], seen(2).join(";"));
+    assert_eq!(&rows[0][column], "");
     // The table and the JSON state the same verdicts and p-values.
     for (i, name) in ["floyd:k=3", "reservoir-off-by-one:k=3"].iter().enumerate() {
         let row = table.lines().find(|l| l.starts_with(&name[..9])).unwrap();

@@ -64,6 +64,21 @@ fn every_sampler_gets_its_expected_verdict() {
         .collect();
     assert!(wrong.is_empty(), "unexpected verdicts: {wrong:?}");
     assert_eq!(audits.len(), Sampler::ALL.len());
+    // What saw the bias: a biased sampler names its tests, strongest first,
+    // starting with the decisive one; a fair one names none.
+    for a in &audits {
+        let seen = a.seen_by();
+        assert_eq!(
+            seen.is_empty(),
+            a.verdict != Verdict::Biased,
+            "{}",
+            a.spec.sampler
+        );
+        if let Some(first) = seen.first() {
+            assert_eq!(first.test, a.decisive().unwrap().test, "{}", a.spec.sampler);
+        }
+        assert!(seen.windows(2).all(|w| w[0].log10_p <= w[1].log10_p));
+    }
 }
 
 /// A fair sampler's audit is called biased at most at the stated rate, in

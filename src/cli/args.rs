@@ -111,8 +111,11 @@ verdict is one of: biased (the adjusted p is at most alpha); no bias detected \
 position-value cell with 90% power; each audit states the deviation it could \
 see); inconclusive (too few trials for that, or under 5 expected counts per \
 cell). p (adjusted) is the p-value the verdict used; p-values below 1e-12 \
-are shown as the bound < 1e-12. A cell is named as the largest deviation \
-only when it stands out from the noise of the n x n cells.
+are shown as the bound < 1e-12. seen by lists the tests that rejected after \
+every correction, strongest evidence first (by each test's own p-value, which \
+below 1e-12 only ranks); the first one decided the verdict. A cell is named as \
+the largest deviation only when it stands out from the noise of the n x n \
+cells.
 
 Counts accept 1000000, 1_000_000, 1e6 or 1M. The same --seed gives identical \
 counts on any number of threads.

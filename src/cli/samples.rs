@@ -9,6 +9,7 @@ use super::color;
 use super::interrupt;
 use super::progress::{Progress, work};
 use super::table::{Table, table_width, wrap};
+use super::verdicts::seen_by_cell;
 use shuffle_audit::engine::Progress as EngineProgress;
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
@@ -319,11 +320,13 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
         ("trials", true),
         ("verdict", false),
         ("p (adj.)", true),
+        ("seen by", false),
         ("could detect", false),
         ("largest deviation", false),
     ])
-    .droppable(&["could detect"])
-    .shrinkable(&["sampler", "largest deviation"]);
+    .droppable(&["seen by", "could detect"])
+    .shrinkable(&["seen by", "sampler", "largest deviation"])
+    .lists(&["seen by"], "tests");
     let mut inconclusive = Vec::new();
     for a in audits {
         if a.verdict == Verdict::Inconclusive {
@@ -341,6 +344,7 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
             short_count(a.tally.trials()),
             format!("{} {}", a.verdict.symbol(), a.verdict),
             format_p(a.log10_p_adjusted),
+            seen_by_cell(a.seen_by().iter().map(|t| t.test)),
             report_samples::detectable_words(a).replace(" per item", ""),
             deviation_short(a),
         ]);
@@ -349,7 +353,8 @@ pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
     out.push_str(&fitted.text);
     let mut notes = String::from(
         "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
-         could detect: the smallest deviation of one item's inclusion the run would have seen \
+         seen by: the tests that rejected after those corrections, strongest evidence (smallest \
+         p) first. could detect: the smallest deviation of one item's inclusion the run would have seen \
          with 90% power. largest deviation: observed/expected of the decisive test's most deviant \
          cell (item, pair, subset or slot).",
     );

@@ -55,6 +55,10 @@ pub struct Table {
     droppable: Vec<usize>,
     /// Columns whose text may be shortened (with "…"), first shortened first.
     shrinkable: Vec<usize>,
+    /// Shrinkable columns whose cells are lists (`a, b, c`): shortened by
+    /// leaving out their last items (`a, b +1 more`) instead of with "…",
+    /// with what their items are (`tests`).
+    lists: Vec<(usize, &'static str)>,
 }
 
 /// A table fitted to a width: its text and the columns left out.
@@ -77,6 +81,7 @@ impl Table {
             right_aligned: header.iter().map(|&(_, r)| r).collect(),
             droppable: Vec::new(),
             shrinkable: Vec::new(),
+            lists: Vec::new(),
         }
     }
 
@@ -92,6 +97,29 @@ impl Table {
     pub fn shrinkable(mut self, headers: &[&str]) -> Self {
         self.shrinkable = self.indices(headers);
         self
+    }
+
+    /// Marks the columns (by header) whose cells are lists, `, `-separated
+    /// and most important first: [`fit`](Self::fit) shortens them by
+    /// leaving out their last items and saying how many (`a, b +3 more`;
+    /// `5 tests` when even one does not fit, with `noun` saying what the
+    /// items are). Only columns also marked
+    /// [`shrinkable`](Self::shrinkable) are shortened.
+    pub fn lists(mut self, headers: &[&str], noun: &'static str) -> Self {
+        self.lists = self
+            .indices(headers)
+            .into_iter()
+            .map(|c| (c, noun))
+            .collect();
+        self
+    }
+
+    /// Cell `text` of column `c` in at most `width` characters.
+    fn shorten_cell(&self, c: usize, text: &str, width: usize) -> String {
+        match self.lists.iter().find(|&&(list, _)| list == c) {
+            Some(&(_, noun)) => shorten_list(text, width, noun),
+            None => shorten(text, width),
+        }
     }
 
     fn indices(&self, headers: &[&str]) -> Vec<usize> {
@@ -119,9 +147,33 @@ impl Table {
             if excess == 0 {
                 break;
             }
-            let floor = floor.max(self.rows[0][c].chars().count()).min(widths[c]);
+            let floor = self
+                .readable(c)
+                .map_or(floor, |readable| readable.min(floor))
+                .max(self.rows[0][c].chars().count())
+                .min(widths[c]);
             widths[c] = widths[c].saturating_sub(excess).max(floor);
         }
+    }
+
+    /// For a list column, the width at which every cell still names its
+    /// first item (`a +2`): it may be narrowed that far before any column
+    /// is left out, however short the readable width of other text.
+    fn readable(&self, c: usize) -> Option<usize> {
+        self.lists.iter().any(|&(list, _)| list == c).then(|| {
+            self.rows[1..]
+                .iter()
+                .map(|r| {
+                    let items: Vec<&str> = r[c].split(", ").collect();
+                    let tail = match items.len() {
+                        1 => String::new(),
+                        more => format!(" +{}", more - 1),
+                    };
+                    items[0].chars().count() + tail.chars().count()
+                })
+                .max()
+                .unwrap_or(0)
+        })
     }
 
     /// The table in at most `width` characters a line where it can be: first
@@ -160,7 +212,7 @@ impl Table {
                 .filter(|&c| shown[c])
                 .map(|c| {
                     let w = widths[c];
-                    let cell = shorten(&row[c], w);
+                    let cell = self.shorten_cell(c, &row[c], w);
                     shortened |= cell != row[c];
                     if self.right_aligned[c] {
                         format!("{cell:>w$}")
@@ -196,7 +248,7 @@ impl Table {
         let distinct = |w: usize| {
             let full: std::collections::HashSet<&str> = cells().collect();
             let short: std::collections::HashSet<String> =
-                cells().map(|cell| shorten(cell, w)).collect();
+                cells().map(|cell| self.shorten_cell(c, cell, w)).collect();
             full.len() == short.len()
         };
         while *width < natural && !distinct(*width) {
@@ -224,6 +276,36 @@ fn shorten(text: &str, width: usize) -> String {
     let head: String = chars[..keep - tail].iter().collect();
     let end: String = chars[chars.len() - tail..].iter().collect();
     format!("{head}…{end}")
+}
+
+/// A list `text` (`a, b, c`, most important first) in at most `width`
+/// characters: whole if it fits, else as many of its first items as fit
+/// with how many are left out (`a, b +1 more`; `a +2` when tight); when
+/// not even the first item fits, how many there are (`3 tests`, `noun`
+/// saying what they are), else the text shortened with "…".
+fn shorten_list(text: &str, width: usize, noun: &str) -> String {
+    let len = |s: &str| s.chars().count();
+    if len(text) <= width {
+        return text.to_string();
+    }
+    let items: Vec<&str> = text.split(", ").collect();
+    for kept in (1..items.len()).rev() {
+        let head = items[..kept].join(", ");
+        let tail = format!(" +{} more", items.len() - kept);
+        if len(&head) + len(&tail) <= width {
+            return format!("{head}{tail}");
+        }
+    }
+    let tight = format!("{} +{}", items[0], items.len() - 1);
+    if items.len() > 1 && len(&tight) <= width {
+        return tight;
+    }
+    let count = format!("{} {noun}", items.len());
+    if items.len() > 1 && len(&count) <= width {
+        count
+    } else {
+        shorten(text, width)
+    }
 }
 
 impl Fitted {
@@ -314,6 +396,34 @@ mod tests {
 
     fn widest(text: &str) -> usize {
         text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn lists_are_shortened_by_their_last_items() {
+        let seen = "position-value, lehmer-pairs, lehmer, cycles, fixed-points";
+        assert_eq!(shorten_list(seen, 80, "tests"), seen);
+        assert_eq!(
+            shorten_list(seen, 40, "tests"),
+            "position-value, lehmer-pairs +3 more"
+        );
+        assert_eq!(shorten_list(seen, 22, "tests"), "position-value +4 more");
+        assert_eq!(shorten_list(seen, 18, "tests"), "position-value +4");
+        assert_eq!(shorten_list(seen, 12, "tests"), "5 tests");
+        assert_eq!(shorten_list("fixed-points", 12, "tests"), "fixed-points");
+        // In a table: the list column shortens before the names do.
+        let mut table = Table::new(&[("algorithm", false), ("seen by", false)])
+            .shrinkable(&["seen by", "algorithm"])
+            .lists(&["seen by"], "tests");
+        table.push(vec!["naive-swap".into(), seen.into()]);
+        let fitted = table.fit(48);
+        assert!(fitted.shortened);
+        assert!(
+            fitted
+                .text
+                .contains("naive-swap  position-value, lehmer-pairs +3 more"),
+            "{}",
+            fitted.text
+        );
     }
 
     #[test]

@@ -58,13 +58,11 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
     header.extend([
         ("verdict", false),
         ("p (adj.)", true),
-        ("decisive test", false),
+        ("seen by", false),
         ("could detect", false),
         ("largest deviation", false),
     ]);
-    let mut table = Table::new(&header)
-        .droppable(&["decisive test", "could detect"])
-        .shrinkable(&["algorithm", "largest deviation", "rng"]);
+    let mut rows = Vec::new();
     let mut surprises = Vec::new();
     let mut inconclusive = Vec::new();
     for (a, found) in audits.iter().zip(&findings.audits) {
@@ -98,17 +96,49 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
         row.extend([
             format!("{} {}", a.verdict.symbol(), a.verdict),
             format_p(a.log10_p_adjusted),
-            a.decisive().test.to_string(),
+            seen_by_cell(a.seen_by().iter().map(|t| t.test)),
             a.sensitivity.short(),
             deviation_short(found),
         ]);
-        table.push(row);
+        rows.push(row);
     }
-    let fitted = table.fit(table_width());
+    // The table with or without the "could detect" column.
+    let detect_at = header.iter().position(|&(h, _)| h == "could detect");
+    let build = |with_detect: bool| {
+        let mut header = header.clone();
+        let mut rows = rows.clone();
+        if let Some(at) = detect_at.filter(|_| !with_detect) {
+            header.remove(at);
+            rows.iter_mut().for_each(|row| {
+                row.remove(at);
+            });
+        }
+        let mut table = Table::new(&header)
+            .droppable(&["seen by", "could detect"])
+            .shrinkable(&["seen by", "algorithm", "largest deviation", "rng"])
+            .lists(&["seen by"], "tests");
+        rows.into_iter().for_each(|row| table.push(row));
+        table
+    };
+    let mut fitted = build(true).fit(table_width());
+    let mut detect = "could detect".to_string();
+    // A "could detect" every audit shares is said once in the note when
+    // leaving its column out keeps every other column.
+    if audits.len() > 1 && same(&|a| a.sensitivity.short()) && !fitted.dropped.is_empty() {
+        let without = build(false).fit(table_width());
+        if without.dropped.is_empty() {
+            fitted = without;
+            detect = format!(
+                "could detect ({} for every audit, so not a column here)",
+                first.sensitivity.short()
+            );
+        }
+    }
     let mut out = fitted.text.clone();
-    let mut notes = String::from(
+    let mut notes = format!(
         "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
-         could detect: the smallest deviation of one cell (or effect of Cohen's w) the run \
+         seen by: the tests that rejected after those corrections, strongest evidence (smallest \
+         p) first. {detect}: the smallest deviation of one cell (or effect of Cohen's w) the run \
          would have seen with 90% power. largest deviation: observed/expected count of value v \
          (or a deck's kind, by name) at position p (exact: from the exact law).",
     );
@@ -131,6 +161,18 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
         out.push_str(&wrap(&note, table_width()));
     }
     out
+}
+
+/// The "seen by" cell of a verdict table: the tests that saw the bias,
+/// strongest first (`position-value, lehmer, cycles`; the table shortens
+/// it to `position-value +2 more`), or `-` when none did.
+pub fn seen_by_cell<T: std::fmt::Display>(tests: impl IntoIterator<Item = T>) -> String {
+    let names: Vec<String> = tests.into_iter().map(|t| t.to_string()).collect();
+    if names.is_empty() {
+        "-".to_string()
+    } else {
+        names.join(", ")
+    }
 }
 
 /// The largest deviation in a few characters: `1.27× v1 p0 exact`, or

@@ -4,6 +4,7 @@
 //! and their pictures (`inclusion.png`, `pairs.png`, `slots.png`, and
 //! `board.png` for a minesweeper board).
 
+use super::summary::SeenByColumn;
 use super::{
     MIN_SCALE_LIMIT, MIN_SCALE_STANDARD_ERRORS, files, input_words, limit_words, printed_words,
     write_png,
@@ -82,8 +83,12 @@ pub struct SampleRecord {
     pub p_adjusted_is_bound: bool,
     /// log10 of the adjusted p.
     pub log10_p_adjusted: f64,
-    /// The test with the strongest evidence, if any ran.
+    /// The test with the strongest evidence, if any ran: the first of
+    /// `seen_by` when the audit is biased.
     pub decisive_test: Option<String>,
+    /// The tests that saw the bias, strongest first
+    /// ([`SampleAudit::seen_by`]); empty unless the verdict is biased.
+    pub seen_by: Vec<String>,
     /// The smallest relative deviation of one item's inclusion the run
     /// would have seen with 90% power (infinite when it could not tell).
     pub detectable_item_deviation: f64,
@@ -162,6 +167,7 @@ impl SampleRecord {
             p_adjusted_is_bound: pvalue::is_bound(a.log10_p_adjusted),
             log10_p_adjusted: a.log10_p_adjusted,
             decisive_test: a.decisive().map(|t| t.test.to_string()),
+            seen_by: a.seen_by().iter().map(|t| t.test.to_string()).collect(),
             detectable_item_deviation: a.sensitivity.item_deviation,
             sensitivity_level: a.sensitivity.level,
             largest_deviation: a.deviation_words(),
@@ -268,6 +274,7 @@ impl SampleSummary {
             "p_adjusted",
             "p_adjusted_is_bound",
             "decisive_test",
+            "seen_by",
             "detectable_item_deviation",
             "largest_deviation",
         ];
@@ -284,6 +291,7 @@ impl SampleSummary {
                 r.p_adjusted.to_string(),
                 r.p_adjusted_is_bound.to_string(),
                 r.decisive_test.clone().unwrap_or_default(),
+                SeenByColumn::of(&r.seen_by).seen_by,
                 r.detectable_item_deviation.to_string(),
                 r.largest_deviation.clone(),
             ])

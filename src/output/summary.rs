@@ -48,7 +48,8 @@ pub struct SummaryRow {
     pub p_adjusted_is_bound: bool,
     /// log10 of the verdict's p-value (see the type's note).
     pub log10_p_adjusted: f64,
-    /// The test with the strongest evidence.
+    /// The test with the strongest evidence: the first of `seen_by` when
+    /// the audit is biased (see [`Audit::decisive`]).
     pub decisive_test: TestKind,
     /// Its standardised departure (X − df)/√(2·df).
     pub decisive_departure: f64,
@@ -195,6 +196,10 @@ pub struct SummaryEntry {
     /// The flat record.
     #[serde(flatten)]
     pub row: SummaryRow,
+    /// The tests that saw the bias, strongest first ([`Audit::seen_by`]):
+    /// a list in JSON, one `;`-separated column in CSV (see
+    /// [`SeenByColumn`]); empty unless the verdict is biased.
+    pub seen_by: Vec<TestKind>,
     /// The sensitivity in words, as the report states it.
     pub sensitivity: String,
     /// The cell behind `largest_deviation`, when one is named.
@@ -351,6 +356,7 @@ impl Summary {
                 .zip(&findings.audits)
                 .map(|(a, found)| SummaryEntry {
                     row: SummaryRow::of(a, found),
+                    seen_by: a.seen_by().iter().map(|t| t.test).collect(),
                     sensitivity: a.sensitivity.words(),
                     deviation_cell: found.deviation_cell.clone(),
                     plan: found.plan.clone(),
@@ -378,13 +384,36 @@ impl Summary {
         serde_json::to_string_pretty(self).expect("summary serialises")
     }
 
-    /// CSV text: a header and one row per audit.
+    /// CSV text: a header and one row per audit (the flat record, then
+    /// `seen_by`).
     pub fn to_csv(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
         for entry in &self.audits {
-            w.serialize(&entry.row).expect("summary row serialises");
+            let seen_by = SeenByColumn::of(&entry.seen_by);
+            w.serialize((&entry.row, seen_by))
+                .expect("summary row serialises");
         }
         String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("CSV is UTF-8")
+    }
+}
+
+/// The last column of `summary.csv` (and of a sampler run's): the tests
+/// that saw the bias, strongest first, as one field of names separated by
+/// `;` (a CSV field holds no list; the JSON's `seen_by` is one).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeenByColumn {
+    /// The names, `;`-separated (`position-value;lehmer;cycles`); empty
+    /// unless the verdict is biased.
+    pub seen_by: String,
+}
+
+impl SeenByColumn {
+    /// The column for these tests (in the order given).
+    pub fn of<T: std::fmt::Display>(tests: &[T]) -> Self {
+        let names: Vec<String> = tests.iter().map(T::to_string).collect();
+        Self {
+            seen_by: names.join(";"),
+        }
     }
 }
 

@@ -199,6 +199,58 @@ fn plan_cell(audit: &Audit, found: &AuditFindings) -> Cell {
     }
 }
 
+/// The "seen by" cell of a verdict table: the tests that saw the bias,
+/// strongest first, comma-separated; missing (—) when none did.
+pub fn seen_by_cell<T: std::fmt::Display>(tests: impl IntoIterator<Item = T>) -> Cell {
+    let names: Vec<String> = tests.into_iter().map(|t| t.to_string()).collect();
+    if names.is_empty() {
+        Cell::Missing
+    } else {
+        Cell::text(names.join(", "))
+    }
+}
+
+/// The fact naming what decided an audit's verdict: for a biased one,
+/// "Seen by" and every test that rejected, strongest first (the first
+/// decided the verdict; see [`Audit::seen_by`]); otherwise the "Decisive
+/// test", the one with the smallest p. Either way with the p the verdict
+/// compared with α.
+fn decisive_fact(audit: &Audit) -> (String, Cell) {
+    let p = format!(
+        "{} after every correction (the p the verdict compared with α)",
+        output::p_phrase(audit.log10_p_adjusted)
+    );
+    let seen = audit.seen_by();
+    match seen.split_first() {
+        Some((first, rest)) => {
+            let mut names = vec![format!(
+                "{} (departure {:.1} SD)",
+                first.test.title(),
+                first.departure
+            )];
+            names.extend(rest.iter().map(|t| t.test.title().to_string()));
+            (
+                "Seen by".to_string(),
+                Cell::text(format!(
+                    "{} (strongest evidence, the smallest p, first); {p}",
+                    names.join(", ")
+                )),
+            )
+        }
+        None => {
+            let decisive = audit.decisive();
+            (
+                "Decisive test".to_string(),
+                Cell::text(format!(
+                    "{}, departure {:.1} SD; {p}",
+                    decisive.test.title(),
+                    decisive.departure
+                )),
+            )
+        }
+    }
+}
+
 /// What the run could see, and for an inconclusive one why it cannot tell.
 pub fn sensitivity_words(audit: &Audit) -> String {
     let s = &audit.sensitivity;
@@ -236,7 +288,7 @@ fn verdict_section(
     }
     columns.extend([
         Column::text("verdict"),
-        Column::text("decisive test").secondary(),
+        Column::text("seen by").secondary(),
         Column::number("p (adjusted)"),
         Column::text("could detect"),
         Column::prose("largest deviation"),
@@ -268,7 +320,7 @@ fn verdict_section(
         }
         row.extend([
             verdict_cell(audit),
-            Cell::text(audit.decisive().test.title()),
+            seen_by_cell(audit.seen_by().iter().map(|t| t.test.title())),
             Cell::text(format_p(audit.log10_p_adjusted)),
             Cell::text(audit.sensitivity.short()),
             Cell::text(found.deviation.clone()),
@@ -450,20 +502,10 @@ fn audit_sections(
             )),
             size: ImageSize::Panel,
         })];
-        let decisive = audit.decisive();
         let mut facts = vec![
             ("Verdict".to_string(), Cell::Verdict(audit.verdict)),
             ("Expected".to_string(), expected_cell(audit)),
-            (
-                "Decisive test".to_string(),
-                Cell::text(format!(
-                    "{}, departure {:.1} SD; {} after every correction (the p the verdict \
-                     compared with α)",
-                    decisive.test.title(),
-                    decisive.departure,
-                    output::p_phrase(audit.log10_p_adjusted)
-                )),
-            ),
+            decisive_fact(audit),
             (
                 "Sensitivity".to_string(),
                 Cell::text(sensitivity_words(audit)),
@@ -762,8 +804,11 @@ fn method_section(input: &ReportInput<'_>) -> Section {
                  whole-permutation tables a law fitted to the collision count) that are \
                  accurate where decisions are taken and meaningless far beyond. Below 1e{} \
                  they are shown as the bound \"p < 1e{}\"; the size of such a departure is \
-                 its statistic's standardised excess (X − df)/√(2·df), which also picks the \
-                 decisive test among tests beyond the bound.",
+                 its statistic's standardised excess (X − df)/√(2·df). \"Seen by\" lists the \
+                 tests that rejected after every correction, strongest evidence first: by each \
+                 test's own p-value, which beyond the bound only ranks (it is how far out the \
+                 statistic lies in the test's approximate law) but, unlike the excess, does not \
+                 favour tests of few degrees of freedom; the first decided the verdict.",
                 LOG10_P_FLOOR, LOG10_P_FLOOR
             )),
         ],
@@ -920,7 +965,7 @@ mod tests {
             [
                 "algorithm",
                 "verdict",
-                "decisive test",
+                "seen by",
                 "p (adjusted)",
                 "could detect",
                 "largest deviation",
@@ -942,7 +987,7 @@ mod tests {
             .filter(|c| c.secondary)
             .map(|c| c.title.as_str())
             .collect();
-        assert_eq!(secondary, ["decisive test", "trials for 90% power"]);
+        assert_eq!(secondary, ["seen by", "trials for 90% power"]);
         assert_eq!(table.rows[1][1], Cell::Verdict(Verdict::Biased));
         assert_eq!(
             table.rows[1][5],

@@ -4,7 +4,7 @@
 //! the counts' files.
 
 use super::Provenance;
-use super::content::{VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_counts_of};
+use super::content::{self, VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_counts_of};
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table, TableLayout};
 use crate::format::{one_decimal, thousands};
 use crate::output::samples::{COMPARISON_FILE, drawn_words, pictures, sample_folders};
@@ -88,7 +88,7 @@ fn verdict_section(audits: &[SampleAudit], folders: &[String], alpha: f64) -> Se
             Column::number("k"),
             Column::number("trials"),
             Column::text("verdict"),
-            Column::text("decisive test").secondary(),
+            Column::text("seen by").secondary(),
             Column::number("p (adjusted)"),
             Column::text("could detect"),
             Column::prose("largest deviation"),
@@ -105,8 +105,7 @@ fn verdict_section(audits: &[SampleAudit], folders: &[String], alpha: f64) -> Se
             Cell::text(a.tally.k().to_string()),
             Cell::text(thousands(a.tally.trials())),
             Cell::Verdict(a.verdict),
-            a.decisive()
-                .map_or(Cell::Missing, |t| Cell::text(t.test.to_string())),
+            content::seen_by_cell(a.seen_by().iter().map(|t| t.test)),
             Cell::text(format_p(a.log10_p_adjusted)),
             Cell::text(detectable_words(a)),
             Cell::text(a.deviation_words()),
@@ -228,6 +227,19 @@ fn audit_section(a: &SampleAudit, folder: &str) -> Section {
         ("Largest deviation".into(), Cell::text(a.deviation_words())),
         ("Could detect".into(), Cell::text(detectable_words(a))),
     ];
+    let seen: Vec<String> = a.seen_by().iter().map(|t| t.test.to_string()).collect();
+    if !seen.is_empty() {
+        facts.insert(
+            1,
+            (
+                "Seen by".into(),
+                Cell::text(format!(
+                    "{} (strongest evidence, the smallest p, first)",
+                    seen.join(", ")
+                )),
+            ),
+        );
+    }
     if let Some(sha256) = a.feed.as_ref().and_then(|f| f.sha256.clone()) {
         facts.push(("Input SHA-256".into(), Cell::text(sha256)));
     }

@@ -125,12 +125,20 @@ impl SampleAudit {
         self.feed.as_ref().map_or(0, |f| f.base.offset() as usize)
     }
 
-    /// The test with the strongest evidence (smallest Holm-adjusted p),
-    /// if any test ran.
+    /// The test with the strongest evidence, if any test ran: the first of
+    /// [`seen_by`](Self::seen_by) when the audit is biased, else the
+    /// smallest p (the same order as a shuffle's,
+    /// [`crate::stats::multiple::by_strength`]).
     pub fn decisive(&self) -> Option<&TestResult<SampleTest>> {
-        self.tests
-            .iter()
-            .min_by(|a, b| a.log10_p_holm.total_cmp(&b.log10_p_holm))
+        crate::stats::strongest(&self.tests)
+    }
+
+    /// The tests that saw the bias, strongest first: those that reject
+    /// after every correction the verdict applied (as for a shuffle,
+    /// [`crate::audit::Audit::seen_by`]); empty unless the verdict is
+    /// biased.
+    pub fn seen_by(&self) -> Vec<&TestResult<SampleTest>> {
+        crate::stats::seen_by(&self.tests, self.log10_p, self.log10_p_adjusted, self.alpha)
     }
 
     /// The largest deviation in words: for a biased verdict the decisive

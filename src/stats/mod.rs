@@ -18,6 +18,6 @@ pub mod signs;
 pub mod special;
 
 pub use battery::TestResult;
-pub use multiple::{Verdict, holm_log10};
+pub use multiple::{Verdict, by_strength, holm_log10, seen_by, strongest};
 pub use position_value::{Cell, PositionValueStats};
 pub use sensitivity::Sensitivity;

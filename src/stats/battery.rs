@@ -179,7 +179,7 @@ fn from_gof_described(test: TestKind, g: Gof, what: String) -> TestResult {
         log10_p: g.log10_p,
         log10_p_holm: g.log10_p,
         departure: 0.0,
-        method: format!("{what}{pooling}"),
+        method: format!("{what}{pooling}; {}", g.describe()),
     }
 }
 

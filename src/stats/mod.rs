@@ -9,6 +9,7 @@ pub mod laws;
 pub mod lines;
 pub mod multiple;
 pub mod order;
+pub mod pearson_law;
 pub mod position_value;
 pub mod pvalue;
 pub mod sampling;

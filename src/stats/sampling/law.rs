@@ -77,16 +77,8 @@
 //! allowed, 8 weight vectors: 0.84–1.07× at 0.001, 0.93–1.15× at 1e-4.
 
 use super::{MIN_EXPECTED, NotApplicable};
-use crate::stats::special::{ln_gamma_q, log10_chi2_sf};
+pub use crate::stats::pearson_law::{MAX_EXCESS_KURTOSIS, NullLaw};
 use statrs::function::gamma::ln_gamma;
-use std::f64::consts::LN_10;
-
-/// A test runs only when the exact excess kurtosis of its statistic beyond
-/// the shifted gamma's is at most this in absolute value (module docs): by
-/// Cornish–Fisher about 7% on the rejection rate at 0.001 and 16% at 1e-4.
-/// At 0.05 the worst tails seen were 1.15× the nominal rate at 0.001; at
-/// this bound (about twice the trials) 1.10×.
-pub const MAX_EXCESS_KURTOSIS: f64 = 0.025;
 
 /// The law of the overlap kernel of a quadratic-form statistic: its df and
 /// eigenvalue λ, and the moments `m_r = E h^r` of `h = ⟨y_t, y_u⟩` for two
@@ -215,62 +207,6 @@ pub(super) fn fewest_trials(from: u64, ok: impl Fn(u64) -> bool) -> u64 {
     hi
 }
 
-/// The first four cumulants of a statistic under the null.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NullLaw {
-    /// Degrees of freedom of the limiting χ².
-    pub df: f64,
-    /// The mean (= df).
-    pub mean: f64,
-    /// The variance, `2·df·(1 − 1/T)`.
-    pub variance: f64,
-    /// The third cumulant (χ²: 8·df).
-    pub third: f64,
-    /// The fourth cumulant (χ²: 48·df).
-    pub fourth: f64,
-}
-
-impl NullLaw {
-    /// `κ₃ / κ₂^{3/2}` (0 when the variance is 0).
-    pub fn skewness(&self) -> f64 {
-        if self.variance > 0.0 {
-            self.third / self.variance.powf(1.5)
-        } else {
-            0.0
-        }
-    }
-
-    /// The standardised fourth cumulant beyond the shifted gamma's:
-    /// `κ₄/κ₂² − 1.5·γ²` (0 for any gamma law, χ² included).
-    pub fn excess_kurtosis(&self) -> f64 {
-        if self.variance > 0.0 {
-            let g = self.skewness();
-            self.fourth / (self.variance * self.variance) - 1.5 * g * g
-        } else {
-            f64::INFINITY
-        }
-    }
-
-    /// log10 P(Q ≥ x) under the shifted gamma with the exact mean, variance
-    /// and skewness; finite far into the tail. (χ²(df) if the skewness were
-    /// not positive, which the applicability rule excludes in practice.)
-    pub fn log10_sf(&self, x: f64) -> f64 {
-        let skew = self.skewness();
-        if skew <= 0.0 {
-            return log10_chi2_sf(x, self.df);
-        }
-        let shape = 4.0 / (skew * skew);
-        let scale = self.variance.sqrt() * skew / 2.0;
-        let location = self.mean - shape * scale;
-        let y = (x - location) / scale;
-        if y <= 0.0 {
-            0.0
-        } else {
-            ln_gamma_q(shape, y) / LN_10
-        }
-    }
-}
-
 /// The law of the intersection size of two independent uniform k-subsets of
 /// N items (hypergeometric), as (size, probability), with negligible tails
 /// (below 1e-20 of the largest term) left out.
@@ -362,6 +298,7 @@ pub(super) fn assert_cumulants(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::special::log10_chi2_sf;
 
     #[test]
     fn intersections_are_hypergeometric() {

@@ -474,7 +474,8 @@ fn fixed_plan(test: TestKind, effect: Effect, level: f64, power: f64) -> TestPla
 }
 
 /// The plan of a pooled structure test: the smallest T at which the pooled
-/// test reaches `power` at `level` (searched by doubling and bisection, as δ
+/// test reaches `power` at `level` (at the level its law must reach there,
+/// [`Components::level_reached`]) (searched by doubling and bisection, as δ
 /// and df change with the pooling).
 ///
 /// With `pilot = None` the components' alternative is the exact law. With
@@ -514,7 +515,8 @@ fn pooled_plan(
             if df < 1.0 || delta <= NEGLIGIBLE_DELTA {
                 return 0.0;
             }
-            noncentral_chi2_sf(chi2_isf(level, df), df, delta * t as f64)
+            let reached = c.level_reached(level, t);
+            noncentral_chi2_sf(chi2_isf(reached, df), df, delta * t as f64)
         };
         let mut hi = 1u64;
         while power_at(hi) < power {

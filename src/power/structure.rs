@@ -11,7 +11,7 @@ use crate::exact::{DrawLaw, ExactLaw};
 use crate::permutation::{Statistic, StatisticScratch, lehmer_digits};
 use crate::source::SourceSpec;
 use crate::spec::TestKind;
-use crate::stats::gof::MIN_EXPECTED;
+use crate::stats::gof::{self, MIN_EXPECTED};
 use crate::tally::{StructureCounts, lehmer_pairs};
 
 /// The laws of every structure statistic under one shuffle algorithm: what
@@ -202,24 +202,7 @@ impl Components {
     pub fn effect_at(&self, trials: f64) -> (f64, f64) {
         let (mut delta, mut df) = (0.0, 0.0);
         for (null, alt) in &self.0 {
-            let mut groups: Vec<(f64, f64)> = Vec::new();
-            let mut current = (0.0, 0.0);
-            for (&q, &p) in null.iter().zip(alt) {
-                current.0 += q;
-                current.1 += p;
-                if current.0 * trials >= MIN_EXPECTED {
-                    groups.push(std::mem::take(&mut current));
-                }
-            }
-            if current.0 > 0.0 || current.1 > 0.0 {
-                match groups.last_mut() {
-                    Some(last) => {
-                        last.0 += current.0;
-                        last.1 += current.1;
-                    }
-                    None => groups.push(current),
-                }
-            }
+            let groups = pooled_groups(null, alt, trials);
             delta += groups
                 .iter()
                 .filter(|g| g.0 > 0.0)
@@ -228,6 +211,23 @@ impl Components {
             df += groups.len().saturating_sub(1) as f64;
         }
         (delta, df)
+    }
+
+    /// The level the summed statistic's law must reach at `trials` for the
+    /// test to reject at `level` ([`gof::level_reached`]): a single table is
+    /// judged by `stats::gof::chi_square`, whose untrusted tails carry a
+    /// margin; parts summed are judged by their law alone.
+    pub fn level_reached(&self, level: f64, trials: u64) -> f64 {
+        match self.0.as_slice() {
+            [(null, alt)] => {
+                let groups: Vec<f64> = pooled_groups(null, alt, trials as f64)
+                    .iter()
+                    .map(|g| g.0)
+                    .collect();
+                gof::level_reached(level, &groups, trials)
+            }
+            _ => level,
+        }
     }
 
     /// The fewest trials at which every part has at least two groups after
@@ -250,6 +250,32 @@ impl Components {
         }
         hi as u64
     }
+}
+
+/// The (null, alternative) probabilities of the groups `null`'s categories
+/// are pooled into at `trials`, in order until each expects at least
+/// [`MIN_EXPECTED`] counts (a short last group joins the one before), as
+/// `stats::gof::chi_square` pools.
+fn pooled_groups(null: &[f64], alt: &[f64], trials: f64) -> Vec<(f64, f64)> {
+    let mut groups: Vec<(f64, f64)> = Vec::new();
+    let mut current = (0.0, 0.0);
+    for (&q, &p) in null.iter().zip(alt) {
+        current.0 += q;
+        current.1 += p;
+        if current.0 * trials >= MIN_EXPECTED {
+            groups.push(std::mem::take(&mut current));
+        }
+    }
+    if current.0 > 0.0 || current.1 > 0.0 {
+        match groups.last_mut() {
+            Some(last) => {
+                last.0 += current.0;
+                last.1 += current.1;
+            }
+            None => groups.push(current),
+        }
+    }
+    groups
 }
 
 #[cfg(test)]

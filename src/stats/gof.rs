@@ -65,6 +65,32 @@ pub const TAIL_SAFETY: f64 = 100.0;
 /// [`TAIL_SAFETY`] is reported, capped at the floor.
 pub const MONTE_CARLO_ABOVE: f64 = 1e-9;
 
+/// Whether [`chi_square`] takes the law of Pearson's statistic on pooled
+/// groups of probabilities `group_probs` over `trials` at its word in the
+/// tail: every group expects at least [`TAIL_EXPECTED`] counts and the
+/// law's excess kurtosis beyond the shifted gamma's is within
+/// [`MAX_EXCESS_KURTOSIS`].
+pub fn law_is_trusted(group_probs: &[f64], trials: u64, law: &NullLaw) -> bool {
+    let smallest = group_probs.iter().cloned().fold(f64::INFINITY, f64::min) * trials as f64;
+    smallest >= TAIL_EXPECTED && law.excess_kurtosis().abs() <= MAX_EXCESS_KURTOSIS
+}
+
+/// The level a Pearson statistic on pooled groups of probabilities
+/// `group_probs` over `trials` must reach by its law for [`chi_square`] to
+/// reject at `level`: `level` itself, except below the Monte Carlo floor on
+/// a table whose law is not trusted in the tail ([`law_is_trusted`]), where
+/// the law's p-value is reported with its [`TAIL_SAFETY`] margin. Power
+/// plans use it, so that a plan counts on no more than the test can show.
+pub fn level_reached(level: f64, group_probs: &[f64], trials: u64) -> f64 {
+    if level < MONTE_CARLO_FLOOR
+        && !law_is_trusted(group_probs, trials, &pearson_law(group_probs, trials))
+    {
+        level / TAIL_SAFETY
+    } else {
+        level
+    }
+}
+
 /// How a goodness-of-fit p-value was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GofMethod {
@@ -199,8 +225,7 @@ fn judge(counts: &[u64], probs: &[f64], monte_carlo: bool) -> Gof {
     let law = pearson_law(&group_probs, total);
     let mut log10_p = law.log10_sf(statistic);
     let mut method = GofMethod::Law;
-    let smallest = group_probs.iter().cloned().fold(f64::INFINITY, f64::min) * t;
-    let trusted = smallest >= TAIL_EXPECTED && law.excess_kurtosis().abs() <= MAX_EXCESS_KURTOSIS;
+    let trusted = law_is_trusted(&group_probs, total, &law);
     if !trusted && log10_p < MONTE_CARLO_ABOVE.log10() {
         // Far beyond the Monte Carlo floor: the simulation could only say
         // "below the floor"; the law's p-value with its margin says more.

@@ -75,7 +75,8 @@ const SIX: [(&str, usize, &str, u64, bool); 6] = [
 ];
 
 /// Three shuffle plans below 50 trials and three above: 200 seeded audits
-/// at each printed plan detect the bias 85–95% of the time.
+/// at each printed plan detect the bias 85–95% of the time, or above 95%
+/// where one trial fewer detects it less than 90% of the time.
 #[test]
 fn six_printed_plans_hold_in_simulation() {
     for (alg, n, tests, pilot, small) in SIX {
@@ -93,9 +94,14 @@ fn six_printed_plans_hold_in_simulation() {
                 .map_or("χ²".to_string(), |s| s.words()),
             start.elapsed().as_secs_f64()
         );
+        // Power can step from below 90% to nearly 100% in one trial where
+        // p-values are discrete (rotation at n = 10: 13 and 14 trials); then
+        // the plan must be that step, the fewest trials detecting 90%.
+        let below = (hits > 190).then(|| detected(alg, n, t - 1, tests));
         assert!(
-            in_band(hits),
-            "{alg} n={n}: {hits}/{RUNS} detected at the printed plan of {t}"
+            in_band(hits) || below.is_some_and(|b| b < 180),
+            "{alg} n={n}: {hits}/{RUNS} detected at the printed plan of {t}, {below:?} at {}",
+            t - 1
         );
     }
 }

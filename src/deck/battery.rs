@@ -249,7 +249,7 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
                 kind,
                 parts,
                 &format!(
-                    "count of each category in the first {} items against the hypergeometric law (Pearson's statistic, sparse counts pooled; each part's p-value from its exact law, by Monte Carlo in the tail)",
+                    "count of each category in the first {} items against the hypergeometric law (Pearson's statistic, sparse counts pooled; each part's p-value from its exact law, exact over small groups in the tail)",
                     hands.h
                 ),
             ))

@@ -353,9 +353,11 @@ pub(crate) fn audits(
             ..simulated.clone()
         };
         let tally = engine::run(&spec, &no_progress)?;
-        // Judged exactly as the audit judges, Monte Carlo tails included:
-        // at these small trial counts the law alone can be far off.
-        let results = audit::test_results(&spec, &tally);
+        // Judged as the audit judges, tails included (at these small trial
+        // counts the law alone can be far off), each tail from a null
+        // sample shared by the runs of one size rather than a Monte Carlo
+        // or an enumeration per run.
+        let results = gof::with_shared_nulls(|| audit::test_results(&spec, &tally));
         let best = results
             .iter()
             .min_by(|a, b| a.log10_p.total_cmp(&b.log10_p))
@@ -392,7 +394,7 @@ pub(crate) fn audits(
 /// Simulates a test whose statistic is the histogram of one structure
 /// statistic: T trials' categories drawn (seeded) from `alt`, the law under
 /// the shuffle, and judged by [`gof::chi_square_by_law`] against `null` (the
-/// test's own pooling and exact law, without its Monte Carlo in the tail) at
+/// test's own pooling and exact law, without its exact or Monte Carlo tail) at
 /// `level`. Searches from
 /// `guess` (the χ² plan), never below `floor` (the trials at which the
 /// pooled table has two groups, the least it needs to reject at all).

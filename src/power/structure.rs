@@ -11,7 +11,7 @@ use crate::exact::{DrawLaw, ExactLaw};
 use crate::permutation::{Statistic, StatisticScratch, lehmer_digits};
 use crate::source::SourceSpec;
 use crate::spec::TestKind;
-use crate::stats::gof::{self, MIN_EXPECTED};
+use crate::stats::gof;
 use crate::tally::{StructureCounts, lehmer_pairs};
 
 /// The laws of every structure statistic under one shuffle algorithm: what
@@ -197,12 +197,13 @@ pub(crate) struct Components(pub Vec<(Vec<f64>, Vec<f64>)>);
 impl Components {
     /// (δ, df) of the summed Pearson statistics at `trials` trials, after
     /// pooling each part's categories in order until every group expects at
-    /// least [`MIN_EXPECTED`] counts under the null (as
+    /// least [`gof::MIN_EXPECTED`] counts under the null (as
     /// `stats::gof::chi_square` does): δ = Σ (p − q)²/q over the groups.
     pub fn effect_at(&self, trials: f64) -> (f64, f64) {
         let (mut delta, mut df) = (0.0, 0.0);
         for (null, alt) in &self.0 {
-            let groups = pooled_groups(null, alt, trials);
+            let groups =
+                gof::pool_neighbours(null.iter().copied().zip(alt.iter().copied()), trials);
             delta += groups
                 .iter()
                 .filter(|g| g.0 > 0.0)
@@ -220,10 +221,13 @@ impl Components {
     pub fn level_reached(&self, level: f64, trials: u64) -> f64 {
         match self.0.as_slice() {
             [(null, alt)] => {
-                let groups: Vec<f64> = pooled_groups(null, alt, trials as f64)
-                    .iter()
-                    .map(|g| g.0)
-                    .collect();
+                let groups: Vec<f64> = gof::pool_neighbours(
+                    null.iter().copied().zip(alt.iter().copied()),
+                    trials as f64,
+                )
+                .iter()
+                .map(|g| g.0)
+                .collect();
                 gof::level_reached(level, &groups, trials)
             }
             _ => level,
@@ -250,32 +254,6 @@ impl Components {
         }
         hi as u64
     }
-}
-
-/// The (null, alternative) probabilities of the groups `null`'s categories
-/// are pooled into at `trials`, in order until each expects at least
-/// [`MIN_EXPECTED`] counts (a short last group joins the one before), as
-/// `stats::gof::chi_square` pools.
-fn pooled_groups(null: &[f64], alt: &[f64], trials: f64) -> Vec<(f64, f64)> {
-    let mut groups: Vec<(f64, f64)> = Vec::new();
-    let mut current = (0.0, 0.0);
-    for (&q, &p) in null.iter().zip(alt) {
-        current.0 += q;
-        current.1 += p;
-        if current.0 * trials >= MIN_EXPECTED {
-            groups.push(std::mem::take(&mut current));
-        }
-    }
-    if current.0 > 0.0 || current.1 > 0.0 {
-        match groups.last_mut() {
-            Some(last) => {
-                last.0 += current.0;
-                last.1 += current.1;
-            }
-            None => groups.push(current),
-        }
-    }
-    groups
 }
 
 #[cfg(test)]

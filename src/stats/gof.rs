@@ -17,13 +17,18 @@
 //!   fewer than [`TAIL_EXPECTED`] counts, whose own term `(O − E)²/E` has a
 //!   tail heavier than any gamma's, or a fourth cumulant beyond the gamma's
 //!   ([`MAX_EXCESS_KURTOSIS`]) — and it puts the p-value at or below
-//!   [`MONTE_CARLO_BELOW`], a sequential Monte Carlo p-value from the exact
-//!   multinomial null of the pooled groups replaces it (valid by
-//!   construction, floor [`MONTE_CARLO_FLOOR`]). Below that floor, where no
-//!   simulated table reached the statistic, the gamma law's p-value times
-//!   [`TAIL_SAFETY`] is reported if smaller than the floor (a measure of
-//!   the departure, far below any level a verdict is taken at); below
-//!   [`MONTE_CARLO_ABOVE`] the simulation is skipped for the same reason.
+//!   [`CHECK_TAIL_BELOW`], the p-value is computed exactly over the small
+//!   groups, every count of theirs enumerated, with the gamma law for the
+//!   large groups given their total ([`pearson_tail`]; no floor);
+//! * where the small groups are too many to enumerate
+//!   ([`pearson_tail::ENUMERATION_BUDGET`]), a sequential Monte Carlo
+//!   p-value from the exact multinomial null of the pooled groups replaces
+//!   it (valid by construction, floor [`MONTE_CARLO_FLOOR`]). Below that
+//!   floor, where no simulated table reached the statistic, the gamma law's
+//!   p-value times [`TAIL_SAFETY`] is reported if smaller than the floor (a
+//!   measure of the departure, far below any level a verdict is taken at);
+//!   below [`MONTE_CARLO_ABOVE`] the simulation is skipped for the same
+//!   reason.
 //!
 //! [`combine`] adds independent Pearson statistics and takes the p-value
 //! from the sum of their exact laws (cumulants add), and [`uniform`]'s
@@ -31,24 +36,27 @@
 
 use super::collisions;
 use super::pearson_law::{MAX_EXCESS_KURTOSIS, NullLaw, pearson_law, pearson_law_uniform};
+use super::pearson_tail;
 use rand::{Rng, SeedableRng};
 use statrs::function::gamma::ln_gamma;
+use std::collections::HashMap;
 use std::f64::consts::LN_10;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Categories are pooled until each group expects at least this many counts.
 pub const MIN_EXPECTED: f64 = 5.0;
 
 /// A pooled table whose smallest group expects fewer counts than this has its
-/// small p-values (at or below [`MONTE_CARLO_BELOW`]) checked by Monte Carlo:
-/// the term `(O − E)²/E` of a group expecting E counts has a tail heavier
+/// small p-values (at or below [`CHECK_TAIL_BELOW`]) computed exactly over
+/// its small groups, or by Monte Carlo where they are too many: the term `(O − E)²/E` of a group expecting E counts has a tail heavier
 /// than the shifted gamma's, which follows only three cumulants.
 pub const TAIL_EXPECTED: f64 = 100.0;
 
 /// The gamma-law p-value at or below which a table with a small group
-/// ([`TAIL_EXPECTED`]) gets a Monte Carlo p-value instead. Above it the law
+/// ([`TAIL_EXPECTED`]) gets an exact or Monte Carlo p-value instead. Above it the law
 /// is accurate (the heavy tail matters only far out), and larger p-values
 /// decide nothing.
-pub const MONTE_CARLO_BELOW: f64 = 0.05;
+pub const CHECK_TAIL_BELOW: f64 = 0.05;
 
 /// Where no simulated table reached the statistic, the gamma law's p-value
 /// times this is reported when it is below [`MONTE_CARLO_FLOOR`]: a margin
@@ -58,6 +66,11 @@ pub const MONTE_CARLO_BELOW: f64 = 0.05;
 /// excess growing into the tail; so only levels below 1e-6 could see the
 /// difference, and verdicts are taken far above.
 pub const TAIL_SAFETY: f64 = 100.0;
+
+/// An exact small-group tail ([`pearson_tail::upper_tail`]) below this is
+/// within its dropped mass (about 1e-14) of 0: the gamma law's p-value times
+/// [`TAIL_SAFETY`] is reported, capped at this.
+pub const EXACT_RESOLVES: f64 = 1e-12;
 
 /// A gamma-law p-value below this is far beyond the Monte Carlo floor
 /// ([`MONTE_CARLO_FLOOR`]): the simulation is skipped (it could only return
@@ -84,6 +97,7 @@ pub fn law_is_trusted(group_probs: &[f64], trials: u64, law: &NullLaw) -> bool {
 pub fn level_reached(level: f64, group_probs: &[f64], trials: u64) -> f64 {
     if level < MONTE_CARLO_FLOOR
         && !law_is_trusted(group_probs, trials, &pearson_law(group_probs, trials))
+        && !pearson_tail::is_enumerable(group_probs, trials, TAIL_EXPECTED)
     {
         level / TAIL_SAFETY
     } else {
@@ -99,6 +113,14 @@ pub enum GofMethod {
     /// The shifted gamma with the exact mean, variance and skewness of the
     /// statistic ([`NullLaw::log10_sf`]).
     Law,
+    /// Exact over the pooled groups expecting fewer than [`TAIL_EXPECTED`]
+    /// counts, every count of theirs enumerated, and the shifted gamma for
+    /// the others given their total ([`pearson_tail`]).
+    Exact {
+        /// The groups enumerated (and the one standing in for the rest
+        /// when every group is small).
+        groups: usize,
+    },
     /// A sequential Monte Carlo p-value from the exact multinomial null of
     /// the pooled groups, after this many simulated tables (see the module
     /// docs).
@@ -137,6 +159,10 @@ impl Gof {
                  Pearson's statistic (chi-square in the limit)"
                     .into()
             }
+            GofMethod::Exact { groups } => format!(
+                "p-value exact over the {groups} group(s) expecting under {TAIL_EXPECTED} counts \
+                 (every count enumerated), the shifted gamma for the rest given their total"
+            ),
             GofMethod::MonteCarlo { replicates } => format!(
                 "p-value by sequential Monte Carlo from the exact multinomial null \
                  ({replicates} simulated tables; a group expects under {TAIL_EXPECTED} counts)"
@@ -166,49 +192,16 @@ pub fn chi_square_by_law(counts: &[u64], probs: &[f64]) -> Gof {
     judge(counts, probs, false)
 }
 
-thread_local! {
-    static LAW_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` with every [`chi_square`] on this thread judged as
-/// [`chi_square_by_law`]: for power simulations that run whole audits
-/// (thousands of them, near their level, where the tail's Monte Carlo would
-/// cost up to [`MONTE_CARLO_REPLICATES`] tables per test).
-pub fn by_law_only<R>(f: impl FnOnce() -> R) -> R {
-    let before = LAW_ONLY.with(|c| c.replace(true));
-    let out = f();
-    LAW_ONLY.with(|c| c.set(before));
-    out
-}
-
 /// [`chi_square`], with or without the Monte Carlo in the tail.
 fn judge(counts: &[u64], probs: &[f64], monte_carlo: bool) -> Gof {
     assert_eq!(counts.len(), probs.len());
-    let monte_carlo = monte_carlo && !LAW_ONLY.with(|c| c.get());
     let total: u64 = counts.iter().sum();
     let t = total as f64;
-    let mut groups: Vec<(u64, f64)> = Vec::new(); // (observed, probability)
-    let mut current = (0u64, 0.0);
-    for (&c, &p) in counts.iter().zip(probs) {
-        current.0 += c;
-        current.1 += p;
-        if current.1 * t >= MIN_EXPECTED {
-            groups.push(std::mem::take(&mut current));
-        }
-    }
-    if current.1 > 0.0 || current.0 > 0 {
-        match groups.last_mut() {
-            Some(last) => {
-                last.0 += current.0;
-                last.1 += current.1;
-            }
-            None => groups.push(current),
-        }
-    }
+    let groups = pool_neighbours(probs.iter().copied().zip(counts.iter().copied()), t);
     let nonempty = probs.iter().filter(|&&p| p > 0.0).count();
     let pooled = nonempty.saturating_sub(groups.len());
-    let observed: Vec<u64> = groups.iter().map(|g| g.0).collect();
-    let group_probs: Vec<f64> = groups.iter().map(|g| g.1).collect();
+    let observed: Vec<u64> = groups.iter().map(|g| g.1).collect();
+    let group_probs: Vec<f64> = groups.iter().map(|g| g.0).collect();
     let statistic = pearson(&observed, &group_probs, t);
     let df = groups.len().saturating_sub(1) as f64;
     let trivial = Gof {
@@ -226,13 +219,33 @@ fn judge(counts: &[u64], probs: &[f64], monte_carlo: bool) -> Gof {
     let mut log10_p = law.log10_sf(statistic);
     let mut method = GofMethod::Law;
     let trusted = law_is_trusted(&group_probs, total, &law);
-    if !trusted && log10_p < MONTE_CARLO_ABOVE.log10() {
+    let shared = SHARED_NULLS.with(|c| c.get());
+    let exact = || pearson_tail::upper_tail(&group_probs, total, statistic, TAIL_EXPECTED);
+    if trusted || log10_p > CHECK_TAIL_BELOW.log10() {
+        // The law holds, or the p-value decides nothing.
+    } else if let Some(p) = (monte_carlo && !shared).then(exact).flatten() {
+        log10_p = if p < EXACT_RESOLVES {
+            // Within the enumeration's dropped mass of 0: the law's far
+            // smaller p-value, with its margin, says more.
+            (log10_p + TAIL_SAFETY.log10()).min(EXACT_RESOLVES.log10())
+        } else {
+            p.log10()
+        };
+        let groups = group_probs
+            .iter()
+            .filter(|&&p| p * t < TAIL_EXPECTED)
+            .count();
+        method = GofMethod::Exact { groups };
+    } else if log10_p < MONTE_CARLO_ABOVE.log10() {
         // Far beyond the Monte Carlo floor: the simulation could only say
         // "below the floor"; the law's p-value with its margin says more.
         log10_p = (log10_p + TAIL_SAFETY.log10()).min(MONTE_CARLO_FLOOR.log10());
-    } else if monte_carlo && !trusted && log10_p <= MONTE_CARLO_BELOW.log10() {
-        let seed = table_seed(counts, probs);
-        let (p, replicates, reached) = monte_carlo_pearson(&group_probs, total, statistic, seed);
+    } else if monte_carlo {
+        let (p, replicates, reached) = if shared {
+            shared_null_p(&group_probs, total, statistic)
+        } else {
+            monte_carlo_pearson(&group_probs, total, statistic, table_seed(counts, probs))
+        };
         log10_p = if reached == 0 {
             // No simulated table reached the statistic: the floor, or the
             // law's far smaller p-value with its margin.
@@ -248,6 +261,37 @@ fn judge(counts: &[u64], probs: &[f64], monte_carlo: bool) -> Gof {
         method,
         ..trivial
     }
+}
+
+/// Pools neighbouring categories (in order) until each group expects at
+/// least [`MIN_EXPECTED`] of `trials` under its probability, a short
+/// remainder joining the last group: the pooling of [`chi_square`], shared
+/// by the power plans and the sampler tests so that a plan and a test pool
+/// alike. `items` are (probability, payload) per category (a count, or the
+/// probability under an alternative); a group's payloads are added.
+pub fn pool_neighbours<W>(items: impl IntoIterator<Item = (f64, W)>, trials: f64) -> Vec<(f64, W)>
+where
+    W: Copy + Default + PartialEq + std::ops::AddAssign,
+{
+    let mut groups: Vec<(f64, W)> = Vec::new();
+    let mut current = (0.0, W::default());
+    for (p, w) in items {
+        current.0 += p;
+        current.1 += w;
+        if current.0 * trials >= MIN_EXPECTED {
+            groups.push(std::mem::take(&mut current));
+        }
+    }
+    if current.0 > 0.0 || current.1 != W::default() {
+        match groups.last_mut() {
+            Some(last) => {
+                last.0 += current.0;
+                last.1 += current.1;
+            }
+            None => groups.push(current),
+        }
+    }
+    groups
 }
 
 /// Pearson's statistic of `observed` against `probs` over `t` trials.
@@ -283,6 +327,104 @@ fn table_seed(counts: &[u64], probs: &[f64]) -> u64 {
     })
 }
 
+thread_local! {
+    static SHARED_NULLS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The null samples of [`with_shared_nulls`], by pooled law and trials.
+type NullSamples = HashMap<(u64, Vec<u64>), Arc<Vec<f64>>>;
+
+/// At most this many null samples of [`MONTE_CARLO_REPLICATES`] statistics
+/// (800 kB each) are kept; the cache is emptied when it is full.
+const SHARED_NULLS_KEPT: usize = 64;
+
+/// Runs `f` with every [`chi_square`] on this thread taking a p-value in
+/// the tail from one sample of [`MONTE_CARLO_REPLICATES`] null tables shared
+/// by every table of the same pooled law and trials — `(k + 1)/(R + 1)`,
+/// valid for each table on its own — instead of the table's own sequential
+/// Monte Carlo or enumeration. For power simulations, which judge hundreds
+/// of audits of one size near their level, where a Monte Carlo per table
+/// cost over a minute per plan.
+pub fn with_shared_nulls<R>(f: impl FnOnce() -> R) -> R {
+    let before = SHARED_NULLS.with(|c| c.replace(true));
+    let out = f();
+    SHARED_NULLS.with(|c| c.set(before));
+    out
+}
+
+/// [`with_shared_nulls`]'s p-value of `statistic`: (p, tables, tables that
+/// reached it), as [`monte_carlo_pearson`].
+fn shared_null_p(probs: &[f64], t: u64, statistic: f64) -> (f64, usize, usize) {
+    static SAMPLES: OnceLock<Mutex<NullSamples>> = OnceLock::new();
+    let samples = SAMPLES.get_or_init(Default::default);
+    let key = (t, probs.iter().map(|p| p.to_bits()).collect::<Vec<_>>());
+    let known = samples.lock().ok().and_then(|s| s.get(&key).cloned());
+    let sample = known.unwrap_or_else(|| {
+        let mut draw = NullDraw::new(probs, t, table_seed(&[t], probs));
+        let mut sample: Vec<f64> = (0..MONTE_CARLO_REPLICATES).map(|_| draw.next()).collect();
+        sample.sort_by(f64::total_cmp);
+        let sample = Arc::new(sample);
+        if let Ok(mut s) = samples.lock() {
+            if s.len() >= SHARED_NULLS_KEPT {
+                s.clear();
+            }
+            s.insert(key, sample.clone());
+        }
+        sample
+    });
+    let bar = statistic - 1e-9 * statistic.abs().max(1.0);
+    let reached = sample.len() - sample.partition_point(|&x| x < bar);
+    (
+        (reached + 1) as f64 / (sample.len() + 1) as f64,
+        sample.len(),
+        reached,
+    )
+}
+
+/// Pearson statistics of tables drawn from the exact multinomial null, by
+/// conditional binomials: P(group i | not in the groups before i).
+struct NullDraw<'a> {
+    probs: &'a [f64],
+    tail: Vec<f64>,
+    t: u64,
+    rng: rand_xoshiro::Xoshiro256PlusPlus,
+}
+
+impl<'a> NullDraw<'a> {
+    fn new(probs: &'a [f64], t: u64, seed: u64) -> Self {
+        let mut tail = vec![0.0; probs.len()];
+        let mut acc = 0.0;
+        for i in (0..probs.len()).rev() {
+            acc += probs[i];
+            tail[i] = acc;
+        }
+        Self {
+            probs,
+            tail,
+            t,
+            rng: rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+
+    /// The statistic of the next table.
+    fn next(&mut self) -> f64 {
+        let tf = self.t as f64;
+        let mut left = self.t;
+        let mut x2 = 0.0;
+        for (i, &p) in self.probs.iter().enumerate() {
+            let o = if i + 1 == self.probs.len() {
+                left
+            } else {
+                binomial(&mut self.rng, left, (p / self.tail[i]).min(1.0))
+            };
+            left -= o;
+            let e = p * tf;
+            x2 += (o as f64 - e) * (o as f64 - e) / e;
+        }
+        x2
+    }
+}
+
 /// Sequential Monte Carlo p-value (Besag & Clifford 1991) of Pearson's
 /// `statistic` over `t` trials into groups of probabilities `probs`: tables
 /// are drawn from the exact multinomial null until
@@ -290,32 +432,12 @@ fn table_seed(counts: &[u64], probs: &[f64]) -> u64 {
 /// [`MONTE_CARLO_REPLICATES`] are done, as [`uniform`]'s sparse path.
 /// Returns (p, tables simulated, tables that reached the statistic).
 fn monte_carlo_pearson(probs: &[f64], t: u64, statistic: f64, seed: u64) -> (f64, usize, usize) {
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let tf = t as f64;
+    let mut draw = NullDraw::new(probs, t, seed);
     // Ties count as reaching the statistic (up to rounding).
     let bar = statistic - 1e-9 * statistic.abs().max(1.0);
-    // Conditional binomials: P(group i | not in groups before i).
-    let mut tail = vec![0.0; probs.len()];
-    let mut acc = 0.0;
-    for i in (0..probs.len()).rev() {
-        acc += probs[i];
-        tail[i] = acc;
-    }
     let mut reached = 0usize;
     for replicate in 1..=MONTE_CARLO_REPLICATES {
-        let mut left = t;
-        let mut x2 = 0.0;
-        for (i, &p) in probs.iter().enumerate() {
-            let o = if i + 1 == probs.len() {
-                left
-            } else {
-                binomial(&mut rng, left, (p / tail[i]).min(1.0))
-            };
-            left -= o;
-            let e = p * tf;
-            x2 += (o as f64 - e) * (o as f64 - e) / e;
-        }
-        if x2 >= bar {
+        if draw.next() >= bar {
             reached += 1;
             if reached == MONTE_CARLO_EXCEEDANCES {
                 return (reached as f64 / replicate as f64, replicate, reached);
@@ -624,13 +746,12 @@ mod tests {
     #[test]
     fn chi_square_matches_a_hand_computation() {
         // Two groups expecting 20 each: X² = 10, and the exact p-value is
-        // P(|Bin(40, 1/2) − 20| ≥ 10) = 0.00222 (χ²(1) says 0.00157).
+        // P(|Bin(40, 1/2) − 20| ≥ 10) = 0.0022214338 (χ²(1) says 0.00157).
         let g = chi_square(&[30, 10], &[0.5, 0.5]);
         assert!((g.statistic - 10.0).abs() < 1e-12);
-        assert!(matches!(g.method, GofMethod::MonteCarlo { .. }));
+        assert_eq!(g.method, GofMethod::Exact { groups: 2 });
         let p = 10f64.powf(g.log10_p);
-        assert!((p / 0.002221 - 1.0).abs() < 0.5, "{p}");
-        assert_eq!(g, chi_square(&[30, 10], &[0.5, 0.5]), "reproducible");
+        assert!((p / 0.0022214338 - 1.0).abs() < 1e-7, "{p}");
         // Large groups: the law, close to χ²(1).
         let g = chi_square(&[5300, 4700], &[0.5, 0.5]);
         assert_eq!(g.method, GofMethod::Law);
@@ -725,6 +846,23 @@ mod tests {
         let p = uniform(&huge, 1);
         assert_eq!(p.method, SparseMethod::CollisionPoisson);
         assert!(p.log10_p < -100.0, "{}", p.log10_p);
+    }
+
+    #[test]
+    fn too_many_small_groups_get_a_reproducible_monte_carlo_p_value() {
+        // 40 groups expecting 50 each: beyond the enumeration's budget. A
+        // table 3 standard deviations out along one group.
+        let probs = vec![1.0 / 40.0; 40];
+        let mut counts = vec![50u64; 40];
+        counts[0] += 50;
+        counts[1] -= 25;
+        counts[2] -= 25;
+        let g = chi_square(&counts, &probs);
+        assert!(matches!(g.method, GofMethod::MonteCarlo { .. }), "{g:?}");
+        // X² = 75 on 39 df: χ²(39) says 5e-4.
+        let p = 10f64.powf(g.log10_p);
+        assert!(p > 1e-4 && p < 2e-3, "{p}");
+        assert_eq!(g, chi_square(&counts, &probs), "reproducible");
     }
 
     #[test]

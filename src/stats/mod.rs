@@ -10,6 +10,7 @@ pub mod lines;
 pub mod multiple;
 pub mod order;
 pub mod pearson_law;
+pub mod pearson_tail;
 pub mod position_value;
 pub mod pvalue;
 pub mod sampling;

@@ -350,11 +350,16 @@ fn diagrams() -> &'static Diagrams {
 /// `trials` picks over cells of probabilities `probs` (positive, summing to
 /// 1), as a [`NullLaw`] with df = cells − 1.
 pub fn pearson_law(probs: &[f64], trials: u64) -> NullLaw {
-    // Power sums Σ π^e for e in −4..=8 (index e + 4).
-    let sums: Vec<f64> = (-4i32..=8)
+    from_power_sums(probs.len(), &power_sums(probs), trials)
+}
+
+/// The power sums `Σ π^e` of `probs`, e = −4..=8 (index e + 4): all that
+/// [`from_power_sums`] needs of the cells, so that a caller asking for the
+/// law of the same cells at many trial counts computes them once.
+pub(crate) fn power_sums(probs: &[f64]) -> Vec<f64> {
+    (-4i32..=8)
         .map(|e| probs.iter().map(|&p| p.powi(e)).sum())
-        .collect();
-    from_power_sums(probs.len(), &sums, trials)
+        .collect()
 }
 
 /// [`pearson_law`] for `cells` equally likely cells, without a pass over
@@ -367,8 +372,8 @@ pub fn pearson_law_uniform(cells: usize, trials: u64) -> NullLaw {
 }
 
 /// The cumulants from the power sums `Σ π^e`, e = −4..=8 (index e + 4), of
-/// `m` cells.
-fn from_power_sums(m: usize, sums: &[f64], trials: u64) -> NullLaw {
+/// `m` cells ([`power_sums`]).
+pub(crate) fn from_power_sums(m: usize, sums: &[f64], trials: u64) -> NullLaw {
     let t = trials as f64;
     let falling = |v: usize| -> f64 { (0..v).map(|i| t - i as f64).product() };
     let mf = m as f64;

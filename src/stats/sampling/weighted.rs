@@ -37,33 +37,17 @@ use super::{
     CANTELLI_DECISIVE, Deviation, MIN_EXPECTED, Method, NotApplicable, SampleCell, SamplingTest,
     cantelli_log10, keep_largest,
 };
-#[cfg(doc)]
 use crate::stats::gof;
 
 /// Pools neighbouring cells (in order) until each group expects at least
 /// [`MIN_EXPECTED`] of `trials`, the remainder joining the last group, as
 /// [`gof::chi_square`] does. Returns (observed, probability) per group.
 fn pool(counts: &[u64], probs: &[f64], trials: u64) -> Vec<(u64, f64)> {
-    let t = trials as f64;
-    let mut groups: Vec<(u64, f64)> = Vec::new();
-    let mut current = (0u64, 0.0f64);
-    for (&c, &p) in counts.iter().zip(probs) {
-        current.0 += c;
-        current.1 += p;
-        if current.1 * t >= MIN_EXPECTED {
-            groups.push(std::mem::take(&mut current));
-        }
-    }
-    if current.1 > 0.0 || current.0 > 0 {
-        match groups.last_mut() {
-            Some(last) => {
-                last.0 += current.0;
-                last.1 += current.1;
-            }
-            None => groups.push(current),
-        }
-    }
-    groups
+    let items = probs.iter().copied().zip(counts.iter().copied());
+    gof::pool_neighbours(items, trials as f64)
+        .into_iter()
+        .map(|(p, o)| (o, p))
+        .collect()
 }
 
 /// The fewest picks from `from` on at which the test runs and keeps running:

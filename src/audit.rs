@@ -1,8 +1,9 @@
 //! An audit: run one algorithm many times, test the counts, and judge the
 //! result together with the other audits of the same run.
 
-use crate::engine::{self, FeedReport, Produced, Progress, RunSpec};
+use crate::engine::{self, Progress, RunSpec};
 use crate::error::{Error, Result};
+use crate::produce::{self, FeedReport, Produced};
 use crate::sequential::Plan;
 use crate::spec::TestKind;
 use crate::stats::{
@@ -115,7 +116,7 @@ pub fn cells<'a>(spec: &RunSpec, tally: &'a Tally) -> Cells<'a> {
 /// Runs one audit; its verdict is provisional (uncorrected) until
 /// [`judge`] sees the whole run.
 pub fn run(spec: &RunSpec, alpha: f64, progress: Progress<'_>) -> Result<Audit> {
-    run_with(spec, alpha, || engine::produce(spec, progress))
+    run_with(spec, alpha, || produce::produce(spec, progress))
 }
 
 /// [`run`] for a user's shuffle written in Rust (see
@@ -172,11 +173,7 @@ fn run_with(
 /// columns asked for (`--categories`), which need the items' names; `None`
 /// for distinct items and no categories. Hands are not counted while
 /// reading, so the hand test is left out (the deck's label says so).
-fn read_deck(
-    spec: &RunSpec,
-    feed: &crate::engine::FeedReport,
-    n: usize,
-) -> Result<Option<crate::deck::Deck>> {
+fn read_deck(spec: &RunSpec, feed: &FeedReport, n: usize) -> Result<Option<crate::deck::Deck>> {
     let labels: Vec<String> = (0..n).map(|i| feed.items.label(i)).collect();
     let categories = match &spec.subject {
         crate::subject::Subject::Outside(outside) => outside.categories.as_deref(),
@@ -353,7 +350,7 @@ pub fn run_until_decisive(
                 seed,
                 ..spec.clone()
             };
-            engine::run(&batch, progress)
+            produce::run(&batch, progress)
         },
         Tally::merge,
         |tally| {

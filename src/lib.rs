@@ -11,7 +11,10 @@
 //! [`experiment`] file describes a whole study (many audits) so that it can be
 //! rerun bit for bit. [`ingest`] counts permutations made outside the tool
 //! (text or binary files, stdin, or the output of a program run in parallel)
-//! into the same kind of tally, so shuffles in any language can be audited.
+//! into the same kind of tally, so shuffles in any language can be audited;
+//! [`produce`] gives the tally of any subject, running the engine or the
+//! readers as it needs, and [`pacing`] holds the batch size and progress
+//! callback all of them share.
 //! [`shard`] cuts a run into shards counted anywhere, saves runs part-way
 //! and merges the shards back into the one run, bit for bit.
 //! The command-line tool is a thin shell over this library.
@@ -50,10 +53,12 @@ pub mod format;
 pub mod ingest;
 pub mod mixing;
 pub mod output;
+pub mod pacing;
 pub mod params;
 pub mod permutation;
 pub mod plot;
 pub mod power;
+pub mod produce;
 pub mod report;
 pub mod sampler;
 pub mod selftest;

@@ -59,6 +59,16 @@ pub enum TestKind {
     Displacement,
 }
 
+/// Items shuffled (or the population a sampler draws from) when neither
+/// the command line, the experiment file nor an input says: small enough
+/// that every test runs, whole permutations included. One value for the
+/// library, `audit`, `power` and experiment files alike.
+pub const DEFAULT_N: usize = 10;
+
+/// Trials per audit when neither the command line nor the experiment file
+/// (nor a file of decks) says.
+pub const DEFAULT_TRIALS: u64 = 1_000_000;
+
 /// The largest n for which whole permutations can be counted (10! counters
 /// per worker, 29 MB).
 pub const MAX_PERMUTATION_N: usize = 10;

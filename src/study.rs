@@ -26,7 +26,7 @@
 
 use crate::algorithm::Algorithm;
 use crate::audit::{self, Audit, DEFAULT_ALPHA};
-use crate::engine::{self, FeedReport, N_FROM_INPUT, RunSpec};
+use crate::engine::{self, N_FROM_INPUT, RunSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::experiment::mixing::{LoaderReport, MixingCurve as PlannedCurve, MixingPlan};
 use crate::experiment::record::{RunStart, tool_version};
@@ -34,6 +34,7 @@ use crate::findings::Findings;
 use crate::format::human_bytes;
 use crate::mixing::{self, MixingCurve};
 use crate::output::{self, files, summary::Summary};
+use crate::produce::FeedReport;
 use crate::report::{self, MixingOutcome, Provenance, ReportInput};
 use crate::stats::Verdict;
 use crate::tally::Tally;

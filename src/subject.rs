@@ -3,9 +3,11 @@
 //! Rust function), which the audit sees only through its output.
 
 use crate::algorithm::{Algorithm, Draws, Expected, Record, record};
+use crate::error::{Error, Result};
 use crate::source::{RandAdapter, RandomSource};
 use std::fmt;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 /// The shuffle under audit.
@@ -42,7 +44,7 @@ pub enum Feed {
         /// The path, or `-` for standard input.
         path: PathBuf,
         /// Text lines or fixed-width binary records.
-        format: crate::ingest::Format,
+        format: Format,
     },
     /// A program run by the tool, `jobs` copies in parallel, each printing
     /// its share of the decks.
@@ -58,6 +60,71 @@ pub enum Feed {
     /// A Rust function handed to the engine alongside the spec (see
     /// [`crate::custom`]), drawing from our random source.
     Function,
+}
+
+/// How the decks of a file feed are written (read by [`crate::ingest`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// One deck per line of text (see the module documentation).
+    #[default]
+    Text,
+    /// Records of n one-byte values.
+    U8,
+    /// Records of n two-byte little-endian values.
+    U16,
+    /// Records of n four-byte little-endian values.
+    U32,
+}
+
+impl Format {
+    /// Every format, in the order of its names.
+    pub const ALL: [Format; 4] = [Format::Text, Format::U8, Format::U16, Format::U32];
+
+    /// The name used on the command line: `text`, `u8`, `u16`, `u32`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::U8 => "u8",
+            Format::U16 => "u16",
+            Format::U32 => "u32",
+        }
+    }
+
+    /// The format called `text`, failing with the known names otherwise.
+    pub fn parse(text: &str) -> Result<Format> {
+        let wanted = text.trim().to_ascii_lowercase();
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == wanted)
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "unknown input format '{text}' (expected: text, u8, u16, u32)"
+                ))
+            })
+    }
+
+    /// Bytes per value for the binary formats, `None` for text.
+    pub fn width(self) -> Option<usize> {
+        match self {
+            Format::Text => None,
+            Format::U8 => Some(1),
+            Format::U16 => Some(2),
+            Format::U32 => Some(4),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Format::parse(s)
+    }
 }
 
 /// A shuffle written in Rust that draws through our [`RandomSource`]: the

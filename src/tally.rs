@@ -6,6 +6,7 @@ mod deals;
 mod hands;
 mod observe;
 mod order;
+pub mod sample;
 mod serial;
 
 use crate::permutation::Statistic;

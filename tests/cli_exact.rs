@@ -1,43 +1,22 @@
 //! The `exact` subcommand end to end: output, files, JSON, exit codes.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
+use common::{TempDir, bin, stderr, stdout};
+use std::process::Output;
+
+/// Runs `shuffle-audit exact` with `args`.
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+    bin()
         .arg("exact")
         .args(args)
         .output()
         .expect("the binary runs")
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("sa-cli-exact-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        Self(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn naive_swap_at_3_prints_its_exact_law_and_writes_its_files() {
-    let dir = TempDir::new("ok");
+    let dir = TempDir::temp("ok");
     let out = run(&[
         "-a",
         "naive-swap",
@@ -122,7 +101,7 @@ fn refusals_exit_with_2_and_say_why() {
         (&["-a", "fisher-yates", "-n", "1"], "n = 1"),
     ];
     for (args, needle) in cases {
-        let dir = TempDir::new("refused");
+        let dir = TempDir::temp("refused");
         let mut args = args.to_vec();
         args.extend(["--out", dir.0.to_str().unwrap()]);
         let out = run(&args);

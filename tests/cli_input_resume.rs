@@ -3,25 +3,13 @@
 //! gives the counts and findings of one uninterrupted read; a file changed
 //! before the saved offset, stdin and sharded reads are refused (exit 2).
 
+mod common;
+
+use common::{bin, run, scratch, stderr};
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sa-input-resume-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -100,7 +88,7 @@ fn a_read_stopped_or_killed_resumes_to_the_same_counts() {
     };
     let plain = dir.join("plain");
     let o = bin().args(read(&[], &plain)).output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
 
     for (sig, saves) in [(libc::SIGINT, 1), (libc::SIGKILL, 2)] {
         let checkpoint = dir.join(format!("read-{sig}.ck"));
@@ -116,7 +104,7 @@ fn a_read_stopped_or_killed_resumes_to_the_same_counts() {
         signal(&child, sig);
         let o = child.wait_with_output().unwrap();
         if sig == libc::SIGINT {
-            let err = String::from_utf8_lossy(&o.stderr);
+            let err = stderr(&o);
             assert_eq!(o.status.code(), Some(130), "{err}");
             assert!(
                 err.contains(&format!("--resume {}", p(&checkpoint))),
@@ -140,7 +128,7 @@ fn a_read_stopped_or_killed_resumes_to_the_same_counts() {
             p(&out),
             "-q",
         ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.status.success(), "{}", stderr(&o));
         assert_eq!(
             std::fs::read(out.join("deals.txt/counts.csv")).unwrap(),
             std::fs::read(plain.join("deals.txt/counts.csv")).unwrap()
@@ -167,7 +155,7 @@ fn a_read_stopped_or_killed_resumes_to_the_same_counts() {
         "-q",
         "--json",
     ]);
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("has changed in its first"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -188,7 +176,7 @@ fn reads_that_cannot_resume_are_refused_with_exit_2() {
         let mut all = vec!["audit", "--json"];
         all.extend(args);
         let o = run(&all);
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(err.contains(words), "{err}");
     }

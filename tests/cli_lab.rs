@@ -2,29 +2,11 @@
 //! level instead of α, each position's and card's own test in every output,
 //! and the SHA-256 of the input file that was judged.
 
+mod common;
+
+use common::{run, stderr, summary, temp};
 use shuffle_audit::digest::file_sha256;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("sa-lab-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    let _ = std::fs::remove_file(&p);
-    p
-}
-
-fn summary(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
-    serde_json::from_str(&text).expect("JSON")
-}
 
 #[test]
 fn a_confidence_level_holds_verdicts_and_lines_to_its_alpha() {
@@ -43,7 +25,7 @@ fn a_confidence_level_holds_verdicts_and_lines_to_its_alpha() {
         out.to_str().unwrap(),
         "-q",
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let s = summary(&out);
     assert_eq!(s["alpha"], 0.01);
     let card = &s["audits"][0]["lines"]["views"][0];
@@ -82,7 +64,7 @@ fn a_shoe_has_lines_by_card_and_by_category() {
         out.to_str().unwrap(),
         "-q",
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let views = summary(&out)["audits"][0]["lines"]["views"].clone();
     let names: Vec<&str> = views
         .as_array()
@@ -115,7 +97,7 @@ fn bad_confidence_levels_are_refused_with_exit_2_and_no_files() {
         all.extend(args.iter().copied());
         let o = run(&all);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let e = String::from_utf8_lossy(&o.stderr);
+        let e = stderr(&o);
         assert!(
             e.contains(args[1]) || e.contains("--alpha"),
             "{args:?}: {e}"
@@ -142,7 +124,7 @@ fn an_input_file_is_named_by_its_sha256_in_every_output() {
         out.to_str().unwrap(),
         "-q",
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let digest = file_sha256(&input).unwrap();
     assert_eq!(
         summary(&out)["audits"][0]["feed"]["sha256"],
@@ -200,7 +182,7 @@ fn a_dealers_dump_of_card_labels_is_tested_by_suit_and_rank() {
             "--json",
             "-q",
         ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.status.success(), "{}", stderr(&o));
         let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let audit = &s["audits"][0];
         // 20,000 fair decks are too few to call "no bias detected" at n =
@@ -238,6 +220,6 @@ fn a_dealers_dump_of_card_labels_is_tested_by_suit_and_rank() {
         "7",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--hand"));
+    assert!(stderr(&o).contains("--hand"));
     std::fs::remove_file(&input).unwrap();
 }

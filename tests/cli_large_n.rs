@@ -2,26 +2,10 @@
 //! with a small summary and the binned Lehmer digits, `--bins` is checked
 //! (and refused for decks, whose tests need the full matrix), and shards of a binned run merge into the unsharded result.
 
+mod common;
+
+use common::{run, stderr, temp};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// A fresh, empty temporary folder path (not created).
-fn temp_out(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sa-large-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Exit code 2, naming `needle`, no panic.
 fn assert_refused(args: &[&str], needle: &str) {
@@ -37,7 +21,7 @@ fn assert_refused(args: &[&str], needle: &str) {
 
 #[test]
 fn n_100000_runs_binned_with_a_small_summary() {
-    let out = temp_out("100k");
+    let out = temp("100k");
     let o = run(&[
         "audit",
         "-a",
@@ -99,7 +83,7 @@ fn n_100000_runs_binned_with_a_small_summary() {
 
 #[test]
 fn bad_bins_are_refused() {
-    let out = temp_out("bad");
+    let out = temp("bad");
     let o = out.to_str().unwrap();
     assert_refused(
         &[
@@ -139,7 +123,7 @@ fn bad_bins_are_refused() {
 /// known (exit 2, no report), and bins that fit are used.
 #[test]
 fn bins_are_checked_against_the_n_read_from_an_input() {
-    let out = temp_out("input-bins");
+    let out = temp("input-bins");
     std::fs::create_dir_all(&out).unwrap();
     let input = out.join("decks.txt");
     let decks: String = (0..50)
@@ -167,7 +151,7 @@ fn bins_are_checked_against_the_n_read_from_an_input() {
 /// Two shards of a binned run merge into exactly the unsharded counts.
 #[test]
 fn shards_of_a_binned_run_merge_into_the_whole_run() {
-    let dir = temp_out("shards");
+    let dir = temp("shards");
     std::fs::create_dir_all(&dir).unwrap();
     let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
     let base = [

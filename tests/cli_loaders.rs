@@ -3,13 +3,13 @@
 //! folder, and the report and the terminal answer "how big must my buffer
 //! be?" with the same lines.
 
-use std::process::Command;
+mod common;
+
+use common::{bin, scratch, stderr};
 
 #[test]
 fn an_experiment_with_a_loader_curve_reports_the_buffer_sizes() {
-    let dir = std::env::temp_dir().join(format!("sa-cli-loaders-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("buffer");
     let file = dir.join("loaders.toml");
     std::fs::write(
         &file,
@@ -18,13 +18,13 @@ fn an_experiment_with_a_loader_curve_reports_the_buffer_sizes() {
     )
     .unwrap();
     let out = dir.join("report");
-    let o = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+    let o = bin()
         .args(["run", "--quiet", "--out"])
         .arg(&out)
         .arg(&file)
         .output()
         .expect("the binary runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let folder = out.join("mixing-buffer-shuffle-n2000");
     assert!(folder.join("loaders.csv").is_file());
     assert!(folder.join("loaders.png").is_file());

@@ -1,31 +1,15 @@
 //! The `mixing` subcommand end to end: files written on success, exit code 2
 //! and nothing written on bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-/// A fresh folder under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
+use common::{TempDir, bin, stderr, stdout};
+use std::path::Path;
+use std::process::Output;
 
-impl TempDir {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!(
-            "shuffle-audit-cli-mixing-{}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
+/// Runs `shuffle-audit mixing` with `args`, writing into `out`, quietly.
 fn run(args: &[&str], out: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+    bin()
         .arg("mixing")
         .args(args)
         .arg("--out")
@@ -37,7 +21,7 @@ fn run(args: &[&str], out: &Path) -> Output {
 
 #[test]
 fn writes_the_curve_csv_and_plot() {
-    let dir = TempDir::new("ok");
+    let dir = TempDir::temp("ok");
     let out = run(
         &[
             "-a",
@@ -55,11 +39,7 @@ fn writes_the_curve_csv_and_plot() {
         &dir.0,
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{stdout}\n{}", stderr(&out));
     assert!(stdout.contains("riffle, n = 52"), "{stdout}");
     assert!(stdout.contains("rising sequences"), "{stdout}");
     assert!(stdout.contains(" 7  0.3341  exact"), "{stdout}");
@@ -90,7 +70,7 @@ fn writes_the_curve_csv_and_plot() {
 
 #[test]
 fn json_carries_every_point() {
-    let dir = TempDir::new("json");
+    let dir = TempDir::temp("json");
     let out = run(
         &["-a", "random-swap", "-n", "3", "--k", "0,1,2", "--json"],
         &dir.0,
@@ -115,7 +95,7 @@ fn json_carries_every_point() {
 /// label the bias floor and give a range that covers the exact value.
 #[test]
 fn monte_carlo_shows_its_bias_floor_and_a_range_covering_the_exact_value() {
-    let dir = TempDir::new("floor");
+    let dir = TempDir::temp("floor");
     let out = run(
         &[
             "-a",
@@ -133,11 +113,7 @@ fn monte_carlo_shows_its_bias_floor_and_a_range_covering_the_exact_value() {
         ],
         &dir.0,
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", stderr(&out));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let points = doc["points"].as_array().unwrap();
     let (exact, mc) = (&points[0], &points[2]);
@@ -190,7 +166,7 @@ fn monte_carlo_shows_its_bias_floor_and_a_range_covering_the_exact_value() {
 /// computation returns rounding noise, which must be reported as such.
 #[test]
 fn exact_rounding_level_values_are_marked() {
-    let dir = TempDir::new("rounding");
+    let dir = TempDir::temp("rounding");
     let out = run(&["-a", "random-swap", "-n", "3", "--k", "20,60"], &dir.0);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
@@ -211,11 +187,11 @@ fn exact_rounding_level_values_are_marked() {
 
 #[test]
 fn help_describes_the_floor_and_the_rounding_mark() {
-    let out = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+    let out = bin()
         .args(["mixing", "--help"])
         .output()
         .expect("the binary runs");
-    let help = String::from_utf8_lossy(&out.stdout);
+    let help = stdout(&out);
     for needle in [
         "bias floor",
         "does not",
@@ -239,7 +215,7 @@ fn bad_input_exits_2_and_writes_nothing() {
         (&["-a", "riffle", "--rng", "mt19937"][..], "'mt19937'"),
         (&["-a", "riffle", "-t", "0"][..], "trials"),
     ] {
-        let dir = TempDir::new("bad");
+        let dir = TempDir::temp("bad");
         let out = run(args, &dir.0);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
@@ -253,7 +229,7 @@ fn bad_input_exits_2_and_writes_nothing() {
 
 #[test]
 fn a_loader_curve_is_exact_and_written_as_loaders_csv_and_png() {
-    let dir = TempDir::new("loaders");
+    let dir = TempDir::temp("loaders");
     let out = run(&["-a", "buffer-shuffle", "-n", "2000"], &dir.0);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
@@ -292,10 +268,10 @@ fn a_loader_curve_is_exact_and_written_as_loaders_csv_and_png() {
     assert_eq!(value["points"][1]["mean_tv"], 0.0, "50 divides 100");
 
     for (k, needle) in [("0", "size 0"), ("101", "size 101"), ("5,x", "'x'")] {
-        let bad = TempDir::new("loaders-bad");
+        let bad = TempDir::temp("loaders-bad");
         let o = run(&["-a", "window-shuffle", "-n", "100", "--k", k], &bad.0);
         assert_eq!(o.status.code(), Some(2), "{k}");
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert!(err.contains(needle), "{k}: {err}");
         assert!(!bad.0.join("loaders.csv").exists());
     }

@@ -4,37 +4,15 @@
 //! audit, and every bad input is refused with exit 2, one line naming the
 //! place, and no files.
 
+mod common;
+
+use common::{bin, run, stderr, stdout, summary, temp};
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::engine::CHUNK_TRIALS;
 use shuffle_audit::source::{ChaCha8Source, StreamSource};
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-/// A fresh temporary path (not created).
-fn temp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("sa-outside-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    let _ = std::fs::remove_file(&p);
-    p
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn summary(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
-    serde_json::from_str(&text).expect("JSON")
-}
+use std::path::Path;
+use std::process::Stdio;
 
 /// The decks the engine makes for `algorithm` at n with `trials` (fewer than
 /// one chunk) and `seed` under ChaCha8: stream 0, one shuffle after another.
@@ -413,7 +391,7 @@ fn run_check_reruns_a_deterministic_program_and_flags_one_that_is_not() {
             std::thread::sleep(std::time::Duration::from_millis(1100));
         }
         let o = run(&["run", "--check", out.to_str().unwrap(), "-q"]);
-        let text = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+        let text = stdout(&o) + &stderr(&o);
         if same {
             assert_eq!(o.status.code(), Some(0), "{name}: {text}");
             assert!(text.contains("identical"), "{text}");

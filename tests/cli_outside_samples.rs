@@ -3,28 +3,13 @@
 //! as the input writes them, bad input is refused with its place and nothing
 //! written.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::{run, scratch, stderr, stdout};
+use std::path::Path;
+use std::process::Output;
 
-fn temp(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("sa-outside-samples-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
+/// The JSON a run that must succeed printed on stdout.
 fn json(o: &Output) -> serde_json::Value {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
     serde_json::from_slice(&o.stdout).expect("JSON on stdout")
@@ -76,7 +61,7 @@ fn lottery(path: &Path, draws: usize, modulo: bool, seed: u64) {
 
 #[test]
 fn a_fair_lottery_file_passes_and_a_modulo_biased_one_is_caught() {
-    let dir = temp("lottery");
+    let dir = scratch("lottery");
     let (fair, biased) = (dir.join("fair.txt"), dir.join("modulo.txt"));
     lottery(&fair, 30_000, false, 1);
     lottery(&biased, 30_000, true, 2);
@@ -148,7 +133,7 @@ fn prize_draws(path: &Path, draws: usize, sorted: bool, seed: u64) {
 /// which does not use the order, passes them.
 #[test]
 fn ordered_draws_are_tested_slot_by_slot() {
-    let dir = temp("ordered");
+    let dir = scratch("ordered");
     let (fair, sorted) = (dir.join("fair.txt"), dir.join("sorted.txt"));
     prize_draws(&fair, 20_000, false, 3);
     prize_draws(&sorted, 20_000, true, 3);
@@ -196,7 +181,7 @@ fn ordered_draws_are_tested_slot_by_slot() {
 
 #[test]
 fn a_program_prints_picks_against_weights_and_a_limit_reads_the_first_lines() {
-    let dir = temp("picks");
+    let dir = scratch("picks");
     // The boundary bug: r uniform in 1..=10 against prefix sums 1, 3, 6,
     // 10, so item 0 (weight 1) is never picked.
     let buggy = "awk -v s={seed} -v c={count} 'BEGIN { srand(s); split(\"1 3 6 10\", p); \
@@ -258,7 +243,7 @@ fn a_program_prints_picks_against_weights_and_a_limit_reads_the_first_lines() {
 
 #[test]
 fn bad_samples_and_flags_are_refused_with_exit_2_and_nothing_written() {
-    let dir = temp("bad");
+    let dir = scratch("bad");
     let file = dir.join("draws.txt");
     std::fs::write(&file, "1 2 3 4 5 6\n7 8 9 10 11\n").unwrap();
     let out = dir.join("out");
@@ -320,7 +305,7 @@ fn bad_samples_and_flags_are_refused_with_exit_2_and_nothing_written() {
 
 #[test]
 fn an_input_that_never_shows_0_or_n_asks_for_the_base() {
-    let dir = temp("base");
+    let dir = scratch("base");
     let file = dir.join("draws.txt");
     std::fs::write(&file, "2 3\n4 5\n").unwrap();
     let o = run(&[
@@ -359,7 +344,7 @@ fn an_input_that_never_shows_0_or_n_asks_for_the_base() {
 
 #[test]
 fn an_experiment_audits_a_draw_file_and_check_reruns_it_to_identical_counts() {
-    let dir = temp("experiment");
+    let dir = scratch("experiment");
     let draws = dir.join("draws.txt");
     lottery(&draws, 5_000, false, 3);
     let file = dir.join("lottery.toml");
@@ -395,7 +380,7 @@ fn an_experiment_audits_a_draw_file_and_check_reruns_it_to_identical_counts() {
     assert_eq!(audits[0]["trials"], 5_000);
     let check = run(&["run", "--check", out.to_str().unwrap(), "-q"]);
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
-    assert!(String::from_utf8_lossy(&check.stdout).starts_with("identical"));
+    assert!(stdout(&check).starts_with("identical"));
     // A changed file is a different run.
     lottery(&draws, 5_000, false, 4);
     let check = run(&["run", "--check", out.to_str().unwrap(), "-q"]);
@@ -407,7 +392,7 @@ fn an_experiment_audits_a_draw_file_and_check_reruns_it_to_identical_counts() {
 /// (scaled exactly to whole numbers, as a note says).
 #[test]
 fn weights_one_short_say_so_and_decimal_weights_are_scaled() {
-    let dir = temp("weights");
+    let dir = scratch("weights");
     let picks = dir.join("picks.txt");
     let text: String = (0..400).map(|i| format!("{}\n", 3 - i % 4)).collect();
     std::fs::write(&picks, text).unwrap();

@@ -1,42 +1,11 @@
 //! `shuffle-audit run`: experiment files, reports, and `--check`.
 
+mod common;
+
+use common::{TempDir, bin, run, stderr, stdout};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_shuffle-audit");
-
-/// A fresh folder under the system temp folder, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("sa-cli-run-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.path(name);
-        fs::write(&path, text).unwrap();
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
 
 /// Runs the small study into `dir`/report with `extra` arguments and returns
 /// the report folder.
@@ -53,14 +22,6 @@ fn run_small(dir: &TempDir, extra: &[&str]) -> (PathBuf, Output) {
     let out = run(&args);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     (out_dir, out)
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// A small study: 70,000 trials is more than one engine chunk, so the thread
@@ -115,7 +76,7 @@ fn refused(dir: &TempDir, text: &str) -> String {
 
 #[test]
 fn bad_experiment_files_are_refused_at_file_line_and_column() {
-    let dir = TempDir::new("errors");
+    let dir = TempDir::scratch("errors");
     let cases = [
         (
             SMALL.replace("seed = 11", "seed = 11\nsed = 12"),
@@ -151,7 +112,7 @@ fn bad_experiment_files_are_refused_at_file_line_and_column() {
 
 #[test]
 fn a_run_writes_a_reproducible_report_and_check_confirms_it() {
-    let dir = TempDir::new("run");
+    let dir = TempDir::scratch("run");
     let (out_dir, out) = run_small(&dir, &["--trials-scale", "1.5"]);
     let table = stdout(&out);
     assert!(table.contains("naive-swap"), "{table}");
@@ -250,7 +211,7 @@ fn a_run_writes_a_reproducible_report_and_check_confirms_it() {
 
 #[test]
 fn check_notices_a_changed_experiment() {
-    let dir = TempDir::new("changed");
+    let dir = TempDir::scratch("changed");
     let (out_dir, _) = run_small(&dir, &["-q", "--trials-scale", "0.1"]);
     fs::write(
         out_dir.join("experiment.toml"),
@@ -278,7 +239,7 @@ fn check_notices_a_changed_experiment() {
 
 #[test]
 fn audit_writes_the_same_report() {
-    let dir = TempDir::new("audit");
+    let dir = TempDir::scratch("audit");
     let out_dir = dir.path("out");
     let out = run(&[
         "audit",
@@ -311,7 +272,7 @@ fn audit_writes_the_same_report() {
 #[test]
 fn the_report_renders_in_a_browser_if_one_is_installed() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check-html.sh");
-    let dir = TempDir::new("browser");
+    let dir = TempDir::scratch("browser");
     let file = dir.write("small.toml", SMALL);
     let out_dir = dir.path("report");
     let out = run(&[
@@ -337,13 +298,13 @@ fn the_report_renders_in_a_browser_if_one_is_installed() {
 
 #[test]
 fn the_report_folder_defaults_to_reports_latest_name_and_json_goes_to_stdout() {
-    let dir = TempDir::new("default-out");
+    let dir = TempDir::scratch("default-out");
     let text = SMALL.replace(
         "name = \"small <script>alert('x')</script>\"",
         "name = \"tiny study\"",
     );
     dir.write("tiny.toml", &text);
-    let out = Command::new(BIN)
+    let out = bin()
         .args(["run", "tiny.toml", "--json", "-q", "--trials-scale", "0.05"])
         .current_dir(&dir.0)
         .output()
@@ -355,7 +316,7 @@ fn the_report_folder_defaults_to_reports_latest_name_and_json_goes_to_stdout() {
     assert!(dir.path("reports/latest/tiny-study/report.html").is_file());
     assert!(stderr(&out).is_empty(), "quiet: {}", stderr(&out));
 
-    let bad_scale = Command::new(BIN)
+    let bad_scale = bin()
         .args(["run", "tiny.toml", "--trials-scale", "0"])
         .current_dir(&dir.0)
         .output()
@@ -370,7 +331,7 @@ fn the_report_folder_defaults_to_reports_latest_name_and_json_goes_to_stdout() {
 
 #[test]
 fn large_matrices_live_in_counts_csv_and_still_check() {
-    let dir = TempDir::new("large-n");
+    let dir = TempDir::scratch("large-n");
     let file = dir.write(
         "large.toml",
         "name = \"large\"\npurpose = \"n above the embedding limit\"\n\

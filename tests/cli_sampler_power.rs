@@ -2,25 +2,15 @@
 //! pilot, "no bias" for a fair sampler, power and the tests' own minimum
 //! kept apart, JSON like the shuffle command's, and refusals of bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::{run, stderr, stdout};
 
 /// stdout of a `power` run that must succeed.
 fn power(args: &[&str]) -> String {
     let o = run(&[&["power"], args].concat());
-    let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{args:?}: {out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {out}{}", stderr(&o));
     out
 }
 
@@ -240,7 +230,7 @@ fn bad_input_is_refused_naming_the_bad_value() {
         (&["-a", "floyd:k=3", "--power", "2"], &["power = 2"]),
     ] {
         let o = run(&[&["power"], args].concat());
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(o.stdout.is_empty(), "{args:?}");
         for needle in needles {

@@ -2,18 +2,9 @@
 //! sampler stops early and its looks are in the JSON; a budget below the
 //! first look is refused.
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{run, stderr, stdout};
 
 #[test]
 fn a_biased_sampler_stops_early_with_its_looks_in_the_json() {
@@ -74,7 +65,7 @@ fn the_table_and_report_list_each_audits_looks() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let table = String::from_utf8_lossy(&o.stdout);
+    let table = stdout(&o);
     assert!(
         table.contains("floyd:k=3: looks at 1,000, 2,000, 4,000"),
         "{table}"

@@ -1,24 +1,8 @@
 //! Auditing samplers from the command line: verdicts, files, refusals.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sa-samplers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{run, stderr, stdout, temp};
 
 #[test]
 fn samplers_are_judged_and_written_like_shuffles() {
@@ -41,7 +25,7 @@ fn samplers_are_judged_and_written_like_shuffles() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let table = String::from_utf8_lossy(&o.stdout);
+    let table = stdout(&o);
     for line in table.lines() {
         assert!(line.chars().count() <= 100, "{line}");
     }
@@ -205,7 +189,7 @@ fn bad_sampler_requests_are_refused_with_exit_2() {
 fn exact_laws_of_samplers_are_enumerated() {
     let o = run(&["exact", "-a", "reservoir-off-by-one:k=2", "-n", "4"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = String::from_utf8_lossy(&o.stdout);
+    let text = stdout(&o);
     // Items 0 and 1 survive with probability (k-1)/(N-1) = 1/3, the rest k/(N-1).
     for line in [
         "uniform over the C(4, 2) = 6 subsets: no",
@@ -227,7 +211,7 @@ fn exact_laws_of_samplers_are_enumerated() {
         "--weights",
         "1,99",
     ]);
-    let text = String::from_utf8_lossy(&o.stdout);
+    let text = stdout(&o);
     assert!(text.contains("index 0: 0 (weights say 1/100)"), "{text}");
     assert!(text.contains("proportional to the weights: no"), "{text}");
 }
@@ -267,7 +251,7 @@ fn sampler_experiments_run_and_rerun_identically() {
     assert_eq!(verdicts, ["no-bias-detected", "biased", "biased"]);
     let o = run(&["run", "--check", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).starts_with("identical: 3 audits"));
+    assert!(stdout(&o).starts_with("identical: 3 audits"));
     // Bad tables are refused at their line, before anything runs.
     for (text, needle) in [
         (

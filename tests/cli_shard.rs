@@ -5,34 +5,17 @@
 //! resumes to the same counts; and the per-task commands of the Slurm and
 //! Kubernetes files in deploy/ run here as local processes and merge.
 
+mod common;
+
+use common::{BIN, bin, run, scratch, stderr, stdout};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_shuffle-audit");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// A fresh, empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sa-shard-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
+/// `o`, after asserting that its run succeeded.
 fn ok(o: &Output) -> &Output {
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
     o
 }
 
@@ -126,7 +109,7 @@ fn shards_merged_in_any_order_are_the_run_on_one_machine() {
         let shard = format!("{i}/4");
         let o = run(&[&run_args[..], &["--shard", &shard, "--tally", p(tally)]].concat());
         ok(&o);
-        assert!(text(&o.stderr).contains(&format!("shard {i}/4: chunks")));
+        assert!(stderr(&o).contains(&format!("shard {i}/4: chunks")));
         assert!(o.stdout.is_empty(), "a shard prints no verdicts");
     }
     let merged = dir.join("merged");
@@ -135,7 +118,7 @@ fn shards_merged_in_any_order_are_the_run_on_one_machine() {
         &[&["merge"], &order[..], &["--out", p(&merged)]].concat()
     ))
     .clone();
-    assert_eq!(text(&m.stdout), text(&one.stdout), "the same table");
+    assert_eq!(stdout(&m), stdout(&one), "the same table");
     assert_eq!(
         untimed(&merged.join("summary.json")),
         untimed(&whole.join("summary.json"))
@@ -179,7 +162,7 @@ fn assert_merge_refused(dir: &Path, tallies: &[&Path], file: &Path, why: &str) {
     args.extend(tallies.iter().map(|t| p(t)));
     args.extend(["--out", p(&out)]);
     let o = run(&args);
-    let err = text(&o.stderr);
+    let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
     assert!(
         err.contains(p(file)),
@@ -293,7 +276,7 @@ fn what_cannot_be_split_or_resumed_is_refused_before_anything_runs() {
     let tally = dir.join("t.tally");
     let refused = |args: &[&str], needle: &str| {
         let o = run(args);
-        let err = text(&o.stderr);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(
             err.contains(needle),
@@ -400,7 +383,7 @@ fn what_cannot_be_split_or_resumed_is_refused_before_anything_runs() {
         "--resume",
         p(&saved),
     ]);
-    let err = text(&o.stderr);
+    let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
         err.contains(p(&saved)) && err.contains("its seed is 20261121, this run's 9"),
@@ -427,7 +410,7 @@ const LONG_RUN: [&str; 12] = [
 ];
 
 fn spawn(args: &[&str]) -> Child {
-    Command::new(BIN)
+    bin()
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -496,7 +479,7 @@ fn a_run_stopped_by_sigint_or_killed_by_sigkill_resumes_to_the_same_counts() {
     wait_for_saves(&interrupted, 1);
     signal(&child, libc::SIGINT);
     let o = child.wait_with_output().unwrap();
-    let err = text(&o.stderr);
+    let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "{err}");
     assert!(
         err.contains(&format!("--resume {}", p(&interrupted))),
@@ -735,12 +718,8 @@ fn shards_of_a_deck_run_merge_to_the_run_on_one_machine() {
         &[&["merge"], &order[..], &["--out", p(&merged)]].concat()
     ))
     .clone();
-    assert_eq!(text(&m.stdout), text(&one.stdout), "the same table");
-    assert!(
-        text(&one.stdout).contains("Skipped:"),
-        "{}",
-        text(&one.stdout)
-    );
+    assert_eq!(stdout(&m), stdout(&one), "the same table");
+    assert!(stdout(&one).contains("Skipped:"), "{}", stdout(&one));
     assert_eq!(
         untimed(&merged.join("summary.json")),
         untimed(&whole.join("summary.json"))

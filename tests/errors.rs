@@ -41,7 +41,8 @@ fn each_sort_of_wrong_has_its_kind() {
     let shoe = ingest::read(&[0u8, 0, 1, 1][..], "shoe.bin", &binary, &no_progress);
     assert_eq!(shoe.unwrap_err().kind(), Some(ErrorKind::Unsupported));
 
-    // A bad deck read through the engine is bad input.
+    // A bad deck read from a file is bad input; the engine refuses to read
+    // files at all (it runs built-in algorithms).
     let file = std::env::temp_dir().join(format!("sa-errors-{}.txt", std::process::id()));
     std::fs::write(&file, "0 1 2\n1 2\n").unwrap();
     let subject = Subject::Outside(Outside {
@@ -60,7 +61,9 @@ fn each_sort_of_wrong_has_its_kind() {
         SourceSpec::default(),
         1,
     );
-    let bad = engine::run(&spec, &no_progress).unwrap_err();
+    let refused = engine::run(&spec, &no_progress).unwrap_err();
+    assert_eq!(refused.kind(), Some(ErrorKind::Unsupported), "{refused}");
+    let bad = shuffle_audit::produce::run(&spec, &no_progress).unwrap_err();
     assert_eq!(bad.kind(), Some(ErrorKind::BadInput));
     assert!(
         bad.to_string().contains(":2: expected 3 items, found 2"),

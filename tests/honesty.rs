@@ -4,6 +4,9 @@
 //! out, noise levels are those of the figure shown, and the p next to a
 //! verdict is the one it used.
 
+mod common;
+
+use common::{bin, stderr, summary, temp};
 use rayon::prelude::*;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{self, Audit};
@@ -13,7 +16,6 @@ use shuffle_audit::output::format_p;
 use shuffle_audit::source::{SourceKind, SourceSpec};
 use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::Verdict;
-use std::process::Command;
 
 fn audit(algorithm: &str, n: usize, trials: u64, source: &str, seed: u64) -> Audit {
     let spec = RunSpec::new(
@@ -51,9 +53,8 @@ fn runs_too_small_to_see_anything_are_inconclusive() {
 
 #[test]
 fn a_scaled_down_experiment_calls_nothing_fair() {
-    let out = std::env::temp_dir().join(format!("sa-honesty-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let o = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+    let out = temp("quick");
+    let o = bin()
         .args([
             "run",
             "experiments/quick.toml",
@@ -65,14 +66,8 @@ fn a_scaled_down_experiment_calls_nothing_fair() {
         .arg(&out)
         .output()
         .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary = summary(&out);
     let audits = summary["audits"].as_array().unwrap();
     assert!(audits.len() >= 10);
     for a in audits {

@@ -8,6 +8,9 @@
 //! run on one machine. The same for the Lehmer digits counted in bins
 //! above n = 1024.
 
+mod common;
+
+use common::{scratch, stderr};
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::engine::{self, RunSpec, no_progress};
 use shuffle_audit::source::SourceSpec;
@@ -16,7 +19,7 @@ use shuffle_audit::stats::order;
 use shuffle_audit::stats::special::binomial_band;
 use shuffle_audit::tally::Tally;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const BOTH: &str = "inversions,displacement";
 
@@ -210,17 +213,10 @@ fn counts_do_not_depend_on_the_thread_count() {
     }
 }
 
+/// Runs the binary with `args`, which must succeed.
 fn run(args: &[&str]) -> Output {
-    let o = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let o = common::run(args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     o
 }
 
@@ -233,9 +229,7 @@ fn tests_of(summary: &Path) -> Vec<serde_json::Value> {
 /// test results, the order tests among them (150k trials are 3 chunks).
 #[test]
 fn shards_merge_to_the_run() {
-    let dir = std::env::temp_dir().join(format!("sa-order-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("shards");
     let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let common = [
         "audit",

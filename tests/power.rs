@@ -2,6 +2,9 @@
 //! derivation, and audits run at that count detect the bias about as often
 //! as promised.
 
+mod common;
+
+use common::{run, stderr, stdout};
 use rayon::prelude::*;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit;
@@ -354,18 +357,11 @@ fn pilot_plans_are_refused_or_bracket_the_truth() {
     }
 }
 
+/// stdout of a run of the binary with `args`, which must succeed.
 fn cli(args: &[&str]) -> String {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{args:?}: {out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let o = run(args);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {out}{}", stderr(&o));
     out
 }
 
@@ -425,12 +421,9 @@ fn the_power_command_says_no_bias_refuses_and_separates_the_figures() {
     assert!(out.contains("trials needed for power: about"), "{out}");
     assert_eq!(power::default_pilot_trials(10), 1_000_000);
     assert_eq!(power::default_pilot_trials(1_000_000), 2_000);
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args(["power", "-a", "fisher-yates", "--test", "cycles"])
-        .output()
-        .unwrap();
+    let refused = run(&["power", "-a", "fisher-yates", "--test", "cycles"]);
     assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("not cycles"));
+    assert!(stderr(&refused).contains("not cycles"));
     let help = cli(&["power", "--help"]);
     for needle in ["not distinguishable from zero", "interval", "alpha/(m*M)"] {
         assert!(help.contains(needle), "help lacks '{needle}'");

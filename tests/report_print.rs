@@ -8,12 +8,13 @@
 //! without them the rendering test prints one "skipped" line and passes.
 //! The checks of the PDF reading itself run everywhere.
 
+mod common;
+
+use common::{TempDir, bin, stderr, stdout};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_shuffle-audit");
 
 /// The most pages the printed report of one shoe audit may take.
 const MAX_PAGES: usize = 20;
@@ -22,28 +23,6 @@ const PRINT_TIMEOUT: Duration = Duration::from_secs(180);
 /// Boxes overlapping by less than this (points, both ways) are touching,
 /// not overprinted: neighbouring words and lines share their edges.
 const TOLERANCE: f64 = 0.5;
-
-/// A fresh folder under the system temp folder, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("sa-print-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A word as `pdftotext -bbox-layout` places it, in points from the top left.
 #[derive(Debug, Clone, PartialEq)]
@@ -236,12 +215,8 @@ fn read_pdf(pdftotext: &Path, pdf: &Path) -> Vec<Page> {
         .arg("-")
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    parse_pages(&String::from_utf8_lossy(&out.stdout))
+    assert!(out.status.success(), "{}", stderr(&out));
+    parse_pages(&stdout(&out))
 }
 
 #[test]
@@ -252,23 +227,18 @@ fn a_shoe_audit_prints_in_few_pages_with_nothing_overprinted() {
         println!("skipped: the print test needs chromium and pdftotext (poppler-utils) on PATH");
         return;
     };
-    let dir = TempDir::new("shoe");
+    let dir = TempDir::scratch("shoe");
     let decks = dir.path("shoe.txt");
     fs::write(&decks, shoe_decks(2_000, 21)).unwrap();
     let report = dir.path("report");
-    let out = Command::new(BIN)
+    let out = bin()
         .args(["audit", "--input"])
         .arg(&decks)
         .args(["--categories", "cards", "-q", "--out"])
         .arg(&report)
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let pdf = dir.path("report.pdf");
     print_to_pdf(
         &browser,

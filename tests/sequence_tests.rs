@@ -5,6 +5,9 @@
 //! shuffle without memory (the naive swap) is rejected by it at no more
 //! than α, at any trial count.
 
+mod common;
+
+use common::{bin, scratch};
 use rayon::prelude::*;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::engine::{self, RunSpec, no_progress};
@@ -14,7 +17,6 @@ use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::special::binomial_band;
 use shuffle_audit::stats::{gof, sequence};
 use shuffle_audit::tally::{SerialCounts, Tally};
-use std::process::Command;
 
 fn tally(algorithm: &str, n: usize, trials: u64, rng: &str, seed: u64, tests: &str) -> Tally {
     let spec = RunSpec {
@@ -386,8 +388,7 @@ fn clumping_catches_local_shuffles_and_few_riffles() {
 /// block of the file.
 #[test]
 fn serial_catches_a_file_of_incremental_decks() {
-    let dir = std::env::temp_dir().join(format!("serial-incremental-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("serial-incremental");
     let path = dir.join("decks.txt");
     let mut deck: Vec<u32> = (0..20).collect();
     let mut text = String::new();
@@ -403,7 +404,7 @@ fn serial_catches_a_file_of_incremental_decks() {
         text.push('\n');
     }
     std::fs::write(&path, text).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+    let out = bin()
         .args(["audit", "--input"])
         .arg(&path)
         .args(["--tests", "serial", "--json", "--out"])

@@ -1,35 +1,24 @@
 //! `shuffle-audit audit`: turn the flags into a study, run it, show it.
 
-use super::EXIT_BIASED;
-use super::args::AuditArgs;
-use super::color;
+use super::audit_args::AuditArgs;
+use super::feed::{feed, max_trials};
 use super::samples;
 use super::shard;
+use super::shown::{Shown, out_dir, show};
 use super::study::execute;
 use super::table::{table_width, wrap};
-use super::verdicts;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::deck::{self, DEFAULT_HAND, Deck};
 use shuffle_audit::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
-use shuffle_audit::format::counted;
-use shuffle_audit::ingest::{self, Format};
-use shuffle_audit::output::{self, thousands};
-use shuffle_audit::report::{self, Provenance, content};
-use shuffle_audit::sequential::Look;
+use shuffle_audit::ingest;
+use shuffle_audit::report::Provenance;
 use shuffle_audit::source::{SourceSpec, reach_warning};
 use shuffle_audit::spec::{TestKind, TestSet};
-use shuffle_audit::study::{Study, StudyResult};
+use shuffle_audit::study::Study;
 use shuffle_audit::subject::{Feed, Outside, Subject};
-use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-/// n when -n is not given (and the input does not say).
-const DEFAULT_N: usize = 10;
-/// Where files go when neither --out nor --json is given.
-const DEFAULT_OUT: &str = "reports/latest";
-/// Trials when -t is not given (and no file says how many decks it holds).
-const DEFAULT_TRIALS: u64 = 1_000_000;
+use shuffle_audit::spec::{DEFAULT_N, DEFAULT_TRIALS};
 use shuffle_audit::{Error, Result};
 
 pub fn run(args: &AuditArgs) -> Result<i32> {
@@ -87,83 +76,6 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         |_, _| Ok(()),
     )?;
     Ok(show(&result, &Shown::of(args, out.as_deref())))
-}
-
-/// The report folder of a run: `--out`, else the default one, unless
-/// `--json` or an export alone was asked for (then no folder).
-pub(super) fn out_dir(out: Option<&Path>, json_or_export: bool) -> Option<PathBuf> {
-    match (out, json_or_export) {
-        (Some(dir), _) => Some(dir.to_path_buf()),
-        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
-        (None, true) => None,
-    }
-}
-
-/// How a judged run of shuffles is shown: what `audit` and `merge` share.
-pub(super) struct Shown<'a> {
-    /// Print the summary as JSON instead of the table.
-    pub json: bool,
-    /// No closing note.
-    pub quiet: bool,
-    /// Exit 1 when something is biased.
-    pub fail_on_bias: bool,
-    /// The audits were sequential (`--until-decisive`).
-    pub until_decisive: bool,
-    /// The report folder written, if any.
-    pub out: Option<&'a Path>,
-}
-
-impl<'a> Shown<'a> {
-    /// As `audit`'s flags ask, with the report in `out`.
-    pub(super) fn of(args: &AuditArgs, out: Option<&'a Path>) -> Self {
-        Self {
-            json: args.json,
-            quiet: args.quiet,
-            fail_on_bias: args.fail_on_bias,
-            until_decisive: args.until_decisive,
-            out,
-        }
-    }
-}
-
-/// Prints a judged run (the verdict table, or the JSON summary), says
-/// where its report went, and returns the exit code.
-pub(super) fn show(result: &StudyResult, shown: &Shown<'_>) -> i32 {
-    if shown.json {
-        println!("{}", result.summary().to_json());
-    } else {
-        print!(
-            "{}",
-            color::verdicts(&render(result, shown.until_decisive), color::stdout())
-        );
-    }
-    if let Some(dir) = shown.out.filter(|_| !shown.quiet) {
-        eprintln!(
-            "Reports written to {} (open {})",
-            dir.display(),
-            dir.join(report::HTML_FILE).display()
-        );
-    }
-    if shown.fail_on_bias && result.any_biased() {
-        EXIT_BIASED
-    } else {
-        0
-    }
-}
-
-/// The per-audit trial budget of `--until-decisive`, if set (for shuffles
-/// and samplers alike); refuses a budget below the first look's trials.
-pub(super) fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
-    if !args.until_decisive {
-        return Ok(None);
-    }
-    let max = args.max_trials.unwrap_or_else(|| first.saturating_mul(64));
-    if max < first {
-        return Err(Error::invalid(format!(
-            "--max-trials ({max}) must be at least --trials ({first})"
-        )));
-    }
-    Ok(Some(max))
 }
 
 /// Turns the arguments into run specs, rejecting every bad value before any
@@ -371,143 +283,10 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
     }))
 }
 
-/// Where an outside subject's output comes from (--input or --cmd), with
-/// the name reports give it by default; `None` when neither is given.
-/// Shared by shuffles and samplers: the same checks and notes for both.
-pub(super) fn feed(args: &AuditArgs) -> Result<Option<(Feed, String)>> {
-    let found = match (&args.input, &args.cmd) {
-        (None, None) => return Ok(None),
-        (Some(path), _) => {
-            let format = Format::parse(&args.format)?;
-            let name = if path == Path::new("-") {
-                "stdin".to_string()
-            } else {
-                if !path.is_file() {
-                    return Err(Error::invalid(format!(
-                        "--input {}: no such file",
-                        path.display()
-                    )));
-                }
-                path.file_name().map_or_else(
-                    || path.display().to_string(),
-                    |f| f.to_string_lossy().into(),
-                )
-            };
-            (
-                Feed::File {
-                    path: path.clone(),
-                    format,
-                },
-                name,
-            )
-        }
-        (None, Some(template)) => {
-            if args.cmd_timeout == 0 {
-                return Err(Error::invalid(
-                    "--cmd-timeout must be at least 1 second (got 0)",
-                ));
-            }
-            if template.trim().is_empty() {
-                return Err(Error::invalid("--cmd is empty"));
-            }
-            let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
-            if jobs > 1 && !template.contains("{seed}") && !args.quiet {
-                eprintln!(
-                    "note: --cmd has no {{seed}}: the {jobs} copies get the same arguments, so a \
-                     program that is deterministic without a seed prints the same output in each"
-                );
-            }
-            (
-                Feed::Command {
-                    template: template.to_string(),
-                    jobs,
-                    timeout: Duration::from_secs(args.cmd_timeout),
-                },
-                template.to_string(),
-            )
-        }
-    };
-    Ok(Some(found))
-}
-
 /// The items of a starting order: separated by commas, spaces or lines.
 fn order_items(text: &str) -> Vec<String> {
     text.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
         .map(str::to_string)
         .collect()
-}
-
-/// The human-readable result: a header line, the verdict table and notes.
-fn render(result: &StudyResult, until_decisive: bool) -> String {
-    let audits = &result.audits;
-    let alpha = result.study.alpha;
-    let Some(first) = audits.first() else {
-        return String::new();
-    };
-    // Sequential audits stop at different trial counts: say what each may
-    // use, not the count of the first one.
-    let trials = if until_decisive {
-        let most = audits.iter().map(|a| a.spec.trials).max().unwrap_or(0);
-        format!("up to {} trials each (until decisive)", thousands(most))
-    } else if audits.iter().all(|a| a.spec.trials == first.spec.trials) {
-        format!("{} trials each", thousands(first.spec.trials))
-    } else {
-        "trials as listed".to_string()
-    };
-    let mut out = if first.spec.subject.builtin().is_some() {
-        format!(
-            "n = {}, {trials}, rng {}, seed {}: {}\nalpha {}, Holm within each audit and over \
-             {}\ntests: {}\n\n",
-            first.spec.n,
-            first.spec.source,
-            first.spec.seed,
-            content::verdict_counts(audits),
-            alpha,
-            counted(audits.len() as u64, "audit", "audits"),
-            first.spec.tests,
-        )
-    } else {
-        format!(
-            "{}\nalpha {}, Holm across the tests; tests: {}\n\n",
-            wrap(
-                &format!("{}: {}", first.spec.subject, output::run_words(first)),
-                table_width()
-            ),
-            alpha,
-            first.spec.tests,
-        )
-    };
-    out.push_str(&verdicts::render(audits, &result.findings));
-    if let Some(deck) = &first.spec.deck {
-        let note = deck::battery::note(deck);
-        out.push_str(&wrap(&format!("\nnote: {note}\n"), table_width()));
-    }
-    if until_decisive {
-        out.push_str(&sequential_note(
-            audits
-                .iter()
-                .map(|a| (a.spec.subject.to_string(), a.looks.as_slice())),
-        ));
-    }
-    out
-}
-
-/// The note under a sequential run's verdict table, for shuffles and
-/// samplers alike: how α was spent, and each audit's looks (wrapped to the
-/// table's width).
-pub(super) fn sequential_note<'a>(
-    audits: impl ExactSizeIterator<Item = (String, &'a [Look])>,
-) -> String {
-    let mut out = format!(
-        "\nSequential: each audit doubled its trials until biased at alpha / (looks x {}) \
-         (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best look's p \
-         times that factor.\n",
-        counted(audits.len() as u64, "audit", "audits")
-    );
-    for (name, looks) in audits {
-        let looks: Vec<String> = looks.iter().map(|l| thousands(l.trials)).collect();
-        out.push_str(&format!("  {name}: looks at {}\n", looks.join(", ")));
-    }
-    wrap(&out, table_width())
 }

@@ -2,7 +2,7 @@
 //! belong together, added up and judged exactly as one `audit` run.
 
 use super::args::MergeArgs;
-use super::audit::{Shown, out_dir, show};
+use super::shown::{Shown, out_dir, show};
 use super::study::deliver;
 use shuffle_audit::Result;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};

@@ -6,10 +6,12 @@
 
 mod args;
 mod audit;
+mod audit_args;
 mod bench;
 mod color;
 mod exact;
 mod exact_samples;
+mod feed;
 mod interrupt;
 mod list;
 mod merge;
@@ -21,13 +23,17 @@ mod run;
 mod samples;
 mod selftest;
 mod shard;
+mod shown;
 mod study;
 mod table;
 mod verdicts;
 
 use args::{Cli, Command, CompletionsArgs};
 use clap::{CommandFactory, Parser};
+use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::error::ErrorKind;
+use shuffle_audit::sampler::Sampler;
+use shuffle_audit::{Error, Result};
 
 /// Exit code: a `--fail-on-bias` run found bias.
 pub const EXIT_BIASED: i32 = 1;
@@ -44,7 +50,7 @@ pub fn main() -> i32 {
         Command::Audit(args) => audit::run(&args.with_confidence()),
         Command::Run(args) => run::run(&args),
         Command::Bench(args) => bench::run(&args),
-        Command::Power(args) => power::run(&args),
+        Command::Power(args) => power_plan(&args),
         Command::Selftest(args) => selftest::run(&args),
         Command::Mixing(args) => mixing::run(&args),
         Command::Exact(args) => exact::run(&args),
@@ -74,4 +80,22 @@ fn completions(args: &CompletionsArgs) -> shuffle_audit::Result<i32> {
         &mut std::io::stdout(),
     );
     Ok(0)
+}
+
+/// `power`: the plan of the shuffle `-a` names, or of the sampler.
+fn power_plan(args: &power::PowerArgs) -> Result<i32> {
+    match Algorithm::parse(&args.algorithm) {
+        Ok(algorithm) => power::run(args, algorithm),
+        Err(shuffle) => match Sampler::parse(&args.algorithm) {
+            Ok(sampler) => power_samples::run(args, sampler),
+            // The sampler's error when only it knows a near name.
+            Err(e) if hints(&e) && !hints(&shuffle) => Err(e),
+            Err(_) => Err(shuffle),
+        },
+    }
+}
+
+/// Whether an error suggests a near name.
+fn hints(e: &Error) -> bool {
+    e.to_string().contains("did you mean")
 }

@@ -3,19 +3,17 @@
 //! The effect comes from the exact law where it can be computed, otherwise
 //! from a pilot run; a pilot's estimate carries its uncertainty (an interval
 //! of trial counts, or a refusal when the pilot cannot tell the effect from
-//! zero). `-a` names a shuffle or a sampler; samplers are planned by
+//! zero). `-a` names a shuffle; samplers are planned by
 //! [`super::power_samples`].
 
-use super::power_samples;
 use super::progress::{Progress, work};
 use clap::Args;
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use shuffle_audit::output::thousands;
 use shuffle_audit::power::{self, Effect, EffectOrigin, Plan, PlanOutcome};
-use shuffle_audit::sampler::Sampler;
 use shuffle_audit::source::SourceSpec;
-use shuffle_audit::spec::{TestKind, TestSet};
+use shuffle_audit::spec::{DEFAULT_N, TestKind, TestSet};
 use shuffle_audit::values;
 use shuffle_audit::{Error, Result};
 
@@ -103,24 +101,10 @@ pub struct PowerArgs {
     pub json: bool,
 }
 
-/// n when -n does not say.
-pub const DEFAULT_N: usize = 10;
-
-/// Plans for a shuffle, or hands a sampler to [`power_samples::run`], and
-/// prints the plan; the exit code is 0 whenever a plan or its refusal is
-/// printed.
-pub fn run(args: &PowerArgs) -> Result<i32> {
-    let algorithm = match Algorithm::parse(&args.algorithm) {
-        Ok(algorithm) => algorithm,
-        Err(shuffle) => {
-            return match Sampler::parse(&args.algorithm) {
-                Ok(sampler) => power_samples::run(args, sampler),
-                // The sampler's error when only it knows a near name.
-                Err(e) if hints(&e) && !hints(&shuffle) => Err(e),
-                Err(_) => Err(shuffle),
-            };
-        }
-    };
+/// Plans for a shuffle and prints the plan; the exit code is 0 whenever a
+/// plan or its refusal is printed. (A sampler's plan is
+/// [`super::power_samples::run`]'s; `super::power_plan` picks.)
+pub fn run(args: &PowerArgs, algorithm: Algorithm) -> Result<i32> {
     if args.weights.is_some() {
         return Err(Error::invalid(format!(
             "--weights is for weighted picks (weighted-prefix, alias, weighted-off-by-one), not \
@@ -206,11 +190,6 @@ fn plannable(name: &str) -> Result<TestKind> {
         "power plans position-value, permutation, inversions, displacement or lehmer for a \
          shuffle, not {name}: {why}; an audit's report plans every test it ran"
     )))
-}
-
-/// Whether an error suggests a near name.
-fn hints(e: &Error) -> bool {
-    e.to_string().contains("did you mean")
 }
 
 /// --divide-alpha-by, refused at 0.

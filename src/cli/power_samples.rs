@@ -87,7 +87,7 @@ pub fn run(args: &PowerArgs, sampler: Sampler) -> Result<i32> {
 /// refused), else -n, else the default.
 fn population(args: &PowerArgs, sampler: Sampler, weights: Option<&[u64]>) -> Result<usize> {
     let Some(fixed) = sampler.population().or(weights.map(<[u64]>::len)) else {
-        return Ok(args.n.unwrap_or(super::power::DEFAULT_N));
+        return Ok(args.n.unwrap_or(shuffle_audit::spec::DEFAULT_N));
     };
     if let Some(n) = args.n.filter(|&n| n != fixed) {
         return Err(Error::of_kind(

@@ -3,9 +3,9 @@
 //! verdicts and write the run's files and report.
 
 use super::EXIT_BIASED;
-use super::args::{AuditArgs, InputKind};
-use super::audit::feed;
+use super::audit_args::{AuditArgs, InputKind};
 use super::color;
+use super::feed::feed;
 use super::interrupt;
 use super::progress::{Progress, work};
 use super::table::{Table, table_width, wrap};
@@ -27,10 +27,7 @@ use shuffle_audit::stats::Verdict;
 use shuffle_audit::{Error, Result};
 use std::path::{Path, PathBuf};
 
-/// n when neither -n, a board nor weights say.
-const DEFAULT_N: usize = 10;
-/// Samples per sampler when -t is not given.
-const DEFAULT_TRIALS: u64 = 1_000_000;
+use shuffle_audit::spec::{DEFAULT_N, DEFAULT_TRIALS};
 /// Where files go when neither --out nor --json is given.
 const DEFAULT_OUT: &str = "reports/latest";
 
@@ -294,7 +291,7 @@ fn k_hint(spec: &SampleSpec) -> usize {
 /// first look's trials), if set: the same rule and refusal as for shuffles.
 fn budget(args: &AuditArgs, specs: &[SampleSpec]) -> Result<Option<u64>> {
     let first = specs.first().map_or(DEFAULT_TRIALS, |s| s.trials);
-    super::audit::max_trials(args, first)
+    super::feed::max_trials(args, first)
 }
 
 /// The verdict table and its notes, fitted to 100 columns.
@@ -377,7 +374,7 @@ fn sequential_note(audits: &[SampleAudit]) -> String {
     if audits.iter().all(|a| a.looks.is_empty()) {
         return String::new();
     }
-    super::audit::sequential_note(
+    super::shown::sequential_note(
         audits
             .iter()
             .map(|a| (a.spec.sampler.to_string(), a.looks.as_slice())),

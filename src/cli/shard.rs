@@ -3,14 +3,15 @@
 //! tally is written for `merge`; a whole run's is judged and reported as
 //! `audit` reports any run.
 
-use super::args::AuditArgs;
-use super::audit::{Shown, out_dir, show};
+use super::audit_args::AuditArgs;
 use super::interrupt;
+use super::shown::{Shown, out_dir, show};
 use super::study::{Bars, deliver, prepare};
-use shuffle_audit::engine::{self, ALL_DECKS, RunSpec};
+use shuffle_audit::engine::{ALL_DECKS, RunSpec};
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::output::thousands;
+use shuffle_audit::produce;
 use shuffle_audit::report::Provenance;
 use shuffle_audit::shard::TallyFile;
 use shuffle_audit::shard::input::{self, InputCheckpoint, InputSaving};
@@ -155,7 +156,7 @@ fn run_input(args: &AuditArgs, spec: &RunSpec, outside: &Outside) -> Result<i32>
     let Feed::File { format, .. } = &outside.feed else {
         return Err(Error::invalid("only an --input file is checkpointed"));
     };
-    let opts = engine::read_options(spec, outside, *format);
+    let opts = produce::read_options(spec, outside, *format);
     let command = shell_line(&record::command_line());
     let resumed = args
         .resume

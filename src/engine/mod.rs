@@ -22,10 +22,9 @@ pub use chunks::{ChunkPlan, ChunkRange, Observer, run_chunks};
 use crate::deck::Deck;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::human_bytes;
-use crate::ingest::{self, Items, WorkerRun};
 use crate::source::SourceSpec;
 use crate::spec::{LARGE_N, TestSet};
-use crate::subject::{Feed, Outside, Shuffle, Subject};
+use crate::subject::{Shuffle, Subject};
 use crate::tally::{Collect, HandCounts, Tally};
 use shuffles::{Custom, Rows, Shuffles};
 use std::sync::Arc;
@@ -34,10 +33,7 @@ use std::sync::Arc;
 /// changes every count.
 pub const CHUNK_TRIALS: u64 = 1 << 16;
 
-/// Shuffles generated before they are counted. Shuffling a batch and then
-/// counting it keeps each loop tight (measured: about 1.9x faster at n = 52
-/// than counting after every shuffle).
-pub const BATCH: usize = 256;
+pub use crate::pacing::{BATCH, Progress, available_memory, no_progress};
 
 /// Trials per chunk at `n`: [`CHUNK_TRIALS`] up to [`LARGE_N`] (so every
 /// count of a small audit is what it always was), fewer above, so that a
@@ -173,131 +169,29 @@ impl RunSpec {
 /// which brings its own generator.
 pub const OWN_SOURCE: &str = "own";
 
-/// Receives progress: the number of trials just completed (called once per
-/// chunk, from worker threads).
-pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
-
-/// A progress sink that ignores everything.
-pub fn no_progress(_: u64) {}
-
 /// `RunSpec::trials` of a file feed that reads every deck the input holds.
 pub const ALL_DECKS: u64 = u64::MAX;
 
 /// `RunSpec::n` of a file feed whose n is the first deck's length.
 pub const N_FROM_INPUT: usize = 0;
 
-/// What a run produced: the tally and, for a shuffle from outside, what was
-/// read.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Produced {
-    /// The counts.
-    pub tally: Tally,
-    /// What the feed gave, for a file or a command; `None` otherwise.
-    pub feed: Option<FeedReport>,
-}
-
-/// What an outside feed gave: how many decks, what the items were, and, for
-/// a command, each worker as run (what a rerun needs).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FeedReport {
-    /// Decks counted.
-    pub decks: u64,
-    /// Whether the trial limit stopped the read before the input ended.
-    pub stopped_early: bool,
-    /// The decks asked for (`--trials`), if a limit was set: a file may
-    /// hold fewer, which is fine and said.
-    pub asked: Option<u64>,
-    /// What each index of the tally means (the starting order).
-    pub items: Items,
-    /// The workers of a command, in order; empty for a file.
-    pub workers: Vec<WorkerRun>,
-    /// SHA-256 of the input file, so that a report names the exact bytes
-    /// it judged; `None` for stdin and commands.
-    pub sha256: Option<String>,
-}
-
-/// Runs the shuffles of `spec` and returns their tally.
-///
-/// For a [`Feed::Function`] subject use [`run_shuffle`], which takes the
-/// shuffle.
+/// Runs the shuffles of `spec`, a built-in algorithm's, and returns their
+/// tally. A shuffle from outside the tool (a file or a program) is read by
+/// [`crate::produce::run`], and a Rust function is run by [`run_shuffle`].
 pub fn run(spec: &RunSpec, progress: Progress<'_>) -> Result<Tally> {
-    produce(spec, progress).map(|p| p.tally)
-}
-
-/// Runs the shuffles of `spec`, or reads them from its outside feed, and
-/// returns the tally with what the feed gave.
-pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
-    let outside = match &spec.subject {
+    match &spec.subject {
         Subject::Builtin(algorithm) => {
             check(spec)?;
-            let tally = run_rows(spec, *algorithm, progress)?;
-            return Ok(Produced { tally, feed: None });
+            run_rows(spec, *algorithm, progress)
         }
-        Subject::Outside(outside) => outside,
-    };
-    let opts = read_options(spec, outside, ingest::Format::Text);
-    let mut sha256 = None;
-    let (read, workers) = match &outside.feed {
-        Feed::File { path, format } => {
-            if path.as_os_str() != "-" {
-                sha256 = Some(crate::digest::file_sha256(path).map_err(as_bad_input)?);
-            }
-            let opts = ingest::Options {
-                format: *format,
-                ..opts
-            };
-            let read = in_pool(spec.threads, || ingest::read_path(path, &opts, progress))?
-                .map_err(as_bad_input)?;
-            (read, Vec::new())
-        }
-        Feed::Command {
-            template,
-            jobs,
-            timeout,
-        } => {
-            let n = (spec.n != N_FROM_INPUT).then_some(spec.n);
-            if n.is_some() {
-                check(spec)?;
-            }
-            let command = ingest::CommandSpec {
-                template: template.clone(),
-                jobs: *jobs,
-                timeout: *timeout,
-            };
-            ingest::run_command(&command, n, spec.trials, spec.seed, &opts, progress)
-                .map_err(as_bad_input)?
-        }
-        Feed::Function => {
-            return Err(Error::invalid(format!(
-                "{} is a Rust function: run it with engine::run_shuffle",
+        Subject::Outside(outside) => Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            format!(
+                "{} comes from outside the tool: read it with produce::run (a Rust function: \
+                 engine::run_shuffle)",
                 outside.name
-            )));
-        }
-    };
-    Ok(Produced {
-        tally: read.tally,
-        feed: Some(FeedReport {
-            decks: read.decks,
-            stopped_early: read.stopped_early,
-            asked: (spec.trials != ALL_DECKS).then_some(spec.trials),
-            items: read.items,
-            workers,
-            sha256,
-        }),
-    })
-}
-
-/// How to read the decks of `spec`, a shuffle from `outside` written in
-/// `format`: its n if given, starting order, decks asked for and what its
-/// tests collect.
-pub fn read_options(spec: &RunSpec, outside: &Outside, format: ingest::Format) -> ingest::Options {
-    ingest::Options {
-        n: (spec.n != N_FROM_INPUT).then_some(spec.n),
-        format,
-        order: outside.order.clone(),
-        max_decks: (spec.trials != ALL_DECKS).then_some(spec.trials),
-        collect: spec.collect(),
-        tests: Some(spec.tests.clone()),
+            ),
+        )),
     }
 }
 
@@ -343,7 +237,8 @@ pub fn run_shuffle<T: Shuffle>(
     run_rows(spec, Custom::new(shuffle, &name), progress)
 }
 
-fn check(spec: &RunSpec) -> Result<()> {
+/// Refuses an n out of range or a test that cannot run at this n.
+pub(crate) fn check(spec: &RunSpec) -> Result<()> {
     crate::values::check_n(spec.n)?;
     spec.tests.check(spec.n)
 }
@@ -375,14 +270,6 @@ fn run_rows_in<K: Rows>(
         },
         progress,
     )
-}
-
-/// A feed's error, as [`ErrorKind::BadInput`] unless it says better.
-fn as_bad_input(e: Error) -> Error {
-    match e.kind() {
-        Some(ErrorKind::Other) => e.with_kind(ErrorKind::BadInput),
-        _ => e,
-    }
 }
 
 /// Runs `work` on a dedicated pool of `threads` workers, or on the current
@@ -447,14 +334,6 @@ pub fn check_memory(n: usize, threads: usize, collect: Collect) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// Memory the operating system says is available, where it says (Linux).
-pub fn available_memory() -> Option<u128> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@ use super::mass::{Entries, Fraction, MassTable, sort_by_permutation};
 use super::plan::Plan;
 use super::{DrawLaw, ExactLaw, Method, Origin, Script, ScriptFault};
 use crate::algorithm::{Algorithm, Exact, Leaves, Scratch};
-use crate::engine;
 use crate::error::{Error, ErrorKind, Result};
 use crate::source::{RAND15_RANGE, SourceSpec};
 use num_bigint::{BigInt, BigUint};
@@ -385,7 +384,7 @@ fn check_memory(algorithm: Algorithm, n: usize, leaves: &Count) -> Result<()> {
     };
     let per_permutation = BYTES_PER_PERMUTATION + 8 * n as u128;
     let needed = permutations.saturating_mul(per_permutation);
-    let available = engine::available_memory().unwrap_or(u128::MAX);
+    let available = crate::pacing::available_memory().unwrap_or(u128::MAX);
     if needed > available {
         return Err(Error::invalid(format!(
             "enumerating {algorithm} at n = {n} may reach {permutations} permutations and need \

@@ -43,11 +43,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
-/// Elements shuffled when neither the audit nor the file gives `n`.
-pub const DEFAULT_N: usize = 10;
-
-/// Shuffles per audit when neither the audit nor the file gives `trials`.
-pub const DEFAULT_TRIALS: u64 = 1_000_000;
+pub use crate::spec::{DEFAULT_N, DEFAULT_TRIALS};
 
 /// The largest number of step counts one mixing curve may ask for.
 pub const MAX_MIXING_POINTS: usize = 1000;

@@ -4,8 +4,8 @@
 
 use super::driver::{Chunker, EAGER_BLOCK, Fail, Source, Truncated};
 use super::{Ingested, Options, Plan, Resume, ingest};
-use crate::engine::Progress;
 use crate::error::{Error, Result};
+use crate::pacing::Progress;
 use crate::source::splitmix64;
 use crate::tally::Tally;
 use std::collections::VecDeque;

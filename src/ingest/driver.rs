@@ -3,17 +3,16 @@
 //! input order so that the deck limit and the first error behave exactly as
 //! if the input had been read line by line.
 
-use crate::engine::Progress;
 use crate::error::{Error, Result};
 use crate::format::thousands;
+use crate::pacing::Progress;
 use crate::tally::{Collect, Counter, Tally};
 use rayon::prelude::*;
 use std::io::{self, Read};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, SyncSender};
 
-/// Rows parsed before they are counted, as in the engine.
-pub(crate) const BATCH: usize = crate::engine::BATCH;
+pub(crate) use crate::pacing::BATCH;
 
 /// Bytes per block when reading a file or stdin: large enough that a block's
 /// work (about 14,000 decks of 52 integers) dwarfs the cost of handing it to

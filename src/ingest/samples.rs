@@ -35,10 +35,10 @@
 use super::command::{self, CommandSpec, Counted, Unit, WorkerRun, worker_runs};
 use super::driver::{BLOCK, Chunker, Fail, Marks, Source, Truncated};
 use super::text::{deck_body, tokens};
-use crate::engine::Progress;
 use crate::error::{Error, Result};
 use crate::format::thousands;
-use crate::sampler::tally::{SampleCounter, SampleTally};
+use crate::pacing::Progress;
+use crate::tally::sample::{SampleCounter, SampleTally};
 use std::io::Read;
 use std::path::Path;
 
@@ -487,7 +487,7 @@ fn read_source(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::no_progress;
+    use crate::pacing::no_progress;
     use std::time::Duration;
 
     fn opts(n: usize, kind: SampleKind) -> SampleOptions {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::algorithm::Algorithm;
-use crate::engine::no_progress;
+use crate::pacing::no_progress;
 use crate::source::{ChaCha8Source, StreamSource};
 use crate::tally::StructureParts;
 

@@ -2,10 +2,10 @@
 //! JSON (the JSON also carries every audit's counts).
 
 use crate::audit::Audit;
-use crate::engine::FeedReport;
 use crate::findings::{AuditFindings, DeviationCell, Findings, PositionLines};
 use crate::permutation::unrank;
 use crate::power::AuditPlan;
+use crate::produce::FeedReport;
 use crate::spec::TestKind;
 use crate::stats::{TestResult, Verdict, pvalue};
 use crate::tally::{Binning, Cells, Columns};

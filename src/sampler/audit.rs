@@ -10,9 +10,9 @@
 
 use super::run::{self as sampler_run, SampleFeedReport, SampleSpec};
 use super::tally::SampleTally;
-use crate::engine::Progress;
 use crate::error::Result;
 use crate::format::format_ratio;
+use crate::pacing::Progress;
 use crate::sequential::{Look, Plan};
 use crate::stats::pvalue::departure;
 use crate::stats::sampling::{self, Deviation, Method, NotApplicable, SamplingTest};
@@ -428,7 +428,7 @@ fn item_deviation(audit: &SampleAudit, level: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::no_progress;
+    use crate::pacing::no_progress;
     use crate::sampler::Sampler;
     use crate::source::SourceSpec;
 

@@ -40,7 +40,9 @@ mod kernels;
 pub mod record;
 pub mod run;
 pub mod subject;
-pub mod tally;
+/// What a sampler audit counts (kept with the other tallies, which the
+/// readers of outside samples fill too).
+pub use crate::tally::sample as tally;
 mod weighted;
 
 pub use exact::{

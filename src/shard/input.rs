@@ -19,12 +19,13 @@
 
 use super::file::{seal, unseal};
 use crate::digest::sha256_hex;
-use crate::engine::{FeedReport, RunSpec};
+use crate::engine::RunSpec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::experiment::record::{RecordedSpec, tool_version};
 use crate::ingest::{self, Items, Options, ReadPoint, Resume, Saver};
 use crate::output::files;
 use crate::output::thousands;
+use crate::produce::FeedReport;
 use crate::subject::{Feed, Subject};
 use crate::tally::Tally;
 use serde::{Deserialize, Serialize};

@@ -259,13 +259,7 @@ mod tests {
 
     /// The exact tail by walking every table of `t` trials.
     fn brute(probs: &[f64], t: u64, statistic: f64) -> f64 {
-        fn go(
-            probs: &[f64],
-            i: usize,
-            left: u64,
-            counts: &mut Vec<u64>,
-            out: &mut Vec<Vec<u64>>,
-        ) {
+        fn go(probs: &[f64], i: usize, left: u64, counts: &mut Vec<u64>, out: &mut Vec<Vec<u64>>) {
             if i + 1 == probs.len() {
                 counts.push(left);
                 out.push(counts.clone());

@@ -1,0 +1,261 @@
+//! The arguments of `shuffle-audit audit`, apart from the rest of the
+//! grammar ([`super::args`]) so that the modules which read them (audit,
+//! samples, shard) import them without importing the commands they sit
+//! beside.
+
+use super::study::ExportArgs;
+use clap::Args;
+use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
+use shuffle_audit::shard::Shard;
+use shuffle_audit::values;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What each line of an outside program's output (or input file) holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputKind {
+    /// A shuffled deck (a permutation).
+    Deck,
+    /// k distinct items of a population of N (a lottery draw, an audit sample).
+    Sample,
+    /// k distinct items of N in the order drawn (first prize, second
+    /// prize, ...): also tested for which item comes at which slot.
+    Ordered,
+    /// One item of N (a uniform or weighted pick).
+    Pick,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Algorithm to audit, as NAME or NAME:key=value[,key=value]
+    /// (e.g. random-swap:k=100), or a sampler (reservoir:k=3,
+    /// minesweeper:w=9,h=9,m=10, weighted-prefix with --weights; see
+    /// `list`). Repeat for several; default: all shuffles.
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+    pub algorithms: Vec<String>,
+
+    /// Audit your own shuffle from the decks in FILE (- for stdin), one per
+    /// line (see below).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["algorithms", "cmd"])]
+    pub input: Option<PathBuf>,
+
+    /// Audit your own shuffle by running PROGRAM (sh -c), which prints
+    /// {count} decks of {N} items for {seed} (see below).
+    #[arg(long, value_name = "PROGRAM", conflicts_with = "algorithms")]
+    pub cmd: Option<String>,
+
+    /// --input format: text, or fixed-width little-endian binary records
+    /// u8, u16 or u32 (which need -n).
+    #[arg(
+        long,
+        default_value = "text",
+        value_name = "FORMAT",
+        requires = "input"
+    )]
+    pub format: String,
+
+    /// What each line of --input/--cmd holds: deck (a shuffled deck),
+    /// sample (k distinct items of a population of -n items, e.g. a lottery
+    /// draw), ordered (the same in the order drawn, tested slot by slot
+    /// too) or pick (one item; with --weights, a weighted pick).
+    #[arg(long, value_enum, default_value_t = InputKind::Deck, value_name = "KIND")]
+    pub kind: InputKind,
+
+    /// --kind sample|ordered|pick: items are numbered from 0 (0..N-1) or from 1
+    /// (1..N) [default: the input decides: a 0 or an N].
+    #[arg(long, value_name = "0|1")]
+    pub base: Option<String>,
+
+    /// The starting order of the deck, comma-separated (--input/--cmd)
+    /// [default: ascending].
+    #[arg(long, value_name = "LIST", conflicts_with = "order_file")]
+    pub order: Option<String>,
+
+    /// The starting order, read from FILE (items separated by spaces,
+    /// commas or lines).
+    #[arg(long, value_name = "FILE")]
+    pub order_file: Option<PathBuf>,
+
+    /// --cmd: copies of the program run in parallel [default: all cores].
+    #[arg(long, value_name = "N", requires = "cmd", value_parser = values::parse_threads)]
+    pub jobs: Option<usize>,
+
+    /// --cmd: seconds a program may print nothing before the run fails.
+    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "cmd")]
+    pub cmd_timeout: u64,
+
+    /// Weights of a weighted pick (weighted-prefix, alias,
+    /// weighted-off-by-one): integers, comma-separated, one per item; n is
+    /// their count.
+    #[arg(long, value_name = "LIST", conflicts_with = "weights_file")]
+    pub weights: Option<String>,
+
+    /// The weights, read from FILE (separated by commas, spaces or lines).
+    #[arg(long, value_name = "FILE")]
+    pub weights_file: Option<PathBuf>,
+
+    /// The name reports give your shuffle [default: the file or command].
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Number of elements to shuffle [default: 10; with --input, the first
+    /// line's].
+    #[arg(short = 'n', long, value_parser = values::parse_n)]
+    pub n: Option<usize>,
+
+    /// Shuffles per algorithm (1e6, 1_000_000 and 1M are all accepted)
+    /// [default: 1M; with --input, every deck in the file].
+    #[arg(short = 't', long, value_name = "TRIALS", value_parser = values::parse_trials)]
+    pub trials: Option<u64>,
+
+    /// Seed of the run; the same seed reproduces the same counts.
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = values::parse_seed)]
+    pub seed: u64,
+
+    /// Random source (see `shuffle-audit list`).
+    #[arg(long = "rng", default_value = "chacha8", value_name = "NAME")]
+    pub rng: String,
+
+    /// Tests to run, comma-separated: position-value, permutation (n <= 10),
+    /// fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs, clumping,
+    /// serial, birthday, inversions, displacement; or `all`, or `default`
+    /// (all but permutation above n = 8, birthday below n = 13, clumping,
+    /// and inversions and displacement up to n = 1024). With --deck or
+    /// --categories: position-kind, arrangement (n <= 10),
+    /// position-category, hand (structure tests are skipped, with a note).
+    #[arg(long, default_value = "default", value_name = "LIST")]
+    pub tests: String,
+
+    /// Count the position-by-value matrix in B×B bins (2 <= B <= n; B = n
+    /// is the full n×n matrix). Index i (a position or a value) falls in
+    /// bin i*B/n, so bins differ in size by at most one, and the binned
+    /// chi-square keeps its exact calibration (df (B-1)²). Above n = 1024
+    /// the matrix is binned by default with B = 64 (memory O(n + B²) per
+    /// worker instead of n²); there the default tests are position-value,
+    /// fixed-points, cycles, rising-sequences, lehmer (its digits binned),
+    /// lehmer-pairs, serial, birthday, inversions and displacement, and the
+    /// per-position line tests and deck tests are left out.
+    #[arg(long, value_name = "B")]
+    pub bins: Option<usize>,
+
+    /// A deck whose items may repeat, shuffled by the built-in algorithms
+    /// (sets n): `cards` (52 cards AS..KC with suit, rank and colour),
+    /// `shoe:decks=D` (D 52-card decks one after the other),
+    /// `copies:kinds=K,each=E` (K kinds, E adjacent copies each), or a block
+    /// list `AABB` (one kind per character) / `A,A,B,B`. Tested by
+    /// position-by-kind chi-square, df (n-1)(m-1), and for n <= 8 the
+    /// whole-arrangement test.
+    #[arg(long, value_name = "DECK", conflicts_with_all = ["input", "cmd"])]
+    pub deck: Option<String>,
+
+    /// Category columns of the deck's items: `cards` (suit, rank, colour of
+    /// card labels), or a CSV FILE with a header `item,col1[,col2...]` and
+    /// one row per item (e.g. item,land). Adds the position-by-category
+    /// chi-square and the hand test (hypergeometric law) per column.
+    /// Without --deck, the items are 0..n-1; with --input/--cmd, the items
+    /// as the input writes them (card labels like AS 10H QD for `cards`),
+    /// and the hand test is not run (hands are not counted while reading).
+    #[arg(long, value_name = "FILE|cards")]
+    pub categories: Option<String>,
+
+    /// Hand size of the hand test: how many of each category the first H
+    /// items hold [default: 5].
+    #[arg(long, value_name = "H")]
+    pub hand: Option<usize>,
+
+    /// Worker threads [default: all cores]. Does not change the counts.
+    #[arg(long, value_parser = values::parse_threads)]
+    pub threads: Option<usize>,
+
+    /// Significance level of the verdicts (after Holm correction).
+    #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = values::parse_alpha)]
+    pub alpha: f64,
+
+    /// The confidence level of the verdicts, as lab standards state it:
+    /// 0.99 or 99% is --alpha 0.01. The per-position and per-card tests of
+    /// the report are held to the same level. (Held as the α it stands
+    /// for; see [`AuditArgs::with_confidence`].)
+    #[arg(long, value_name = "LEVEL", conflicts_with = "alpha", value_parser = values::parse_confidence)]
+    pub confidence: Option<f64>,
+
+    /// Output folder for the report (HTML, Markdown) and CSV, JSON, PNG files
+    /// [default: reports/latest; with --json or an --export-*, no folder
+    /// unless --out is given].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub export: ExportArgs,
+
+    /// Print the summary as JSON on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// No progress bar and no closing note on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Exit with code 1 if any audit is judged biased.
+    #[arg(long)]
+    pub fail_on_bias: bool,
+
+    /// Keep doubling the trials (starting from --trials) until the verdict is
+    /// decisively biased or --max-trials is reached, for shuffles and
+    /// samplers alike. The level is spent across the looks (alpha-spending)
+    /// and across the audits (Bonferroni), so repeated looking does not
+    /// inflate false alarms.
+    #[arg(long)]
+    pub until_decisive: bool,
+
+    /// Trial budget per audit for --until-decisive [default: 64 x --trials].
+    #[arg(
+        long,
+        value_name = "TRIALS",
+        requires = "until_decisive",
+        value_parser = values::parse_trials
+    )]
+    pub max_trials: Option<u64>,
+
+    /// Count only shard I of N (from 0) of the run's chunks and write them
+    /// to a tally file (--tally) instead of a report; `merge` judges the N
+    /// tallies as one run (see BIG RUNS in --help).
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+
+    /// --shard: the tally file to write [default: shard-I-of-N.tally].
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub tally: Option<PathBuf>,
+
+    /// Save the counts so far to FILE every --checkpoint-every seconds and
+    /// on Ctrl-C (atomically: a crash leaves the last save whole), so that
+    /// --resume FILE can continue.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Seconds between two saves of --checkpoint (0.5 and 1e3 are accepted).
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = values::parse_seconds)]
+    pub checkpoint_every: Duration,
+
+    /// Continue the run saved in FILE (by --checkpoint; give the same
+    /// options as the run that saved it), checkpointing into FILE unless
+    /// --checkpoint names another.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+}
+
+impl AuditArgs {
+    /// The arguments with `--confidence`, if given, turned into `--alpha`,
+    /// so that everything downstream reads one level.
+    pub fn with_confidence(mut self) -> Self {
+        if let Some(alpha) = self.confidence {
+            self.alpha = alpha;
+        }
+        self
+    }
+
+    /// Whether the run is split or saved as it goes (--shard, --checkpoint,
+    /// --resume): counted chunk by chunk into a tally file.
+    pub fn in_chunks(&self) -> bool {
+        self.shard.is_some() || self.checkpoint.is_some() || self.resume.is_some()
+    }
+}

@@ -1,0 +1,156 @@
+//! How a judged run of shuffles is shown on the terminal: the verdict table
+//! or the JSON summary, where the report went, the note of a sequential
+//! run, and the exit code. Shared by `audit`, `merge` and the shards, and
+//! (the sequential note) by the sampler audits.
+
+use super::EXIT_BIASED;
+use super::audit_args::AuditArgs;
+use super::color;
+use super::table::{table_width, wrap};
+use super::verdicts;
+use shuffle_audit::deck;
+use shuffle_audit::format::counted;
+use shuffle_audit::output::{self, thousands};
+use shuffle_audit::report::{self, content};
+use shuffle_audit::sequential::Look;
+use shuffle_audit::study::StudyResult;
+use std::path::{Path, PathBuf};
+
+/// Where files go when neither --out nor --json is given.
+const DEFAULT_OUT: &str = "reports/latest";
+
+/// The report folder of a run: `--out`, else the default one, unless
+/// `--json` or an export alone was asked for (then no folder).
+pub(super) fn out_dir(out: Option<&Path>, json_or_export: bool) -> Option<PathBuf> {
+    match (out, json_or_export) {
+        (Some(dir), _) => Some(dir.to_path_buf()),
+        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
+        (None, true) => None,
+    }
+}
+
+/// How a judged run of shuffles is shown: what `audit` and `merge` share.
+pub(super) struct Shown<'a> {
+    /// Print the summary as JSON instead of the table.
+    pub json: bool,
+    /// No closing note.
+    pub quiet: bool,
+    /// Exit 1 when something is biased.
+    pub fail_on_bias: bool,
+    /// The audits were sequential (`--until-decisive`).
+    pub until_decisive: bool,
+    /// The report folder written, if any.
+    pub out: Option<&'a Path>,
+}
+
+impl<'a> Shown<'a> {
+    /// As `audit`'s flags ask, with the report in `out`.
+    pub(super) fn of(args: &AuditArgs, out: Option<&'a Path>) -> Self {
+        Self {
+            json: args.json,
+            quiet: args.quiet,
+            fail_on_bias: args.fail_on_bias,
+            until_decisive: args.until_decisive,
+            out,
+        }
+    }
+}
+
+/// Prints a judged run (the verdict table, or the JSON summary), says
+/// where its report went, and returns the exit code.
+pub(super) fn show(result: &StudyResult, shown: &Shown<'_>) -> i32 {
+    if shown.json {
+        println!("{}", result.summary().to_json());
+    } else {
+        print!(
+            "{}",
+            color::verdicts(&render(result, shown.until_decisive), color::stdout())
+        );
+    }
+    if let Some(dir) = shown.out.filter(|_| !shown.quiet) {
+        eprintln!(
+            "Reports written to {} (open {})",
+            dir.display(),
+            dir.join(report::HTML_FILE).display()
+        );
+    }
+    if shown.fail_on_bias && result.any_biased() {
+        EXIT_BIASED
+    } else {
+        0
+    }
+}
+
+/// The human-readable result: a header line, the verdict table and notes.
+fn render(result: &StudyResult, until_decisive: bool) -> String {
+    let audits = &result.audits;
+    let alpha = result.study.alpha;
+    let Some(first) = audits.first() else {
+        return String::new();
+    };
+    // Sequential audits stop at different trial counts: say what each may
+    // use, not the count of the first one.
+    let trials = if until_decisive {
+        let most = audits.iter().map(|a| a.spec.trials).max().unwrap_or(0);
+        format!("up to {} trials each (until decisive)", thousands(most))
+    } else if audits.iter().all(|a| a.spec.trials == first.spec.trials) {
+        format!("{} trials each", thousands(first.spec.trials))
+    } else {
+        "trials as listed".to_string()
+    };
+    let mut out = if first.spec.subject.builtin().is_some() {
+        format!(
+            "n = {}, {trials}, rng {}, seed {}: {}\nalpha {}, Holm within each audit and over \
+             {}\ntests: {}\n\n",
+            first.spec.n,
+            first.spec.source,
+            first.spec.seed,
+            content::verdict_counts(audits),
+            alpha,
+            counted(audits.len() as u64, "audit", "audits"),
+            first.spec.tests,
+        )
+    } else {
+        format!(
+            "{}\nalpha {}, Holm across the tests; tests: {}\n\n",
+            wrap(
+                &format!("{}: {}", first.spec.subject, output::run_words(first)),
+                table_width()
+            ),
+            alpha,
+            first.spec.tests,
+        )
+    };
+    out.push_str(&verdicts::render(audits, &result.findings));
+    if let Some(deck) = &first.spec.deck {
+        let note = deck::battery::note(deck);
+        out.push_str(&wrap(&format!("\nnote: {note}\n"), table_width()));
+    }
+    if until_decisive {
+        out.push_str(&sequential_note(
+            audits
+                .iter()
+                .map(|a| (a.spec.subject.to_string(), a.looks.as_slice())),
+        ));
+    }
+    out
+}
+
+/// The note under a sequential run's verdict table, for shuffles and
+/// samplers alike: how α was spent, and each audit's looks (wrapped to the
+/// table's width).
+pub(super) fn sequential_note<'a>(
+    audits: impl ExactSizeIterator<Item = (String, &'a [Look])>,
+) -> String {
+    let mut out = format!(
+        "\nSequential: each audit doubled its trials until biased at alpha / (looks x {}) \
+         (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best look's p \
+         times that factor.\n",
+        counted(audits.len() as u64, "audit", "audits")
+    );
+    for (name, looks) in audits {
+        let looks: Vec<String> = looks.iter().map(|l| thousands(l.trials)).collect();
+        out.push_str(&format!("  {name}: looks at {}\n", looks.join(", ")));
+    }
+    wrap(&out, table_width())
+}

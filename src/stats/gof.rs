@@ -220,10 +220,16 @@ fn judge(counts: &[u64], probs: &[f64], monte_carlo: bool) -> Gof {
     let mut method = GofMethod::Law;
     let trusted = law_is_trusted(&group_probs, total, &law);
     let shared = SHARED_NULLS.with(|c| c.get());
-    let exact = || pearson_tail::upper_tail(&group_probs, total, statistic, TAIL_EXPECTED);
+    let budget = if shared {
+        SHARED_ENUMERATION_BUDGET
+    } else {
+        pearson_tail::ENUMERATION_BUDGET
+    };
+    let exact =
+        || pearson_tail::upper_tail_within(&group_probs, total, statistic, TAIL_EXPECTED, budget);
     if trusted || log10_p > CHECK_TAIL_BELOW.log10() {
         // The law holds, or the p-value decides nothing.
-    } else if let Some(p) = (monte_carlo && !shared).then(exact).flatten() {
+    } else if let Some(p) = monte_carlo.then(exact).flatten() {
         log10_p = if p < EXACT_RESOLVES {
             // Within the enumeration's dropped mass of 0: the law's far
             // smaller p-value, with its margin, says more.
@@ -338,13 +344,19 @@ type NullSamples = HashMap<(u64, Vec<u64>), Arc<Vec<f64>>>;
 /// (800 kB each) are kept; the cache is emptied when it is full.
 const SHARED_NULLS_KEPT: usize = 64;
 
+/// The most counts [`with_shared_nulls`] walks for an exact tail (about a
+/// millisecond); a table needing more gets the shared null sample.
+pub const SHARED_ENUMERATION_BUDGET: f64 = 2e4;
+
 /// Runs `f` with every [`chi_square`] on this thread taking a p-value in
-/// the tail from one sample of [`MONTE_CARLO_REPLICATES`] null tables shared
-/// by every table of the same pooled law and trials — `(k + 1)/(R + 1)`,
-/// valid for each table on its own — instead of the table's own sequential
-/// Monte Carlo or enumeration. For power simulations, which judge hundreds
-/// of audits of one size near their level, where a Monte Carlo per table
-/// cost over a minute per plan.
+/// the tail as the audit does where that is cheap (an exact tail of at most
+/// [`SHARED_ENUMERATION_BUDGET`] counts), and otherwise from one sample of
+/// [`MONTE_CARLO_REPLICATES`] null tables shared by every table of the same
+/// pooled law and trials — `(k + 1)/(R + 1)`, valid for each table on its
+/// own — instead of the table's own sequential Monte Carlo or a long
+/// enumeration. For power simulations, which judge hundreds of audits of
+/// one size near their level, where a Monte Carlo per table cost over a
+/// minute per plan.
 pub fn with_shared_nulls<R>(f: impl FnOnce() -> R) -> R {
     let before = SHARED_NULLS.with(|c| c.replace(true));
     let out = f();

@@ -30,11 +30,13 @@
 //!
 //! The enumeration walks the small groups' conditional binomials and drops
 //! counts whose probability is below e⁻⁴⁰ of the most likely (and branches
-//! below 1e-20); the mass dropped is added to the p-value, so the result is
-//! within about 1e-14 of the exact tail (and a tail below that may read 0).
+//! below 1e-20, at most 1e-14 in all); each binomial is normalised over the
+//! counts it keeps, since log-gamma loses about 1e-9 of `ln C(n, k)` at
+//! n = 10⁶. The mass of the dropped branches is added to the p-value, so
+//! the result is within about 1e-14 of the exact tail (a tail below that
+//! may read 0).
 
 use super::pearson_law::{NullLaw, from_power_sums, power_sums};
-use statrs::function::gamma::ln_gamma;
 use std::collections::HashMap;
 
 /// The most counts of the small groups [`upper_tail`] walks (estimated
@@ -57,8 +59,8 @@ struct Split {
 
 /// Splits `probs` over `trials` into the groups expecting fewer than
 /// `small_below` counts and the rest; `None` when there is nothing to
-/// enumerate or too much ([`ENUMERATION_BUDGET`]).
-fn split(probs: &[f64], trials: u64, small_below: f64) -> Option<Split> {
+/// enumerate or more than `budget` counts to walk.
+fn split(probs: &[f64], trials: u64, small_below: f64, budget: f64) -> Option<Split> {
     let t = trials as f64;
     let (mut small, mut large): (Vec<usize>, Vec<usize>) =
         (0..probs.len()).partition(|&i| probs[i] * t < small_below);
@@ -79,14 +81,14 @@ fn split(probs: &[f64], trials: u64, small_below: f64) -> Option<Split> {
         .iter()
         .map(|&i| 18.0 * (probs[i] * t * (1.0 - probs[i])).sqrt() + 20.0)
         .product();
-    (walked <= ENUMERATION_BUDGET).then_some(Split { small, large })
+    (walked <= budget).then_some(Split { small, large })
 }
 
 /// Whether [`upper_tail`] computes the tail of this table (positive group
 /// probabilities `probs`, summing to 1, over `trials`): some group expects
 /// fewer than `small_below` counts, and their counts fit the budget.
 pub fn is_enumerable(probs: &[f64], trials: u64, small_below: f64) -> bool {
-    split(probs, trials, small_below).is_some()
+    split(probs, trials, small_below, ENUMERATION_BUDGET).is_some()
 }
 
 /// `P(X² ≥ statistic)` for Pearson's statistic over `trials` picks into
@@ -95,7 +97,20 @@ pub fn is_enumerable(probs: &[f64], trials: u64, small_below: f64) -> bool {
 /// where [`is_enumerable`] is false. Ties (up to rounding) count as reaching
 /// the statistic.
 pub fn upper_tail(probs: &[f64], trials: u64, statistic: f64, small_below: f64) -> Option<f64> {
-    let split = split(probs, trials, small_below)?;
+    upper_tail_within(probs, trials, statistic, small_below, ENUMERATION_BUDGET)
+}
+
+/// [`upper_tail`] where the walk is at most `budget` counts (estimated
+/// before it starts), `None` otherwise: for callers judging many tables,
+/// which take the cheap walks and leave the rest to a shared Monte Carlo.
+pub fn upper_tail_within(
+    probs: &[f64],
+    trials: u64,
+    statistic: f64,
+    small_below: f64,
+    budget: f64,
+) -> Option<f64> {
+    let split = split(probs, trials, small_below, budget)?;
     let t = trials as f64;
     let large_p: f64 = split.large.iter().map(|&i| probs[i]).sum();
     let rest = (split.large.len() >= 2).then(|| {
@@ -120,7 +135,8 @@ pub fn upper_tail(probs: &[f64], trials: u64, statistic: f64, small_below: f64) 
         mass: Sum::default(),
     };
     walk.level(0, trials, 0.0, 0.0);
-    let dropped = (1.0 - walk.mass.value()).max(0.0);
+    // Branches dropped below e^ABSOLUTE_CUT, at most the budget of them.
+    let dropped = (1.0 - walk.mass.value()).clamp(0.0, 1e-13);
     Some((walk.tail.value() + dropped).clamp(0.0, 1.0))
 }
 
@@ -155,38 +171,8 @@ impl Walk {
             self.tail.add(p * reach);
             return;
         }
-        let c = self.conditional[k];
         let e = self.expected[k];
-        let n = left as f64;
-        let mode = ((n + 1.0) * c).floor().min(n) as u64;
-        let ln_mode = ln_binomial_pmf(left, mode, c);
-        let ratio = c / (1.0 - c);
-        // Upward from the mode, then downward, by the ratio of successive
-        // probabilities.
-        let mut o = mode;
-        let mut ln_pmf = ln_mode;
-        loop {
-            if ln_pmf < ln_mode - RELATIVE_CUT {
-                break;
-            }
-            if ln_prob + ln_pmf >= ABSOLUTE_CUT {
-                let d = o as f64 - e;
-                self.level(k + 1, left - o, ln_prob + ln_pmf, partial + d * d / e);
-            }
-            if o == left || c >= 1.0 {
-                break;
-            }
-            ln_pmf += ((n - o as f64) / (o as f64 + 1.0) * ratio).ln();
-            o += 1;
-        }
-        let mut o = mode;
-        let mut ln_pmf = ln_mode;
-        while o > 0 {
-            ln_pmf += (o as f64 / (n - o as f64 + 1.0) / ratio).ln();
-            o -= 1;
-            if ln_pmf < ln_mode - RELATIVE_CUT {
-                break;
-            }
+        for (o, ln_pmf) in binomial_range(left, self.conditional[k]) {
             if ln_prob + ln_pmf >= ABSOLUTE_CUT {
                 let d = o as f64 - e;
                 self.level(k + 1, left - o, ln_prob + ln_pmf, partial + d * d / e);
@@ -216,17 +202,41 @@ impl Walk {
     }
 }
 
-/// `ln P(Binomial(n, c) = k)`.
-fn ln_binomial_pmf(n: u64, k: u64, c: f64) -> f64 {
-    let (nf, kf) = (n as f64, k as f64);
-    let choose = ln_gamma(nf + 1.0) - ln_gamma(kf + 1.0) - ln_gamma(nf - kf + 1.0);
-    let hits = if k == 0 { 0.0 } else { kf * c.ln() };
-    let misses = if k == n {
-        0.0
-    } else {
-        (nf - kf) * (1.0 - c).ln()
-    };
-    choose + hits + misses
+/// The counts of Binomial(n, c) within [`RELATIVE_CUT`] of the most likely
+/// one, with their log probabilities. Built outward from the mode by the
+/// ratio of successive probabilities and normalised over the counts kept:
+/// `ln C(n, k)` from log-gamma loses about 1e-9 at n = 10⁶, far more than
+/// the counts dropped weigh (each below e⁻⁴⁰ of the mode).
+fn binomial_range(n: u64, c: f64) -> Vec<(u64, f64)> {
+    if c >= 1.0 {
+        return vec![(n, 0.0)];
+    }
+    let nf = n as f64;
+    let mode = ((nf + 1.0) * c).floor().min(nf) as u64;
+    let ratio = c / (1.0 - c);
+    let mut kept = vec![(mode, 0.0)];
+    let (mut o, mut rel) = (mode, 0.0);
+    while o < n {
+        rel += ((nf - o as f64) / (o as f64 + 1.0) * ratio).ln();
+        o += 1;
+        if rel < -RELATIVE_CUT {
+            break;
+        }
+        kept.push((o, rel));
+    }
+    let (mut o, mut rel) = (mode, 0.0);
+    while o > 0 {
+        rel += (o as f64 / (nf - o as f64 + 1.0) / ratio).ln();
+        o -= 1;
+        if rel < -RELATIVE_CUT {
+            break;
+        }
+        kept.push((o, rel));
+    }
+    let total: f64 = kept.iter().map(|&(_, rel)| rel.exp()).sum();
+    let ln_total = total.ln();
+    kept.iter_mut().for_each(|(_, rel)| *rel -= ln_total);
+    kept
 }
 
 /// Neumaier's compensated sum: a million small terms without the rounding
@@ -256,6 +266,7 @@ impl Sum {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use statrs::function::gamma::ln_gamma;
 
     /// The exact tail by walking every table of `t` trials.
     fn brute(probs: &[f64], t: u64, statistic: f64) -> f64 {
@@ -366,6 +377,34 @@ mod tests {
                 (p - level).abs() < 5.0 * se + 0.02 * level,
                 "at {level}: p = {p}"
             );
+        }
+    }
+
+    #[test]
+    fn a_far_tail_at_a_million_trials_is_not_lost_in_rounding() {
+        // One group expecting 30 of 10^6 next to large ones, and a table far
+        // out: the tail is far below 1e-12, not the ~1e-9 of ln C(n, k)'s
+        // rounding.
+        let probs = [3e-5, 0.3, 0.3, 0.39997];
+        let p = upper_tail(&probs, 1_000_000, 5_000.0, 100.0).unwrap();
+        assert!(p < 1e-12, "{p}");
+        // Near the body, the same as the walk over the law's own quantile.
+        let p = upper_tail(&probs, 1_000_000, 3.0, 100.0).unwrap();
+        assert!(p > 0.2 && p < 0.6, "{p}");
+    }
+
+    #[test]
+    fn binomials_keep_their_mass_at_a_million_trials() {
+        // Log-gamma's rounding of ln C(n, k) at n near 10^6 is about 1e-9,
+        // which a walk's mass (and its p-value) must not carry.
+        for (n, c) in [
+            (1_000_000, 3e-5),
+            (999_983, 0.01),
+            (2_000_003, 0.2),
+            (4_999_999, 0.47),
+        ] {
+            let mass: f64 = binomial_range(n, c).iter().map(|&(_, l)| l.exp()).sum();
+            assert!((mass - 1.0).abs() < 1e-13, "n = {n}, c = {c}: {mass}");
         }
     }
 

@@ -79,7 +79,10 @@ pub mod values;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+// The small front a test suite needs: assert a shuffle fair, or build an
+// audit, read its verdict, and match the kind of an error.
 pub use audit::Audit;
 pub use custom::assert_fair;
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
+pub use stats::Verdict;
 pub use subject::Shuffle;

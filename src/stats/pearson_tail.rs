@@ -306,14 +306,11 @@ mod tests {
             .sum()
     }
 
-    #[test]
-    fn matches_every_table_when_one_group_is_large() {
-        // Four groups, the last expecting 100+ counts: the step is exact.
-        let probs = [0.05, 0.1, 0.15, 0.7];
-        let t = 150;
-        for statistic in [1.0, 4.0, 9.5, 16.0, 25.0, 40.0] {
-            let exact = brute(&probs, t, statistic);
-            let walked = upper_tail(&probs, t, statistic, 100.0).unwrap();
+    /// Asserts the walk's tail equals the sum over every table.
+    fn assert_matches_every_table(probs: &[f64], t: u64, statistics: &[f64]) {
+        for &statistic in statistics {
+            let exact = brute(probs, t, statistic);
+            let walked = upper_tail(probs, t, statistic, 100.0).unwrap();
             assert!(
                 (walked - exact).abs() <= 1e-12 + 1e-9 * exact,
                 "x = {statistic}: {walked} vs {exact}"
@@ -322,17 +319,16 @@ mod tests {
     }
 
     #[test]
+    fn matches_every_table_when_one_group_is_large() {
+        // Four groups, the last expecting 100+ counts: the step is exact.
+        let statistics = [1.0, 4.0, 9.5, 16.0, 25.0, 40.0];
+        assert_matches_every_table(&[0.05, 0.1, 0.15, 0.7], 150, &statistics);
+    }
+
+    #[test]
     fn matches_every_table_when_every_group_is_small() {
-        let probs = [0.2, 0.3, 0.5];
-        let t = 40;
-        for statistic in [0.5, 3.0, 8.0, 14.0, 30.0] {
-            let exact = brute(&probs, t, statistic);
-            let walked = upper_tail(&probs, t, statistic, 100.0).unwrap();
-            assert!(
-                (walked - exact).abs() <= 1e-12 + 1e-9 * exact,
-                "x = {statistic}: {walked} vs {exact}"
-            );
-        }
+        let statistics = [0.5, 3.0, 8.0, 14.0, 30.0];
+        assert_matches_every_table(&[0.2, 0.3, 0.5], 40, &statistics);
     }
 
     #[test]

@@ -3,17 +3,16 @@
 
 use crate::engine::{self, Progress, RunSpec};
 use crate::error::{Error, Result};
+use crate::kind::{self, Judged, Kind};
 use crate::produce::{self, FeedReport, Produced};
-use crate::sequential::Plan;
 use crate::spec::TestKind;
-use crate::stats::{
-    self, PositionValueStats, Sensitivity, TestResult, Verdict, battery, holm_log10,
-};
+use crate::stats::{self, PositionValueStats, Sensitivity, TestResult, Verdict, battery};
 use crate::subject::Shuffle;
 use crate::tally::{Cells, Tally};
 use crate::values::check_alpha;
 use std::time::Instant;
 
+pub use crate::kind::judge;
 pub use crate::sequential::{Look, look_schedule};
 
 /// The significance level used when none is given: strict, because a run
@@ -286,27 +285,71 @@ fn audit_log10_p(tests: &[TestResult]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Sets `audit`'s verdict from its adjusted p-value and its sensitivity when
-/// each test is held to α / `family`.
-fn conclude(audit: &mut Audit, log10_p_adjusted: f64, alpha: f64, family: usize) {
-    audit.alpha = alpha;
-    audit.log10_p_adjusted = log10_p_adjusted;
-    audit.sensitivity =
-        Sensitivity::of(&audit.tests, audit.spec.n, audit.spec.trials, alpha, family);
-    audit.verdict = Verdict::decide(log10_p_adjusted, alpha, audit.sensitivity.adequate());
+impl Judged for Audit {
+    fn log10_p(&self) -> f64 {
+        self.log10_p
+    }
+
+    /// Each test is held to α / (tests × `copies`).
+    fn conclude(&mut self, log10_p_adjusted: f64, alpha: f64, copies: usize) {
+        let family = self.tests.len() * copies;
+        self.alpha = alpha;
+        self.log10_p_adjusted = log10_p_adjusted;
+        self.sensitivity =
+            Sensitivity::of(&self.tests, self.spec.n, self.spec.trials, alpha, family);
+        self.verdict = Verdict::decide(log10_p_adjusted, alpha, self.sensitivity.adequate());
+    }
+
+    fn verdict(&self) -> Verdict {
+        self.verdict
+    }
 }
 
-/// Applies the Holm correction across `audits` and sets their verdicts at
-/// `alpha`, so that the chance of calling any fair shuffle of the run biased
-/// is at most α. (Each audit's p-value is already Holm-corrected across its
-/// own tests, so the two corrections together control the error over every
-/// test of the run.) Sensitivities are restated for the whole family.
-pub fn judge(audits: &mut [Audit], alpha: f64) {
-    let raw: Vec<f64> = audits.iter().map(|a| a.log10_p).collect();
-    let count = audits.len();
-    for (audit, adjusted) in audits.iter_mut().zip(holm_log10(&raw)) {
-        let family = audit.tests.len() * count;
-        conclude(audit, adjusted, alpha, family);
+/// Shuffles as a [`Kind`] of subject: the built-in algorithms the engine
+/// runs batch after batch for [`run_until_decisive`].
+#[derive(Debug, Clone, Copy)]
+pub struct Shuffles;
+
+impl Kind for Shuffles {
+    type Spec = RunSpec;
+    type Tally = Tally;
+    type Audit = Audit;
+
+    fn trials(spec: &RunSpec) -> u64 {
+        spec.trials
+    }
+
+    fn seed(spec: &RunSpec) -> u64 {
+        spec.seed
+    }
+
+    fn batch(spec: &RunSpec, trials: u64, seed: u64) -> RunSpec {
+        RunSpec {
+            trials,
+            seed,
+            ..spec.clone()
+        }
+    }
+
+    fn count(spec: &RunSpec, progress: Progress<'_>) -> Result<Tally> {
+        produce::run(spec, progress)
+    }
+
+    fn merge(into: &mut Tally, other: &Tally) {
+        Tally::merge(into, other)
+    }
+
+    fn log10_p(spec: &RunSpec, tally: &Tally) -> f64 {
+        let position_value = PositionValueStats::of(&cells(spec, tally));
+        audit_log10_p(&run_tests(spec, tally, &position_value))
+    }
+
+    fn evaluate(spec: &RunSpec, tally: Tally, seconds: f64, alpha: f64) -> Audit {
+        evaluate(spec, tally, seconds, alpha)
+    }
+
+    fn set_looks(audit: &mut Audit, looks: Vec<Look>) {
+        audit.looks = looks;
     }
 }
 
@@ -320,19 +363,11 @@ pub fn run_all(specs: &[RunSpec], alpha: f64, progress: Progress<'_>) -> Result<
     Ok(audits)
 }
 
-/// Runs an audit in growing batches until it is decisively biased, or until
-/// `max_trials` have been counted without finding bias.
-///
-/// The cumulative trial count doubles at every look (the first look counts
-/// `spec.trials`). Looking repeatedly inflates the false-alarm rate, so the
-/// level α is spent across the looks, α/J at each of the J looks the budget
-/// allows (Bonferroni alpha-spending), and further divided by the
-/// `audits_in_run` audits run alongside (Bonferroni): the chance that any
-/// fair shuffle of the run is ever called biased stays at most α. The
-/// adjusted p-value is the best look's p times J × audits. Batch j draws from
-/// seed splitmix64(seed ⊕ j) (batch 0 from the seed itself), so a sequential
-/// audit is as reproducible as a plain one. The procedure is
-/// [`Plan`], shared with samplers.
+/// Runs an audit of a built-in algorithm in growing batches until it is
+/// decisively biased, or until `max_trials` have been counted without
+/// finding bias, with α spent over its looks and the `audits_in_run` audits
+/// of the run: the procedure every kind of subject shares
+/// ([`crate::kind::run_until_decisive`]).
 pub fn run_until_decisive(
     spec: &RunSpec,
     alpha: f64,
@@ -340,29 +375,7 @@ pub fn run_until_decisive(
     audits_in_run: usize,
     progress: Progress<'_>,
 ) -> Result<Audit> {
-    let plan = Plan::new(spec.trials, max_trials, alpha, audits_in_run)?;
-    let start = Instant::now();
-    let seq = plan.run(
-        spec.seed,
-        |trials, seed| {
-            let batch = RunSpec {
-                trials,
-                seed,
-                ..spec.clone()
-            };
-            produce::run(&batch, progress)
-        },
-        Tally::merge,
-        |tally| {
-            let position_value = PositionValueStats::of(&cells(spec, tally));
-            audit_log10_p(&run_tests(spec, tally, &position_value))
-        },
-    )?;
-    let mut audit = evaluate(spec, seq.tally, start.elapsed().as_secs_f64(), alpha);
-    let family = audit.tests.len() * seq.share;
-    conclude(&mut audit, seq.log10_p_adjusted, alpha, family);
-    audit.looks = seq.looks;
-    Ok(audit)
+    kind::run_until_decisive::<Shuffles>(spec, alpha, max_trials, audits_in_run, progress)
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@ pub mod experiment;
 pub mod findings;
 pub mod format;
 pub mod ingest;
+pub mod kind;
 pub mod mixing;
 pub mod output;
 pub mod pacing;
@@ -79,10 +80,12 @@ pub mod values;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
-// The small front a test suite needs: assert a shuffle fair, or build an
-// audit, read its verdict, and match the kind of an error.
+// The small front a test suite needs: assert a shuffle or a sampler fair,
+// or build an audit, read its verdict, and match the kind of an error.
 pub use audit::Audit;
-pub use custom::assert_fair;
+pub use custom::{assert_fair, assert_fair_picks, assert_fair_sample};
 pub use error::{Error, ErrorKind, Result};
+pub use sampler::audit::SampleAudit;
+pub use sampler::subject::Sample;
 pub use stats::Verdict;
 pub use subject::Shuffle;

@@ -32,10 +32,13 @@ use crate::experiment::mixing::{LoaderReport, MixingCurve as PlannedCurve, Mixin
 use crate::experiment::record::{RunStart, tool_version};
 use crate::findings::Findings;
 use crate::format::human_bytes;
+use crate::kind::{self, Judged};
 use crate::mixing::{self, MixingCurve};
-use crate::output::{self, files, summary::Summary};
+use crate::output::{self, files, samples::SampleRecord, summary::Summary};
 use crate::produce::FeedReport;
 use crate::report::{self, MixingOutcome, Provenance, ReportInput};
+use crate::sampler::audit::{self as sample_audit, SampleAudit};
+use crate::sampler::run::SampleSpec;
 use crate::stats::Verdict;
 use crate::tally::Tally;
 use crate::values::check_alpha;
@@ -50,8 +53,11 @@ pub struct Study {
     pub purpose: String,
     /// The significance level of the verdicts (before any correction).
     pub alpha: f64,
-    /// The audits, in the order they run and are shown.
+    /// The shuffle audits, in the order they run and are shown.
     pub audits: Vec<RunSpec>,
+    /// The sampler audits, run after the shuffles and judged with them
+    /// (one Holm correction over every audit of the study).
+    pub samples: Vec<SampleSpec>,
     /// A note per audit for the report (same order; missing means none).
     pub notes: Vec<Option<String>>,
     /// The per-audit trial budget of a sequential study (each audit doubles
@@ -67,13 +73,16 @@ pub struct Study {
     pub provenance: Provenance,
 }
 
-/// Follows a study as it runs (progress bars, log lines). Every method has
-/// a do-nothing default.
+/// Follows a study as it runs (progress bars, log lines), whatever kind of
+/// subject each audit has. Audits are numbered in study order: the
+/// shuffles, then the samplers. Every method has a do-nothing default.
 pub trait Observer: Sync {
     /// Audit `index` starts, with `trials` trials (its budget for a
-    /// sequential study; [`ALL_DECKS`](crate::engine::ALL_DECKS) for a file read to its end).
-    fn begin(&self, index: usize, spec: &RunSpec, trials: u64) {
-        let _ = (index, spec, trials);
+    /// sequential study; [`ALL_DECKS`](crate::engine::ALL_DECKS) for a file
+    /// read to its end) of about `work` items each (n for a shuffle, k for
+    /// a sample).
+    fn begin(&self, index: usize, trials: u64, work: usize) {
+        let _ = (index, trials, work);
     }
 
     /// `trials` more trials of the current audit are done (called from
@@ -82,10 +91,10 @@ pub trait Observer: Sync {
         let _ = trials;
     }
 
-    /// Audit `index` finished (its verdict is provisional until the whole
-    /// study is judged).
-    fn finished(&self, index: usize, audit: &Audit) {
-        let _ = (index, audit);
+    /// Audit `index` finished after counting `trials` in `seconds` (its
+    /// verdict is provisional until the whole study is judged).
+    fn finished(&self, index: usize, trials: u64, seconds: f64) {
+        let _ = (index, trials, seconds);
     }
 }
 
@@ -111,6 +120,17 @@ impl Study {
             skipped: Vec::new(),
             provenance: Provenance::of(&RunStart::now(), call.clone(), vec![call]),
             audits,
+            samples: Vec::new(),
+        }
+    }
+
+    /// A study of sampler audits only, with the defaults of
+    /// [`new`](Self::new) and a title naming what is audited.
+    pub fn of_samples(samples: Vec<SampleSpec>) -> Self {
+        Self {
+            title: default_sample_title(&samples),
+            samples,
+            ..Self::new(Vec::new())
         }
     }
 
@@ -118,10 +138,21 @@ impl Study {
     /// study); [`ALL_DECKS`](crate::engine::ALL_DECKS) if any audit reads a
     /// file to its end.
     pub fn planned_trials(&self) -> u64 {
-        self.audits
-            .iter()
-            .map(|s| self.until_decisive.unwrap_or(s.trials))
+        let trials = self.audits.iter().map(|s| s.trials);
+        trials
+            .chain(self.samples.iter().map(|s| s.trials))
+            .map(|t| self.until_decisive.unwrap_or(t))
             .fold(0, u64::saturating_add)
+    }
+
+    /// How many audits the study makes: its shuffles and its samplers.
+    pub fn len(&self) -> usize {
+        self.audits.len() + self.samples.len()
+    }
+
+    /// Whether the study has no audit at all (mixing curves only).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// What the study will cost: the most memory one audit needs while it
@@ -177,20 +208,36 @@ impl Study {
     pub fn run(self, observer: &dyn Observer) -> Result<StudyResult> {
         check_alpha(self.alpha)?;
         self.check_cost()?;
-        let count = self.audits.len();
-        let mut audits = Vec::with_capacity(count);
+        let count = self.len();
+        let budget = |trials| self.until_decisive.unwrap_or(trials);
+        let mut audits = Vec::with_capacity(self.audits.len());
         for (i, spec) in self.audits.iter().enumerate() {
-            observer.begin(i, spec, self.until_decisive.unwrap_or(spec.trials));
+            observer.begin(i, budget(spec.trials), spec.n);
             let progress = |k| observer.advanced(k);
             let audit = match self.until_decisive {
                 // Bonferroni across the audits: each sequential audit at alpha / m.
                 Some(max) => audit::run_until_decisive(spec, self.alpha, max, count, &progress)?,
                 None => audit::run(spec, self.alpha, &progress)?,
             };
-            observer.finished(i, &audit);
+            observer.finished(i, audit.spec.trials, audit.seconds);
             audits.push(audit);
         }
-        Ok(self.finish(audits))
+        let mut samples = Vec::with_capacity(self.samples.len());
+        for (j, spec) in self.samples.iter().enumerate() {
+            let i = self.audits.len() + j;
+            let k = spec.sampler.known_k().unwrap_or(1) as usize;
+            observer.begin(i, budget(spec.trials), k);
+            let progress = |k| observer.advanced(k);
+            let audit = match self.until_decisive {
+                Some(max) => {
+                    sample_audit::run_until_decisive(spec, self.alpha, max, count, &progress)?
+                }
+                None => sample_audit::run(spec, self.alpha, &progress)?,
+            };
+            observer.finished(i, audit.tally.trials(), audit.seconds);
+            samples.push(audit);
+        }
+        Ok(self.finish(audits, samples))
     }
 
     /// Judges counts made elsewhere, one [`Counted`] per audit in study
@@ -207,6 +254,12 @@ impl Study {
             return Err(Error::of_kind(
                 ErrorKind::Unsupported,
                 "a sequential study decides its own trials: its counts cannot come from elsewhere",
+            ));
+        }
+        if !self.samples.is_empty() {
+            return Err(Error::of_kind(
+                ErrorKind::Unsupported,
+                "sampler audits are counted by Study::run, not in shards (yet)",
             ));
         }
         if counted.len() != self.audits.len() {
@@ -236,24 +289,29 @@ impl Study {
             audit.feed = c.feed;
             audits.push(audit);
         }
-        Ok(self.finish(audits))
+        Ok(self.finish(audits, Vec::new()))
     }
 
     /// Judges the finished `audits` together (unless the study is
     /// sequential: each of its audits was judged as it ran) and measures
     /// the mixing curves.
-    fn finish(mut self, mut audits: Vec<Audit>) -> StudyResult {
+    fn finish(mut self, mut audits: Vec<Audit>, mut samples: Vec<SampleAudit>) -> StudyResult {
         // A default title made before n was known (decks read from outside
         // say n only once read) names the n counted.
-        if self.title == default_title(&self.audits) {
+        if !audits.is_empty() && self.title == default_title(&self.audits) {
             let counted: Vec<RunSpec> = audits.iter().map(|a| a.spec.clone()).collect();
             self.title = default_title(&counted);
         }
         if self.until_decisive.is_none() {
-            audit::judge(&mut audits, self.alpha);
+            let shuffles = audits.iter_mut().map(|a| a as &mut dyn Judged);
+            let samplers = samples.iter_mut().map(|a| a as &mut dyn Judged);
+            kind::judge_mixed(
+                &mut shuffles.chain(samplers).collect::<Vec<_>>(),
+                self.alpha,
+            );
         }
         let mixing = self.mixing.iter().map(measure).collect();
-        StudyResult::judged(self, audits, mixing)
+        StudyResult::judged(self, audits, mixing).with_samples(samples)
     }
 }
 
@@ -268,6 +326,10 @@ pub struct Counted {
     /// (`None` for a built-in algorithm's).
     pub feed: Option<FeedReport>,
 }
+
+/// The folder, inside a study's, of its sampler audits' files and report
+/// when the study also audits shuffles.
+pub const SAMPLERS_FOLDER: &str = "samplers";
 
 /// The most a study may write: count matrices beyond this (a few hundred
 /// million counts) are no report anyone can open.
@@ -301,6 +363,17 @@ pub fn default_title(audits: &[RunSpec]) -> String {
     }
 }
 
+/// The title a study of samplers only gets when nobody names it: "Audit
+/// of floyd:k=3 at N = 10", "Audit of 12 samplers".
+pub fn default_sample_title(samples: &[SampleSpec]) -> String {
+    match samples {
+        [one] if one.sampler.builtin().is_none() => format!("Audit of {}", one.sampler),
+        [one] => format!("Audit of {} at N = {}", one.sampler, one.n),
+        [] => "Audit".to_string(),
+        _ => format!("Audit of {} samplers", samples.len()),
+    }
+}
+
 /// What a study found: its judged audits, the findings every output
 /// renders, and its mixing curves.
 #[derive(Debug, Clone)]
@@ -310,7 +383,9 @@ pub struct StudyResult {
     /// The judged audits, in study order (their specs completed from what
     /// was counted: a file's n and deck count).
     pub audits: Vec<Audit>,
-    /// What the audits found, computed once.
+    /// The judged sampler audits, in study order.
+    pub samples: Vec<SampleAudit>,
+    /// What the shuffle audits found, computed once.
     pub findings: Findings,
     /// The mixing curves, in study order.
     pub mixing: Vec<MeasuredMixing>,
@@ -334,27 +409,68 @@ impl StudyResult {
         Self {
             study,
             audits,
+            samples: Vec::new(),
             findings,
             mixing,
         }
     }
 
+    /// This result with its sampler audits, already judged.
+    pub fn with_samples(self, samples: Vec<SampleAudit>) -> Self {
+        Self { samples, ..self }
+    }
+
     /// The `summary.json` document (also what `--json` prints).
     pub fn summary(&self) -> Summary {
-        Summary::of(&self.audits, &self.findings)
+        let samplers = match self.audits.is_empty() {
+            true => Vec::new(),
+            false => self.samples.iter().map(SampleRecord::of).collect(),
+        };
+        Summary {
+            samplers,
+            ..Summary::of(&self.audits, &self.findings)
+        }
     }
 
     /// Whether any audit was judged biased.
     pub fn any_biased(&self) -> bool {
-        self.audits.iter().any(|a| a.verdict == Verdict::Biased)
+        let shuffles = self.audits.iter().map(|a| a.verdict);
+        shuffles
+            .chain(self.samples.iter().map(|a| a.verdict))
+            .any(|v| v == Verdict::Biased)
     }
 
     /// Writes every file of the study into `dir` (which should be staged:
     /// see [`files::staged`]): summary.json and .csv, comparison.png, a
     /// folder per audit, a folder per mixing curve, report.html and
     /// report.md.
+    ///
+    /// Sampler audits write their own files and report
+    /// ([`report::samples::write`]): in `dir` itself when the study has no
+    /// shuffle audit, else in `dir/samplers`, which the report links.
     pub fn write(&self, dir: &Path) -> Result<()> {
-        output::write_run(dir, &self.audits, &self.findings)?;
+        if !self.samples.is_empty() {
+            let title = &self.study.title;
+            let provenance = &self.study.provenance;
+            let alpha = self.study.alpha;
+            let folder = match self.audits.is_empty() {
+                true => dir.to_path_buf(),
+                false => dir.join(SAMPLERS_FOLDER),
+            };
+            let judged_with = self.study.len();
+            report::samples::write(
+                &folder,
+                title,
+                &self.samples,
+                judged_with,
+                alpha,
+                provenance,
+            )?;
+            if self.audits.is_empty() {
+                return Ok(());
+            }
+        }
+        output::write_run(dir, &self.audits, &self.findings, &self.summary())?;
         for measured in &self.mixing {
             if let (Some(curve), MixingOutcome::Measured(planned)) =
                 (&measured.curve, &measured.outcome)
@@ -366,7 +482,30 @@ impl StudyResult {
                 output::mixing::write_loaders(&folder, &report.curve)?;
             }
         }
-        report::write(dir, &self.report_input())?;
+        let mut doc = report::content::build(&self.report_input());
+        if !self.samples.is_empty() {
+            let (judged_with, alpha) = (self.study.len(), self.study.alpha);
+            let samplers =
+                report::samples::study_section(&self.samples, judged_with, alpha, SAMPLERS_FOLDER);
+            doc.sections.insert(1.min(doc.sections.len()), samplers);
+            for (label, value) in &mut doc.facts {
+                match label.as_str() {
+                    "Audits" => {
+                        *value = format!("{value} and {} sampler audits", self.samples.len());
+                    }
+                    "Verdicts" => {
+                        let k = self.audits.len();
+                        let all = format!("across the {judged_with} audits, shuffles and samplers");
+                        *value = match k {
+                            1 => format!("{value}, then {all}"),
+                            _ => value.replace(&format!("across the {k} audits"), &all),
+                        };
+                    }
+                    _ => {}
+                }
+            }
+        }
+        report::write_document(dir, &doc)?;
         Ok(())
     }
 
@@ -493,6 +632,7 @@ mod tests {
     use super::*;
     use crate::engine::ALL_DECKS;
     use crate::source::SourceSpec;
+    use crate::stats::holm_log10;
     use crate::subject::Subject;
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -512,9 +652,69 @@ mod tests {
         fn advanced(&self, trials: u64) {
             self.0.fetch_add(trials, Ordering::Relaxed);
         }
-        fn finished(&self, _: usize, _: &Audit) {
+        fn finished(&self, _: usize, _: u64, _: f64) {
             self.1.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    #[test]
+    fn shuffles_and_samplers_are_judged_in_one_correction_and_written_together() {
+        let sample = |name: &str| {
+            let sampler = crate::sampler::Sampler::parse(name).unwrap();
+            SampleSpec::new(
+                sampler,
+                10,
+                40_000,
+                SourceSpec::parse("xoshiro256pp").unwrap(),
+                7,
+            )
+        };
+        let study = Study {
+            samples: vec![sample("floyd:k=3"), sample("reservoir-off-by-one:k=3")],
+            ..Study::new(vec![
+                spec("naive-swap", 30_000),
+                spec("fisher-yates", 30_000),
+            ])
+        };
+        assert_eq!((study.len(), study.planned_trials()), (4, 140_000));
+        let seen = Counting(AtomicU64::new(0), AtomicU64::new(0));
+        let result = study.run(&seen).unwrap();
+        assert_eq!(seen.0.load(Ordering::Relaxed), 140_000);
+        assert_eq!(seen.1.load(Ordering::Relaxed), 4);
+        let verdicts: Vec<Verdict> = (result.audits.iter().map(|a| a.verdict))
+            .chain(result.samples.iter().map(|a| a.verdict))
+            .collect();
+        use Verdict::{Biased, NoBiasDetected};
+        assert_eq!(verdicts, [Biased, NoBiasDetected, NoBiasDetected, Biased]);
+        // One Holm correction over the four audits' own p-values.
+        let raw: Vec<f64> = (result.audits.iter().map(|a| a.log10_p))
+            .chain(result.samples.iter().map(|a| a.log10_p))
+            .collect();
+        let adjusted: Vec<f64> = (result.audits.iter().map(|a| a.log10_p_adjusted))
+            .chain(result.samples.iter().map(|a| a.log10_p_adjusted))
+            .collect();
+        assert_eq!(adjusted, holm_log10(&raw));
+        // Each sampler test is held to α / (its tests × the 4 audits).
+        let floyd = &result.samples[0];
+        let tests = floyd.tests.len() + floyd.not_run.len();
+        assert_eq!(floyd.sensitivity.level, 0.001 / (4 * tests) as f64);
+        // The samplers' files go beside the shuffles', in samplers/.
+        let dir = std::env::temp_dir().join(format!("sa-mixed-study-{}", std::process::id()));
+        files::staged(&dir, |staged| result.write(staged)).unwrap();
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap())
+                .unwrap();
+        assert_eq!(summary["audits"].as_array().unwrap().len(), 2);
+        assert_eq!(summary["samplers"][1]["verdict"], "biased");
+        assert!(dir.join(SAMPLERS_FOLDER).join("summary.json").is_file());
+        assert!(dir.join(SAMPLERS_FOLDER).join(report::HTML_FILE).is_file());
+        let report = std::fs::read_to_string(dir.join(report::MARKDOWN_FILE)).unwrap();
+        assert!(report.contains("## Samplers"), "{report}");
+        assert!(
+            report.contains("across the 4 audits, shuffles and samplers"),
+            "{report}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -263,10 +263,6 @@ fn sampler_experiments_run_and_rerun_identically() {
             "did you mean 'weights'",
         ),
         (
-            "name = \"x\"\npurpose = \"p\"\n[[audit]]\nalgorithm = \"naive-swap\"\n[[sample]]\nsampler = \"floyd\"\n",
-            "separate experiments",
-        ),
-        (
             "name = \"x\"\npurpose = \"p\"\n[[sample]]\nsampler = \"minesweeper:w=3,h=3,m=2\"\nn = 10\n",
             "has N = 9 items, but n = 10",
         ),
@@ -281,5 +277,60 @@ fn sampler_experiments_run_and_rerun_identically() {
         assert_eq!(o.status.code(), Some(2), "{text}: {}", stderr(&o));
         assert!(stderr(&o).contains(needle), "{text}: {}", stderr(&o));
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn one_experiment_holds_shuffles_and_samplers_judged_together() {
+    let dir = temp("mixed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("m.toml");
+    std::fs::write(
+        &file,
+        "name = \"m\"\npurpose = \"p\"\ntrials = 40_000\nn = 8\n\n\
+         [[audit]]\nalgorithm = \"naive-swap\"\n\n[[audit]]\nalgorithm = \"fisher-yates\"\n\n\
+         [[sample]]\nsampler = \"floyd:k=2\"\nn = 6\n\n\
+         [[sample]]\nsampler = \"reservoir-off-by-one:k=2\"\nn = 6\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = run(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("m: 2 biased, 2 no bias detected"),
+        "{text}"
+    );
+    assert!(
+        text.contains("samplers: 1 biased, 1 no bias detected"),
+        "{text}"
+    );
+    assert!(text.contains("over 4 audits"), "{text}");
+    // A line per finished audit, samplers too (stderr is not a terminal).
+    assert!(
+        stderr(&o).contains("[4/4] reservoir-off-by-one:k=2 N=6"),
+        "{}",
+        stderr(&o)
+    );
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["audits"].as_array().unwrap().len(), 2);
+    assert_eq!(summary["samplers"][1]["verdict"], "biased");
+    assert_eq!(summary["samplers"][1]["decisive_test"], "inclusion");
+    for name in ["summary.json", "report.html", "floyd_k-2_n6/inclusion.csv"] {
+        assert!(out.join("samplers").join(name).is_file(), "{name}");
+    }
+    let o = run(&["run", "--check", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("identical: 4 audits"),
+        "{}",
+        stdout(&o)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -19,7 +19,7 @@ use shuffle_audit::output::mixing::loader_threshold_lines;
 use shuffle_audit::output::samples::SampleSummary;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::report::{self, MixingOutcome, Provenance, content};
-use shuffle_audit::study::{Study, StudyResult};
+use shuffle_audit::study::{SAMPLERS_FOLDER, Study, StudyResult};
 use std::path::{Path, PathBuf};
 
 /// Exit code of `--check` when the counts differ.
@@ -80,20 +80,24 @@ pub fn run(args: &RunArgs) -> Result<i32> {
 fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     let start = RunStart::now();
     let experiment = Experiment::load(file)?;
-    if !experiment.samples.is_empty() {
-        return run_sample_file(&experiment, file, args, &start);
-    }
     let runs = experiment.runs(args.trials_scale, args.threads)?;
+    let samples = experiment.sample_runs(args.trials_scale, args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
     let skipped: Vec<String> = experiment
         .skipped()
         .into_iter()
         .map(|(plan, missing)| format!("{} (needs `{missing}`, not installed)", plan.subject))
+        .chain(experiment.skipped_samples())
         .collect();
     if !args.quiet {
         for line in &skipped {
             eprintln!("skipped: {line}");
         }
+    }
+    if runs.is_empty() && samples.is_empty() && experiment.mixing.is_empty() {
+        return Err(shuffle_audit::Error::invalid(
+            "every [[audit]] and [[sample]] table was skipped: nothing to run",
+        ));
     }
     let command = record::command_line();
     let reproduce = reproduce(&out, args);
@@ -102,6 +106,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         purpose: experiment.purpose.clone(),
         alpha: experiment.alpha,
         audits: runs.iter().map(|r| r.spec.clone()).collect(),
+        samples: samples.iter().map(|p| p.spec.clone()).collect(),
         notes: runs.iter().map(|r| r.note.clone()).collect(),
         until_decisive: None,
         mixing: experiment
@@ -122,10 +127,10 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         true,
         &args.export,
         |dir, result| {
-            let threads = result
-                .audits
-                .first()
-                .map_or_else(rayon::current_num_threads, |a| a.threads);
+            let threads = result.audits.first().map_or_else(
+                || args.threads.unwrap_or_else(rayon::current_num_threads),
+                |a| a.threads,
+            );
             let audits = runs
                 .iter()
                 .enumerate()
@@ -144,122 +149,73 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
             files::write_atomic(&dir.join(RUN_FILE), record.to_json().as_bytes())
         },
     )?;
-    if args.json {
+    let only_samples = result.audits.is_empty() && result.mixing.is_empty();
+    if args.json && only_samples {
+        println!(
+            "{}",
+            SampleSummary::of(&result.samples, experiment.alpha).to_json()
+        );
+    } else if args.json {
         println!("{}", result.summary().to_json());
     } else {
-        print!("{}", color::verdicts(&render(&result), color::stdout()));
+        let judged_with = result.study.len();
+        let samplers = samples::render(&result.samples, judged_with, experiment.alpha);
+        if only_samples {
+            print!(
+                "{}: {}",
+                experiment.name,
+                color::verdicts(&samplers, color::stdout())
+            );
+        } else {
+            print!("{}", color::verdicts(&render(&result), color::stdout()));
+            if !result.samples.is_empty() {
+                print!(
+                    "\nsamplers: {}",
+                    color::verdicts(&samplers, color::stdout())
+                );
+            }
+        }
     }
     announce(&out, args.quiet);
     Ok(0)
 }
 
-/// An experiment of `[[sample]]` tables: its sampler audits, judged
-/// together, written with the experiment's copy and run.json.
-fn run_sample_file(
-    experiment: &Experiment,
-    file: &Path,
-    args: &RunArgs,
-    start: &RunStart,
-) -> Result<i32> {
-    let plans = experiment.sample_runs(args.trials_scale, args.threads)?;
-    let specs: Vec<_> = plans.iter().map(|p| p.spec.clone()).collect();
-    if !args.quiet {
-        for line in experiment.skipped_samples() {
-            eprintln!("skipped: {line}");
-        }
-    }
-    if specs.is_empty() {
-        return Err(shuffle_audit::Error::invalid(
-            "every [[sample]] table was skipped: nothing to run",
-        ));
-    }
-    let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
-    let command = record::command_line();
-    let provenance = Provenance::of(start, shell_line(&command), reproduce(&out, args));
-    let audits = super::interrupt::staged(Some(&out), |dir| {
-        let dir = dir.expect("a staged folder");
-        let audits = samples::run_all(&specs, experiment.alpha, args.quiet)?;
-        samples::write_run(
-            dir,
-            &experiment.name,
-            &audits,
-            experiment.alpha,
-            &provenance,
-        )?;
-        let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
-        let record = run_record(
-            experiment,
-            file,
-            &command,
-            &provenance,
-            threads,
-            args,
-            Vec::new(),
-        );
-        files::write_atomic(&dir.join(EXPERIMENT_FILE), experiment.text.as_bytes())?;
-        files::write_atomic(&dir.join(RUN_FILE), record.to_json().as_bytes())?;
-        Ok(audits)
-    })?;
-    if args.json {
-        println!("{}", SampleSummary::of(&audits, experiment.alpha).to_json());
-    } else {
-        print!(
-            "{}: {}",
-            experiment.name,
-            color::verdicts(&samples::render(&audits, experiment.alpha), color::stdout())
-        );
-    }
-    announce(&out, args.quiet);
-    Ok(0)
-}
-
-/// `--check DIR` of a sampler experiment: rerun and compare every audit's
-/// inclusion counts with DIR/summary.json.
-fn check_samples(
-    dir: &Path,
-    experiment: &Experiment,
-    record: &RunRecord,
-    args: &RunArgs,
-) -> Result<i32> {
-    let text = std::fs::read_to_string(dir.join("summary.json")).map_err(|source| {
-        shuffle_audit::Error::Io {
-            path: dir.join("summary.json"),
-            source,
-        }
+/// `--check DIR` of the sampler audits of a study: compare every rerun
+/// audit's inclusion counts with the `summary.json` they were written to
+/// (DIR's own for a study of samplers only, else DIR/samplers'). `None`
+/// when all match, else the first difference.
+fn check_samples(dir: &Path, result: &StudyResult) -> Result<Option<String>> {
+    let folder = match result.audits.is_empty() {
+        true => dir.to_path_buf(),
+        false => dir.join(SAMPLERS_FOLDER),
+    };
+    let path = folder.join("summary.json");
+    let text = std::fs::read_to_string(&path).map_err(|source| shuffle_audit::Error::Io {
+        path: path.clone(),
+        source,
     })?;
     let recorded: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| shuffle_audit::Error::invalid(format!("summary.json: {e}")))?;
-    let plans = experiment.sample_runs(record.trials_scale, args.threads)?;
-    let specs: Vec<_> = plans.iter().map(|p| p.spec.clone()).collect();
-    let audits = samples::run_all(&specs, experiment.alpha, args.quiet)?;
+        .map_err(|e| shuffle_audit::Error::invalid(format!("{}: {e}", path.display())))?;
     let empty = Vec::new();
     let entries = recorded["audits"].as_array().unwrap_or(&empty);
+    let audits = &result.samples;
     if entries.len() != audits.len() {
-        println!(
-            "different: {} recorded, {} rerun",
-            counted(entries.len() as u64, "audit", "audits"),
+        return Ok(Some(format!(
+            "{} recorded, {} rerun",
+            counted(entries.len() as u64, "sampler audit", "sampler audits"),
             audits.len()
-        );
-        return Ok(EXIT_DIFFERENT);
+        )));
     }
-    for (entry, audit) in entries.iter().zip(&audits) {
+    for (entry, audit) in entries.iter().zip(audits) {
         let counts: Vec<u64> = entry["inclusion"]
             .as_array()
             .map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect())
             .unwrap_or_default();
         if counts != audit.tally.inclusion() {
-            println!("different: {} inclusion counts", audit.spec.sampler);
-            return Ok(EXIT_DIFFERENT);
+            return Ok(Some(format!("{} inclusion counts", audit.spec.sampler)));
         }
     }
-    let cells: usize = audits.iter().map(|a| a.tally.n()).sum();
-    println!(
-        "identical: {}, {} counts match {}",
-        counted(audits.len() as u64, "audit", "audits"),
-        thousands(cells as u64),
-        dir.join("summary.json").display()
-    );
-    Ok(0)
+    Ok(None)
 }
 
 /// The commands that verify and redo a run written to `out`.
@@ -328,10 +284,14 @@ fn render(result: &StudyResult) -> String {
             "alpha {}, Holm within each audit and over all audits",
             study.alpha
         ));
+        let verdicts = audits.iter().map(|a| a.verdict);
+        let all: Vec<_> = verdicts
+            .chain(result.samples.iter().map(|a| a.verdict))
+            .collect();
         format!(
             "{}: {}\n{}\n\n{}",
             study.title,
-            content::verdict_counts(audits),
+            content::verdict_counts_of(&all),
             wrap(&shared.join(", "), table_width()),
             verdicts::render(audits, &result.findings)
         )
@@ -374,13 +334,11 @@ fn render(result: &StudyResult) -> String {
 fn check(dir: &Path, args: &RunArgs) -> Result<i32> {
     let record = RunRecord::load(dir)?;
     let experiment = Experiment::load(&dir.join(EXPERIMENT_FILE))?;
-    if !experiment.samples.is_empty() {
-        return check_samples(dir, &experiment, &record, args);
-    }
-    let mut recorded = RecordedSummary::load(dir)?;
     let runs = experiment.runs(record.trials_scale, args.threads)?;
+    let samples = experiment.sample_runs(record.trials_scale, args.threads)?;
     let study = Study {
         alpha: experiment.alpha,
+        samples: samples.iter().map(|p| p.spec.clone()).collect(),
         ..Study::new(runs.iter().map(|r| r.spec.clone()).collect())
     };
     let result = execute(
@@ -392,21 +350,26 @@ fn check(dir: &Path, args: &RunArgs) -> Result<i32> {
         |_, _| Ok(()),
     )?;
     let audits = &result.audits;
-    check::load_counts(&mut recorded, audits, dir)?;
-    match check::compare(&recorded, audits) {
-        None => {
-            let cells: usize = audits.iter().map(|a| a.spec.n * a.spec.n).sum();
-            println!(
-                "identical: {}, {} counts match {}",
-                counted(audits.len() as u64, "audit", "audits"),
-                thousands(cells as u64),
-                dir.join("summary.json").display()
-            );
-            Ok(0)
-        }
-        Some(difference) => {
-            println!("different: {difference}");
-            Ok(EXIT_DIFFERENT)
-        }
+    let mut difference = None;
+    if !audits.is_empty() {
+        let mut recorded = RecordedSummary::load(dir)?;
+        check::load_counts(&mut recorded, audits, dir)?;
+        difference = check::compare(&recorded, audits).map(|d| d.to_string());
     }
+    if difference.is_none() && !result.samples.is_empty() {
+        difference = check_samples(dir, &result)?;
+    }
+    if let Some(difference) = difference {
+        println!("different: {difference}");
+        return Ok(EXIT_DIFFERENT);
+    }
+    let cells: usize = audits.iter().map(|a| a.spec.n * a.spec.n).sum::<usize>()
+        + result.samples.iter().map(|a| a.tally.n()).sum::<usize>();
+    println!(
+        "identical: {}, {} counts match {}",
+        counted(result.study.len() as u64, "audit", "audits"),
+        thousands(cells as u64),
+        dir.join("summary.json").display()
+    );
+    Ok(0)
 }

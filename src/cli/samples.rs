@@ -6,24 +6,23 @@ use super::EXIT_BIASED;
 use super::audit_args::{AuditArgs, InputKind};
 use super::color;
 use super::feed::feed;
-use super::interrupt;
-use super::progress::{Progress, work};
+use super::study::{ExportArgs, execute};
 use super::table::{Table, table_width, wrap};
 use super::verdicts::seen_by_cell;
-use shuffle_audit::engine::Progress as EngineProgress;
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::format::{counted, format_ratio, short_count};
 use shuffle_audit::ingest::samples::{Base, SampleKind};
-use shuffle_audit::output::samples::{SampleSummary, drawn_words, write_samples};
+use shuffle_audit::output::samples::{SampleSummary, drawn_words};
 use shuffle_audit::output::{files, format_p};
 use shuffle_audit::report::{self, Provenance, samples as report_samples};
 use shuffle_audit::sampler::Sampler;
-use shuffle_audit::sampler::audit::{self, SampleAudit};
+use shuffle_audit::sampler::audit::SampleAudit;
 use shuffle_audit::sampler::run::{ALL_SAMPLES, SampleSpec};
 use shuffle_audit::sampler::subject::{OutsideSampler, SampleFeed, SamplerSubject};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::stats::Verdict;
+use shuffle_audit::study::Study;
 use shuffle_audit::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -159,23 +158,24 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
     };
     args.export.check()?;
     let command = shell_line(&record::command_line());
-    let provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
-    let title = match specs.as_slice() {
-        [one] if one.sampler.builtin().is_none() => format!("Audit of {}", one.sampler),
-        [one] => format!("Audit of {} at N = {}", one.sampler, one.n),
-        _ => format!("Audit of {} samplers", specs.len()),
+    let study = Study {
+        alpha: args.alpha,
+        until_decisive,
+        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
+        ..Study::of_samples(specs)
     };
-    let audits = interrupt::staged(out.as_deref(), |dir| {
-        let audits = match until_decisive {
-            Some(max) => run_all_until_decisive(&specs, args.alpha, max, args.quiet)?,
-            None => run_all(&specs, args.alpha, args.quiet)?,
-        };
-        if let Some(dir) = dir {
-            write_run(dir, &title, &audits, args.alpha, &provenance)?;
-        }
-        Ok(audits)
-    })?;
-    let summary = SampleSummary::of(&audits, args.alpha);
+    let title = study.title.clone();
+    let result = execute(
+        study,
+        out.as_deref(),
+        args.quiet,
+        false,
+        &ExportArgs::default(),
+        |_, _| Ok(()),
+    )?;
+    let provenance = &result.study.provenance;
+    let audits = &result.samples;
+    let summary = SampleSummary::of(audits, args.alpha);
     if let Some(path) = &args.export.export_json {
         files::write_atomic(path, format!("{}\n", summary.to_json()).as_bytes())?;
     }
@@ -183,7 +183,7 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
         files::write_atomic(path, summary.to_csv().as_bytes())?;
     }
     if let Some(path) = &args.export.export_markdown {
-        let mut doc = report_samples::build(&title, &audits, args.alpha, &provenance);
+        let mut doc = report_samples::build(&title, audits, audits.len(), args.alpha, provenance);
         doc.sections.truncate(1);
         files::write_atomic(path, report::markdown::render(&doc).as_bytes())?;
     }
@@ -192,7 +192,7 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
     } else {
         print!(
             "{}",
-            color::verdicts(&render(&audits, args.alpha), color::stdout())
+            color::verdicts(&render(audits, audits.len(), args.alpha), color::stdout())
         );
     }
     if let Some(dir) = out.as_ref().filter(|_| !args.quiet) {
@@ -210,83 +210,6 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
     })
 }
 
-/// Writes a sampler run's files and report into `dir` (staged).
-pub fn write_run(
-    dir: &Path,
-    title: &str,
-    audits: &[SampleAudit],
-    alpha: f64,
-    provenance: &Provenance,
-) -> Result<()> {
-    write_samples(dir, audits, alpha)?;
-    let doc = report_samples::build(title, audits, alpha, provenance);
-    report::write_document(dir, &doc)?;
-    Ok(())
-}
-
-/// Runs every spec with progress, then judges them together.
-pub fn run_all(specs: &[SampleSpec], alpha: f64, quiet: bool) -> Result<Vec<SampleAudit>> {
-    let mut audits = run_each(
-        specs,
-        |s| s.trials,
-        |spec, progress| audit::run(spec, alpha, progress),
-        quiet,
-    )?;
-    audit::judge(&mut audits, alpha);
-    Ok(audits)
-}
-
-/// Runs every spec sequentially (`--until-decisive`), each with a budget of
-/// `max_trials` samples and α divided over its looks and the run's audits:
-/// the verdicts are final, with no further correction across the run.
-pub fn run_all_until_decisive(
-    specs: &[SampleSpec],
-    alpha: f64,
-    max_trials: u64,
-    quiet: bool,
-) -> Result<Vec<SampleAudit>> {
-    let count = specs.len();
-    run_each(
-        specs,
-        |_| max_trials,
-        |spec, progress| audit::run_until_decisive(spec, alpha, max_trials, count, progress),
-        quiet,
-    )
-}
-
-/// Runs `audit_one` on every spec in turn with progress bars sized by
-/// `planned` samples per spec (a sequential audit's budget).
-fn run_each(
-    specs: &[SampleSpec],
-    planned: impl Fn(&SampleSpec) -> u64,
-    audit_one: impl Fn(&SampleSpec, EngineProgress<'_>) -> Result<SampleAudit>,
-    quiet: bool,
-) -> Result<Vec<SampleAudit>> {
-    let trials = specs.iter().map(&planned).fold(0, u64::saturating_add);
-    let total_work = specs
-        .iter()
-        .map(|s| work(planned(s), k_hint(s)))
-        .fold(0, u64::saturating_add);
-    let progress = Progress::new(trials, total_work, quiet);
-    let mut audits = Vec::with_capacity(specs.len());
-    for spec in specs {
-        let label = match spec.sampler.builtin() {
-            Some(_) => format!("{} N={} {}", spec.sampler, spec.n, spec.source),
-            None => format!("{} N={}", spec.sampler, spec.n),
-        };
-        progress.begin(label, planned(spec), k_hint(spec));
-        audits.push(audit_one(spec, &|k| progress.add(k))?);
-    }
-    progress.finish();
-    Ok(audits)
-}
-
-/// The sample size for weighing progress: 1 for an outside sampler, whose
-/// k is known only from its first line.
-fn k_hint(spec: &SampleSpec) -> usize {
-    spec.sampler.known_k().unwrap_or(1) as usize
-}
-
 /// The sample budget of `--until-decisive` for `specs` (which share their
 /// first look's trials), if set: the same rule and refusal as for shuffles.
 fn budget(args: &AuditArgs, specs: &[SampleSpec]) -> Result<Option<u64>> {
@@ -295,12 +218,12 @@ fn budget(args: &AuditArgs, specs: &[SampleSpec]) -> Result<Option<u64>> {
 }
 
 /// The verdict table and its notes, fitted to 100 columns.
-pub fn render(audits: &[SampleAudit], alpha: f64) -> String {
+pub fn render(audits: &[SampleAudit], judged_with: usize, alpha: f64) -> String {
     let verdicts: Vec<Verdict> = audits.iter().map(|a| a.verdict).collect();
     let mut out = format!(
         "{}\nalpha {alpha}, Holm within each audit and over {}\n",
         report::content::verdict_counts_of(&verdicts),
-        counted(audits.len() as u64, "audit", "audits")
+        counted(judged_with as u64, "audit", "audits")
     );
     for a in audits.iter().filter(|a| a.spec.sampler.builtin().is_none()) {
         out.push_str(&wrap(

@@ -186,7 +186,7 @@ fn run_input(args: &AuditArgs, spec: &RunSpec, outside: &Outside) -> Result<i32>
         out.as_deref(),
         &args.export,
         || {
-            bars.begin(0, spec, spec.trials);
+            bars.begin(0, spec.trials, spec.n);
             let read = input::read(spec, &opts, command, args.alpha, resumed, saving, &|k| {
                 bars.advanced(k)
             });

@@ -7,12 +7,12 @@ use super::interrupt;
 use super::progress::{Progress, work};
 use clap::Args;
 use shuffle_audit::Result;
-use shuffle_audit::audit::Audit;
 use shuffle_audit::engine::{N_FROM_INPUT, RunSpec};
 use shuffle_audit::format::human_bytes;
 use shuffle_audit::ingest;
 use shuffle_audit::output::{files, thousands};
 use shuffle_audit::report;
+use shuffle_audit::sampler::run::SampleSpec;
 use shuffle_audit::study::{Observer, Study, StudyResult};
 use shuffle_audit::subject::{Feed, Subject};
 use std::io::IsTerminal;
@@ -163,19 +163,19 @@ impl Bars {
     /// Bars for the audits of `study`, each counting its trials (its budget
     /// for a sequential study); see [`execute`] for `quiet` and `announce`.
     pub fn new(study: &Study, quiet: bool, announce: bool) -> Self {
-        let budget = |s: &RunSpec| study.until_decisive.unwrap_or(s.trials);
-        let total_work = study
-            .audits
-            .iter()
-            .map(|s| work(budget(s), s.n))
-            .fold(0, u64::saturating_add);
+        let budget = |trials| study.until_decisive.unwrap_or(trials);
+        let shuffles = study.audits.iter().map(|s| work(budget(s.trials), s.n));
+        let samplers = (study.samples.iter()).map(|s| work(budget(s.trials), sample_size(s)));
+        let total_work = shuffles.chain(samplers).fold(0, u64::saturating_add);
         Self {
             progress: Progress::new(study.planned_trials(), total_work, quiet),
             // Without bars (stderr not a terminal), a line per finished
             // audit shows that a long run is alive.
             announce: announce || !std::io::stderr().is_terminal(),
-            count: study.audits.len(),
-            labels: study.audits.iter().map(label).collect(),
+            count: study.len(),
+            labels: (study.audits.iter().map(label))
+                .chain(study.samples.iter().map(sample_label))
+                .collect(),
         }
     }
 }
@@ -185,6 +185,21 @@ impl Bars {
     pub fn finish(&self) {
         self.progress.finish();
     }
+}
+
+/// How progress names a sampler audit: `floyd:k=3 N=10 chacha8`, or
+/// without the source for a sampler from outside.
+pub fn sample_label(spec: &SampleSpec) -> String {
+    match spec.sampler.builtin() {
+        Some(_) => format!("{} N={} {}", spec.sampler, spec.n, spec.source),
+        None => format!("{} N={}", spec.sampler, spec.n),
+    }
+}
+
+/// The sample size for weighing progress: 1 for an outside sampler, whose
+/// k is known only from its first line.
+pub fn sample_size(spec: &SampleSpec) -> usize {
+    spec.sampler.known_k().unwrap_or(1) as usize
 }
 
 /// How progress names an audit: `naive-swap n=10 chacha8`. Decks read
@@ -203,16 +218,16 @@ fn label(spec: &RunSpec) -> String {
 }
 
 impl Observer for Bars {
-    fn begin(&self, index: usize, spec: &RunSpec, trials: u64) {
+    fn begin(&self, index: usize, trials: u64, work: usize) {
         self.progress
-            .begin(self.labels[index].clone(), trials, spec.n);
+            .begin(self.labels[index].clone(), trials, work);
     }
 
     fn advanced(&self, trials: u64) {
         self.progress.add(trials);
     }
 
-    fn finished(&self, index: usize, audit: &Audit) {
+    fn finished(&self, index: usize, trials: u64, seconds: f64) {
         if self.announce {
             let width = self.count.to_string().len();
             self.progress.println(&format!(
@@ -220,8 +235,8 @@ impl Observer for Bars {
                 index + 1,
                 self.count,
                 self.labels[index],
-                thousands(audit.spec.trials),
-                audit.seconds
+                thousands(trials),
+                seconds
             ));
         }
     }

@@ -299,7 +299,12 @@ pub(crate) fn in_pool<T: Send>(
 pub fn memory_needed(n: usize, threads: usize, collect: Collect) -> u128 {
     let n128 = n as u128;
     let permutations = if collect.permutations {
-        (1..=n as u128).product::<u128>() * 8
+        // Capped at 2^64 bytes (n ≥ 21), more than any machine has, so
+        // that the sums below cannot overflow.
+        let cap = u64::MAX as u128;
+        (1..=n as u128)
+            .try_fold(1u128, |p, i| p.checked_mul(i).filter(|&p| p <= cap))
+            .map_or(cap, |p| p.saturating_mul(8).min(cap))
     } else {
         0
     };

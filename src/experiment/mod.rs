@@ -445,13 +445,6 @@ impl Validator<'_> {
                 "the experiment has no [[audit]], [[sample]] or [[mixing]] table: nothing to run",
             ));
         }
-        if let (Some(_), Some(first)) = (raw.audit.first(), raw.sample.first()) {
-            return Err(self.at(
-                self.one_of("[[sample]]", [&first.sampler, &first.input, &first.cmd])?,
-                "[[sample]] and [[audit]] tables go in separate experiments (their tests and \
-                 reports differ)",
-            ));
-        }
         let samples = raw
             .sample
             .iter()

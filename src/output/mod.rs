@@ -239,12 +239,18 @@ fn kind_names(audit: &Audit) -> Option<&[String]> {
 /// Each audit folder's per-position and per-card tests ([`lines_csv`]).
 pub const LINES_FILE: &str = "lines.csv";
 
-/// Writes the run's files into `dir` and returns the paths written.
+/// Writes the run's files into `dir` and returns the paths written:
+/// `summary` (the run's [`Summary`]) as summary.json and .csv, and every
+/// audit's counts and pictures.
 ///
 /// Every file is written atomically; the folder should have been checked with
 /// [`files::prepare_dir`] before the run started.
-pub fn write_run(dir: &Path, audits: &[Audit], findings: &Findings) -> Result<Vec<PathBuf>> {
-    let summary = Summary::of(audits, findings);
+pub fn write_run(
+    dir: &Path,
+    audits: &[Audit],
+    findings: &Findings,
+    summary: &Summary,
+) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     let put = |path: PathBuf, bytes: &[u8]| -> Result<PathBuf> {
         files::write_atomic(&path, bytes)?;

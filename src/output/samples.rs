@@ -152,12 +152,13 @@ impl SampleRecord {
             seed: a.spec.seed,
             input: match &a.spec.sampler {
                 SamplerSubject::Builtin(_) => None,
-                SamplerSubject::Outside(o) => Some(match &o.feed {
-                    SampleFeed::File(path) => format!("input {}", input_words(path)),
+                SamplerSubject::Outside(o) => match &o.feed {
+                    SampleFeed::File(path) => Some(format!("input {}", input_words(path))),
                     SampleFeed::Command(cmd) => {
-                        format!("cmd {} ({} jobs)", cmd.template, cmd.jobs)
+                        Some(format!("cmd {} ({} jobs)", cmd.template, cmd.jobs))
                     }
-                }),
+                    SampleFeed::Function => None,
+                },
             },
             base: a.feed.as_ref().map(|f| f.base.offset()),
             input_sha256: a.feed.as_ref().and_then(|f| f.sha256.clone()),
@@ -240,6 +241,7 @@ pub fn drawn_words(a: &SampleAudit) -> String {
                 printed_words(workers, &cmd.template, a.spec.seed)
             )
         }
+        SampleFeed::Function => format!("{what} drawn by a Rust function"),
     }
 }
 

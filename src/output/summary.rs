@@ -340,6 +340,11 @@ pub struct Summary {
     pub test: &'static str,
     /// One entry per audit.
     pub audits: Vec<SummaryEntry>,
+    /// One record per sampler audit of a study that audits shuffles and
+    /// samplers (judged with the shuffles; absent otherwise, and the
+    /// samplers' own `summary.json` is written in `samplers/`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub samplers: Vec<crate::output::samples::SampleRecord>,
 }
 
 impl Summary {
@@ -376,6 +381,7 @@ impl Summary {
                         .then(|| BinningSummary::of(a.tally.binning())),
                 })
                 .collect(),
+            samplers: Vec::new(),
         }
     }
 

@@ -6,13 +6,102 @@
 use super::Provenance;
 use super::content::{self, VERDICT_SECTION_ID, VERDICT_TABLE_ID, tool_words, verdict_counts_of};
 use super::model::{Block, Cell, Column, Document, Image, ImageSize, Section, Table, TableLayout};
+use crate::error::Result;
+use crate::experiment::record::RunStart;
 use crate::format::{one_decimal, thousands};
-use crate::output::samples::{COMPARISON_FILE, drawn_words, pictures, sample_folders};
+use crate::output::samples::{
+    COMPARISON_FILE, drawn_words, pictures, sample_folders, write_samples,
+};
 use crate::output::{format_p, p_phrase};
 use crate::sampler::audit::SampleAudit;
+use std::path::{Path, PathBuf};
+
+/// Writes the files of judged sampler `audits` at `alpha` into `dir`
+/// (summaries, counts, pictures) and the report titled `title` beside them;
+/// returns the report's HTML path. `judged_with` is how many audits the
+/// verdicts were judged with (the samplers' own count, or every audit of a
+/// study that also audits shuffles). Stage `dir` (see
+/// [`crate::output::files::staged`]) so that a failure leaves nothing
+/// half-written.
+pub fn write(
+    dir: &Path,
+    title: &str,
+    audits: &[SampleAudit],
+    judged_with: usize,
+    alpha: f64,
+    provenance: &Provenance,
+) -> Result<PathBuf> {
+    write_samples(dir, audits, alpha)?;
+    let doc = build(title, audits, judged_with, alpha, provenance);
+    super::write_document(dir, &doc)?;
+    Ok(dir.join(super::HTML_FILE))
+}
+
+/// The section a study that audits shuffles and samplers shows of its
+/// samplers in its own report: their verdicts (judged with the shuffles'),
+/// and where their files and full report are (`folder`).
+pub fn study_section(
+    audits: &[SampleAudit],
+    judged_with: usize,
+    alpha: f64,
+    folder: &str,
+) -> Section {
+    let folders = sample_folders(audits);
+    let mut section = verdict_section(audits, &folders, judged_with, alpha);
+    for block in &mut section.blocks {
+        if let Block::Table(table) = block {
+            table.id = None;
+            for row in &mut table.rows {
+                if let Some(Cell::Link { text, .. }) = row.first() {
+                    row[0] = Cell::text(text.clone());
+                }
+            }
+        }
+    }
+    section.blocks.push(Block::Paragraph(format!(
+        "Every sampler's tests, counts and pictures are in its own report: {folder}/{}.",
+        super::HTML_FILE
+    )));
+    Section {
+        id: "samplers".into(),
+        title: "Samplers".into(),
+        ..section
+    }
+}
+
+impl SampleAudit {
+    /// Writes this audit's files and report into `dir`, replacing what an
+    /// earlier report left there (a folder not written by shuffle-audit is
+    /// refused); returns the HTML's path. What
+    /// [`crate::custom::CustomAudit::assert_fair`] does when a sampler
+    /// fails.
+    pub fn write_report(&self, dir: &Path) -> Result<PathBuf> {
+        let call = format!(
+            "shuffle_audit::SampleAudit::of_fn({:?}, {}, {}, ..).trials({}).seed({})",
+            self.spec.sampler.to_string(),
+            self.tally.n(),
+            self.tally.k(),
+            self.tally.trials(),
+            self.spec.seed
+        );
+        let provenance = Provenance::of(&RunStart::now(), call.clone(), vec![call]);
+        let title = format!("Audit of {}", self.spec.sampler);
+        let audits = std::slice::from_ref(self);
+        crate::output::files::staged(dir, |staged| {
+            write(staged, &title, audits, 1, self.alpha, &provenance).map(drop)
+        })?;
+        Ok(dir.join(super::HTML_FILE))
+    }
+}
 
 /// The report of judged sampler `audits` at `alpha`.
-pub fn build(title: &str, audits: &[SampleAudit], alpha: f64, provenance: &Provenance) -> Document {
+pub fn build(
+    title: &str,
+    audits: &[SampleAudit],
+    judged_with: usize,
+    alpha: f64,
+    provenance: &Provenance,
+) -> Document {
     let folders = sample_folders(audits);
     let total: u64 = audits.iter().map(|a| a.tally.trials()).sum();
     let facts = vec![
@@ -22,10 +111,13 @@ pub fn build(title: &str, audits: &[SampleAudit], alpha: f64, provenance: &Prove
             "Audits".into(),
             format!("{} ({} samples in all)", audits.len(), thousands(total)),
         ),
-        ("Verdicts".into(), correction_words(audits, alpha)),
+        (
+            "Verdicts".into(),
+            correction_words(audits, judged_with, alpha),
+        ),
         ("Command".into(), provenance.command_line.clone()),
     ];
-    let mut sections = vec![verdict_section(audits, &folders, alpha)];
+    let mut sections = vec![verdict_section(audits, &folders, judged_with, alpha)];
     sections.push(Section::new(
         "comparison",
         "All audits at a glance",
@@ -78,7 +170,12 @@ pub fn build(title: &str, audits: &[SampleAudit], alpha: f64, provenance: &Prove
     }
 }
 
-fn verdict_section(audits: &[SampleAudit], folders: &[String], alpha: f64) -> Section {
+fn verdict_section(
+    audits: &[SampleAudit],
+    folders: &[String],
+    judged_with: usize,
+    alpha: f64,
+) -> Section {
     let mut table = Table {
         id: Some(VERDICT_TABLE_ID.to_string()),
         layout: TableLayout::Full,
@@ -130,7 +227,7 @@ fn verdict_section(audits: &[SampleAudit], folders: &[String], alpha: f64) -> Se
              that factor, and \"could detect\" is stated at the level each test was held to. \
              Batch j after the first draws from seed splitmix64(seed ⊕ j), so the run is \
              reproducible. Each audit's looks are listed in its section.",
-            audits.len()
+            judged_with
         )));
     }
     Section::new(VERDICT_SECTION_ID, "Verdicts", blocks)
@@ -143,17 +240,15 @@ fn is_sequential(audits: &[SampleAudit]) -> bool {
 
 /// How the verdicts were corrected: Holm across a plain run's audits, or
 /// Bonferroni over a sequential run's looks and audits.
-fn correction_words(audits: &[SampleAudit], alpha: f64) -> String {
+fn correction_words(audits: &[SampleAudit], judged_with: usize, alpha: f64) -> String {
     if is_sequential(audits) {
         format!(
             "at α = {alpha}, Holm-corrected within each audit; each audit sequential, α spent \
-             over its looks and the {} audits (Bonferroni)",
-            audits.len()
+             over its looks and the {judged_with} audits (Bonferroni)"
         )
     } else {
         format!(
-            "at α = {alpha}, Holm-corrected within each audit and across the {} audits",
-            audits.len()
+            "at α = {alpha}, Holm-corrected within each audit and across the {judged_with} audits"
         )
     }
 }

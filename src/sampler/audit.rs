@@ -8,12 +8,15 @@
 //! [`crate::stats::sampling`]; a test that cannot be calibrated at this
 //! many trials (too few expected per cell) is not run, and says why.
 
-use super::run::{self as sampler_run, SampleFeedReport, SampleSpec};
+use super::run::{self as sampler_run, SampleFeedReport, SampleProduced, SampleSpec};
+use super::subject::Sample;
 use super::tally::SampleTally;
 use crate::error::Result;
 use crate::format::format_ratio;
+pub use crate::kind::judge;
+use crate::kind::{self, Judged, Kind};
 use crate::pacing::Progress;
-use crate::sequential::{Look, Plan};
+use crate::sequential::Look;
 use crate::stats::pvalue::departure;
 use crate::stats::sampling::{self, Deviation, Method, NotApplicable, SamplingTest};
 use crate::stats::sensitivity::{MAX_CELL_DEVIATION, SENSITIVITY_POWER};
@@ -175,9 +178,34 @@ impl SampleAudit {
 /// Runs the sampler of `spec` and gives its provisional verdict at `alpha`
 /// (final once [`judge`] sees the whole run).
 pub fn run(spec: &SampleSpec, alpha: f64, progress: Progress<'_>) -> Result<SampleAudit> {
+    run_with(spec, alpha, || sampler_run::produce(spec, progress))
+}
+
+/// [`run`] for a user's sampler written in Rust, drawing `k` items per
+/// sample (see [`crate::sampler::custom`] for the friendlier front door).
+pub fn run_sampler<T: Sample>(
+    spec: &SampleSpec,
+    k: usize,
+    sampler: &T,
+    alpha: f64,
+    progress: Progress<'_>,
+) -> Result<SampleAudit> {
+    run_with(spec, alpha, || {
+        let tally = sampler_run::run_sampler(spec, k, sampler, progress)?;
+        Ok(SampleProduced { tally, feed: None })
+    })
+}
+
+/// Checks α, produces the counts with `produce` (timed) and evaluates them,
+/// naming every cell as the input numbered its items.
+fn run_with(
+    spec: &SampleSpec,
+    alpha: f64,
+    produce: impl FnOnce() -> Result<SampleProduced>,
+) -> Result<SampleAudit> {
     check_alpha(alpha)?;
     let start = Instant::now();
-    let produced = sampler_run::produce(spec, progress)?;
+    let produced = produce()?;
     let mut audit = evaluate(spec, produced.tally, start.elapsed().as_secs_f64(), alpha);
     audit.feed = produced.feed;
     let first = audit.first_item();
@@ -187,20 +215,11 @@ pub fn run(spec: &SampleSpec, alpha: f64, progress: Progress<'_>) -> Result<Samp
     Ok(audit)
 }
 
-/// Runs the sampler of `spec` in growing batches until it is decisively
-/// biased, or until `max_trials` samples have been counted without finding
-/// bias: the same procedure as a shuffle's
-/// [`run_until_decisive`](crate::audit::run_until_decisive) (see
-/// [`crate::sequential`]).
-///
-/// The first look counts `spec.trials` samples and each look doubles them,
-/// up to the budget; each of the J looks may spend α / (J × `audits_in_run`),
-/// so the chance that any fair sampler of the run is ever called biased
-/// stays at most α. Batch j draws from seed splitmix64(seed ⊕ j) (batch 0
-/// from the seed itself). The verdict is final (no [`judge`] across the run:
-/// the Bonferroni division already covers the other audits); its adjusted p
-/// is the best look's p times J × audits, and its sensitivity is stated at
-/// the level each test was held to, α / (tests × J × audits).
+/// Runs the built-in sampler of `spec` in growing batches until it is
+/// decisively biased, or until `max_trials` samples have been counted
+/// without finding bias, with α spent over its looks and the
+/// `audits_in_run` audits of the run: the procedure every kind of subject
+/// shares ([`crate::kind::run_until_decisive`]). The verdict is final.
 pub fn run_until_decisive(
     spec: &SampleSpec,
     alpha: f64,
@@ -214,29 +233,54 @@ pub fn run_until_decisive(
             spec.sampler
         )));
     }
-    let plan = Plan::new(spec.trials, max_trials, alpha, audits_in_run)?;
-    let start = Instant::now();
-    let seq = plan.run(
-        spec.seed,
-        |trials, seed| {
-            let batch = SampleSpec {
-                trials,
-                seed,
-                ..spec.clone()
-            };
-            sampler_run::run(&batch, progress)
-        },
-        SampleTally::merge,
-        |tally| Tested::of(spec, tally).log10_p,
-    )?;
-    let counted = SampleSpec {
-        trials: seq.tally.trials(),
-        ..spec.clone()
-    };
-    let mut audit = evaluate(&counted, seq.tally, start.elapsed().as_secs_f64(), alpha);
-    conclude(&mut audit, seq.log10_p_adjusted, alpha, seq.share);
-    audit.looks = seq.looks;
-    Ok(audit)
+    kind::run_until_decisive::<Samples>(spec, alpha, max_trials, audits_in_run, progress)
+}
+
+/// Samplers as a [`Kind`] of subject: the built-in samplers the engine
+/// runs batch after batch for [`run_until_decisive`].
+#[derive(Debug, Clone, Copy)]
+pub struct Samples;
+
+impl Kind for Samples {
+    type Spec = SampleSpec;
+    type Tally = SampleTally;
+    type Audit = SampleAudit;
+
+    fn trials(spec: &SampleSpec) -> u64 {
+        spec.trials
+    }
+
+    fn seed(spec: &SampleSpec) -> u64 {
+        spec.seed
+    }
+
+    fn batch(spec: &SampleSpec, trials: u64, seed: u64) -> SampleSpec {
+        SampleSpec {
+            trials,
+            seed,
+            ..spec.clone()
+        }
+    }
+
+    fn count(spec: &SampleSpec, progress: Progress<'_>) -> Result<SampleTally> {
+        sampler_run::run(spec, progress)
+    }
+
+    fn merge(into: &mut SampleTally, other: &SampleTally) {
+        into.merge(other)
+    }
+
+    fn log10_p(spec: &SampleSpec, tally: &SampleTally) -> f64 {
+        Tested::of(spec, tally).log10_p
+    }
+
+    fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64) -> SampleAudit {
+        evaluate(spec, tally, seconds, alpha)
+    }
+
+    fn set_looks(audit: &mut SampleAudit, looks: Vec<Look>) {
+        audit.looks = looks;
+    }
 }
 
 /// What the tests of one tally found, before any judging.
@@ -362,34 +406,32 @@ pub fn evaluate(spec: &SampleSpec, tally: SampleTally, seconds: f64, alpha: f64)
         looks: Vec::new(),
         alpha,
     };
-    conclude(&mut audit, log10_p, alpha, 1);
+    audit.conclude(log10_p, alpha, 1);
     audit
 }
 
-/// Applies the Holm correction across `audits` and sets their verdicts at
-/// `alpha` (each audit's p is already corrected across its own tests).
-pub fn judge(audits: &mut [SampleAudit], alpha: f64) {
-    let raw: Vec<f64> = audits.iter().map(|a| a.log10_p).collect();
-    let count = audits.len();
-    for (audit, adjusted) in audits.iter_mut().zip(holm_log10(&raw)) {
-        conclude(audit, adjusted, alpha, count);
+impl Judged for SampleAudit {
+    fn log10_p(&self) -> f64 {
+        self.log10_p
     }
-}
 
-/// Sets the verdict from the adjusted p and the sensitivity of a run whose
-/// tests are each held to α / (tests × `copies`), where `copies` is how many
-/// times each test stands in the run's family: its audits, times the looks
-/// for a sequential audit.
-fn conclude(audit: &mut SampleAudit, log10_p_adjusted: f64, alpha: f64, copies: usize) {
-    let family = (audit.tests.len() + audit.not_run.len()).max(1) * copies.max(1);
-    let level = alpha / family as f64;
-    audit.alpha = alpha;
-    audit.log10_p_adjusted = log10_p_adjusted;
-    audit.sensitivity = SampleSensitivity {
-        level,
-        item_deviation: item_deviation(audit, level),
-    };
-    audit.verdict = Verdict::decide(log10_p_adjusted, alpha, audit.sensitivity.adequate());
+    /// Each test is held to α / (tests × `copies`), counting the tests
+    /// that could not run (they were planned, and stand in the family).
+    fn conclude(&mut self, log10_p_adjusted: f64, alpha: f64, copies: usize) {
+        let family = (self.tests.len() + self.not_run.len()).max(1) * copies.max(1);
+        let level = alpha / family as f64;
+        self.alpha = alpha;
+        self.log10_p_adjusted = log10_p_adjusted;
+        self.sensitivity = SampleSensitivity {
+            level,
+            item_deviation: item_deviation(self, level),
+        };
+        self.verdict = Verdict::decide(log10_p_adjusted, alpha, self.sensitivity.adequate());
+    }
+
+    fn verdict(&self) -> Verdict {
+        self.verdict
+    }
 }
 
 /// The relative deviation of one item's inclusion probability p = k/N
@@ -410,19 +452,49 @@ fn item_deviation(audit: &SampleAudit, level: f64) -> f64 {
         return f64::INFINITY;
     }
     let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
-    // For weighted picks, the rarest item is the hardest to see.
-    let p = match &audit.spec.weights {
+    let p = hardest_probability(n, k, audit.spec.weights.as_deref());
+    if !(p > 0.0 && p < 1.0) || result.df <= 0.0 {
+        return f64::INFINITY;
+    }
+    (detectable_lambda(level, result.df) * (1.0 - p) / (trials as f64 * p)).sqrt()
+}
+
+/// The probability of the item hardest to see off: k/N for a sample, the
+/// rarest positive weight's share for a weighted pick.
+fn hardest_probability(n: usize, k: usize, weights: Option<&[u64]>) -> f64 {
+    match weights {
         Some(w) => {
             let total: u64 = w.iter().sum();
             w.iter().filter(|&&x| x > 0).min().copied().unwrap_or(0) as f64 / total.max(1) as f64
         }
         None => k as f64 / n as f64,
-    };
-    if !(p > 0.0 && p < 1.0) || result.df <= 0.0 {
-        return f64::INFINITY;
     }
-    let lambda = noncentrality_for_power(chi2_isf(level, result.df), result.df, SENSITIVITY_POWER);
-    (lambda * (1.0 - p) / (trials as f64 * p)).sqrt()
+}
+
+/// The non-centrality a test of `df` degrees of freedom at `level` sees
+/// with 90% power.
+fn detectable_lambda(level: f64, df: f64) -> f64 {
+    noncentrality_for_power(chi2_isf(level, df), df, SENSITIVITY_POWER)
+}
+
+/// The samples (or picks) an audit of k of N items (or of picks with
+/// `weights`) needs for "no bias detected" to mean something when its
+/// inclusion (or picks) test is held to `level`: the fewest with which a
+/// [`MAX_CELL_DEVIATION`] deviation of the hardest item's probability is
+/// seen with 90% power (the inverse of what [`SampleSensitivity`] states).
+/// A plan, not a promise: a test that pools sparse cells has fewer degrees
+/// of freedom than the N − 1 assumed here, and sees a little more.
+pub fn adequate_trials(n: usize, k: usize, weights: Option<&[u64]>, level: f64) -> u64 {
+    let p = hardest_probability(n, k, weights);
+    let df = match weights {
+        Some(w) => w.iter().filter(|&&x| x > 0).count().saturating_sub(1),
+        None => n.saturating_sub(1),
+    };
+    if !(p > 0.0 && p < 1.0) || df == 0 {
+        return 0;
+    }
+    let lambda = detectable_lambda(level, df as f64);
+    (lambda * (1.0 - p) / (MAX_CELL_DEVIATION * MAX_CELL_DEVIATION * p)).ceil() as u64
 }
 
 #[cfg(test)]

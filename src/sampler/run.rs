@@ -4,13 +4,13 @@
 //! [`SampleTally`]. Built-in runs keep the shuffles' reproducibility
 //! contract: the counts depend only on the spec, never on the thread count.
 
-use super::subject::{OutsideSampler, SampleFeed, SamplerSubject};
+use super::subject::{OutsideSampler, Sample, SampleFeed, SamplerSubject};
 use super::tally::{SampleCounter, SampleTally};
 use super::{Sampler, SamplerScratch};
 use crate::engine::{self, ChunkPlan, ChunkRange, Observer, Progress};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::WorkerRun;
-use crate::ingest::samples::{self, Base, SampleOptions};
+use crate::ingest::samples::{self, Base, SampleKind, SampleOptions};
 use crate::source::{RandomSource, SourceSpec};
 use crate::values::check_trials;
 
@@ -141,6 +141,15 @@ fn read_outside(
         SampleFeed::Command(cmd) => {
             samples::run_sample_command(cmd, &opts, spec.trials, spec.seed, progress)?
         }
+        SampleFeed::Function => {
+            return Err(Error::of_kind(
+                ErrorKind::Unsupported,
+                format!(
+                    "{}: a sampler written in Rust is run with its function (run_sampler)",
+                    outside.name
+                ),
+            ));
+        }
     };
     if let Some(weights) = &spec.weights
         && weights.len() != spec.n
@@ -166,6 +175,100 @@ fn read_outside(
 /// Runs a built-in sampler on the engine's chunk runner.
 fn run_builtin(spec: &SampleSpec, sampler: Sampler, progress: Progress<'_>) -> Result<SampleTally> {
     let scratch = sampler.prepare(spec.n, spec.weights.as_deref())?;
+    let draw = Builtin {
+        sampler,
+        n: spec.n,
+        scratch,
+    };
+    run_draws(
+        spec,
+        sampler.k() as usize,
+        sampler.is_ordered(),
+        draw,
+        progress,
+    )
+}
+
+/// Draws `spec.trials` samples of `sampler`, a sampler written in Rust, on
+/// the engine's chunk runner (chunk `c` draws from stream `c` of the seed,
+/// so the counts depend only on the spec), and counts them. Every sample
+/// is checked: a sampler that returns the wrong number of items, an item
+/// out of range or an item twice is an error naming the first such sample,
+/// not a verdict. `spec.sampler` (an outside sampler fed by a function)
+/// says whether it draws samples, ordered samples or picks, and `k` how
+/// many items each sample holds (1 for a pick); see
+/// [`crate::sampler::custom`].
+pub fn run_sampler<T: Sample>(
+    spec: &SampleSpec,
+    k: usize,
+    sampler: &T,
+    progress: Progress<'_>,
+) -> Result<SampleTally> {
+    let SamplerSubject::Outside(outside) = &spec.sampler else {
+        return Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            format!(
+                "{}: a built-in sampler runs without a function",
+                spec.sampler
+            ),
+        ));
+    };
+    let k = if outside.kind == SampleKind::Pick {
+        1
+    } else {
+        k
+    };
+    if k == 0 || k > spec.n {
+        return Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!(
+                "{}: k = {k} is not in 1..={} (N = {})",
+                outside.name, spec.n, spec.n
+            ),
+        ));
+    }
+    if let Some(weights) = &spec.weights {
+        check_weights(weights, spec.n)?;
+    }
+    let draw = Checked {
+        sampler,
+        name: &outside.name,
+        n: spec.n,
+        k,
+        pick: outside.kind == SampleKind::Pick,
+        seen: vec![u64::MAX; spec.n],
+        drawn: 0,
+    };
+    run_draws(spec, k, outside.kind.ordered(), draw, progress)
+}
+
+/// Refuses weights that do not give every one of the N items a weight, or
+/// give none of them one.
+fn check_weights(weights: &[u64], n: usize) -> Result<()> {
+    if weights.len() != n {
+        return Err(Error::of_kind(
+            ErrorKind::BadInput,
+            format!("{} weights were given for N = {n} items", weights.len()),
+        ));
+    }
+    if weights.iter().all(|&w| w == 0) {
+        return Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            "every weight is 0: nothing can be picked",
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `draw` on the engine's chunk runner, counting samples of `k` items
+/// (their slots too when `ordered`).
+fn run_draws<D: Draw>(
+    spec: &SampleSpec,
+    k: usize,
+    ordered: bool,
+    draw: D,
+    progress: Progress<'_>,
+) -> Result<SampleTally> {
     check_trials(spec.trials)?;
     let plan = ChunkPlan {
         source: &spec.source,
@@ -174,14 +277,10 @@ fn run_builtin(spec: &SampleSpec, sampler: Sampler, progress: Progress<'_>) -> R
         chunks: ChunkRange::all(spec.trials),
         threads: spec.threads,
     };
-    let k = sampler.k() as usize;
-    let ordered = sampler.is_ordered();
     engine::run_chunks(
         plan,
         || Worker {
-            sampler,
-            n: spec.n,
-            scratch: scratch.clone(),
+            draw: draw.clone(),
             sample: Vec::with_capacity(k),
             counter: SampleCounter::new(spec.n, k, ordered),
         },
@@ -189,22 +288,97 @@ fn run_builtin(spec: &SampleSpec, sampler: Sampler, progress: Progress<'_>) -> R
     )
 }
 
-/// One thread's sampler, buffers and counts.
-struct Worker {
+/// One sampler as a worker thread runs it: draws one sample at a time.
+trait Draw: Clone + Send + Sync {
+    /// Draws one sample into `out` (empty on entry); `Err` says why the
+    /// sample cannot be counted.
+    fn draw<S: RandomSource>(&mut self, rng: &mut S, out: &mut Vec<u32>) -> Result<()>;
+}
+
+/// A built-in sampler with its scratch buffers.
+#[derive(Clone)]
+struct Builtin {
     sampler: Sampler,
     n: usize,
     scratch: SamplerScratch,
+}
+
+impl Draw for Builtin {
+    #[inline]
+    fn draw<S: RandomSource>(&mut self, rng: &mut S, out: &mut Vec<u32>) -> Result<()> {
+        self.sampler.sample(self.n, rng, out, &mut self.scratch);
+        Ok(())
+    }
+}
+
+/// A user's sampler, whose every sample is checked before it is counted.
+struct Checked<'a, T> {
+    sampler: &'a T,
+    name: &'a str,
+    n: usize,
+    k: usize,
+    pick: bool,
+    /// `seen[item]` = the index of the last sample (this worker's) that
+    /// held it, to find an item drawn twice without clearing.
+    seen: Vec<u64>,
+    drawn: u64,
+}
+
+impl<T> Clone for Checked<'_, T> {
+    fn clone(&self) -> Self {
+        Self {
+            seen: vec![u64::MAX; self.n],
+            drawn: 0,
+            ..*self
+        }
+    }
+}
+
+impl<T: Sample> Draw for Checked<'_, T> {
+    fn draw<S: RandomSource>(&mut self, rng: &mut S, out: &mut Vec<u32>) -> Result<()> {
+        self.sampler.sample(rng, out);
+        self.drawn += 1;
+        let what = if self.pick {
+            format!("a pick of 0..{}", self.n)
+        } else {
+            format!("a sample of k = {} distinct items of 0..{}", self.k, self.n)
+        };
+        let wrong = |why: String| {
+            Err(Error::of_kind(
+                ErrorKind::BadInput,
+                format!("{} did not return {what}: {why}", self.name),
+            ))
+        };
+        if out.len() != self.k {
+            return wrong(format!("it returned {} items", out.len()));
+        }
+        for &item in out.iter() {
+            let Some(seen) = self.seen.get_mut(item as usize) else {
+                return wrong(format!("{item} is not in 0..{}", self.n));
+            };
+            if *seen == self.drawn {
+                return wrong(format!("{item} appears twice"));
+            }
+            *seen = self.drawn;
+        }
+        Ok(())
+    }
+}
+
+/// One thread's sampler, buffers and counts.
+struct Worker<D> {
+    draw: D,
     sample: Vec<u32>,
     counter: SampleCounter,
 }
 
-impl Observer for Worker {
+impl<D: Draw> Observer for Worker<D> {
     type Output = SampleTally;
 
     fn run_chunk<S: RandomSource>(&mut self, rng: &mut S, trials: u64) -> Result<()> {
         for _ in 0..trials {
-            self.sampler
-                .sample(self.n, rng, &mut self.sample, &mut self.scratch);
+            self.sample.clear();
+            self.draw.draw(rng, &mut self.sample)?;
             self.counter.count(&self.sample);
         }
         Ok(())

@@ -6,6 +6,7 @@ use super::{Board, Sampler};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::CommandSpec;
 use crate::ingest::samples::{Base, SampleKind};
+use crate::source::{RandAdapter, RandomSource};
 use crate::subject::{Feed, slug_of};
 use std::fmt;
 use std::path::PathBuf;
@@ -42,6 +43,9 @@ pub enum SampleFeed {
     /// A program run by the tool, `jobs` copies in parallel, each printing
     /// its share of the samples.
     Command(CommandSpec),
+    /// A sampler written in Rust, handed to the engine by the library
+    /// ([`crate::sampler::custom`]), which runs it on our sources.
+    Function,
 }
 
 impl SampleFeed {
@@ -64,9 +68,7 @@ impl SampleFeed {
                 jobs,
                 timeout,
             })),
-            Feed::Function => Err(Error::invalid(
-                "a sampler written in Rust is audited from the library, not from a feed",
-            )),
+            Feed::Function => Ok(SampleFeed::Function),
         }
     }
 }
@@ -100,6 +102,9 @@ impl SamplerSubject {
                     SampleFeed::Command(cmd) => {
                         format!("your sampler: {what} printed by `{}`", cmd.template)
                     }
+                    SampleFeed::Function => {
+                        format!("your sampler: {what} drawn by a Rust function")
+                    }
                 }
             }
         }
@@ -127,7 +132,43 @@ impl SamplerSubject {
     /// Whether one of our random sources (with the seed) draws the samples,
     /// so that the source is worth naming in outputs.
     pub fn uses_our_source(&self) -> bool {
-        self.builtin().is_some()
+        match self {
+            SamplerSubject::Builtin(_) => true,
+            SamplerSubject::Outside(outside) => outside.feed == SampleFeed::Function,
+        }
+    }
+}
+
+/// A sampler written in Rust, run by the engine like a built-in one: on
+/// our random sources, in the engine's deterministic chunks, so its counts
+/// depend only on the seed. See [`FnSampler`] and [`FnPicker`] for
+/// closures written against `rand`.
+pub trait Sample: Sync {
+    /// Draws one sample into `out` (empty on entry), drawing every random
+    /// number from `rng`: k distinct items of `0..n` in the order drawn, or
+    /// one item for a weighted pick.
+    fn sample<R: RandomSource>(&self, rng: &mut R, out: &mut Vec<u32>);
+}
+
+/// A closure returning k distinct items of `0..n`, as a [`Sample`]: our
+/// source is handed to it as `&mut dyn rand::Rng`.
+#[derive(Debug, Clone, Copy)]
+pub struct FnSampler<F>(pub F);
+
+impl<F: Fn(&mut dyn rand::Rng) -> Vec<u32> + Sync> Sample for FnSampler<F> {
+    fn sample<R: RandomSource>(&self, rng: &mut R, out: &mut Vec<u32>) {
+        out.extend((self.0)(&mut RandAdapter(rng)));
+    }
+}
+
+/// A closure returning one item of `0..n` (a weighted pick), as a
+/// [`Sample`]: our source is handed to it as `&mut dyn rand::Rng`.
+#[derive(Debug, Clone, Copy)]
+pub struct FnPicker<F>(pub F);
+
+impl<F: Fn(&mut dyn rand::Rng) -> u32 + Sync> Sample for FnPicker<F> {
+    fn sample<R: RandomSource>(&self, rng: &mut R, out: &mut Vec<u32>) {
+        out.push((self.0)(&mut RandAdapter(rng)));
     }
 }
 

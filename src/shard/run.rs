@@ -51,7 +51,7 @@ pub fn count(
         let left = file
             .planned
             .with(file.audits[i].counted.end, file.planned.end);
-        observer.begin(i, spec, left.trials(spec.trials));
+        observer.begin(i, left.trials(spec.trials), spec.n);
         let progress = |trials| observer.advanced(trials);
         let mut next = left.first;
         while next < left.end {

@@ -33,3 +33,30 @@ fn the_builder_gives_the_whole_audit() {
     // No value ever stays where it was: the fixed-point test says so.
     println!("decisive test: {}", audit.decisive().test);
 }
+
+#[test]
+fn the_raffle_draws_fair_winners() {
+    use my_shuffle_crate::draw_winners;
+    shuffle_audit::assert_fair_sample("draw_winners", 20, 3, |rng| draw_winners(20, 3, rng));
+}
+
+#[test]
+#[should_panic(expected = "is biased")]
+fn the_off_by_one_reservoir_is_caught() {
+    use my_shuffle_crate::draw_winners_off_by_one;
+    shuffle_audit::assert_fair_sample("draw_winners_off_by_one", 20, 3, |rng| {
+        draw_winners_off_by_one(20, 3, rng)
+    });
+}
+
+#[test]
+fn the_prize_tiers_are_picked_in_proportion() {
+    use my_shuffle_crate::pick_tier;
+    let weights = [70, 25, 5];
+    let audit =
+        shuffle_audit::assert_fair_picks("pick_tier", &weights, |rng| pick_tier(&weights, rng));
+    println!(
+        "could detect ±{:.1}% on the rarest tier",
+        100.0 * audit.sensitivity.item_deviation
+    );
+}

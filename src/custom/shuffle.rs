@@ -1,27 +1,5 @@
-//! Audits of your own shuffle from Rust, for `cargo test`: the same engine,
-//! tests, verdicts and reports as a built-in algorithm, deterministic by
-//! default so that a test never flakes.
-//!
-//! ```
-//! use rand::RngExt;
-//!
-//! // A correct Durstenfeld shuffle, written against `rand`.
-//! fn my_shuffle(deck: &mut [u32], rng: &mut dyn rand::Rng) {
-//!     for i in (1..deck.len()).rev() {
-//!         deck.swap(i, rng.random_range(0..=i));
-//!     }
-//! }
-//! shuffle_audit::assert_fair("my-shuffle", 10, my_shuffle);
-//!
-//! // The classic off-by-one: `0..i` never leaves a card where it is.
-//! let off_by_one = |deck: &mut [u32], rng: &mut dyn rand::Rng| {
-//!     for i in (1..deck.len()).rev() {
-//!         deck.swap(i, rng.random_range(0..i));
-//!     }
-//! };
-//! let audit = shuffle_audit::Audit::of_fn("off-by-one", 10, off_by_one).run().unwrap();
-//! assert_eq!(audit.verdict, shuffle_audit::stats::Verdict::Biased);
-//! ```
+//! Your own shuffle as a kind of [`CustomAudit`]: run on the engine like a
+//! built-in algorithm.
 //!
 //! The default trial count (see [`default_trials`]) catches a bias the size
 //! of the naive swap's at n with 90% power, and is large enough for "no bias
@@ -29,13 +7,14 @@
 //! would be seen with 90% power); a run that cannot say as much is
 //! inconclusive, and [`assert_fair`] fails on it.
 
+use super::{CustomAudit, Own};
 use crate::algorithm::Algorithm;
-use crate::audit::{self, Audit, DEFAULT_ALPHA, DEFAULT_SEED};
+use crate::audit::{self, Audit};
 use crate::engine::{RunSpec, no_progress};
 use crate::error::Result;
 use crate::findings::deviation_words;
 use crate::power::{self, exact_effect};
-use crate::source::{SourceKind, SourceSpec};
+use crate::source::SourceKind;
 use crate::spec::{TestKind, TestSet};
 use crate::stats::Verdict;
 use crate::stats::sensitivity::{SENSITIVITY_POWER, adequate_trials};
@@ -45,26 +24,19 @@ use std::path::{Path, PathBuf};
 /// Fewest trials a default run makes, whatever the plans say.
 pub const MIN_DEFAULT_TRIALS: u64 = 10_000;
 
-/// An audit of a user's shuffle, configured step by step and run with
-/// [`run`](Self::run) or [`assert_fair`](Self::assert_fair).
+/// Your shuffle of `n` items, as a [`CustomAudit`] runs it, with the tests
+/// to run (default: every test that makes sense at n).
 #[derive(Debug, Clone)]
-pub struct CustomAudit<T> {
-    name: String,
+pub struct OwnShuffle<T> {
     n: usize,
     shuffle: T,
-    trials: Option<u64>,
-    seed: u64,
     tests: Option<TestSet>,
-    alpha: f64,
-    source: SourceSpec,
-    threads: Option<usize>,
-    report_dir: Option<PathBuf>,
 }
 
 impl Audit {
     /// An audit of `f`, a shuffle of `n` items written against `rand`'s
     /// generator trait, named `name` in messages and reports.
-    pub fn of_fn<F>(name: &str, n: usize, f: F) -> CustomAudit<FnShuffle<F>>
+    pub fn of_fn<F>(name: &str, n: usize, f: F) -> CustomAudit<OwnShuffle<FnShuffle<F>>>
     where
         F: Fn(&mut [u32], &mut dyn rand::Rng) + Sync,
     {
@@ -73,77 +45,32 @@ impl Audit {
 
     /// An audit of `shuffle`, a shuffle of `n` items drawing through our
     /// [`crate::source::RandomSource`] (the trait form).
-    pub fn of_shuffle<T: Shuffle>(name: &str, n: usize, shuffle: T) -> CustomAudit<T> {
-        CustomAudit {
-            name: name.to_string(),
-            n,
-            shuffle,
-            trials: None,
-            seed: DEFAULT_SEED,
-            tests: None,
-            alpha: DEFAULT_ALPHA,
-            source: SourceKind::Chacha8.into(),
-            threads: None,
-            report_dir: None,
-        }
+    pub fn of_shuffle<T: Shuffle>(name: &str, n: usize, shuffle: T) -> CustomAudit<OwnShuffle<T>> {
+        CustomAudit::new(
+            name,
+            OwnShuffle {
+                n,
+                shuffle,
+                tests: None,
+            },
+        )
     }
 }
 
-impl<T: Shuffle> CustomAudit<T> {
-    /// Shuffles to run (default: [`default_trials`]).
-    pub fn trials(mut self, trials: u64) -> Self {
-        self.trials = Some(trials);
-        self
-    }
-
-    /// The seed (default [`DEFAULT_SEED`]): the same seed gives the same
-    /// counts and verdict on every machine and thread count.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
-
+impl<T: Shuffle> CustomAudit<OwnShuffle<T>> {
     /// The tests to run (default: every test that makes sense at n).
     pub fn tests(mut self, tests: TestSet) -> Self {
-        self.tests = Some(tests);
-        self
-    }
-
-    /// The significance level (default [`DEFAULT_ALPHA`]).
-    pub fn alpha(mut self, alpha: f64) -> Self {
-        self.alpha = alpha;
-        self
-    }
-
-    /// The random source handed to the shuffle (default ChaCha8).
-    pub fn source(mut self, source: SourceSpec) -> Self {
-        self.source = source;
-        self
-    }
-
-    /// Worker threads (default: all cores). The counts do not depend on it.
-    pub fn threads(mut self, threads: usize) -> Self {
-        self.threads = Some(threads);
-        self
-    }
-
-    /// Where [`assert_fair`](Self::assert_fair) writes its report when it
-    /// fails (default `target/shuffle-audit/NAME`, or under
-    /// `$CARGO_TARGET_DIR`).
-    pub fn report_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.report_dir = Some(dir.into());
+        self.subject.tests = Some(tests);
         self
     }
 
     /// The run this audit makes.
     pub fn spec(&self) -> RunSpec {
-        let tests = self
-            .tests
-            .clone()
-            .unwrap_or_else(|| TestSet::default_for(self.n));
+        let n = self.subject.n;
+        let tests = (self.subject.tests.clone()).unwrap_or_else(|| TestSet::default_for(n));
         let trials = self
             .trials
-            .unwrap_or_else(|| default_trials(self.n, &tests, self.alpha));
+            .unwrap_or_else(|| default_trials(n, &tests, self.alpha));
         RunSpec {
             threads: self.threads,
             tests,
@@ -154,46 +81,32 @@ impl<T: Shuffle> CustomAudit<T> {
                     order: None,
                     categories: None,
                 }),
-                self.n,
+                n,
                 trials,
                 self.source,
                 self.seed,
             )
         }
     }
+}
 
-    /// Runs the audit and judges it.
-    pub fn run(&self) -> Result<Audit> {
-        let spec = self.spec();
-        let mut audit = audit::run_shuffle(&spec, &self.shuffle, self.alpha, &no_progress)?;
-        audit::judge(std::slice::from_mut(&mut audit), self.alpha);
+impl<T: Shuffle> Own for OwnShuffle<T> {
+    type Audit = Audit;
+
+    fn run(custom: &CustomAudit<Self>) -> Result<Audit> {
+        let spec = custom.spec();
+        let shuffle = &custom.subject.shuffle;
+        let mut audit = audit::run_shuffle(&spec, shuffle, custom.alpha, &no_progress)?;
+        audit::judge(std::slice::from_mut(&mut audit), custom.alpha);
         Ok(audit)
     }
 
-    /// Runs the audit and panics unless it found no bias with a run large
-    /// enough to have seen one: on "biased" and on "inconclusive" alike. The
-    /// panic message names the decisive test, its p-value, the largest
-    /// deviation in words and where the report was written (or how many
-    /// trials an inconclusive run needs). Returns the audit otherwise.
-    pub fn assert_fair(&self) -> Audit {
-        let audit = match self.run() {
-            Ok(audit) => audit,
-            Err(e) => panic!("shuffle-audit could not audit {}: {e}", self.name),
-        };
-        if audit.verdict == Verdict::NoBiasDetected {
-            return audit;
-        }
-        let dir = self.report_dir.clone().unwrap_or_else(|| {
-            let target = std::env::var_os("CARGO_TARGET_DIR").unwrap_or_else(|| "target".into());
-            Path::new(&target)
-                .join("shuffle-audit")
-                .join(audit.spec.subject.slug())
-        });
-        let report = match audit.write_report(&dir) {
-            Ok(path) => format!("report: {}", path.display()),
-            Err(e) => format!("(the report could not be written: {e})"),
-        };
-        panic!("{}\n{report}", failure_message(&audit));
+    fn failure_message(audit: &Audit) -> String {
+        failure_message(audit)
+    }
+
+    fn write_report(audit: &Audit, dir: &Path) -> Result<PathBuf> {
+        audit.write_report(dir)
     }
 }
 
@@ -215,7 +128,7 @@ where
 /// detected" adequate (a 20% single-cell deviation seen with 90% power; see
 /// [`adequate_trials`]), and (c) [`MIN_DEFAULT_TRIALS`]. Each figure is at
 /// α / (number of tests), the level the verdict holds each test to. At
-/// α = 0.001 this is 10,000 trials at n = 5, 18,319 at n = 10 and 473,063
+/// α = 0.001 this is 10,000 trials at n = 5, 18,500 at n = 10 and 480,598
 /// at n = 52: (b) decides, since the naive swap's bias is caught with far
 /// fewer.
 pub fn default_trials(n: usize, tests: &TestSet, alpha: f64) -> u64 {
@@ -335,6 +248,12 @@ mod tests {
                 .contains("broken did not return a permutation: 1 appears twice"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn default_trials_are_those_the_docs_state() {
+        let at = |n| default_trials(n, &TestSet::default_for(n), 1e-3);
+        assert_eq!([at(5), at(10), at(52)], [10_000, 18_500, 480_598]);
     }
 
     #[test]

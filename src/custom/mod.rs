@@ -1,0 +1,197 @@
+//! Audits of your own shuffle or sampler from Rust, for `cargo test`: the
+//! same engine, tests, verdicts and reports as a built-in one,
+//! deterministic by default so that a test never flakes.
+//!
+//! ```
+//! use rand::RngExt;
+//!
+//! // A correct Durstenfeld shuffle, written against `rand`.
+//! fn my_shuffle(deck: &mut [u32], rng: &mut dyn rand::Rng) {
+//!     for i in (1..deck.len()).rev() {
+//!         deck.swap(i, rng.random_range(0..=i));
+//!     }
+//! }
+//! shuffle_audit::assert_fair("my-shuffle", 10, my_shuffle);
+//!
+//! // The classic off-by-one: `0..i` never leaves a card where it is.
+//! let off_by_one = |deck: &mut [u32], rng: &mut dyn rand::Rng| {
+//!     for i in (1..deck.len()).rev() {
+//!         deck.swap(i, rng.random_range(0..i));
+//!     }
+//! };
+//! let audit = shuffle_audit::Audit::of_fn("off-by-one", 10, off_by_one).run().unwrap();
+//! assert_eq!(audit.verdict, shuffle_audit::stats::Verdict::Biased);
+//! ```
+//!
+//! A sampler is audited the same way ([`assert_fair_sample`],
+//! [`assert_fair_picks`], [`SampleAudit::of_fn`]):
+//!
+//! ```
+//! use rand::RngExt;
+//! use shuffle_audit::{SampleAudit, Verdict};
+//!
+//! // 3 of 10 by a partial Fisher–Yates: fair.
+//! shuffle_audit::assert_fair_sample("partial-fy", 10, 3, |rng| {
+//!     let mut items: Vec<u32> = (0..10).collect();
+//!     for i in 0..3 {
+//!         let j = rng.random_range(i..10);
+//!         items.swap(i, j);
+//!     }
+//!     items.truncate(3);
+//!     items
+//! });
+//!
+//! // "Pick a start, take the next 3": every item is drawn 3 times in 10,
+//! // but items 0 and 5 are never drawn together.
+//! let window = |rng: &mut dyn rand::Rng| {
+//!     let start = rng.random_range(0..10u32);
+//!     (0..3).map(|i| (start + i) % 10).collect()
+//! };
+//! let audit = SampleAudit::of_fn("window", 10, 3, window).run().unwrap();
+//! assert_eq!(audit.verdict, Verdict::Biased);
+//! ```
+//!
+//! One builder, [`CustomAudit`], serves every kind of subject: its
+//! settings (trials, seed, α, source, threads, where a failing run's report
+//! goes) and [`CustomAudit::assert_fair`] are written once, and each kind
+//! adds what only it has ([`Own`]).
+
+mod sample;
+mod shuffle;
+
+pub use sample::{OwnSampler, assert_fair_picks, assert_fair_sample, default_sample_trials};
+pub use shuffle::{MIN_DEFAULT_TRIALS, OwnShuffle, assert_fair, default_trials};
+
+use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
+use crate::error::Result;
+use crate::kind::Judged;
+use crate::source::{SourceKind, SourceSpec};
+use crate::stats::Verdict;
+use crate::subject::slug_of;
+use std::path::{Path, PathBuf};
+
+#[doc(no_inline)]
+pub use crate::sampler::audit::SampleAudit;
+
+/// An audit of a user's shuffle or sampler, configured step by step and
+/// run with [`run`](Self::run) or [`assert_fair`](Self::assert_fair). `S`
+/// is the kind of subject with its code ([`OwnShuffle`], [`OwnSampler`]).
+#[derive(Debug, Clone)]
+pub struct CustomAudit<S> {
+    name: String,
+    subject: S,
+    trials: Option<u64>,
+    seed: u64,
+    alpha: f64,
+    source: SourceSpec,
+    threads: Option<usize>,
+    report_dir: Option<PathBuf>,
+}
+
+/// A kind of subject a [`CustomAudit`] can run: how it runs and judges the
+/// audit alone, why a run failed in a few lines, and its report.
+pub trait Own: Sized {
+    /// The finished audit.
+    type Audit: Judged;
+
+    /// Runs `audit` and judges it alone.
+    fn run(audit: &CustomAudit<Self>) -> Result<Self::Audit>;
+
+    /// Why `audit` is not "no bias detected", in a few lines: the decisive
+    /// test, its p and the largest deviation in words, or the trials an
+    /// inconclusive run needs.
+    fn failure_message(audit: &Self::Audit) -> String;
+
+    /// Writes `audit`'s report into `dir` (staged); returns the HTML path.
+    fn write_report(audit: &Self::Audit, dir: &Path) -> Result<PathBuf>;
+}
+
+impl<S> CustomAudit<S> {
+    /// A builder for `subject`, named `name`, with every default.
+    fn new(name: &str, subject: S) -> Self {
+        Self {
+            name: name.to_string(),
+            subject,
+            trials: None,
+            seed: DEFAULT_SEED,
+            alpha: DEFAULT_ALPHA,
+            source: SourceKind::Chacha8.into(),
+            threads: None,
+            report_dir: None,
+        }
+    }
+
+    /// Trials (shuffles or samples) to run (default: what the kind needs
+    /// for a verdict that means something: [`default_trials`],
+    /// [`default_sample_trials`]).
+    pub fn trials(mut self, trials: u64) -> Self {
+        self.trials = Some(trials);
+        self
+    }
+
+    /// The seed (default [`DEFAULT_SEED`]): the same seed gives the same
+    /// counts and verdict on every machine and thread count.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// The significance level (default [`DEFAULT_ALPHA`]).
+    pub fn alpha(mut self, alpha: f64) -> Self {
+        self.alpha = alpha;
+        self
+    }
+
+    /// The random source handed to the code under audit (default ChaCha8).
+    pub fn source(mut self, source: SourceSpec) -> Self {
+        self.source = source;
+        self
+    }
+
+    /// Worker threads (default: all cores). The counts do not depend on it.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// Where [`assert_fair`](Self::assert_fair) writes its report when it
+    /// fails (default `target/shuffle-audit/NAME`, or under
+    /// `$CARGO_TARGET_DIR`).
+    pub fn report_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.report_dir = Some(dir.into());
+        self
+    }
+}
+
+impl<S: Own> CustomAudit<S> {
+    /// Runs the audit and judges it.
+    pub fn run(&self) -> Result<S::Audit> {
+        S::run(self)
+    }
+
+    /// Runs the audit and panics unless it found no bias with a run large
+    /// enough to have seen one: on "biased" and on "inconclusive" alike. The
+    /// panic message names the decisive test, its p-value, the largest
+    /// deviation in words and where the report was written (or how many
+    /// trials an inconclusive run needs). Returns the audit otherwise.
+    pub fn assert_fair(&self) -> S::Audit {
+        let audit = match self.run() {
+            Ok(audit) => audit,
+            Err(e) => panic!("shuffle-audit could not audit {}: {e}", self.name),
+        };
+        if audit.verdict() == Verdict::NoBiasDetected {
+            return audit;
+        }
+        let dir = self.report_dir.clone().unwrap_or_else(|| {
+            let target = std::env::var_os("CARGO_TARGET_DIR").unwrap_or_else(|| "target".into());
+            Path::new(&target)
+                .join("shuffle-audit")
+                .join(slug_of(&self.name))
+        });
+        let report = match S::write_report(&audit, &dir) {
+            Ok(path) => format!("report: {}", path.display()),
+            Err(e) => format!("(the report could not be written: {e})"),
+        };
+        panic!("{}\n{report}", S::failure_message(&audit));
+    }
+}

@@ -169,7 +169,7 @@ fn run_sample_file(
         }
     }
     if specs.is_empty() {
-        return Err(shuffle_audit::Error::invalid(
+        return Err(shuffle_audit::Error::io(
             "every [[sample]] table was skipped: nothing to run",
         ));
     }
@@ -228,7 +228,7 @@ fn check_samples(
         }
     })?;
     let recorded: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| shuffle_audit::Error::invalid(format!("summary.json: {e}")))?;
+        .map_err(|e| shuffle_audit::Error::bad_input(format!("summary.json: {e}")))?;
     let plans = experiment.sample_runs(record.trials_scale, args.threads)?;
     let specs: Vec<_> = plans.iter().map(|p| p.spec.clone()).collect();
     let audits = samples::run_all(&specs, experiment.alpha, args.quiet)?;

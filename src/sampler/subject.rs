@@ -64,7 +64,7 @@ impl SampleFeed {
                 jobs,
                 timeout,
             })),
-            Feed::Function => Err(Error::invalid(
+            Feed::Function => Err(Error::unsupported(
                 "a sampler written in Rust is audited from the library, not from a feed",
             )),
         }

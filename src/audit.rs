@@ -140,7 +140,7 @@ fn run_with(
 ) -> Result<Audit> {
     check_alpha(alpha)?;
     if spec.trials == 0 {
-        return Err(Error::invalid("trials must be at least 1"));
+        return Err(Error::out_of_range("trials must be at least 1"));
     }
     let start = Instant::now();
     let produced = produce()?;

@@ -21,18 +21,18 @@ impl NamedParams {
             None => (text, None),
         };
         if name.is_empty() {
-            return Err(Error::invalid(format!("missing name in '{text}'")));
+            return Err(Error::bad_input(format!("missing name in '{text}'")));
         }
         let mut params: Vec<(String, String)> = Vec::new();
         for pair in rest.into_iter().flat_map(|r| r.split(',')) {
             let Some((key, value)) = pair.split_once('=') else {
-                return Err(Error::invalid(format!(
+                return Err(Error::bad_input(format!(
                     "parameter '{pair}' of '{name}' is not of the form key=value"
                 )));
             };
             let (key, value) = (key.trim(), value.trim());
             if params.iter().any(|(k, _)| k == key) {
-                return Err(Error::invalid(format!(
+                return Err(Error::bad_input(format!(
                     "parameter '{key}' of '{name}' given twice"
                 )));
             }
@@ -52,11 +52,11 @@ impl NamedParams {
             .find(|(k, _)| !allowed.contains(&k.as_str()))
         {
             None => Ok(()),
-            Some((k, _)) if allowed.is_empty() => Err(Error::invalid(format!(
+            Some((k, _)) if allowed.is_empty() => Err(Error::unknown_name(format!(
                 "'{}' takes no parameters (got '{k}')",
                 self.name
             ))),
-            Some((k, _)) => Err(Error::invalid(format!(
+            Some((k, _)) => Err(Error::unknown_name(format!(
                 "unknown parameter '{k}' for '{}' (expected: {})",
                 self.name,
                 allowed.join(", ")
@@ -70,7 +70,7 @@ impl NamedParams {
             return Ok(None);
         };
         value.parse().map(Some).map_err(|_| {
-            Error::invalid(format!(
+            Error::out_of_range(format!(
                 "bad value '{value}' for parameter '{key}' of '{}'",
                 self.name
             ))
@@ -131,7 +131,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// Parses a count the way people write them: `1000000`, `1_000_000`, `1e6`,
 /// `2.5e6`, `10M`, `500k`, `1G`. The result must be a whole number.
 pub fn parse_count(text: &str) -> Result<u64> {
-    let bad = |why: &str| Error::invalid(format!("bad count '{text}': {why}"));
+    let bad = |why: &str| Error::out_of_range(format!("bad count '{text}': {why}"));
     let cleaned: String = text
         .trim()
         .chars()

@@ -480,10 +480,12 @@ fn trials_for(lambda: f64, delta: f64) -> Option<u64> {
 /// Checks the level and the requested power.
 fn check_levels(alpha: f64, power: f64) -> Result<()> {
     if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(Error::invalid(format!("alpha = {alpha} is not in (0, 1)")));
+        return Err(Error::out_of_range(format!(
+            "alpha = {alpha} is not in (0, 1)"
+        )));
     }
     if !(power > alpha && power < 1.0) {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "power = {power} must lie between alpha ({alpha}) and 1"
         )));
     }
@@ -669,7 +671,7 @@ pub fn checked_plan_outcome(
 pub fn plan(effect: Effect, alpha: f64, power: f64) -> Result<Plan> {
     match plan_outcome(effect, alpha, power)? {
         PlanOutcome::Planned(plan) => Ok(plan),
-        PlanOutcome::NoPlan { reason, .. } => Err(Error::invalid(reason)),
+        PlanOutcome::NoPlan { reason, .. } => Err(Error::out_of_range(reason)),
     }
 }
 

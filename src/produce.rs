@@ -92,7 +92,7 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
                 .map_err(as_bad_input)?
         }
         Feed::Function => {
-            return Err(Error::invalid(format!(
+            return Err(Error::unsupported(format!(
                 "{} is a Rust function: run it with engine::run_shuffle",
                 outside.name
             )));
@@ -128,7 +128,7 @@ pub fn read_options(spec: &RunSpec, outside: &Outside, format: ingest::Format) -
 /// A feed's error, as [`ErrorKind::BadInput`] unless it says better.
 fn as_bad_input(e: Error) -> Error {
     match e.kind() {
-        Some(ErrorKind::Other) => e.with_kind(ErrorKind::BadInput),
+        ErrorKind::Other => e.with_kind(ErrorKind::BadInput),
         _ => e,
     }
 }

@@ -73,7 +73,7 @@ impl Plan {
     pub fn new(first: u64, max_trials: u64, alpha: f64, audits_in_run: usize) -> Result<Self> {
         check_alpha(alpha)?;
         if first == 0 || max_trials < first {
-            return Err(Error::invalid(format!(
+            return Err(Error::out_of_range(format!(
                 "the trial budget ({max_trials}) must be at least the first look's trials \
                  ({first})"
             )));

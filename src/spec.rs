@@ -461,7 +461,7 @@ impl TestSet {
             } else {
                 vec![
                     TestKind::parse(name)
-                        .map_err(|e| Error::invalid(format!("{e}; or all, or default")))?,
+                        .map_err(|e| Error::unknown_name(format!("{e}; or all, or default")))?,
                 ]
             };
             tests.extend(kinds);
@@ -484,7 +484,7 @@ impl TestSet {
         if (self.contains(TestKind::Permutation) || self.contains(TestKind::Arrangement))
             && n > MAX_PERMUTATION_N
         {
-            return Err(Error::invalid(format!(
+            return Err(Error::too_costly(format!(
                 "the permutation test needs n <= {MAX_PERMUTATION_N} (it keeps n! counters per \
                  thread; n = {n} would need {n}! of them): choose other --tests"
             )));
@@ -492,7 +492,7 @@ impl TestSet {
         if let Some(bins) = self.chosen_bins
             && !(2..=n).contains(&bins)
         {
-            return Err(Error::invalid(format!(
+            return Err(Error::out_of_range(format!(
                 "--bins {bins} is out of range: bins must be between 2 and n = {n} \
                  (n means the full matrix)"
             )));
@@ -500,13 +500,13 @@ impl TestSet {
         if let Some(bins) = self.bins
             && let Some(t) = self.iter().find(|t| t.is_deck())
         {
-            return Err(Error::invalid(format!(
+            return Err(Error::unsupported(format!(
                 "the {t} test needs the full position-by-value matrix, not {bins} bins: \
                  leave out --bins (or give --bins n)"
             )));
         }
         if self.kinds.is_empty() {
-            return Err(Error::invalid("no test selected"));
+            return Err(Error::bad_input("no test selected"));
         }
         Ok(())
     }

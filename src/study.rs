@@ -263,7 +263,7 @@ impl Study {
             ));
         }
         if counted.len() != self.audits.len() {
-            return Err(Error::invalid(format!(
+            return Err(Error::bad_input(format!(
                 "{} tallies for {} audits",
                 counted.len(),
                 self.audits.len()
@@ -276,7 +276,7 @@ impl Study {
             let trials_fit =
                 c.tally.trials() == spec.trials || (read && c.tally.trials() <= spec.trials);
             if !n_fits || !trials_fit {
-                return Err(Error::invalid(format!(
+                return Err(Error::bad_input(format!(
                     "a tally of {} trials at n = {} does not belong to {} ({} trials at n = {})",
                     c.tally.trials(),
                     c.tally.n(),
@@ -611,8 +611,9 @@ fn measure_with(plan: &MixingPlan, algorithm: Algorithm) -> Result<MixingCurve> 
         .steps
         .iter()
         .map(|&k| {
-            u32::try_from(k)
-                .map_err(|_| Error::invalid(format!("k = {k} is too large for a mixing curve")))
+            u32::try_from(k).map_err(|_| {
+                Error::out_of_range(format!("k = {k} is too large for a mixing curve"))
+            })
         })
         .collect::<Result<Vec<u32>>>()?;
     let spec = mixing::MixingSpec {
@@ -789,7 +790,7 @@ mod tests {
         // 4e8 counts of 5 digits and a comma.
         assert_eq!(cost.output, 400_000_000 * 6);
         let e = study.check_cost().unwrap_err();
-        assert_eq!(e.kind(), Some(ErrorKind::TooCostly));
+        assert_eq!(e.kind(), ErrorKind::TooCostly);
         assert!(e.to_string().contains("would write about 2.2 GiB"), "{e}");
         let seen = Counting(AtomicU64::new(0), AtomicU64::new(0));
         assert!(study.run(&seen).is_err());

@@ -97,7 +97,7 @@ impl Format {
             .into_iter()
             .find(|f| f.name() == wanted)
             .ok_or_else(|| {
-                Error::invalid(format!(
+                Error::unknown_name(format!(
                     "unknown input format '{text}' (expected: text, u8, u16, u32)"
                 ))
             })

@@ -184,7 +184,7 @@ mod tests {
         ] {
             let e = result.expect_err(words);
             assert!(e.to_string().contains(words), "{e} lacks {words}");
-            assert_eq!(e.kind(), Some(ErrorKind::OutOfRange), "{e}");
+            assert_eq!(e.kind(), ErrorKind::OutOfRange, "{e}");
         }
     }
 

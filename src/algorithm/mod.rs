@@ -446,7 +446,7 @@ impl Algorithm {
                     None | Some("insertion") => ComparatorSort::Insertion,
                     Some("merge") => ComparatorSort::Merge,
                     Some(other) => {
-                        return Err(Error::invalid(format!(
+                        return Err(Error::unknown_name(format!(
                             "bad value '{other}' for parameter 'sort' of '{}' (expected insertion or merge)",
                             p.name
                         )));

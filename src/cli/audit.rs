@@ -30,7 +30,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         return samples::run(args, samplers);
     }
     if args.weights.is_some() || args.weights_file.is_some() {
-        return Err(Error::invalid(
+        return Err(Error::unsupported(
             "--weights is for weighted picks (-a weighted-prefix, alias or weighted-off-by-one)",
         ));
     }
@@ -88,7 +88,7 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
     let n = match args.n {
         Some(n) => n,
         None if reads_file && binary => {
-            return Err(Error::invalid(format!(
+            return Err(Error::unsupported(format!(
                 "--format {} needs -n: binary records do not say how many items a deck has",
                 args.format
             )));
@@ -122,7 +122,9 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
             for text in &args.algorithms {
                 let alg = Subject::from(Algorithm::parse(text)?);
                 if chosen.contains(&alg) {
-                    return Err(Error::invalid(format!("algorithm '{alg}' is given twice")));
+                    return Err(Error::bad_input(format!(
+                        "algorithm '{alg}' is given twice"
+                    )));
                 }
                 chosen.push(alg);
             }
@@ -148,7 +150,7 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
 /// needs it given, not a default it would silently follow.
 fn refuse_command_without_n(args: &AuditArgs) -> Result<()> {
     match (&args.cmd, args.n, &args.input) {
-        (Some(template), None, None) if ingest::uses_n(template) => Err(Error::invalid(
+        (Some(template), None, None) if ingest::uses_n(template) => Err(Error::unsupported(
             "--cmd uses {n}: give -n, the number of items per deck (or leave {n} out to take \
              n from the first deck printed)",
         )),
@@ -169,7 +171,7 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
         // Decks read from outside: their items, and so their categories,
         // are known once read (see `audit::run_with`).
         if args.hand.is_some() {
-            return Err(Error::invalid(
+            return Err(Error::unsupported(
                 "--hand: hands are not counted while reading --input/--cmd decks (yet); the \
                  position-by-category tests run without it",
             ));
@@ -182,12 +184,12 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
                 .first()
                 .and_then(|s| s.tests.iter().find(|k| k.is_deck()))
             {
-                return Err(Error::invalid(format!(
+                return Err(Error::unsupported(format!(
                     "--tests {kind} is a test of decks: add --deck (or --categories)"
                 )));
             }
             if args.hand.is_some() {
-                return Err(Error::invalid(
+                return Err(Error::unsupported(
                     "--hand is the hand size of the hand test: use it with --categories or --deck",
                 ));
             }
@@ -200,14 +202,14 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
     if let (Some(n), Some(_)) = (args.n, &args.deck)
         && n != deck.n()
     {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "-n {n} but --deck {} has {} items: leave -n out",
             deck.label,
             deck.n()
         )));
     }
     if let Some(bins) = args.bins.filter(|&b| b != deck.n()) {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "--bins {bins}: the tests of decks need the full position-by-value matrix: leave \
              out --bins"
         )));
@@ -224,7 +226,7 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
             .iter()
             .find(|k| matches!(k, TestKind::PositionCategory | TestKind::Hand))
     {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "--tests {kind} needs category columns: add --categories FILE or --categories cards"
         )));
     }
@@ -244,13 +246,13 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
 fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
     if args.input.is_none() && args.cmd.is_none() {
         if args.order.is_some() || args.order_file.is_some() {
-            return Err(Error::invalid(
+            return Err(Error::unsupported(
                 "--order and --order-file describe your own shuffle's deck: use them with \
                  --input or --cmd",
             ));
         }
         if args.name.is_some() {
-            return Err(Error::invalid(
+            return Err(Error::unsupported(
                 "--name names your own shuffle: use it with --input or --cmd",
             ));
         }
@@ -268,7 +270,7 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
         (None, None) => None,
     };
     if order.as_ref().is_some_and(Vec::is_empty) {
-        return Err(Error::invalid(
+        return Err(Error::bad_input(
             "the starting order (--order/--order-file) is empty",
         ));
     }

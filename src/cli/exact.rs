@@ -51,7 +51,7 @@ impl Outcome {
 pub fn run(args: &ExactArgs) -> Result<i32> {
     let max_leaves = parse_count(&args.max_leaves)?;
     if max_leaves == 0 {
-        return Err(Error::invalid("max-leaves must be at least 1 (got 0)"));
+        return Err(Error::out_of_range("max-leaves must be at least 1 (got 0)"));
     }
     let algorithm = match Algorithm::parse(&args.algorithm) {
         Ok(algorithm) => algorithm,
@@ -63,7 +63,7 @@ pub fn run(args: &ExactArgs) -> Result<i32> {
                     .map(samples::parse_weights)
                     .transpose()?;
                 if let Some(w) = weights.as_ref().filter(|w| w.len() != args.n) {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::out_of_range(format!(
                         "{} weights for n = {}: give one weight per item",
                         w.len(),
                         args.n

@@ -17,7 +17,7 @@ pub(super) fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
     }
     let max = args.max_trials.unwrap_or_else(|| first.saturating_mul(64));
     if max < first {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "--max-trials ({max}) must be at least --trials ({first})"
         )));
     }
@@ -36,7 +36,7 @@ pub(super) fn feed(args: &AuditArgs) -> Result<Option<(Feed, String)>> {
                 "stdin".to_string()
             } else {
                 if !path.is_file() {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::io(format!(
                         "--input {}: no such file",
                         path.display()
                     )));
@@ -56,12 +56,12 @@ pub(super) fn feed(args: &AuditArgs) -> Result<Option<(Feed, String)>> {
         }
         (None, Some(template)) => {
             if args.cmd_timeout == 0 {
-                return Err(Error::invalid(
+                return Err(Error::out_of_range(
                     "--cmd-timeout must be at least 1 second (got 0)",
                 ));
             }
             if template.trim().is_empty() {
-                return Err(Error::invalid("--cmd is empty"));
+                return Err(Error::bad_input("--cmd is empty"));
             }
             let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
             if jobs > 1 && !template.contains("{seed}") && !args.quiet {

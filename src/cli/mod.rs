@@ -59,7 +59,7 @@ pub fn main() -> i32 {
     };
     match result {
         Ok(code) => code,
-        Err(err) if err.kind() == Some(ErrorKind::Interrupted) => {
+        Err(err) if err.kind() == ErrorKind::Interrupted => {
             eprintln!("\ninterrupted: {err}");
             interrupt::EXIT_INTERRUPTED
         }

@@ -106,7 +106,7 @@ pub struct PowerArgs {
 /// [`super::power_samples::run`]'s; `super::power_plan` picks.)
 pub fn run(args: &PowerArgs, algorithm: Algorithm) -> Result<i32> {
     if args.weights.is_some() {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "--weights is for weighted picks (weighted-prefix, alias, weighted-off-by-one), not \
              the shuffle '{algorithm}'"
         )));
@@ -186,7 +186,7 @@ fn plannable(name: &str) -> Result<TestKind> {
             "it is a test of decks (--deck, --categories), which power does not take"
         }
     };
-    Err(Error::invalid(format!(
+    Err(Error::unsupported(format!(
         "power plans position-value, permutation, inversions, displacement or lehmer for a \
          shuffle, not {name}: {why}; an audit's report plans every test it ran"
     )))
@@ -195,7 +195,7 @@ fn plannable(name: &str) -> Result<TestKind> {
 /// --divide-alpha-by, refused at 0.
 pub fn alpha_divisor(args: &PowerArgs) -> Result<u32> {
     if args.divide_alpha_by == 0 {
-        return Err(Error::invalid("--divide-alpha-by must be at least 1"));
+        return Err(Error::out_of_range("--divide-alpha-by must be at least 1"));
     }
     Ok(args.divide_alpha_by)
 }

@@ -45,7 +45,7 @@ pub fn run(args: &PowerArgs, sampler: Sampler) -> Result<i32> {
             ));
         }
         (true, None) => {
-            return Err(Error::invalid(format!(
+            return Err(Error::unsupported(format!(
                 "{sampler} needs --weights: one integer weight per item (e.g. --weights 1,99)"
             )));
         }

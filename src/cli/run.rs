@@ -95,7 +95,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         }
     }
     if runs.is_empty() && samples.is_empty() && experiment.mixing.is_empty() {
-        return Err(shuffle_audit::Error::invalid(
+        return Err(shuffle_audit::Error::io(
             "every [[audit]] and [[sample]] table was skipped: nothing to run",
         ));
     }
@@ -195,7 +195,7 @@ fn check_samples(dir: &Path, result: &StudyResult) -> Result<Option<String>> {
         source,
     })?;
     let recorded: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| shuffle_audit::Error::invalid(format!("{}: {e}", path.display())))?;
+        .map_err(|e| shuffle_audit::Error::bad_input(format!("{}: {e}", path.display())))?;
     let empty = Vec::new();
     let entries = recorded["audits"].as_array().unwrap_or(&empty);
     let audits = &result.samples;

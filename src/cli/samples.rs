@@ -72,7 +72,7 @@ fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
     let kind = match args.kind {
         InputKind::Deck => {
             if args.base.is_some() {
-                return Err(Error::invalid(
+                return Err(Error::unsupported(
                     "--base numbers the items of samples and picks: use it with --kind sample, \
                      ordered or pick",
                 ));
@@ -85,7 +85,7 @@ fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
     };
     let flag = format!("--kind {}", kind.name());
     let Some((feed, default_name)) = feed(args)? else {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "{flag} describes your own sampler's output: use it with --input FILE or --cmd \
              PROGRAM"
         )));
@@ -136,7 +136,7 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
             builtin.prepare(spec.n, spec.weights.as_deref())?;
         }
         if specs.iter().any(|s: &SampleSpec| s.sampler == spec.sampler) {
-            return Err(Error::invalid(format!(
+            return Err(Error::bad_input(format!(
                 "sampler '{}' is given twice",
                 spec.sampler
             )));
@@ -347,7 +347,7 @@ fn size(args: &AuditArgs, sampler: &SamplerSubject, weights: Option<&[u64]>) -> 
         (Some(f), _) => Ok(f),
         (None, Some(n)) => Ok(n),
         (None, None) if sampler.builtin().is_some() => Ok(DEFAULT_N),
-        (None, None) => Err(Error::invalid(format!(
+        (None, None) => Err(Error::unsupported(format!(
             "--kind {} needs -n, the population size (e.g. -n 49 for a 6-of-49 lottery)",
             match args.kind {
                 InputKind::Pick => "pick",

@@ -62,7 +62,7 @@ pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: bool) -> Result<()>
         (args.fail_on_bias, "--fail-on-bias"),
     ];
     if let (Some(_), Some((_, asked))) = (&args.shard, report.iter().find(|(on, _)| *on)) {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "{asked} is for a whole run: a shard writes only its tally file (--tally); \
              `shuffle-audit merge` judges the tallies of all shards and takes {asked}"
         )));
@@ -77,7 +77,7 @@ pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: bool) -> Result<()>
 pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
     let files = [&args.tally, &args.checkpoint, &args.resume];
     if let Some(folder) = files.into_iter().flatten().find(|p| p.is_dir()) {
-        return Err(Error::invalid(format!(
+        return Err(Error::io(format!(
             "{} is a folder: a tally file needs a file name",
             folder.display()
         )));
@@ -154,7 +154,7 @@ pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
 /// then judged and shown as any audit. Ctrl-C saves and stops (exit 130).
 fn run_input(args: &AuditArgs, spec: &RunSpec, outside: &Outside) -> Result<i32> {
     let Feed::File { format, .. } = &outside.feed else {
-        return Err(Error::invalid("only an --input file is checkpointed"));
+        return Err(Error::unsupported("only an --input file is checkpointed"));
     };
     let opts = produce::read_options(spec, outside, *format);
     let command = shell_line(&record::command_line());
@@ -253,7 +253,7 @@ fn left_to_count(file: &TallyFile, specs: Vec<RunSpec>) -> Study {
 /// An interrupted run's error, telling how to continue it.
 fn with_resume_hint(e: Error, saved: Option<&Path>) -> Error {
     match (e.kind(), saved) {
-        (Some(ErrorKind::Interrupted), Some(path)) => Error::of_kind(
+        (ErrorKind::Interrupted, Some(path)) => Error::of_kind(
             ErrorKind::Interrupted,
             format!(
                 "{e}: continue with the same command and --resume {}",

@@ -46,7 +46,7 @@ impl ExportArgs {
         for path in self.paths() {
             let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
             if parent.is_some_and(|p| !p.is_dir()) {
-                return Err(shuffle_audit::Error::invalid(format!(
+                return Err(shuffle_audit::Error::io(format!(
                     "cannot export to {}: no such folder",
                     path.display()
                 )));

@@ -397,7 +397,7 @@ mod tests {
             let want =
                 format!("{name} did not return a sample of k = 3 distinct items of 0..10: {why}");
             assert_eq!(err.to_string(), want);
-            assert_eq!(err.kind(), Some(crate::ErrorKind::BadInput));
+            assert_eq!(err.kind(), crate::ErrorKind::BadInput);
         }
         let err = SampleAudit::of_fn("k0", 10, 0, |_| Vec::new())
             .run()

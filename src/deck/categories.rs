@@ -13,7 +13,7 @@ use std::path::Path;
 pub fn apply(deck: Deck, source: &str) -> Result<Deck> {
     let columns = if source == "cards" {
         cards::columns(deck.kind_names()).ok_or_else(|| {
-            Error::invalid(format!(
+            Error::bad_input(format!(
                 "--categories cards: the deck's items are not card labels like AS, 10H, QD (deck {})",
                 deck.label
             ))
@@ -21,9 +21,9 @@ pub fn apply(deck: Deck, source: &str) -> Result<Deck> {
     } else {
         let path = Path::new(source);
         let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::invalid(format!("--categories {source}: cannot read it ({e})")))?;
+            .map_err(|e| Error::io(format!("--categories {source}: cannot read it ({e})")))?;
         parse(&text, deck.kind_names())
-            .map_err(|e| Error::invalid(format!("--categories {source}: {e}")))?
+            .map_err(|e| Error::bad_input(format!("--categories {source}: {e}")))?
     };
     Ok(deck.with_columns(columns))
 }

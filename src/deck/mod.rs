@@ -13,7 +13,7 @@ pub mod cards;
 pub mod categories;
 pub mod laws;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::tally::HandCounts;
 use serde::{Deserialize, Serialize};
 
@@ -70,7 +70,7 @@ impl Deck {
     ///   labels (`A,A,B,B`).
     pub fn parse(text: &str) -> Result<Self> {
         let text = text.trim();
-        let bad = |why: String| Error::invalid(format!("--deck '{text}': {why}"));
+        let bad = |why: String| Error::bad_input(format!("--deck '{text}': {why}"));
         let (name, params) = text.split_once(':').unwrap_or((text, ""));
         let params = parse_params(params).map_err(&bad)?;
         let get = |key: &str| -> Result<usize> {
@@ -83,14 +83,18 @@ impl Deck {
                 .parse::<usize>()
                 .ok()
                 .filter(|&v| v >= 1)
-                .ok_or_else(|| bad(format!("{key} must be a whole number >= 1 (got '{value}')")))
+                .ok_or_else(|| {
+                    bad(format!("{key} must be a whole number >= 1 (got '{value}')"))
+                        .with_kind(ErrorKind::OutOfRange)
+                })
         };
         let allow = |keys: &[&str]| -> Result<()> {
             match params.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
                 Some((k, _)) => Err(bad(format!(
                     "unknown key '{k}' (expected {})",
                     keys.join(", ")
-                ))),
+                ))
+                .with_kind(ErrorKind::UnknownName)),
                 None => Ok(()),
             }
         };
@@ -103,7 +107,8 @@ impl Deck {
                 allow(&["decks"])?;
                 let decks = get("decks")?;
                 if decks > 64 {
-                    return Err(bad(format!("at most 64 decks (got {decks})")));
+                    return Err(bad(format!("at most 64 decks (got {decks})"))
+                        .with_kind(ErrorKind::OutOfRange));
                 }
                 cards::shoe(text, decks)
             }
@@ -113,7 +118,8 @@ impl Deck {
                 if kinds < 2 || kinds * each > 100_000 {
                     return Err(bad(format!(
                         "needs 2 to 100000 items of at least 2 kinds (got {kinds} x {each})"
-                    )));
+                    ))
+                    .with_kind(ErrorKind::OutOfRange));
                 }
                 let kind_of = (0..kinds * each).map(|i| (i / each) as u32).collect();
                 let names = (0..kinds).map(|k| k.to_string()).collect();
@@ -123,7 +129,8 @@ impl Deck {
             _ => {
                 return Err(bad(format!(
                     "unknown deck '{name}' (cards, shoe, copies or a block list like AABB)"
-                )));
+                ))
+                .with_kind(ErrorKind::UnknownName));
             }
         };
         Ok(deck)
@@ -209,7 +216,7 @@ impl Deck {
     /// The deck with hand size `hand`, checked against n.
     pub fn with_hand(mut self, hand: usize) -> Result<Self> {
         if hand == 0 || hand >= self.n() {
-            return Err(Error::invalid(format!(
+            return Err(Error::out_of_range(format!(
                 "--hand {hand}: the hand must hold 1 to n - 1 = {} items",
                 self.n() - 1
             )));

@@ -137,7 +137,7 @@ pub fn run_chunks<O: Observer>(
 ) -> Result<O::Output> {
     let all = ChunkRange::all_sized(plan.trials, plan.chunks.size);
     if plan.chunks.first > plan.chunks.end || plan.chunks.end > all.end {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "chunks {} are not within the run's chunks {all}",
             plan.chunks
         )));
@@ -210,7 +210,7 @@ mod tests {
 
         fn run_chunk<S: RandomSource>(&mut self, rng: &mut S, trials: u64) -> Result<()> {
             if trials == 13 {
-                return Err(Error::invalid("unlucky chunk"));
+                return Err(Error::bad_input("unlucky chunk"));
             }
             self.0.push((rng.bits64(), trials));
             Ok(())

@@ -213,7 +213,7 @@ pub fn run_range(spec: &RunSpec, chunks: ChunkRange, progress: Progress<'_>) -> 
     };
     check(spec)?;
     if chunks.size != chunk_trials(spec.n) {
-        return Err(Error::invalid(format!(
+        return Err(Error::bad_input(format!(
             "chunks of {} trials do not belong to a run of n = {} (chunks of {})",
             chunks.size,
             spec.n,
@@ -284,7 +284,7 @@ pub(crate) fn in_pool<T: Send>(
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
-                .map_err(|e| Error::invalid(format!("cannot start {threads} threads: {e}")))?;
+                .map_err(|e| Error::too_costly(format!("cannot start {threads} threads: {e}")))?;
             Ok(pool.install(work))
         }
     }

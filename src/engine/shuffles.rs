@@ -156,7 +156,7 @@ fn check_permutation(deck: &[u32], seen: &mut [bool], name: &str) -> Result<()> 
         Some(why) => {
             let shown: Vec<String> = deck.iter().take(12).map(u32::to_string).collect();
             let more = if deck.len() > 12 { ", ..." } else { "" };
-            Err(Error::invalid(format!(
+            Err(Error::bad_input(format!(
                 "{name} did not return a permutation: {why} in [{}{more}]",
                 shown.join(", ")
             )))

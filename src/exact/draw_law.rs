@@ -32,22 +32,22 @@ impl DrawLaw {
             | SourceKind::Xoshiro256pp
             | SourceKind::Pcg64 => Ok(DrawLaw::Ideal),
             SourceKind::Rand15Mod => Ok(DrawLaw::Rand15Mod),
-            SourceKind::MsvcRand => Err(Error::invalid(format!(
+            SourceKind::MsvcRand => Err(Error::unsupported(format!(
                 "random source '{source}' cannot be treated exactly: its draws come from one \
                  32-bit LCG state and depend on each other, while exact mode needs independent \
                  draws with a known law (use rand15-mod for its modulo bias alone)"
             ))),
-            SourceKind::ReseedPerDraw => Err(Error::invalid(format!(
+            SourceKind::ReseedPerDraw => Err(Error::unsupported(format!(
                 "random source '{source}' cannot be treated exactly: it repeats the same value \
                  for every draw within a clock tick, so its draws are not independent, while \
                  exact mode needs independent draws with a known law"
             ))),
-            SourceKind::JavaRandom => Err(Error::invalid(format!(
+            SourceKind::JavaRandom => Err(Error::unsupported(format!(
                 "random source '{source}' cannot be treated exactly: its draws come from one \
                  48-bit LCG state and depend on each other, while exact mode needs independent \
                  draws with a known law"
             ))),
-            SourceKind::Seed32 | SourceKind::ClockMs => Err(Error::invalid(format!(
+            SourceKind::Seed32 | SourceKind::ClockMs => Err(Error::unsupported(format!(
                 "random source '{source}' cannot be treated exactly: each deal is a function of \
                  its seed, so a deal's law spreads over the seeds (at most 2^32 deals), not over \
                  independent draws with a known law"

@@ -42,7 +42,7 @@ pub(crate) fn check(
 ) -> Result<(DrawLaw, Method)> {
     super::check_n(n)?;
     if n > MAX_ENUMERATE_N {
-        return Err(Error::invalid(format!(
+        return Err(Error::too_costly(format!(
             "n = {n} is too large to enumerate (at most {MAX_ENUMERATE_N}); the marginal \
              matrix alone can be propagated for large n (--marginals)"
         )));
@@ -50,7 +50,7 @@ pub(crate) fn check(
     let law = DrawLaw::of(&source)?;
     let method = method_for(algorithm)?;
     if method == Method::RejectionFolded && (law.support(n as u32) as usize) < n {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "{algorithm} never finishes at n = {n} under {source}: indices at or above \
              {RAND15_RANGE} are never drawn"
         )));
@@ -386,7 +386,7 @@ fn check_memory(algorithm: Algorithm, n: usize, leaves: &Count) -> Result<()> {
     let needed = permutations.saturating_mul(per_permutation);
     let available = crate::pacing::available_memory().unwrap_or(u128::MAX);
     if needed > available {
-        return Err(Error::invalid(format!(
+        return Err(Error::too_costly(format!(
             "enumerating {algorithm} at n = {n} may reach {permutations} permutations and need \
              about {} of memory, but only {} is available",
             crate::format::human_bytes(needed),
@@ -408,7 +408,7 @@ fn cap_error(algorithm: Algorithm, n: usize, needed: &Count, max_leaves: u64) ->
 }
 
 fn fault_error(origin: Origin, fault: ScriptFault) -> Error {
-    Error::invalid(format!(
+    Error::unsupported(format!(
         "{} cannot be enumerated exactly at n = {} under {}: {fault}",
         origin.algorithm, origin.n, origin.source
     ))

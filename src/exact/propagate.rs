@@ -187,7 +187,7 @@ pub(crate) fn check(
     let plan = Plan::of(algorithm, n).ok_or_else(|| refusal(algorithm))?;
     let (work, bits) = cost(&plan, n, law);
     if work > MAX_WORK {
-        return Err(Error::invalid(format!(
+        return Err(Error::too_costly(format!(
             "propagating the marginals of {algorithm} at n = {n} takes about {work:.1e} \
              operations, more than the limit of {MAX_WORK:.0e} (about n^3 per step, {} steps)",
             plan.len()
@@ -277,7 +277,7 @@ fn refusal(algorithm: Algorithm) -> Error {
         .filter(|a| Plan::of(**a, 2).is_some())
         .map(|a| a.name().to_string())
         .collect();
-    Error::invalid(format!(
+    Error::unsupported(format!(
         "marginal propagation cannot handle {algorithm}: {why}. It needs moves that depend on \
          positions alone ({}); enumerate {algorithm} at small n instead",
         supported.join(", ")

@@ -49,9 +49,9 @@ impl RecordedSummary {
     pub fn load(dir: &Path) -> Result<Self> {
         let path = dir.join("summary.json");
         let text = std::fs::read_to_string(&path)
-            .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| Error::io(format!("cannot read {}: {e}", path.display())))?;
         serde_json::from_str(&text)
-            .map_err(|e| Error::invalid(format!("{}: not a run summary: {e}", path.display())))
+            .map_err(|e| Error::bad_input(format!("{}: not a run summary: {e}", path.display())))
     }
 }
 
@@ -173,9 +173,9 @@ pub fn load_counts(recorded: &mut RecordedSummary, audits: &[Audit], dir: &Path)
         if old.counts.is_none() {
             let path = dir.join(folder).join("counts.csv");
             let text = std::fs::read_to_string(&path)
-                .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+                .map_err(|e| Error::io(format!("cannot read {}: {e}", path.display())))?;
             old.counts = Some(parse_counts_csv(&text).ok_or_else(|| {
-                Error::invalid(format!("{}: not a counts table", path.display()))
+                Error::bad_input(format!("{}: not a counts table", path.display()))
             })?);
         }
     }

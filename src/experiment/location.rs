@@ -20,9 +20,9 @@ impl SourceText<'_> {
         match span {
             Some(span) => {
                 let (line, column) = line_column(self.text, span.start);
-                Error::invalid(format!("{}:{line}:{column}: {message}", self.file))
+                Error::bad_input(format!("{}:{line}:{column}: {message}", self.file))
             }
-            None => Error::invalid(format!("{}: {message}", self.file)),
+            None => Error::bad_input(format!("{}: {message}", self.file)),
         }
     }
 

@@ -137,7 +137,7 @@ impl Experiment {
     /// Reads and validates the experiment file at `path`.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::invalid(format!(
+            Error::io(format!(
                 "cannot read experiment file {}: {e}",
                 path.display()
             ))
@@ -161,14 +161,15 @@ impl Experiment {
     pub fn runs(&self, trials_scale: f64, threads: Option<usize>) -> Result<Vec<PlannedRun>> {
         check_trials_scale(trials_scale)?;
         if threads == Some(0) {
-            return Err(Error::invalid("threads must be at least 1 (got 0)"));
+            return Err(Error::out_of_range("threads must be at least 1 (got 0)"));
         }
         let threads = threads.or(self.threads);
         let workers = threads.unwrap_or_else(rayon::current_num_threads);
         let mut runs = Vec::new();
         for plan in self.audits.iter().filter(|p| p.missing().is_none()) {
             for &n in &plan.sizes {
-                let in_audit = |e: Error| Error::invalid(format!("audit of {}: {e}", plan.subject));
+                let in_audit =
+                    |e: Error| Error::of_kind(e.kind(), format!("audit of {}: {e}", plan.subject));
                 let tests = match &plan.tests {
                     None => TestSet::default_for(n.max(2)),
                     Some(kinds) => {
@@ -320,7 +321,7 @@ pub fn check_trials_scale(scale: f64) -> Result<()> {
     if scale > 0.0 && scale.is_finite() {
         Ok(())
     } else {
-        Err(Error::invalid(format!(
+        Err(Error::out_of_range(format!(
             "trials scale {scale} must be a positive number"
         )))
     }
@@ -385,11 +386,7 @@ impl Validator<'_> {
     fn rethrow(&self, span: Range<usize>) -> impl Fn(Error) -> Error + '_ {
         move |e| {
             let kind = e.kind();
-            let located = self.at(span.clone(), e);
-            match kind {
-                Some(k) => located.with_kind(k),
-                None => located,
-            }
+            self.at(span.clone(), e).with_kind(kind)
         }
     }
 

@@ -188,9 +188,9 @@ impl RunRecord {
     pub fn load(dir: &Path) -> Result<Self> {
         let path = dir.join(RUN_FILE);
         let text = std::fs::read_to_string(&path)
-            .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| Error::io(format!("cannot read {}: {e}", path.display())))?;
         serde_json::from_str(&text)
-            .map_err(|e| Error::invalid(format!("{}: not a run record: {e}", path.display())))
+            .map_err(|e| Error::bad_input(format!("{}: not a run record: {e}", path.display())))
     }
 
     /// Pretty JSON text.

@@ -4,7 +4,7 @@
 
 use super::driver::{Chunker, EAGER_BLOCK, Fail, Source, Truncated};
 use super::{Ingested, Options, Plan, Resume, ingest};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::pacing::Progress;
 use crate::source::splitmix64;
 use crate::tally::Tally;
@@ -135,23 +135,23 @@ pub fn run_command(
     progress: Progress<'_>,
 ) -> Result<(Ingested, Vec<WorkerRun>)> {
     if cmd.template.trim().is_empty() {
-        return Err(Error::invalid("the command is empty"));
+        return Err(Error::bad_input("the command is empty"));
     }
     if cmd.jobs == 0 {
-        return Err(Error::invalid("jobs must be at least 1 (got 0)"));
+        return Err(Error::out_of_range("jobs must be at least 1 (got 0)"));
     }
     if trials == 0 {
-        return Err(Error::invalid("trials must be at least 1 (got 0)"));
+        return Err(Error::out_of_range("trials must be at least 1 (got 0)"));
     }
     if let (Some(m), Some(n)) = (opts.n, n)
         && m != n
     {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "n = {m} was given for the decks but the command is run with n = {n}"
         )));
     }
     if n.is_none() && uses_n(&cmd.template) {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "the command uses {{n}} but no n was given: {}",
             cmd.template
         )));
@@ -185,7 +185,7 @@ pub fn run_command(
     let n = first.tally.n();
     for (run, result) in runs.iter().zip(&results).skip(1) {
         if result.tally.n() != n {
-            return Err(Error::invalid(format!(
+            return Err(Error::bad_input(format!(
                 "worker {} ({}): its decks hold {} items but worker 0's hold {n}: all workers \
                  must print decks of the same size",
                 run.worker,
@@ -194,7 +194,7 @@ pub fn run_command(
             )));
         }
         if result.items != first.items {
-            return Err(Error::invalid(format!(
+            return Err(Error::bad_input(format!(
                 "worker {} ({}): its decks hold {} but worker 0's hold {}: all workers must \
                  print the same items",
                 run.worker,
@@ -305,7 +305,9 @@ pub(crate) fn run_workers<R: Counted + Send>(
     }
     results
         .into_iter()
-        .map(|r| r.ok_or_else(|| Error::invalid("a worker stopped without saying why")))
+        .map(|r| {
+            r.ok_or_else(|| Error::of_kind(ErrorKind::Other, "a worker stopped without saying why"))
+        })
         .collect()
 }
 
@@ -480,7 +482,7 @@ impl<R: Counted> Worker<'_, R> {
     }
 
     fn fail(&self, message: String) -> Ended {
-        Ended::Failed(Error::invalid(format!("{}: {message}", self.label())))
+        Ended::Failed(Error::bad_input(format!("{}: {message}", self.label())))
     }
 
     fn run(&self) -> Result<R, Ended> {
@@ -492,7 +494,12 @@ impl<R: Counted> Worker<'_, R> {
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
-            .map_err(|e| self.fail(format!("cannot start `sh -c`: {e}")))?;
+            .map_err(|e| {
+                Ended::Failed(Error::io(format!(
+                    "{}: cannot start `sh -c`: {e}",
+                    self.label()
+                )))
+            })?;
         let pgid = child.id() as i32;
         let stdout = child.stdout.take().expect("piped stdout");
         let mut stderr = child.stderr.take().expect("piped stderr");

@@ -610,7 +610,7 @@ impl Drive<'_> {
                 return Ok(Step::Limit(Some(true)));
             }
             return Err(Fail {
-                error: Error::invalid(format!(
+                error: Error::bad_input(format!(
                     "{}: {problem}",
                     parser.place(self.name, *units + unit)
                 )),
@@ -642,7 +642,7 @@ impl Drive<'_> {
 
 /// `{name}: 1,000,003 bytes is not a whole number of 52-byte records`.
 pub(crate) fn ragged(name: &str, total: u64, record: usize) -> Error {
-    Error::invalid(format!(
+    Error::bad_input(format!(
         "{name}: {} bytes is not a whole number of {record}-byte records",
         thousands(total)
     ))

@@ -338,7 +338,7 @@ impl Plan {
             None => None,
             Some(width) => {
                 let Some(n) = opts.n else {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::unsupported(format!(
                         "the {} format needs n, the number of items per record (--n)",
                         opts.format
                     )));
@@ -346,7 +346,7 @@ impl Plan {
                 crate::values::check_n(n)?;
                 let most = 1usize << (8 * width.min(3));
                 if width < 4 && n > most {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::out_of_range(format!(
                         "{} records cannot hold {n} distinct items (at most {most})",
                         opts.format
                     )));
@@ -360,11 +360,11 @@ impl Plan {
         let order = match &opts.order {
             None => None,
             Some(order) => {
-                let dict = Dict::from_order(order, opts.n).map_err(Error::invalid)?;
+                let dict = Dict::from_order(order, opts.n).map_err(Error::bad_input)?;
                 if record.is_some()
                     && let Lookup::Labels(_) = dict.lookup
                 {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::bad_input(format!(
                         "{} records hold integers: the starting order must list integers \
                          (below 1,048,576), one per value",
                         opts.format
@@ -378,7 +378,7 @@ impl Plan {
 
     fn limit(&self, opts: &Options) -> Result<u64> {
         match opts.max_decks {
-            Some(0) => Err(Error::invalid(
+            Some(0) => Err(Error::out_of_range(
                 "the number of decks to read must be at least 1 (got 0)",
             )),
             Some(t) => Ok(t),
@@ -396,7 +396,7 @@ fn check_collect(n: usize, opts: &Options) -> Result<()> {
     }
     let collect = opts.collect_at(n);
     if collect.permutations && n > MAX_PERMUTATION_N {
-        return Err(Error::invalid(format!(
+        return Err(Error::too_costly(format!(
             "counting whole permutations needs n <= {MAX_PERMUTATION_N} (n! counters), \
              but the decks have n = {n}"
         )));
@@ -476,7 +476,7 @@ fn line_tokens(line: &[u8]) -> Vec<&[u8]> {
 
 fn no_decks(name: &str) -> Fail {
     Fail {
-        error: Error::invalid(format!("{name}: no decks found")),
+        error: Error::bad_input(format!("{name}: no decks found")),
         decks: 0,
         truncated: Truncated::Empty,
     }

@@ -90,7 +90,7 @@ impl Base {
         match text.trim() {
             "0" => Ok(Base::Zero),
             "1" => Ok(Base::One),
-            other => Err(Error::invalid(format!(
+            other => Err(Error::out_of_range(format!(
                 "--base '{other}': items are numbered from 0 or from 1"
             ))),
         }
@@ -163,7 +163,7 @@ pub fn read_samples(
     check(opts)?;
     let limit = match opts.max_samples {
         Some(0) => {
-            return Err(Error::invalid(
+            return Err(Error::out_of_range(
                 "the number of samples to read must be at least 1 (got 0)",
             ));
         }
@@ -204,7 +204,7 @@ pub fn run_sample_command(
     check(opts)?;
     crate::values::check_trials(trials)?;
     if cmd.template.trim().is_empty() {
-        return Err(Error::invalid("the command is empty"));
+        return Err(Error::bad_input("the command is empty"));
     }
     let runs = worker_runs(cmd, opts.n, trials, seed);
     let read =
@@ -218,7 +218,7 @@ pub fn run_sample_command(
         };
         let (k, k0) = (result.tally.k(), first.tally.k());
         if result.base != first.base || k != k0 {
-            return Err(Error::invalid(format!(
+            return Err(Error::bad_input(format!(
                 "worker {} ({}): its samples are {k} of {} but worker 0's are {k0} of {}: all \
                  workers must print the same kind of sample",
                 run.worker,
@@ -229,7 +229,7 @@ pub fn run_sample_command(
         }
         first.tally.merge(&result.tally);
     }
-    let merged = merged.ok_or_else(|| Error::invalid("no worker ran"))?;
+    let merged = merged.ok_or_else(|| Error::out_of_range("no worker ran"))?;
     Ok((merged, runs))
 }
 
@@ -432,7 +432,7 @@ fn read_source(
             }
             if let Err(problem) = reader.line(body) {
                 return Err(Fail {
-                    error: Error::invalid(format!("{name}:{line_number}: {problem}")),
+                    error: Error::bad_input(format!("{name}:{line_number}: {problem}")),
                     decks: reader.count,
                     truncated: if last && !block.ends_with(b"\n") {
                         Truncated::MidDeck
@@ -451,7 +451,7 @@ fn read_source(
     }
     if reader.count == 0 {
         return Err(Fail {
-            error: Error::invalid(format!("{name}: no samples found")),
+            error: Error::bad_input(format!("{name}: no samples found")),
             decks: 0,
             truncated: Truncated::Empty,
         });
@@ -466,7 +466,7 @@ fn read_source(
             } else {
                 Truncated::No
             },
-            error: Error::invalid(format!(
+            error: Error::bad_input(format!(
                 "{name}: cannot tell whether the items are 0..{} or 1..{}: neither 0 nor {} appears \
              in its {} samples; say which with --base 0 or --base 1",
                 opts.n - 1,

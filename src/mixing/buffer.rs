@@ -329,17 +329,17 @@ pub fn default_sizes(n: usize) -> Vec<u64> {
 /// Checks a loader curve's n and sizes.
 pub fn check(n: usize, sizes: &[u64]) -> Result<()> {
     if !(2..=MAX_LOADER_N).contains(&n) {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "n = {n} is out of range: loader curves need 2 <= n <= {MAX_LOADER_N}"
         )));
     }
     if sizes.is_empty() || sizes.windows(2).any(|w| w[1] <= w[0]) {
-        return Err(Error::invalid(format!(
+        return Err(Error::bad_input(format!(
             "the sizes must be non-empty and strictly ascending (got {sizes:?})"
         )));
     }
     if let Some(&bad) = sizes.iter().find(|&&s| s == 0 || s > n as u64) {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "size {bad} is out of range: a loader's size must be between 1 and n = {n}"
         )));
     }

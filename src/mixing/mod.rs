@@ -312,7 +312,7 @@ pub fn stepped_names() -> Vec<&'static str> {
 /// Checks `spec` without running anything.
 pub fn check(spec: &MixingSpec) -> Result<()> {
     if spec.algorithm.record().steps.is_none() {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "algorithm '{}' has no step count k: mixing curves need an algorithm made of \
              repeated steps ({})",
             spec.algorithm,
@@ -320,25 +320,25 @@ pub fn check(spec: &MixingSpec) -> Result<()> {
         )));
     }
     if !(2..=MAX_N).contains(&spec.n) {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "n = {} is out of range: mixing curves need 2 <= n <= {MAX_N}",
             spec.n
         )));
     }
     check_ks(&spec.ks)?;
     if let Some(&k) = spec.ks.iter().find(|&&k| k > MAX_K) {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "k = {k} is too large (at most {MAX_K})"
         )));
     }
     if spec.ks.len() > MAX_K_VALUES {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "{} k values are too many (at most {MAX_K_VALUES})",
             spec.ks.len()
         )));
     }
     if simulates(spec) && spec.trials == 0 {
-        return Err(Error::invalid("trials must be at least 1 (got 0)"));
+        return Err(Error::out_of_range("trials must be at least 1 (got 0)"));
     }
     Ok(())
 }
@@ -346,7 +346,7 @@ pub fn check(spec: &MixingSpec) -> Result<()> {
 /// Fails unless `ks` is non-empty and strictly ascending.
 fn check_ks(ks: &[u32]) -> Result<()> {
     if ks.is_empty() || ks.windows(2).any(|w| w[1] <= w[0]) {
-        return Err(Error::invalid(format!(
+        return Err(Error::bad_input(format!(
             "the k values must be non-empty and strictly ascending (got {ks:?})"
         )));
     }
@@ -427,7 +427,7 @@ pub const DEFAULT_K_POINTS: u32 = 200;
 /// Parses a list of step counts: `1..10` (inclusive), `0..50`, `1,2,4,8`, or
 /// a mix (`1..5,10,20`). The result is sorted, without repeats.
 pub fn parse_ks(text: &str) -> Result<Vec<u32>> {
-    let bad = |why: String| Error::invalid(format!("bad k list '{text}': {why}"));
+    let bad = |why: String| Error::out_of_range(format!("bad k list '{text}': {why}"));
     let number = |s: &str| -> Result<u32> {
         let s = s.trim();
         let k: u32 = s

@@ -76,7 +76,7 @@ pub fn count(spec: &MonteCarloSpec, progress: Progress<'_>) -> Result<Counts> {
     let cells = spec.statistic.support(spec.n);
     let len = cells * spec.ks.len();
     if len > MAX_COUNTERS {
-        return Err(Error::invalid(format!(
+        return Err(Error::too_costly(format!(
             "{} k values x {cells} {} cells need {len} counters (at most {MAX_COUNTERS}): ask for fewer k values",
             spec.ks.len(),
             spec.statistic
@@ -106,14 +106,14 @@ pub fn count(spec: &MonteCarloSpec, progress: Progress<'_>) -> Result<Counts> {
 fn steps(spec: &MonteCarloSpec) -> Result<Vec<Option<Algorithm>>> {
     crate::values::check_n(spec.n)?;
     if spec.statistic == Statistic::Permutation && spec.n > MAX_CARRIED_N {
-        return Err(Error::invalid(format!(
+        return Err(Error::too_costly(format!(
             "cannot count whole permutations of n = {} (n! cells)",
             spec.n
         )));
     }
     super::check_ks(&spec.ks)?;
     if spec.algorithm.with_k(1).is_none() {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "algorithm '{}' has no step count k",
             spec.algorithm
         )));

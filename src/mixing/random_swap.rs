@@ -17,7 +17,7 @@ use crate::permutation::{factorial, rank, unrank};
 /// mass stays 1 to about k · 1e-16. TV at k is (1/2) Σ |P_k(π) - 1/n!|.
 pub fn random_swap_tv(n: usize, ks: &[u32]) -> Result<Vec<f64>> {
     if !(1..=MAX_CARRIED_N).contains(&n) {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "exact random-swap needs 1 <= n <= {MAX_CARRIED_N} (got n = {n})"
         )));
     }

@@ -14,14 +14,14 @@ use std::path::{Path, PathBuf};
 /// failed run leaves nothing behind.
 pub fn prepare_dir(dir: &Path) -> Result<Prepared> {
     if dir.exists() && !dir.is_dir() {
-        return Err(Error::invalid(format!(
+        return Err(Error::io(format!(
             "output folder {} exists and is not a folder",
             dir.display()
         )));
     }
     let created = !dir.exists();
     fs::create_dir_all(dir).map_err(|e| {
-        Error::invalid(format!(
+        Error::io(format!(
             "cannot create output folder {}: {e}",
             dir.display()
         ))
@@ -33,7 +33,7 @@ pub fn prepare_dir(dir: &Path) -> Result<Prepared> {
         if created {
             let _ = fs::remove_dir(dir);
         }
-        return Err(Error::invalid(format!(
+        return Err(Error::io(format!(
             "output folder {} is not writable: {e}",
             dir.display()
         )));
@@ -83,13 +83,13 @@ pub struct Staged {
 /// did not write, or an unwritable place fail in milliseconds.
 pub fn stage(dir: &Path) -> Result<Staged> {
     if dir.exists() && !dir.is_dir() {
-        return Err(Error::invalid(format!(
+        return Err(Error::io(format!(
             "output folder {} exists and is not a folder",
             dir.display()
         )));
     }
     if dir.is_dir() && !is_ours(dir) {
-        return Err(Error::invalid(format!(
+        return Err(Error::io(format!(
             "output folder {} holds files shuffle-audit did not write: choose another --out \
              (a run replaces its folder whole)",
             dir.display()
@@ -98,7 +98,7 @@ pub fn stage(dir: &Path) -> Result<Staged> {
     let work = partial_path(dir);
     let _ = fs::remove_dir_all(&work);
     fs::create_dir_all(&work).map_err(|e| {
-        Error::invalid(format!(
+        Error::io(format!(
             "cannot create output folder {}: {e}",
             dir.display()
         ))
@@ -110,7 +110,7 @@ pub fn stage(dir: &Path) -> Result<Staged> {
     let probe = staged.work.join(MARKER);
     if let Err(e) = fs::write(&probe, b"written by shuffle-audit\n") {
         staged.discard();
-        return Err(Error::invalid(format!(
+        return Err(Error::io(format!(
             "output folder {} is not writable: {e}",
             dir.display()
         )));

@@ -239,7 +239,7 @@ fn expected_counts(
                 (fair, ExpectedCounts::of_subset_law(&law, one))
             }),
         },
-        Ok(_) => Err(Error::invalid(format!(
+        Ok(_) => Err(Error::unsupported(format!(
             "a sampler's exact law assumes ideal draws, and {} does not draw ideally",
             spec.source
         ))),

@@ -228,7 +228,7 @@ pub fn run_until_decisive(
     progress: Progress<'_>,
 ) -> Result<SampleAudit> {
     if spec.sampler.builtin().is_none() {
-        return Err(crate::error::Error::invalid(format!(
+        return Err(crate::error::Error::unsupported(format!(
             "{}: only a built-in sampler can be asked for more samples look after look",
             spec.sampler
         )));

@@ -557,7 +557,7 @@ fn cap_error(sampler: Sampler, n: usize, needed: &str, max_leaves: u64) -> Error
 }
 
 fn fault_error(sampler: Sampler, n: usize, fault: ScriptFault) -> Error {
-    Error::invalid(format!(
+    Error::unsupported(format!(
         "{sampler} cannot be enumerated exactly at n = {n}: {fault}"
     ))
 }

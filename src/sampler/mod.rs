@@ -653,10 +653,10 @@ impl Sampler {
                 }
                 Ok(SamplerScratch::with_weights(WeightTable::new(weights)?))
             }
-            (Sampler::Weighted(_), None) => Err(Error::invalid(format!(
+            (Sampler::Weighted(_), None) => Err(Error::unsupported(format!(
                 "{self} needs a weight per index (integers, given separately)"
             ))),
-            (_, Some(_)) => Err(Error::invalid(format!(
+            (_, Some(_)) => Err(Error::unsupported(format!(
                 "{self} takes no weights (only weighted-prefix, alias and weighted-off-by-one do)"
             ))),
             (_, None) => Ok(SamplerScratch::default()),
@@ -727,7 +727,7 @@ fn at_least_one(p: &NamedParams, key: &str, default: u32) -> Result<u32> {
 /// samplers.
 fn board_method(name: &str) -> Result<SubsetMethod> {
     if name.contains(':') {
-        return Err(Error::invalid(format!(
+        return Err(Error::unsupported(format!(
             "minesweeper's method takes a bare k-of-N sampler name (its k is the mine count m), \
              not '{name}'"
         )));

@@ -154,7 +154,7 @@ fn read_outside(
     if let Some(weights) = &spec.weights
         && weights.len() != spec.n
     {
-        return Err(Error::invalid(format!(
+        return Err(Error::out_of_range(format!(
             "{} weights were given for N = {} items",
             weights.len(),
             spec.n

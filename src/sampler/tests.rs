@@ -328,7 +328,7 @@ fn leaf_counts_known_in_advance_are_the_counts_enumerated() {
             let law = exact_subset_law(sampler, n).unwrap();
             // A cap of leaves - 1 is refused before any work; leaves passes.
             let err = exact_subset_law_capped(sampler, n, law.leaves() - 1).unwrap_err();
-            assert_eq!(err.kind(), Some(ErrorKind::TooCostly), "{sampler} n={n}");
+            assert_eq!(err.kind(), ErrorKind::TooCostly, "{sampler} n={n}");
             assert!(exact_subset_law_capped(sampler, n, law.leaves()).is_ok());
         }
     }
@@ -338,29 +338,29 @@ fn leaf_counts_known_in_advance_are_the_counts_enumerated() {
 fn exact_laws_refuse_what_they_cannot_do() {
     let skip = subset(SubsetMethod::ReservoirSkip, 2);
     let err = exact_subset_law(skip, 5).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::Unsupported));
+    assert_eq!(err.kind(), ErrorKind::Unsupported);
     assert!(err.to_string().contains("bits64"), "{err}");
     let err = exact_subset_law(subset(SubsetMethod::ShufflePrefix, 3), 20).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::TooCostly));
+    assert_eq!(err.kind(), ErrorKind::TooCostly);
     assert!(err.to_string().contains("2432902008176640000"), "{err}");
     let err = exact_subset_law(subset(SubsetMethod::Systematic, 1), MAX_EXACT_N + 1).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::TooCostly));
+    assert_eq!(err.kind(), ErrorKind::TooCostly);
     // bernoulli-trim's cost is found as it goes, under the cap.
     let err = exact_subset_law_capped(subset(SubsetMethod::BernoulliTrim, 2), 6, 1000).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::TooCostly));
+    assert_eq!(err.kind(), ErrorKind::TooCostly);
     let alias = Sampler::parse("alias").unwrap();
     assert_eq!(
         exact_subset_law(alias, 3).unwrap_err().kind(),
-        Some(ErrorKind::Unsupported)
+        ErrorKind::Unsupported
     );
     assert_eq!(
         exact_pick_law(subset(SubsetMethod::Floyd, 1), &[1, 2])
             .unwrap_err()
             .kind(),
-        Some(ErrorKind::Unsupported)
+        ErrorKind::Unsupported
     );
     let err = exact_pick_law_capped(alias, &[1, 99], 199).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::TooCostly));
+    assert_eq!(err.kind(), ErrorKind::TooCostly);
     assert_eq!(
         exact_pick_law_capped(alias, &[1, 99], 200)
             .unwrap()
@@ -420,14 +420,14 @@ fn the_alias_table_is_built_in_exact_integers() {
 #[test]
 fn weights_are_checked() {
     let kind = |r: Result<WeightTable>| r.unwrap_err().kind();
-    assert_eq!(kind(WeightTable::new(&[])), Some(ErrorKind::BadInput));
-    assert_eq!(kind(WeightTable::new(&[0, 0])), Some(ErrorKind::BadInput));
+    assert_eq!(kind(WeightTable::new(&[])), ErrorKind::BadInput);
+    assert_eq!(kind(WeightTable::new(&[0, 0])), ErrorKind::BadInput);
     let err = WeightTable::new(&[u64::from(u32::MAX), 1]).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::OutOfRange));
+    assert_eq!(err.kind(), ErrorKind::OutOfRange);
     assert!(err.to_string().contains("4294967296"), "{err}");
     assert_eq!(
         kind(WeightTable::new(&[u64::MAX, u64::MAX])),
-        Some(ErrorKind::OutOfRange)
+        ErrorKind::OutOfRange
     );
     let table = WeightTable::new(&[u64::from(u32::MAX) - 1, 1]).unwrap();
     assert_eq!(table.total(), u32::MAX);
@@ -435,7 +435,7 @@ fn weights_are_checked() {
     assert!(prefix.prepare(3, None).is_err());
     assert_eq!(
         prefix.prepare(3, Some(&[1, 2])).unwrap_err().kind(),
-        Some(ErrorKind::OutOfRange)
+        ErrorKind::OutOfRange
     );
     assert!(
         prefix
@@ -585,7 +585,7 @@ fn names_round_trip_and_typos_get_a_suggestion() {
         subset(SubsetMethod::PartialFisherYates, 2)
     );
     let err = Sampler::parse("resevoir:k=3").unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::UnknownName));
+    assert_eq!(err.kind(), ErrorKind::UnknownName);
     assert!(
         err.to_string()
             .starts_with("unknown sampler 'resevoir': did you mean 'reservoir'?"),
@@ -594,7 +594,7 @@ fn names_round_trip_and_typos_get_a_suggestion() {
     let err = Sampler::parse("flyod").unwrap_err().to_string();
     assert!(err.contains("did you mean 'floyd'?"), "{err}");
     let err = Sampler::parse("reservoir:k=0").unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::OutOfRange));
+    assert_eq!(err.kind(), ErrorKind::OutOfRange);
     assert!(Sampler::parse("reservoir:n=3").is_err());
     assert!(Sampler::parse("reservoir:k=x").is_err());
     let err = Sampler::parse("alias:k=2").unwrap_err().to_string();
@@ -605,7 +605,7 @@ fn names_round_trip_and_typos_get_a_suggestion() {
 fn sizes_are_checked_with_clear_errors() {
     let floyd = subset(SubsetMethod::Floyd, 5);
     let err = floyd.check(4).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::OutOfRange));
+    assert_eq!(err.kind(), ErrorKind::OutOfRange);
     assert!(
         err.to_string().contains("k = 5") && err.to_string().contains("n = 4"),
         "{err}"
@@ -649,14 +649,14 @@ fn minesweeper_is_a_board_placed_by_any_k_of_n_sampler() {
     assert!(matches!(skip.record().exact, SamplerExact::Unavailable(_)));
 
     let err = Sampler::parse("minesweeper:w=3,h=3,m=10").unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::OutOfRange));
+    assert_eq!(err.kind(), ErrorKind::OutOfRange);
     assert!(err.to_string().contains("do not fit"), "{err}");
     let err = Sampler::parse("minesweeper:method=flyod").unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::UnknownName));
+    assert_eq!(err.kind(), ErrorKind::UnknownName);
     assert!(err.to_string().contains("did you mean 'floyd'?"), "{err}");
     for method in ["alias", "minesweeper"] {
         let err = Sampler::parse(&format!("minesweeper:method={method}")).unwrap_err();
-        assert_eq!(err.kind(), Some(ErrorKind::Unsupported), "{err}");
+        assert_eq!(err.kind(), ErrorKind::Unsupported, "{err}");
         assert!(err.to_string().contains("k-of-N"), "{err}");
     }
     assert!(Sampler::parse("minesweeper:method=floyd:k=3").is_err());
@@ -666,7 +666,7 @@ fn minesweeper_is_a_board_placed_by_any_k_of_n_sampler() {
     assert!(Sampler::parse("minesweeper:w=0").is_err());
     assert!(Sampler::parse("minesweeper:k=3").is_err());
     let err = Sampler::parse("minesweeper:w=100000,h=100000,m=1").unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::OutOfRange));
+    assert_eq!(err.kind(), ErrorKind::OutOfRange);
 }
 
 #[test]

@@ -102,7 +102,7 @@ impl TallyFile {
         threads: usize,
     ) -> Result<Self> {
         let Some(first) = specs.first() else {
-            return Err(Error::invalid("a run needs at least one audit"));
+            return Err(Error::bad_input("a run needs at least one audit"));
         };
         let trials = first.trials;
         if let Some(outside) = specs.iter().find(|s| s.subject.builtin().is_none()) {
@@ -116,13 +116,13 @@ impl TallyFile {
             ));
         }
         if specs.iter().any(|s| s.trials != trials) {
-            return Err(Error::invalid(
+            return Err(Error::unsupported(
                 "the audits of a sharded or checkpointed run must have the same trials",
             ));
         }
         let all = first.chunks();
         if let Some(other) = specs.iter().find(|s| s.chunks() != all) {
-            return Err(Error::invalid(format!(
+            return Err(Error::unsupported(format!(
                 "the audits of a sharded or checkpointed run must be counted in chunks of the \
                  same size: n = {} has chunks of {} trials, n = {} of {} (n above {} is counted \
                  in smaller chunks)",
@@ -235,7 +235,7 @@ impl TallyFile {
     /// report.
     pub fn judge(self, provenance: Provenance) -> Result<StudyResult> {
         if !self.is_whole_run() {
-            return Err(Error::invalid(format!(
+            return Err(Error::bad_input(format!(
                 "the tally holds chunks {} of {} (counted: {}): not a whole run",
                 self.planned,
                 self.all_chunks(),
@@ -301,12 +301,12 @@ impl TallyFile {
     /// count, ranges within the run, counts of the right shape and total.
     fn check(&self) -> Result<()> {
         if self.audits.is_empty() {
-            return Err(Error::invalid("no audit"));
+            return Err(Error::bad_input("no audit"));
         }
         let trials = self.run_trials();
         let all = ChunkRange::all_sized(trials, self.planned.size);
         if self.planned.first > self.planned.end || self.planned.end > all.end {
-            return Err(Error::invalid(format!(
+            return Err(Error::bad_input(format!(
                 "chunks {} are not within the run's {all}",
                 self.planned
             )));
@@ -314,10 +314,10 @@ impl TallyFile {
         for (audit, spec) in self.audits.iter().zip(self.specs()?) {
             let counted = audit.counted;
             if spec.trials != trials {
-                return Err(Error::invalid("its audits differ in trials"));
+                return Err(Error::bad_input("its audits differ in trials"));
             }
             if counted.first != self.planned.first || counted.end > self.planned.end {
-                return Err(Error::invalid(format!(
+                return Err(Error::bad_input(format!(
                     "chunks {counted} counted of {} planned",
                     self.planned
                 )));
@@ -330,13 +330,13 @@ impl TallyFile {
                     .map(|h| h.consistent(audit.tally.trials()))
                     == Some(false)
             {
-                return Err(Error::invalid(format!(
+                return Err(Error::bad_input(format!(
                     "the counts of {} do not have the shape of its tests at n = {}",
                     spec.subject, spec.n
                 )));
             }
             if audit.tally.trials() != counted.trials(trials) {
-                return Err(Error::invalid(format!(
+                return Err(Error::bad_input(format!(
                     "{} trials counted where chunks {counted} hold {}",
                     audit.tally.trials(),
                     counted.trials(trials)

@@ -208,7 +208,7 @@ fn input_path(spec: &RunSpec) -> Result<PathBuf> {
                 "only decks read from a file (--input FILE, not stdin) are checkpointed",
             )),
         },
-        Subject::Builtin(_) => Err(Error::invalid(
+        Subject::Builtin(_) => Err(Error::unsupported(
             "a built-in algorithm's run is checkpointed by chunks (shard::run)",
         )),
     }
@@ -326,7 +326,7 @@ impl Hasher {
             let want = left.min(buf.len() as u64) as usize;
             let k = self.file.read(&mut buf[..want]).map_err(io)?;
             if k == 0 {
-                return Err(Error::invalid(format!(
+                return Err(Error::bad_input(format!(
                     "{} is shorter than the {} bytes already read",
                     self.path.display(),
                     thousands(bytes)

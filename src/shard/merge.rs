@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 /// it keeps the first shard's command line.
 pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
     let Some(first_path) = paths.first() else {
-        return Err(Error::invalid("no tally file to merge"));
+        return Err(Error::bad_input("no tally file to merge"));
     };
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {

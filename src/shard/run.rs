@@ -119,7 +119,7 @@ mod tests {
             stop: &stop,
         };
         let e = count(&mut file, Some(checkpoint), &Unobserved).unwrap_err();
-        assert_eq!(e.kind(), Some(ErrorKind::Interrupted));
+        assert_eq!(e.kind(), ErrorKind::Interrupted);
         assert!(e.to_string().contains(&path.display().to_string()), "{e}");
         let mut resumed = TallyFile::load(&path).unwrap();
         assert_eq!(

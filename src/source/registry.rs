@@ -199,7 +199,7 @@ impl SourceSpec {
             p.only(&["d"])?;
             if let Some(d) = p.get::<u32>("d")? {
                 if d == 0 {
-                    return Err(Error::invalid(
+                    return Err(Error::out_of_range(
                         "parameter d of reseed-per-draw must be at least 1",
                     ));
                 }

@@ -15,11 +15,14 @@
 //!   shows, or carries `<!-- copied from a real run: COMMAND, DATE -->`
 //!   right above it (a run too slow for CI);
 //! - every `shuffle-audit` command of a ```` ```sh ```` block names a real
-//!   subcommand and only flags its `--help` lists.
+//!   subcommand and only flags its `--help` lists;
+//! - the architecture chapter names every module under `src/`, and the
+//!   README stays short and keeps its two set-up commands.
 
 mod common;
 
 use common::{BIN, TempDir};
+use shuffle_audit::experiment::Experiment;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -188,7 +191,11 @@ fn anchors(text: &str) -> BTreeSet<String> {
         if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
             let s = slug(t[hashes..].trim());
             let n = seen.entry(s.clone()).or_insert(0);
-            out.insert(if *n == 0 { s.clone() } else { format!("{s}-{n}") });
+            out.insert(if *n == 0 {
+                s.clone()
+            } else {
+                format!("{s}-{n}")
+            });
             *n += 1;
         }
         let mut rest = line.as_str();
@@ -293,7 +300,11 @@ fn every_relative_link_resolves() {
             }
         }
     }
-    assert!(failures.is_empty(), "broken links:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "broken links:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -432,11 +443,10 @@ fn run_block(doc: &Path, block: &Block, index: usize) -> Vec<String> {
     let at = format!("{}:{}", shown(doc), block.line);
     let mut failures = Vec::new();
     let steps = steps(&block.body);
-    if !steps
-        .iter()
-        .any(|s| s.command.starts_with("shuffle-audit"))
-    {
-        failures.push(format!("{at}: a console block runs no `shuffle-audit` command"));
+    if !steps.iter().any(|s| s.command.starts_with("shuffle-audit")) {
+        failures.push(format!(
+            "{at}: a console block runs no `shuffle-audit` command"
+        ));
     }
     for step in steps {
         let output = Command::new("sh")
@@ -643,6 +653,60 @@ fn sh_block_commands_use_real_subcommands_and_flags() {
 }
 
 #[test]
+fn experiment_files_in_the_book_are_accepted() {
+    // A ```toml block holding [[audit]], [[sample]] or [[mixing]] tables is
+    // an experiment file: the schema must accept it as shown.
+    let mut checked = 0;
+    for doc in documents() {
+        for block in blocks(&read(&doc)) {
+            let is_experiment = block.info == "toml"
+                && block.body.iter().any(|l| {
+                    let l = l.trim_start();
+                    l.starts_with("[[audit]]")
+                        || l.starts_with("[[sample]]")
+                        || l.starts_with("[[mixing]]")
+                });
+            if !is_experiment {
+                continue;
+            }
+            checked += 1;
+            let text = block.body.join("\n");
+            let at = format!("{}:{}", shown(&doc), block.line);
+            if let Err(e) = Experiment::parse(&text, Path::new("book-example.toml")) {
+                panic!("{at}: the experiment file is refused: {e}");
+            }
+        }
+    }
+    assert!(checked > 0, "no experiment file was checked");
+}
+
+#[test]
+fn the_architecture_chapter_names_every_module() {
+    // Every file and folder directly under src/ (each module of the
+    // library, the command line and the book) is named there, so that a new
+    // module cannot be left out of the map.
+    let chapter = read(&book_src().join("architecture.md"));
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root().join("src")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !path.is_dir() && !name.ends_with(".rs") {
+            continue;
+        }
+        let shown = format!("`src/{name}`");
+        if !chapter.contains(&shown) {
+            missing.push(shown);
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "docs/src/architecture.md does not name {}",
+        missing.join(", ")
+    );
+}
+
+#[test]
 fn the_readme_stays_short_and_keeps_its_set_up() {
     let readme = read(&root().join("README.md"));
     let lines = readme.lines().count();
@@ -653,8 +717,14 @@ fn the_readme_stays_short_and_keeps_its_set_up() {
     // The set-up is two commands: the main job on its defaults, and the
     // test suite CI runs (.ci/run runs exactly this test command).
     let ci = read(&root().join(".ci/run"));
-    for command in ["cargo run --release -- run experiments/quick.toml", "cargo test --release"] {
-        assert!(readme.contains(command), "the README's set-up shows `{command}`");
+    for command in [
+        "cargo run --release -- run experiments/quick.toml",
+        "cargo test --release",
+    ] {
+        assert!(
+            readme.contains(command),
+            "the README's set-up shows `{command}`"
+        );
     }
     assert!(
         ci.lines().any(|l| l.trim() == "cargo test --release"),
@@ -669,10 +739,17 @@ fn the_checks_themselves_read_markdown_as_intended() {
         "decks-with-repeated-items-and-categories-shoes-block-lists-suits-hands"
     );
     assert_eq!(slug("Random sources (`--rng`)"), "random-sources---rng");
-    assert_eq!(slug("Data loaders: how big must my buffer be?"), "data-loaders-how-big-must-my-buffer-be");
-    assert!(is_timed("[1/2] naive-swap n=10 chacha8: 100,000 trials in 0.01 s"));
+    assert_eq!(
+        slug("Data loaders: how big must my buffer be?"),
+        "data-loaders-how-big-must-my-buffer-be"
+    );
+    assert!(is_timed(
+        "[1/2] naive-swap n=10 chacha8: 100,000 trials in 0.01 s"
+    ));
     assert!(is_timed("Curve written to reports/latest/mixing (0.0 s)"));
-    assert!(!is_timed("naive-swap    ✗ biased             < 1e-12  position-value +5"));
+    assert!(!is_timed(
+        "naive-swap    ✗ biased             < 1e-12  position-value +5"
+    ));
     assert!(is_copied_marker(
         "<!-- copied from a real run: shuffle-audit selftest, 2026-11-27 -->"
     ));
@@ -689,6 +766,13 @@ fn the_checks_themselves_read_markdown_as_intended() {
     assert_eq!(s[0].expected_code, 2);
     assert_eq!(
         words("shuffle-audit audit --cmd 'node x.js {n}' -n 52  # comment"),
-        ["shuffle-audit", "audit", "--cmd", "node x.js {n}", "-n", "52"]
+        [
+            "shuffle-audit",
+            "audit",
+            "--cmd",
+            "node x.js {n}",
+            "-n",
+            "52"
+        ]
     );
 }

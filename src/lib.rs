@@ -80,6 +80,10 @@ pub mod values;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+/// The book in docs/: each chapter compiled and run as doc tests.
+#[cfg(doctest)]
+mod book;
+
 // The small front a test suite needs: assert a shuffle or a sampler fair,
 // or build an audit, read its verdict, and match the kind of an error.
 pub use audit::Audit;

@@ -249,13 +249,8 @@ pub fn render(audits: &[SampleAudit], judged_with: usize, alpha: f64) -> String 
     .lists(&["seen by"], "tests");
     let mut inconclusive = Vec::new();
     for a in audits {
-        if a.verdict == Verdict::Inconclusive {
-            let why: Vec<String> = a
-                .not_run
-                .iter()
-                .map(|(t, why)| format!("{t}: {why}"))
-                .collect();
-            inconclusive.push(format!("  {}: {}", a.spec.sampler, why.join("; ")));
+        if let Some(note) = a.inconclusive_note() {
+            inconclusive.push(format!("  {}: {note} (-t)", a.spec.sampler));
         }
         table.push(vec![
             a.spec.sampler.to_string(),

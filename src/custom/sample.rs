@@ -13,14 +13,12 @@ use crate::error::Result;
 use crate::ingest::samples::{Base, SampleKind};
 use crate::output::format_p;
 use crate::pacing::no_progress;
-use crate::sampler::audit::{self, SampleAudit, SampleTest, adequate_trials};
+use crate::sampler::audit::{self, SampleAudit, adequate_trials};
 use crate::sampler::run::SampleSpec;
 use crate::sampler::subject::{
     FnPicker, FnSampler, OutsideSampler, Sample, SampleFeed, SamplerSubject,
 };
 use crate::sampler::tally::SampleTally;
-use crate::stats::Verdict;
-use crate::stats::sensitivity::MAX_CELL_DEVIATION;
 use std::path::{Path, PathBuf};
 
 /// Your sampler, as a [`CustomAudit`] runs it: what it draws from how many
@@ -189,47 +187,26 @@ fn failure_message(audit: &SampleAudit) -> String {
         "{} is {} (N = {n}, {drawn}, seed {})",
         audit.spec.sampler, audit.verdict, audit.spec.seed
     );
-    match (audit.verdict, audit.decisive()) {
-        (Verdict::Biased | Verdict::NoBiasDetected, Some(decisive)) => format!(
+    match (audit.inconclusive_note(), audit.decisive()) {
+        (Some(note), _) => {
+            let needed = audit.trials_for_verdict().unwrap_or(trials);
+            format!("{head}: {note} (.trials({needed}))")
+        }
+        (None, Some(decisive)) => format!(
             "{head}: decisive test {}, p (adjusted) {}; {}",
             decisive.test,
             format_p(audit.log10_p_adjusted),
             audit.deviation_words()
         ),
-        _ => {
-            let needed =
-                adequate_trials(n, k, audit.spec.weights.as_deref(), audit.sensitivity.level);
-            format!(
-                "{head}: {}; run at least {needed} (.trials({needed})) for a verdict",
-                inconclusive_words(audit)
-            )
-        }
+        (None, None) => format!("{head}: no test could run"),
     }
-}
-
-/// Why a sampler audit could not say "no bias detected": its inclusion (or
-/// picks) test did not run, or could not see a 20% deviation of one item.
-pub(crate) fn inconclusive_words(audit: &SampleAudit) -> String {
-    let test = match audit.spec.weights {
-        Some(_) => SampleTest::Picks,
-        None => SampleTest::Inclusion,
-    };
-    if let Some((_, why)) = audit.not_run.iter().find(|(t, _)| *t == test) {
-        return format!("the {test} test did not run ({why})");
-    }
-    if audit.bounded.contains(&test) {
-        return format!("the {test} test's p-value is only a bound at this many trials");
-    }
-    format!(
-        "it could see only a ±{:.0}% deviation of one item's probability, not ±{:.0}%",
-        100.0 * audit.sensitivity.item_deviation,
-        100.0 * MAX_CELL_DEVIATION
-    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sampler::audit::SampleTest;
+    use crate::stats::Verdict;
     use rand::RngExt;
 
     /// 3 of 10 (or any k of n) by a partial Fisher–Yates: fair.
@@ -344,6 +321,7 @@ mod tests {
         // Each of the 3 tests (inclusion, pairs, subsets) is held to α/3.
         let needed = adequate_trials(10, 3, None, 1e-3 / 3.0);
         assert!(needed > 300, "{needed}");
+        assert!(message.contains(&format!(".trials({needed})")), "{message}");
         assert!(
             message.contains(&format!("run at least {needed}")),
             "{message}"

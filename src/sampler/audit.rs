@@ -12,7 +12,7 @@ use super::run::{self as sampler_run, SampleFeedReport, SampleProduced, SampleSp
 use super::subject::Sample;
 use super::tally::SampleTally;
 use crate::error::Result;
-use crate::format::format_ratio;
+use crate::format::{format_ratio, thousands};
 pub use crate::kind::judge;
 use crate::kind::{self, Judged, Kind};
 use crate::pacing::Progress;
@@ -142,6 +142,44 @@ impl SampleAudit {
     /// biased.
     pub fn seen_by(&self) -> Vec<&TestResult<SampleTest>> {
         crate::stats::seen_by(&self.tests, self.log10_p, self.log10_p_adjusted, self.alpha)
+    }
+
+    /// The samples a run of this sampler needs for "no bias detected" to
+    /// mean something at the level its tests were held to
+    /// ([`adequate_trials`]); `None` unless the verdict is inconclusive.
+    pub fn trials_for_verdict(&self) -> Option<u64> {
+        (self.verdict == Verdict::Inconclusive).then(|| {
+            let (n, k) = (self.tally.n(), self.tally.k());
+            let weights = self.spec.weights.as_deref();
+            adequate_trials(n, k, weights, self.sensitivity.level).max(self.tally.trials() + 1)
+        })
+    }
+
+    /// Why an inconclusive run could not tell, and what it needs: "could
+    /// see only a ±40% deviation of one item's probability, not ±20%; run
+    /// at least 9,012 samples for a verdict". `None` unless inconclusive.
+    pub fn inconclusive_note(&self) -> Option<String> {
+        let needed = self.trials_for_verdict()?;
+        let test = match self.spec.weights {
+            Some(_) => SampleTest::Picks,
+            None => SampleTest::Inclusion,
+        };
+        let why = if let Some((_, why)) = self.not_run.iter().find(|(t, _)| *t == test) {
+            format!("the {test} test did not run ({why})")
+        } else if self.bounded.contains(&test) {
+            format!("the {test} test's p-value is only a bound at this many samples")
+        } else {
+            format!(
+                "could see only a ±{:.0}% deviation of one item's probability, not ±{:.0}%",
+                100.0 * self.sensitivity.item_deviation,
+                100.0 * MAX_CELL_DEVIATION
+            )
+        };
+        let what = match test {
+            SampleTest::Picks => "picks",
+            _ => "samples",
+        };
+        Some(format!("{why}; run at least {} {what} for a verdict", thousands(needed)))
     }
 
     /// The largest deviation in words: for a biased verdict the decisive

@@ -179,7 +179,10 @@ impl SampleAudit {
             SampleTest::Picks => "picks",
             _ => "samples",
         };
-        Some(format!("{why}; run at least {} {what} for a verdict", thousands(needed)))
+        Some(format!(
+            "{why}; run at least {} {what} for a verdict",
+            thousands(needed)
+        ))
     }
 
     /// The largest deviation in words: for a biased verdict the decisive

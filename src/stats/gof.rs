@@ -337,8 +337,19 @@ thread_local! {
     static SHARED_NULLS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// The null samples of [`with_shared_nulls`], by pooled law and trials.
-type NullSamples = HashMap<(u64, Vec<u64>), Arc<Vec<f64>>>;
+/// What a null sample of [`with_shared_nulls`] is of: Pearson's statistic
+/// of a pooled law (its probabilities' bits) at some trials, or the
+/// collision count of trials over equally likely cells ([`uniform`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum NullKey {
+    /// Pearson's statistic: (trials, the pooled probabilities' bits).
+    Pearson(u64, Vec<u64>),
+    /// The collision count: (trials, cells).
+    Collisions(u64, usize),
+}
+
+/// The null samples of [`with_shared_nulls`], sorted, by what they are of.
+type NullSamples = HashMap<NullKey, Arc<Vec<f64>>>;
 
 /// At most this many null samples of [`MONTE_CARLO_REPLICATES`] statistics
 /// (800 kB each) are kept; the cache is emptied when it is full.
@@ -367,23 +378,53 @@ pub fn with_shared_nulls<R>(f: impl FnOnce() -> R) -> R {
 /// [`with_shared_nulls`]'s p-value of `statistic`: (p, tables, tables that
 /// reached it), as [`monte_carlo_pearson`].
 fn shared_null_p(probs: &[f64], t: u64, statistic: f64) -> (f64, usize, usize) {
+    let key = NullKey::Pearson(t, probs.iter().map(|p| p.to_bits()).collect());
+    let sample = shared_sample(key, || {
+        let mut draw = NullDraw::new(probs, t, table_seed(&[t], probs));
+        (0..MONTE_CARLO_REPLICATES).map(|_| draw.next()).collect()
+    });
+    tail_share(&sample, statistic)
+}
+
+/// [`with_shared_nulls`]'s p-value of `observed` collisions among `t`
+/// trials over `k` equally likely cells: (p, tables simulated), as
+/// [`monte_carlo_collisions`].
+fn shared_collisions_p(k: usize, t: u64, observed: u64) -> (f64, usize) {
+    let sample = shared_sample(NullKey::Collisions(t, k), || {
+        let mut rng =
+            rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(table_seed(&[t, k as u64], &[]));
+        let mut sim = vec![0u64; k];
+        (0..MONTE_CARLO_REPLICATES)
+            .map(|_| collision_table(&mut rng, &mut sim, t) as f64)
+            .collect()
+    });
+    let (p, tables, _) = tail_share(&sample, observed as f64);
+    (p, tables)
+}
+
+/// The sorted null sample of `key`, drawn by `draw` the first time it is
+/// asked for and kept (a few dozen at most) for every later table.
+fn shared_sample(key: NullKey, draw: impl FnOnce() -> Vec<f64>) -> Arc<Vec<f64>> {
     static SAMPLES: OnceLock<Mutex<NullSamples>> = OnceLock::new();
     let samples = SAMPLES.get_or_init(Default::default);
-    let key = (t, probs.iter().map(|p| p.to_bits()).collect::<Vec<_>>());
-    let known = samples.lock().ok().and_then(|s| s.get(&key).cloned());
-    let sample = known.unwrap_or_else(|| {
-        let mut draw = NullDraw::new(probs, t, table_seed(&[t], probs));
-        let mut sample: Vec<f64> = (0..MONTE_CARLO_REPLICATES).map(|_| draw.next()).collect();
-        sample.sort_by(f64::total_cmp);
-        let sample = Arc::new(sample);
-        if let Ok(mut s) = samples.lock() {
-            if s.len() >= SHARED_NULLS_KEPT {
-                s.clear();
-            }
-            s.insert(key, sample.clone());
+    if let Some(known) = samples.lock().ok().and_then(|s| s.get(&key).cloned()) {
+        return known;
+    }
+    let mut sample = draw();
+    sample.sort_by(f64::total_cmp);
+    let sample = Arc::new(sample);
+    if let Ok(mut s) = samples.lock() {
+        if s.len() >= SHARED_NULLS_KEPT {
+            s.clear();
         }
-        sample
-    });
+        s.insert(key, sample.clone());
+    }
+    sample
+}
+
+/// (p, tables, tables that reached `statistic`) from a sorted null
+/// sample: (reached + 1)/(R + 1), valid for each table on its own.
+fn tail_share(sample: &[f64], statistic: f64) -> (f64, usize, usize) {
     let bar = statistic - 1e-9 * statistic.abs().max(1.0);
     let reached = sample.len() - sample.partition_point(|&x| x < bar);
     (
@@ -681,7 +722,10 @@ pub fn uniform(counts: &[u64], seed: u64) -> UniformTest {
     let moments = collisions::Moments::new(k, t);
     test.collisions = Some((observed, moments.mean));
     if t * MONTE_CARLO_REPLICATES as u64 <= MONTE_CARLO_BUDGET {
-        let (p, replicates) = monte_carlo_collisions(k, t, observed, seed);
+        let (p, replicates) = match SHARED_NULLS.with(|c| c.get()) {
+            true => shared_collisions_p(k, t, observed),
+            false => monte_carlo_collisions(k, t, observed, seed),
+        };
         test.log10_p = p.log10();
         test.method = SparseMethod::MonteCarlo;
         test.replicates = Some(replicates);
@@ -704,22 +748,9 @@ pub fn uniform(counts: &[u64], seed: u64) -> UniformTest {
 fn monte_carlo_collisions(k: usize, t: u64, observed: u64, seed: u64) -> (f64, usize) {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut sim = vec![0u64; k];
-    let mut drawn = Vec::with_capacity(t as usize);
     let mut reached = 0usize;
     for replicate in 1..=MONTE_CARLO_REPLICATES {
-        let mut c = 0u64;
-        drawn.clear();
-        for _ in 0..t {
-            // Multiply-shift on 64 bits: bias below k / 2^64.
-            let cell = ((rng.next_u64() as u128 * k as u128) >> 64) as usize;
-            c += sim[cell];
-            sim[cell] += 1;
-            drawn.push(cell);
-        }
-        for &cell in &drawn {
-            sim[cell] = 0;
-        }
-        if c >= observed {
+        if collision_table(&mut rng, &mut sim, t) >= observed {
             reached += 1;
             if reached == MONTE_CARLO_EXCEEDANCES {
                 return (reached as f64 / replicate as f64, replicate);
@@ -730,6 +761,21 @@ fn monte_carlo_collisions(k: usize, t: u64, observed: u64, seed: u64) -> (f64, u
         (reached + 1) as f64 / (MONTE_CARLO_REPLICATES + 1) as f64,
         MONTE_CARLO_REPLICATES,
     )
+}
+
+/// The collision count of one null table: `t` trials over the
+/// `sim.len()` equally likely cells (`sim` all zero on entry and exit).
+fn collision_table(rng: &mut impl Rng, sim: &mut [u64], t: u64) -> u64 {
+    let k = sim.len();
+    let mut c = 0u64;
+    for _ in 0..t {
+        // Multiply-shift on 64 bits: bias below k / 2^64.
+        let cell = ((rng.next_u64() as u128 * k as u128) >> 64) as usize;
+        c += sim[cell];
+        sim[cell] += 1;
+    }
+    sim.fill(0);
+    c
 }
 
 /// ln P(X ≥ c) for X ~ Poisson(λ): the law the collision count was once
@@ -884,5 +930,37 @@ mod tests {
         assert_eq!(a, uniform(&table, 7));
         let p = 10f64.powf(a.log10_p);
         assert!(p > 0.05 && p < 1.0, "{p}");
+    }
+
+    #[test]
+    fn shared_collision_nulls_give_the_same_kind_of_p_at_a_fraction_of_the_cost() {
+        // A sparse table typical of the null, and one with every trial in
+        // a ninth of the cells (60 collisions where 8.7 are expected).
+        let typical = [3u64, 2, 4, 1, 0, 2, 5, 3, 1, 2, 3, 4];
+        let mut crowded = vec![0u64; 90];
+        crowded[..10].iter_mut().for_each(|c| *c = 4);
+        for (counts, near_floor) in [(&typical[..], false), (&crowded[..], true)] {
+            let own = uniform(counts, 7);
+            let shared = with_shared_nulls(|| uniform(counts, 7));
+            assert_eq!(shared.method, SparseMethod::MonteCarlo);
+            assert_eq!(shared.replicates, Some(MONTE_CARLO_REPLICATES));
+            assert_eq!(
+                shared,
+                with_shared_nulls(|| uniform(counts, 99)),
+                "one sample per (k, t)"
+            );
+            let (p_own, p_shared) = (10f64.powf(own.log10_p), 10f64.powf(shared.log10_p));
+            if near_floor {
+                assert!(p_shared < 1e-3 && p_own < 1e-3, "{p_own} {p_shared}");
+            } else {
+                // Two Monte Carlo estimates of one p: the shared one from
+                // 99,999 tables (sd 0.002), the table's own stopping at 50
+                // exceedances (relative sd 1/√50, about 0.1 here).
+                assert!(
+                    p_shared > 0.5 && (p_own - p_shared).abs() < 0.25,
+                    "{p_own} {p_shared}"
+                );
+            }
+        }
     }
 }

@@ -1,10 +1,10 @@
 //! The command-line grammar.
 
 pub use super::audit_args::AuditArgs;
+use super::audit_args::OutputArgs;
 use super::color::ColorChoice;
 use super::mixing::MixingArgs;
 use super::run::RunArgs;
-use super::study::ExportArgs;
 use clap::{Args, Parser, Subcommand};
 use shuffle_audit::values;
 use std::path::PathBuf;
@@ -378,31 +378,25 @@ Examples:
 Exit codes: 0 merged (and, with --fail-on-bias, nothing was biased); 1 \
 --fail-on-bias and something was biased; 2 refused.";
 
+/// The arguments of `merge`: the tallies, then the same output flags as
+/// `audit` ([`OutputArgs`], declared once). Only the help of --out and
+/// --quiet is worded for a merge (`mut_arg`), as it always was: a merge
+/// shows no progress bar.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("out", |a| a.help(
+        "Output folder for the report [default: reports/latest; with --json or an \
+         --export-*, no folder unless --out is given]"
+    )),
+    mut_arg("quiet", |a| a.help("No closing note on stderr")),
+)]
 pub struct MergeArgs {
     /// The tally files of every shard of one run.
     #[arg(value_name = "TALLY", required = true)]
     pub tallies: Vec<PathBuf>,
 
-    /// Output folder for the report [default: reports/latest; with --json or
-    /// an --export-*, no folder unless --out is given].
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-
     #[command(flatten)]
-    pub export: ExportArgs,
-
-    /// Print the summary as JSON on stdout instead of the table.
-    #[arg(long)]
-    pub json: bool,
-
-    /// No closing note on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
-
-    /// Exit with code 1 if any audit is judged biased.
-    #[arg(long)]
-    pub fail_on_bias: bool,
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -426,4 +420,19 @@ pub struct BenchArgs {
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// clap's own checks of the grammar (made in debug builds): among them,
+    /// that every id a `conflicts_with` or `requires` names exists, now that
+    /// `audit`'s flags sit in flattened groups and `merge` rewords two of
+    /// the output group's.
+    #[test]
+    fn grammar_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }

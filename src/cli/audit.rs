@@ -4,7 +4,7 @@ use super::audit_args::AuditArgs;
 use super::feed::{feed, max_trials};
 use super::samples;
 use super::shard;
-use super::shown::{Shown, out_dir, show};
+use super::shown::{Shown, show};
 use super::study::execute;
 use super::table::{table_width, wrap};
 use shuffle_audit::algorithm::Algorithm;
@@ -29,7 +29,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     if let Some(samplers) = samplers {
         return samples::run(args, samplers);
     }
-    if args.weights.is_some() || args.weights_file.is_some() {
+    if args.subject.weights.is_some() || args.subject.weights_file.is_some() {
         return Err(Error::unsupported(
             "--weights is for weighted picks (-a weighted-prefix, alias or weighted-off-by-one)",
         ));
@@ -39,7 +39,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         return shard::run(args, specs);
     }
     let until_decisive = max_trials(args, specs[0].trials)?;
-    let out = out_dir(args.out.as_deref(), args.json || args.export.any());
+    let out = args.output.dir();
     let command = shell_line(&record::command_line());
     // A source too small for n: said once on stderr and noted per audit.
     let reach: Vec<Option<String>> = specs
@@ -51,7 +51,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
                 .flatten()
         })
         .collect();
-    if !args.quiet
+    if !args.output.quiet
         && let Some(warning) = reach.iter().flatten().next()
     {
         eprintln!("{}", wrap(&format!("warning: {warning}"), table_width()));
@@ -61,7 +61,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         .map(|r| join_notes([r, deck_note.clone()]))
         .collect();
     let study = Study {
-        alpha: args.alpha,
+        alpha: args.run.alpha,
         until_decisive,
         notes,
         provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
@@ -70,12 +70,15 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     let result = execute(
         study,
         out.as_deref(),
-        args.quiet,
+        args.output.quiet,
         false,
-        &args.export,
+        &args.output.export,
         |_, _| Ok(()),
     )?;
-    Ok(show(&result, &Shown::of(args, out.as_deref())))
+    Ok(show(
+        &result,
+        &Shown::of(&args.output, args.run.until_decisive, out.as_deref()),
+    ))
 }
 
 /// Turns the arguments into run specs, rejecting every bad value before any
@@ -84,42 +87,42 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
     refuse_command_without_n(args)?;
     let outside = outside(args)?;
     let reads_file = matches!(&outside, Some(o) if matches!(o.feed, Feed::File { .. }));
-    let binary = args.format != "text";
-    let n = match args.n {
+    let binary = args.outside.format != "text";
+    let n = match args.subject.n {
         Some(n) => n,
         None if reads_file && binary => {
             return Err(Error::unsupported(format!(
                 "--format {} needs -n: binary records do not say how many items a deck has",
-                args.format
+                args.outside.format
             )));
         }
         // A file's or a command's first deck says n.
         None if outside.is_some() => N_FROM_INPUT,
         None => DEFAULT_N,
     };
-    let trials = match args.trials {
+    let trials = match args.run.trials {
         Some(trials) => trials,
         None if reads_file => ALL_DECKS,
         None => DEFAULT_TRIALS,
     };
-    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    let threads = args.run.threads.unwrap_or_else(rayon::current_num_threads);
     // With n from the input, "default" is resolved once n is known; a list
     // is checked against the largest n it could meet.
-    let mut tests = TestSet::parse(&args.tests, n.max(2))?;
-    if let Some(bins) = args.bins {
+    let mut tests = TestSet::parse(&args.run.tests, n.max(2))?;
+    if let Some(bins) = args.run.bins {
         // With n from the input, the bins are checked once n is known.
         let at = if n == N_FROM_INPUT { bins.max(2) } else { n };
         tests = tests.with_bins(bins, at)?;
     }
-    let source = SourceSpec::parse(&args.rng)?;
+    let source = SourceSpec::parse(&args.run.rng)?;
     let subjects: Vec<Subject> = match outside {
         Some(outside) => vec![Subject::Outside(outside)],
-        None if args.algorithms.is_empty() => {
+        None if args.subject.algorithms.is_empty() => {
             Algorithm::ALL.into_iter().map(Subject::from).collect()
         }
         None => {
             let mut chosen: Vec<Subject> = Vec::new();
-            for text in &args.algorithms {
+            for text in &args.subject.algorithms {
                 let alg = Subject::from(Algorithm::parse(text)?);
                 if chosen.contains(&alg) {
                     return Err(Error::bad_input(format!(
@@ -134,9 +137,9 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
     let specs: Vec<RunSpec> = subjects
         .into_iter()
         .map(|subject| RunSpec {
-            threads: args.threads,
+            threads: args.run.threads,
             tests: tests.clone(),
-            ..RunSpec::new(subject, n, trials, source, args.seed)
+            ..RunSpec::new(subject, n, trials, source, args.run.seed)
         })
         .collect();
     if n != N_FROM_INPUT {
@@ -149,7 +152,7 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
 /// deck a command prints, as for a file, but a command that must be told n
 /// needs it given, not a default it would silently follow.
 fn refuse_command_without_n(args: &AuditArgs) -> Result<()> {
-    match (&args.cmd, args.n, &args.input) {
+    match (&args.outside.cmd, args.subject.n, &args.outside.input) {
         (Some(template), None, None) if ingest::uses_n(template) => Err(Error::unsupported(
             "--cmd uses {n}: give -n, the number of items per deck (or leave {n} out to take \
              n from the first deck printed)",
@@ -167,10 +170,10 @@ fn join_notes(notes: impl IntoIterator<Item = Option<String>>) -> Option<String>
 /// The specs for the deck of `--deck`/`--categories`/`--hand`, if any, with
 /// the note on the tests skipped and what the deck is (`None`: no deck).
 fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Option<String>)> {
-    if args.input.is_some() || args.cmd.is_some() {
+    if args.outside.given() {
         // Decks read from outside: their items, and so their categories,
         // are known once read (see `audit::run_with`).
-        if args.hand.is_some() {
+        if args.deck.hand.is_some() {
             return Err(Error::unsupported(
                 "--hand: hands are not counted while reading --input/--cmd decks (yet); the \
                  position-by-category tests run without it",
@@ -178,7 +181,7 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
         }
         return Ok((specs, None));
     }
-    let deck = match (&args.deck, &args.categories) {
+    let deck = match (&args.deck.deck, &args.deck.categories) {
         (None, None) => {
             if let Some(kind) = specs
                 .first()
@@ -188,7 +191,7 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
                     "--tests {kind} is a test of decks: add --deck (or --categories)"
                 )));
             }
-            if args.hand.is_some() {
+            if args.deck.hand.is_some() {
                 return Err(Error::unsupported(
                     "--hand is the hand size of the hand test: use it with --categories or --deck",
                 ));
@@ -199,7 +202,7 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
         (None, Some(source)) if source == "cards" => Deck::parse("cards")?,
         (None, Some(_)) => Deck::distinct(specs[0].n),
     };
-    if let (Some(n), Some(_)) = (args.n, &args.deck)
+    if let (Some(n), Some(_)) = (args.subject.n, &args.deck.deck)
         && n != deck.n()
     {
         return Err(Error::out_of_range(format!(
@@ -208,17 +211,17 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
             deck.n()
         )));
     }
-    if let Some(bins) = args.bins.filter(|&b| b != deck.n()) {
+    if let Some(bins) = args.run.bins.filter(|&b| b != deck.n()) {
         return Err(Error::unsupported(format!(
             "--bins {bins}: the tests of decks need the full position-by-value matrix: leave \
              out --bins"
         )));
     }
-    let deck = match &args.categories {
+    let deck = match &args.deck.categories {
         Some(source) => deck::categories::apply(deck, source)?,
         None => deck,
     };
-    let hand = args.hand.unwrap_or(DEFAULT_HAND.min(deck.n() - 1));
+    let hand = args.deck.hand.unwrap_or(DEFAULT_HAND.min(deck.n() - 1));
     let deck = deck.with_hand(hand)?;
     if deck.columns().is_empty()
         && let Some(kind) = specs[0]
@@ -236,7 +239,7 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
         .map(|spec| spec.with_deck(deck.clone()).0)
         .collect();
     specs[0].tests.check(deck.n())?;
-    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    let threads = args.run.threads.unwrap_or_else(rayon::current_num_threads);
     engine::check_memory(deck.n(), threads, specs[0].collect())?;
     Ok((specs, note))
 }
@@ -244,21 +247,21 @@ fn deck_specs(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<(Vec<RunSpec>, Op
 /// The shuffle from outside named by --input or --cmd, if any, with its
 /// starting order; `None` for built-in algorithms.
 fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
-    if args.input.is_none() && args.cmd.is_none() {
-        if args.order.is_some() || args.order_file.is_some() {
+    if !args.outside.given() {
+        if args.outside.order.is_some() || args.outside.order_file.is_some() {
             return Err(Error::unsupported(
                 "--order and --order-file describe your own shuffle's deck: use them with \
                  --input or --cmd",
             ));
         }
-        if args.name.is_some() {
+        if args.outside.name.is_some() {
             return Err(Error::unsupported(
                 "--name names your own shuffle: use it with --input or --cmd",
             ));
         }
         return Ok(None);
     }
-    let order = match (&args.order, &args.order_file) {
+    let order = match (&args.outside.order, &args.outside.order_file) {
         (Some(list), _) => Some(order_items(list)),
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
@@ -278,10 +281,10 @@ fn outside(args: &AuditArgs) -> Result<Option<Outside>> {
         return Ok(None);
     };
     Ok(Some(Outside {
-        name: args.name.clone().unwrap_or(default_name),
+        name: args.outside.name.clone().unwrap_or(default_name),
         feed,
         order,
-        categories: args.categories.clone(),
+        categories: args.deck.categories.clone(),
     }))
 }
 

@@ -1,8 +1,11 @@
 //! The arguments of `shuffle-audit audit`, apart from the rest of the
 //! grammar ([`super::args`]) so that the modules which read them (audit,
 //! samples, shard) import them without importing the commands they sit
-//! beside.
+//! beside. They come in groups (subject, outside input, deck, run, output,
+//! shards), each a struct flattened into [`AuditArgs`] and shown under its
+//! own heading in `audit --help`; `merge` reuses the output group.
 
+use super::shown::out_dir;
 use super::study::ExportArgs;
 use clap::Args;
 use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
@@ -25,8 +28,54 @@ pub enum InputKind {
     Pick,
 }
 
+/// The arguments of `audit` (shuffles and samplers alike), in groups that
+/// `--help` shows under their own headings: each group is one concern, and
+/// the modules that read the arguments reach the flags through it
+/// (`args.run.trials`, `args.output.json`).
 #[derive(Debug, Args)]
 pub struct AuditArgs {
+    #[command(flatten)]
+    pub subject: SubjectArgs,
+
+    #[command(flatten)]
+    pub outside: InputArgs,
+
+    #[command(flatten)]
+    pub deck: DeckArgs,
+
+    #[command(flatten)]
+    pub run: RunOptions,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    #[command(flatten)]
+    pub shards: ShardArgs,
+}
+
+impl AuditArgs {
+    /// The arguments with `--confidence`, if given, turned into `--alpha`,
+    /// so that everything downstream reads one level.
+    pub fn with_confidence(mut self) -> Self {
+        if let Some(alpha) = self.run.confidence {
+            self.run.alpha = alpha;
+        }
+        self
+    }
+
+    /// Whether the run is split or saved as it goes (--shard, --checkpoint,
+    /// --resume): counted chunk by chunk into a tally file.
+    pub fn in_chunks(&self) -> bool {
+        self.shards.in_chunks()
+    }
+}
+
+/// What is audited: the built-in shuffles or samplers of `-a`, their
+/// size, and the weights of a weighted pick. Shown under "Subject" in
+/// `audit --help`.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Subject")]
+pub struct SubjectArgs {
     /// Algorithm to audit, as NAME or NAME:key=value[,key=value]
     /// (e.g. random-swap:k=100), or a sampler (reservoir:k=3,
     /// minesweeper:w=9,h=9,m=10, weighted-prefix with --weights; see
@@ -34,6 +83,28 @@ pub struct AuditArgs {
     #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
     pub algorithms: Vec<String>,
 
+    /// Number of elements to shuffle [default: 10; with --input, the first
+    /// line's].
+    #[arg(short = 'n', long, value_parser = values::parse_n)]
+    pub n: Option<usize>,
+
+    /// Weights of a weighted pick (weighted-prefix, alias,
+    /// weighted-off-by-one): integers, comma-separated, one per item; n is
+    /// their count.
+    #[arg(long, value_name = "LIST", conflicts_with = "weights_file")]
+    pub weights: Option<String>,
+
+    /// The weights, read from FILE (separated by commas, spaces or lines).
+    #[arg(long, value_name = "FILE")]
+    pub weights_file: Option<PathBuf>,
+}
+
+/// Your own shuffle or sampler, audited from outside: its output read
+/// from a file (--input) or a program (--cmd), how to read it, what each
+/// line holds and the deck it started from. Shown under "Outside input".
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Outside input")]
+pub struct InputArgs {
     /// Audit your own shuffle from the decks in FILE (- for stdin), one per
     /// line (see below).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["algorithms", "cmd"])]
@@ -84,25 +155,48 @@ pub struct AuditArgs {
     #[arg(long, value_name = "SECS", default_value_t = 60, requires = "cmd")]
     pub cmd_timeout: u64,
 
-    /// Weights of a weighted pick (weighted-prefix, alias,
-    /// weighted-off-by-one): integers, comma-separated, one per item; n is
-    /// their count.
-    #[arg(long, value_name = "LIST", conflicts_with = "weights_file")]
-    pub weights: Option<String>,
-
-    /// The weights, read from FILE (separated by commas, spaces or lines).
-    #[arg(long, value_name = "FILE")]
-    pub weights_file: Option<PathBuf>,
-
     /// The name reports give your shuffle [default: the file or command].
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+}
 
-    /// Number of elements to shuffle [default: 10; with --input, the first
-    /// line's].
-    #[arg(short = 'n', long, value_parser = values::parse_n)]
-    pub n: Option<usize>,
+/// A deck whose items repeat or carry categories (--deck, --categories,
+/// --hand), tested by the deck tests. Shown under "Deck".
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Deck")]
+pub struct DeckArgs {
+    /// A deck whose items may repeat, shuffled by the built-in algorithms
+    /// (sets n): `cards` (52 cards AS..KC with suit, rank and colour),
+    /// `shoe:decks=D` (D 52-card decks one after the other),
+    /// `copies:kinds=K,each=E` (K kinds, E adjacent copies each), or a block
+    /// list `AABB` (one kind per character) / `A,A,B,B`. Tested by
+    /// position-by-kind chi-square, df (n-1)(m-1), and for n <= 8 the
+    /// whole-arrangement test.
+    #[arg(long, value_name = "DECK", conflicts_with_all = ["input", "cmd"])]
+    pub deck: Option<String>,
 
+    /// Category columns of the deck's items: `cards` (suit, rank, colour of
+    /// card labels), or a CSV FILE with a header `item,col1[,col2...]` and
+    /// one row per item (e.g. item,land). Adds the position-by-category
+    /// chi-square and the hand test (hypergeometric law) per column.
+    /// Without --deck, the items are 0..n-1; with --input/--cmd, the items
+    /// as the input writes them (card labels like AS 10H QD for `cards`),
+    /// and the hand test is not run (hands are not counted while reading).
+    #[arg(long, value_name = "FILE|cards")]
+    pub categories: Option<String>,
+
+    /// Hand size of the hand test: how many of each category the first H
+    /// items hold [default: 5].
+    #[arg(long, value_name = "H")]
+    pub hand: Option<usize>,
+}
+
+/// How the audit runs and is judged: trials, seed, random source, tests,
+/// threads, the verdicts' level, and the sequential run of
+/// --until-decisive. Shown under "Run".
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Run")]
+pub struct RunOptions {
     /// Shuffles per algorithm (1e6, 1_000_000 and 1M are all accepted)
     /// [default: 1M; with --input, every deck in the file].
     #[arg(short = 't', long, value_name = "TRIALS", value_parser = values::parse_trials)]
@@ -138,31 +232,6 @@ pub struct AuditArgs {
     #[arg(long, value_name = "B")]
     pub bins: Option<usize>,
 
-    /// A deck whose items may repeat, shuffled by the built-in algorithms
-    /// (sets n): `cards` (52 cards AS..KC with suit, rank and colour),
-    /// `shoe:decks=D` (D 52-card decks one after the other),
-    /// `copies:kinds=K,each=E` (K kinds, E adjacent copies each), or a block
-    /// list `AABB` (one kind per character) / `A,A,B,B`. Tested by
-    /// position-by-kind chi-square, df (n-1)(m-1), and for n <= 8 the
-    /// whole-arrangement test.
-    #[arg(long, value_name = "DECK", conflicts_with_all = ["input", "cmd"])]
-    pub deck: Option<String>,
-
-    /// Category columns of the deck's items: `cards` (suit, rank, colour of
-    /// card labels), or a CSV FILE with a header `item,col1[,col2...]` and
-    /// one row per item (e.g. item,land). Adds the position-by-category
-    /// chi-square and the hand test (hypergeometric law) per column.
-    /// Without --deck, the items are 0..n-1; with --input/--cmd, the items
-    /// as the input writes them (card labels like AS 10H QD for `cards`),
-    /// and the hand test is not run (hands are not counted while reading).
-    #[arg(long, value_name = "FILE|cards")]
-    pub categories: Option<String>,
-
-    /// Hand size of the hand test: how many of each category the first H
-    /// items hold [default: 5].
-    #[arg(long, value_name = "H")]
-    pub hand: Option<usize>,
-
     /// Worker threads [default: all cores]. Does not change the counts.
     #[arg(long, value_parser = values::parse_threads)]
     pub threads: Option<usize>,
@@ -178,6 +247,32 @@ pub struct AuditArgs {
     #[arg(long, value_name = "LEVEL", conflicts_with = "alpha", value_parser = values::parse_confidence)]
     pub confidence: Option<f64>,
 
+    /// Keep doubling the trials (starting from --trials) until the verdict is
+    /// decisively biased or --max-trials is reached, for shuffles and
+    /// samplers alike. The level is spent across the looks (alpha-spending)
+    /// and across the audits (Bonferroni), so repeated looking does not
+    /// inflate false alarms.
+    #[arg(long)]
+    pub until_decisive: bool,
+
+    /// Trial budget per audit for --until-decisive [default: 64 x --trials].
+    #[arg(
+        long,
+        value_name = "TRIALS",
+        requires = "until_decisive",
+        value_parser = values::parse_trials
+    )]
+    pub max_trials: Option<u64>,
+}
+
+/// What is shown and written once a run is judged: the report folder, the
+/// `--export-*` files, JSON or the table, stderr's notes and the exit code
+/// on bias. Shared by `audit` and `merge` (which rewords --out and --quiet
+/// for itself, see [`super::args::MergeArgs`]), so that each flag is
+/// declared once. Shown under "Output".
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Output")]
+pub struct OutputArgs {
     /// Output folder for the report (HTML, Markdown) and CSV, JSON, PNG files
     /// [default: reports/latest; with --json or an --export-*, no folder
     /// unless --out is given].
@@ -198,24 +293,14 @@ pub struct AuditArgs {
     /// Exit with code 1 if any audit is judged biased.
     #[arg(long)]
     pub fail_on_bias: bool,
+}
 
-    /// Keep doubling the trials (starting from --trials) until the verdict is
-    /// decisively biased or --max-trials is reached, for shuffles and
-    /// samplers alike. The level is spent across the looks (alpha-spending)
-    /// and across the audits (Bonferroni), so repeated looking does not
-    /// inflate false alarms.
-    #[arg(long)]
-    pub until_decisive: bool,
-
-    /// Trial budget per audit for --until-decisive [default: 64 x --trials].
-    #[arg(
-        long,
-        value_name = "TRIALS",
-        requires = "until_decisive",
-        value_parser = values::parse_trials
-    )]
-    pub max_trials: Option<u64>,
-
+/// A run counted in chunks into a tally file: one shard of it (--shard,
+/// --tally), or the whole run saved as it goes and continued
+/// (--checkpoint, --resume). Shown under "Shards and checkpoints".
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Shards and checkpoints")]
+pub struct ShardArgs {
     /// Count only shard I of N (from 0) of the run's chunks and write them
     /// to a tally file (--tally) instead of a report; `merge` judges the N
     /// tallies as one run (see BIG RUNS in --help).
@@ -243,18 +328,24 @@ pub struct AuditArgs {
     pub resume: Option<PathBuf>,
 }
 
-impl AuditArgs {
-    /// The arguments with `--confidence`, if given, turned into `--alpha`,
-    /// so that everything downstream reads one level.
-    pub fn with_confidence(mut self) -> Self {
-        if let Some(alpha) = self.confidence {
-            self.alpha = alpha;
-        }
-        self
+impl InputArgs {
+    /// Whether the subject comes from outside (--input or --cmd).
+    pub fn given(&self) -> bool {
+        self.input.is_some() || self.cmd.is_some()
     }
+}
 
+impl OutputArgs {
+    /// The report folder: --out, else the default one, unless --json or an
+    /// export alone was asked for (then no folder).
+    pub fn dir(&self) -> Option<PathBuf> {
+        out_dir(self.out.as_deref(), self.json || self.export.any())
+    }
+}
+
+impl ShardArgs {
     /// Whether the run is split or saved as it goes (--shard, --checkpoint,
-    /// --resume): counted chunk by chunk into a tally file.
+    /// --resume).
     pub fn in_chunks(&self) -> bool {
         self.shard.is_some() || self.checkpoint.is_some() || self.resume.is_some()
     }

@@ -12,10 +12,13 @@ use std::time::Duration;
 /// The per-audit trial budget of `--until-decisive`, if set (for shuffles
 /// and samplers alike); refuses a budget below the first look's trials.
 pub(super) fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
-    if !args.until_decisive {
+    if !args.run.until_decisive {
         return Ok(None);
     }
-    let max = args.max_trials.unwrap_or_else(|| first.saturating_mul(64));
+    let max = args
+        .run
+        .max_trials
+        .unwrap_or_else(|| first.saturating_mul(64));
     if max < first {
         return Err(Error::out_of_range(format!(
             "--max-trials ({max}) must be at least --trials ({first})"
@@ -28,10 +31,10 @@ pub(super) fn max_trials(args: &AuditArgs, first: u64) -> Result<Option<u64>> {
 /// the name reports give it by default; `None` when neither is given.
 /// Shared by shuffles and samplers: the same checks and notes for both.
 pub(super) fn feed(args: &AuditArgs) -> Result<Option<(Feed, String)>> {
-    let found = match (&args.input, &args.cmd) {
+    let found = match (&args.outside.input, &args.outside.cmd) {
         (None, None) => return Ok(None),
         (Some(path), _) => {
-            let format = Format::parse(&args.format)?;
+            let format = Format::parse(&args.outside.format)?;
             let name = if path == Path::new("-") {
                 "stdin".to_string()
             } else {
@@ -55,7 +58,7 @@ pub(super) fn feed(args: &AuditArgs) -> Result<Option<(Feed, String)>> {
             )
         }
         (None, Some(template)) => {
-            if args.cmd_timeout == 0 {
+            if args.outside.cmd_timeout == 0 {
                 return Err(Error::out_of_range(
                     "--cmd-timeout must be at least 1 second (got 0)",
                 ));
@@ -63,8 +66,8 @@ pub(super) fn feed(args: &AuditArgs) -> Result<Option<(Feed, String)>> {
             if template.trim().is_empty() {
                 return Err(Error::bad_input("--cmd is empty"));
             }
-            let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
-            if jobs > 1 && !template.contains("{seed}") && !args.quiet {
+            let jobs = args.outside.jobs.unwrap_or_else(rayon::current_num_threads);
+            if jobs > 1 && !template.contains("{seed}") && !args.output.quiet {
                 eprintln!(
                     "note: --cmd has no {{seed}}: the {jobs} copies get the same arguments, so a \
                      program that is deterministic without a seed prints the same output in each"
@@ -74,7 +77,7 @@ pub(super) fn feed(args: &AuditArgs) -> Result<Option<(Feed, String)>> {
                 Feed::Command {
                     template: template.to_string(),
                     jobs,
-                    timeout: Duration::from_secs(args.cmd_timeout),
+                    timeout: Duration::from_secs(args.outside.cmd_timeout),
                 },
                 template.to_string(),
             )

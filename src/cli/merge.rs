@@ -2,7 +2,7 @@
 //! belong together, added up and judged exactly as one `audit` run.
 
 use super::args::MergeArgs;
-use super::shown::{Shown, out_dir, show};
+use super::shown::{Shown, show};
 use super::study::deliver;
 use shuffle_audit::Result;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
@@ -11,25 +11,21 @@ use shuffle_audit::shard::merge::merge;
 
 /// Merges, judges, writes and shows; a refusal writes nothing.
 pub fn run(args: &MergeArgs) -> Result<i32> {
-    args.export.check()?;
+    args.output.export.check()?;
     let merged = merge(&args.tallies)?;
-    let out = out_dir(args.out.as_deref(), args.json || args.export.any());
+    let out = args.output.dir();
     let command = shell_line(&record::command_line());
     // The shards' own command (one per --shard I/N), then this merge.
     let reproduce = vec![merged.command_line.clone(), command.clone()];
     let provenance = Provenance::of(&RunStart::now(), command, reproduce);
     let result = deliver(
         out.as_deref(),
-        &args.export,
+        &args.output.export,
         || merged.judge(provenance),
         |_, _| Ok(()),
     )?;
-    let shown = Shown {
-        json: args.json,
-        quiet: args.quiet,
-        fail_on_bias: args.fail_on_bias,
-        until_decisive: false,
-        out: out.as_deref(),
-    };
-    Ok(show(&result, &shown))
+    Ok(show(
+        &result,
+        &Shown::of(&args.output, false, out.as_deref()),
+    ))
 }

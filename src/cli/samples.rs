@@ -24,11 +24,9 @@ use shuffle_audit::source::SourceSpec;
 use shuffle_audit::stats::Verdict;
 use shuffle_audit::study::Study;
 use shuffle_audit::{Error, Result};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use shuffle_audit::spec::{DEFAULT_N, DEFAULT_TRIALS};
-/// Where files go when neither --out nor --json is given.
-const DEFAULT_OUT: &str = "reports/latest";
 
 /// The samplers to audit: the outside sampler of `--kind sample|pick`, or
 /// the samplers named by `-a` if every name is a sampler; `None` for
@@ -41,7 +39,7 @@ pub fn named(args: &AuditArgs) -> Result<Option<Vec<SamplerSubject>>> {
     use shuffle_audit::algorithm::Algorithm;
     let mut samplers = Vec::new();
     let mut shuffles = 0;
-    for text in &args.algorithms {
+    for text in &args.subject.algorithms {
         match (Algorithm::parse(text), Sampler::parse(text)) {
             (Ok(_), _) => shuffles += 1,
             (Err(_), Ok(sampler)) => samplers.push(SamplerSubject::Builtin(sampler)),
@@ -69,9 +67,9 @@ pub fn named(args: &AuditArgs) -> Result<Option<Vec<SamplerSubject>>> {
 /// The sampler from outside of `--kind sample|pick` with `--input` or
 /// `--cmd`; `None` for `--kind deck`.
 fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
-    let kind = match args.kind {
+    let kind = match args.outside.kind {
         InputKind::Deck => {
-            if args.base.is_some() {
+            if args.outside.base.is_some() {
                 return Err(Error::unsupported(
                     "--base numbers the items of samples and picks: use it with --kind sample, \
                      ordered or pick",
@@ -96,9 +94,9 @@ fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
             format!("{flag}: {}", e.to_string().trim_start_matches("error: ")),
         )
     })?;
-    let base = args.base.as_deref().map(Base::parse).transpose()?;
+    let base = args.outside.base.as_deref().map(Base::parse).transpose()?;
     Ok(Some(OutsideSampler {
-        name: args.name.clone().unwrap_or(default_name),
+        name: args.outside.name.clone().unwrap_or(default_name),
         feed,
         kind,
         base,
@@ -119,7 +117,7 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
     let mut specs = Vec::new();
     for sampler in samplers {
         let n = size(args, &sampler, weights.as_deref())?;
-        let trials = match (&sampler, args.trials) {
+        let trials = match (&sampler, args.run.trials) {
             (_, Some(trials)) => trials,
             (SamplerSubject::Outside(o), None) if matches!(o.feed, SampleFeed::File(_)) => {
                 ALL_SAMPLES
@@ -128,8 +126,14 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
         };
         let spec = SampleSpec {
             weights: weights.clone().filter(|_| takes_weights(&sampler)),
-            threads: args.threads,
-            ..SampleSpec::new(sampler, n, trials, SourceSpec::parse(&args.rng)?, args.seed)
+            threads: args.run.threads,
+            ..SampleSpec::new(
+                sampler,
+                n,
+                trials,
+                SourceSpec::parse(&args.run.rng)?,
+                args.run.seed,
+            )
         };
         // Every bad request (k > N, missing weights) before anything runs.
         if let Some(builtin) = spec.sampler.builtin() {
@@ -151,15 +155,11 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
              samples are the ones given (use -t for more from --cmd)",
         ));
     }
-    let out = match (&args.out, args.json || args.export.any()) {
-        (Some(dir), _) => Some(dir.clone()),
-        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
-        (None, true) => None,
-    };
-    args.export.check()?;
+    let out = args.output.dir();
+    args.output.export.check()?;
     let command = shell_line(&record::command_line());
     let study = Study {
-        alpha: args.alpha,
+        alpha: args.run.alpha,
         until_decisive,
         provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
         ..Study::of_samples(specs)
@@ -168,34 +168,38 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
     let result = execute(
         study,
         out.as_deref(),
-        args.quiet,
+        args.output.quiet,
         false,
         &ExportArgs::default(),
         |_, _| Ok(()),
     )?;
     let provenance = &result.study.provenance;
     let audits = &result.samples;
-    let summary = SampleSummary::of(audits, args.alpha);
-    if let Some(path) = &args.export.export_json {
+    let summary = SampleSummary::of(audits, args.run.alpha);
+    if let Some(path) = &args.output.export.export_json {
         files::write_atomic(path, format!("{}\n", summary.to_json()).as_bytes())?;
     }
-    if let Some(path) = &args.export.export_csv {
+    if let Some(path) = &args.output.export.export_csv {
         files::write_atomic(path, summary.to_csv().as_bytes())?;
     }
-    if let Some(path) = &args.export.export_markdown {
-        let mut doc = report_samples::build(&title, audits, audits.len(), args.alpha, provenance);
+    if let Some(path) = &args.output.export.export_markdown {
+        let mut doc =
+            report_samples::build(&title, audits, audits.len(), args.run.alpha, provenance);
         doc.sections.truncate(1);
         files::write_atomic(path, report::markdown::render(&doc).as_bytes())?;
     }
-    if args.json {
+    if args.output.json {
         println!("{}", summary.to_json());
     } else {
         print!(
             "{}",
-            color::verdicts(&render(audits, audits.len(), args.alpha), color::stdout())
+            color::verdicts(
+                &render(audits, audits.len(), args.run.alpha),
+                color::stdout()
+            )
         );
     }
-    if let Some(dir) = out.as_ref().filter(|_| !args.quiet) {
+    if let Some(dir) = out.as_ref().filter(|_| !args.output.quiet) {
         eprintln!(
             "Reports written to {} (open {})",
             dir.display(),
@@ -203,7 +207,7 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
         );
     }
     let biased = audits.iter().any(|a| a.verdict == Verdict::Biased);
-    Ok(if args.fail_on_bias && biased {
+    Ok(if args.output.fail_on_bias && biased {
         EXIT_BIASED
     } else {
         0
@@ -334,7 +338,7 @@ fn size(args: &AuditArgs, sampler: &SamplerSubject, weights: Option<&[u64]>) -> 
         .builtin()
         .and_then(|s| s.population())
         .or(weights.filter(|_| takes_weights(sampler)).map(<[u64]>::len));
-    match (fixed, args.n) {
+    match (fixed, args.subject.n) {
         (Some(f), Some(n)) if f != n => Err(Error::of_kind(
             ErrorKind::OutOfRange,
             format!("{sampler} has N = {f} items, but -n says {n}"),
@@ -344,7 +348,7 @@ fn size(args: &AuditArgs, sampler: &SamplerSubject, weights: Option<&[u64]>) -> 
         (None, None) if sampler.builtin().is_some() => Ok(DEFAULT_N),
         (None, None) => Err(Error::unsupported(format!(
             "--kind {} needs -n, the population size (e.g. -n 49 for a 6-of-49 lottery)",
-            match args.kind {
+            match args.outside.kind {
                 InputKind::Pick => "pick",
                 InputKind::Ordered => "ordered",
                 InputKind::Sample | InputKind::Deck => "sample",
@@ -355,7 +359,7 @@ fn size(args: &AuditArgs, sampler: &SamplerSubject, weights: Option<&[u64]>) -> 
 
 /// The weights of `--weights` or `--weights-file`, if given.
 fn weights(args: &AuditArgs) -> Result<Option<Vec<u64>>> {
-    let text = match (&args.weights, &args.weights_file) {
+    let text = match (&args.subject.weights, &args.subject.weights_file) {
         (Some(list), _) => list.clone(),
         (None, Some(path)) => read(path)?,
         (None, None) => return Ok(None),
@@ -447,8 +451,11 @@ fn read(path: &Path) -> Result<String> {
 /// Flags that only mean something for shuffles.
 fn refuse_shuffle_flags(args: &AuditArgs) -> Result<()> {
     let used = [
-        (args.tests != "default", "--tests"),
-        (args.order.is_some() || args.order_file.is_some(), "--order"),
+        (args.run.tests != "default", "--tests"),
+        (
+            args.outside.order.is_some() || args.outside.order_file.is_some(),
+            "--order",
+        ),
     ];
     if let Some((_, flag)) = used.iter().find(|(on, _)| *on) {
         return Err(Error::of_kind(

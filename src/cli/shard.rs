@@ -5,7 +5,7 @@
 
 use super::audit_args::AuditArgs;
 use super::interrupt;
-use super::shown::{Shown, out_dir, show};
+use super::shown::{Shown, show};
 use super::study::{Bars, deliver, prepare};
 use shuffle_audit::engine::{ALL_DECKS, RunSpec};
 use shuffle_audit::error::ErrorKind;
@@ -25,26 +25,26 @@ use std::path::{Path, PathBuf};
 /// yet): samplers, decks from outside, sequential audits; and a shard asked
 /// for a report, which only the merge of all shards can give.
 pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: bool) -> Result<()> {
-    let flag = match (&args.shard, &args.checkpoint) {
+    let flag = match (&args.shards.shard, &args.shards.checkpoint) {
         (Some(_), _) => "--shard",
         (None, Some(_)) => "--checkpoint",
         (None, None) => "--resume",
     };
     let why = if samplers {
         Some("samplers (-a reservoir:k=3, ...) are not split into shards or checkpointed yet")
-    } else if args.input.is_some() && args.shard.is_some() {
+    } else if args.outside.input.is_some() && args.shards.shard.is_some() {
         Some(
             "--input decks are read from a file, not drawn in chunks of a seed: split the file \
              and audit each part, or checkpoint the read (--checkpoint, --resume)",
         )
-    } else if args.input.as_deref() == Some(Path::new("-")) {
+    } else if args.outside.input.as_deref() == Some(Path::new("-")) {
         Some("stdin cannot be reopened where it stopped: give --input a file to checkpoint")
-    } else if args.cmd.is_some() {
+    } else if args.outside.cmd.is_some() {
         Some(
             "--cmd decks come from a program, not from chunks of the seed: such a run is not \
              split or resumed",
         )
-    } else if args.until_decisive {
+    } else if args.run.until_decisive {
         Some("--until-decisive decides its trials as it goes: give a fixed --trials")
     } else {
         None
@@ -56,12 +56,12 @@ pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: bool) -> Result<()>
         ));
     }
     let report = [
-        (args.out.is_some(), "--out"),
-        (args.json, "--json"),
-        (args.export.any(), "--export-*"),
-        (args.fail_on_bias, "--fail-on-bias"),
+        (args.output.out.is_some(), "--out"),
+        (args.output.json, "--json"),
+        (args.output.export.any(), "--export-*"),
+        (args.output.fail_on_bias, "--fail-on-bias"),
     ];
-    if let (Some(_), Some((_, asked))) = (&args.shard, report.iter().find(|(on, _)| *on)) {
+    if let (Some(_), Some((_, asked))) = (&args.shards.shard, report.iter().find(|(on, _)| *on)) {
         return Err(Error::unsupported(format!(
             "{asked} is for a whole run: a shard writes only its tally file (--tally); \
              `shuffle-audit merge` judges the tallies of all shards and takes {asked}"
@@ -75,7 +75,11 @@ pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: bool) -> Result<()>
 /// `--shard`'s chunks. A shard writes its tally file; a whole run is judged
 /// and shown like any audit. Ctrl-C saves and stops (exit 130).
 pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
-    let files = [&args.tally, &args.checkpoint, &args.resume];
+    let files = [
+        &args.shards.tally,
+        &args.shards.checkpoint,
+        &args.shards.resume,
+    ];
     if let Some(folder) = files.into_iter().flatten().find(|p| p.is_dir()) {
         return Err(Error::io(format!(
             "{} is a folder: a tally file needs a file name",
@@ -87,53 +91,66 @@ pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
     {
         return run_input(args, spec, outside);
     }
-    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    let threads = args.run.threads.unwrap_or_else(rayon::current_num_threads);
     let command = shell_line(&record::command_line());
-    let fresh = TallyFile::new(&specs, args.alpha, args.shard, command.clone(), threads)?;
-    let mut file = match &args.resume {
+    let fresh = TallyFile::new(
+        &specs,
+        args.run.alpha,
+        args.shards.shard,
+        command.clone(),
+        threads,
+    )?;
+    let mut file = match &args.shards.resume {
         None => fresh,
         Some(path) => resumed(path, fresh)?,
     };
     file.threads = threads;
     Study {
-        alpha: args.alpha,
+        alpha: args.run.alpha,
         ..Study::new(specs.clone())
     }
     .check_cost()?;
     let left = left_to_count(&file, specs);
-    prepare(&left, args.quiet, &args.export)?;
-    let saving = args.checkpoint.as_deref().or(args.resume.as_deref());
+    prepare(&left, args.output.quiet, &args.output.export)?;
+    let saving = args
+        .shards
+        .checkpoint
+        .as_deref()
+        .or(args.shards.resume.as_deref());
     let checkpoint = saving.map(|path| Checkpoint {
         path,
-        every: args.checkpoint_every,
+        every: args.shards.checkpoint_every,
         stop: interrupt::stop_flag(),
     });
-    let bars = Bars::new(&left, args.quiet, false);
+    let bars = Bars::new(&left, args.output.quiet, false);
     let count = |file: &mut TallyFile| {
         let counted = run::count(file, checkpoint, &bars);
         bars.finish();
         counted.map_err(|e| with_resume_hint(e, saving))
     };
-    let Some(shard) = args.shard else {
-        let out = out_dir(args.out.as_deref(), args.json || args.export.any());
+    let Some(shard) = args.shards.shard else {
+        let out = args.output.dir();
         let provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
         let result = deliver(
             out.as_deref(),
-            &args.export,
+            &args.output.export,
             || {
                 count(&mut file)?;
                 file.judge(provenance)
             },
             |_, _| Ok(()),
         )?;
-        return Ok(show(&result, &Shown::of(args, out.as_deref())));
+        return Ok(show(
+            &result,
+            &Shown::of(&args.output, args.run.until_decisive, out.as_deref()),
+        ));
     };
-    let tally = args.tally.clone().unwrap_or_else(|| {
+    let tally = args.shards.tally.clone().unwrap_or_else(|| {
         PathBuf::from(format!("shard-{}-of-{}.tally", shard.index, shard.count))
     });
     count(&mut file)?;
     file.save(&tally)?;
-    if !args.quiet {
+    if !args.output.quiet {
         let seconds: f64 = file.audits.iter().map(|a| a.seconds).sum();
         eprintln!(
             "shard {shard}: chunks {} of the run's {} ({} trials in {:.1} s) written to {}; \
@@ -159,37 +176,45 @@ fn run_input(args: &AuditArgs, spec: &RunSpec, outside: &Outside) -> Result<i32>
     let opts = produce::read_options(spec, outside, *format);
     let command = shell_line(&record::command_line());
     let resumed = args
+        .shards
         .resume
         .as_deref()
         .map(InputCheckpoint::load)
         .transpose()?;
     let path = args
+        .shards
         .checkpoint
         .as_deref()
-        .or(args.resume.as_deref())
+        .or(args.shards.resume.as_deref())
         .expect("a checkpointed run saves somewhere");
     let saving = InputSaving {
         path,
-        every: args.checkpoint_every,
+        every: args.shards.checkpoint_every,
         stop: interrupt::stop_flag(),
     };
-    let out = out_dir(args.out.as_deref(), args.json || args.export.any());
+    let out = args.output.dir();
     let study = Study {
-        alpha: args.alpha,
+        alpha: args.run.alpha,
         provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command.clone()]),
         ..Study::new(vec![spec.clone()])
     };
-    prepare(&study, args.quiet, &args.export)?;
-    let bars = Bars::new(&study, args.quiet, false);
+    prepare(&study, args.output.quiet, &args.output.export)?;
+    let bars = Bars::new(&study, args.output.quiet, false);
     let asked = (spec.trials != ALL_DECKS).then_some(spec.trials);
     let result = deliver(
         out.as_deref(),
-        &args.export,
+        &args.output.export,
         || {
             bars.begin(0, spec.trials, spec.n);
-            let read = input::read(spec, &opts, command, args.alpha, resumed, saving, &|k| {
-                bars.advanced(k)
-            });
+            let read = input::read(
+                spec,
+                &opts,
+                command,
+                args.run.alpha,
+                resumed,
+                saving,
+                &|k| bars.advanced(k),
+            );
             bars.finish();
             let done = read.map_err(|e| with_resume_hint(e, Some(path)))?;
             study.conclude(vec![Counted {
@@ -200,7 +225,10 @@ fn run_input(args: &AuditArgs, spec: &RunSpec, outside: &Outside) -> Result<i32>
         },
         |_, _| Ok(()),
     )?;
-    Ok(show(&result, &Shown::of(args, out.as_deref())))
+    Ok(show(
+        &result,
+        &Shown::of(&args.output, args.run.until_decisive, out.as_deref()),
+    ))
 }
 
 /// The tally file saved at `path`, checked to be the run `fresh` describes

@@ -4,7 +4,7 @@
 //! (the sequential note) by the sampler audits.
 
 use super::EXIT_BIASED;
-use super::audit_args::AuditArgs;
+use super::audit_args::OutputArgs;
 use super::color;
 use super::table::{table_width, wrap};
 use super::verdicts;
@@ -44,13 +44,14 @@ pub(super) struct Shown<'a> {
 }
 
 impl<'a> Shown<'a> {
-    /// As `audit`'s flags ask, with the report in `out`.
-    pub(super) fn of(args: &AuditArgs, out: Option<&'a Path>) -> Self {
+    /// As the output flags of `audit` or `merge` ask, for a run that was
+    /// sequential or not, with the report in `out`.
+    pub(super) fn of(output: &OutputArgs, until_decisive: bool, out: Option<&'a Path>) -> Self {
         Self {
-            json: args.json,
-            quiet: args.quiet,
-            fail_on_bias: args.fail_on_bias,
-            until_decisive: args.until_decisive,
+            json: output.json,
+            quiet: output.quiet,
+            fail_on_bias: output.fail_on_bias,
+            until_decisive,
             out,
         }
     }

@@ -5,13 +5,12 @@
 //! shards), each a struct flattened into [`AuditArgs`] and shown under its
 //! own heading in `audit --help`; `merge` reuses the output group.
 
-use super::shown::out_dir;
 use super::study::ExportArgs;
 use clap::Args;
 use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use shuffle_audit::shard::Shard;
 use shuffle_audit::values;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What each line of an outside program's output (or input file) holds.
@@ -348,5 +347,18 @@ impl ShardArgs {
     /// --resume).
     pub fn in_chunks(&self) -> bool {
         self.shard.is_some() || self.checkpoint.is_some() || self.resume.is_some()
+    }
+}
+
+/// Where files go when neither --out nor --json is given.
+const DEFAULT_OUT: &str = "reports/latest";
+
+/// The report folder of a run: `--out`, else the default one, unless
+/// `--json` or an export alone was asked for (then no folder).
+fn out_dir(out: Option<&Path>, json_or_export: bool) -> Option<PathBuf> {
+    match (out, json_or_export) {
+        (Some(dir), _) => Some(dir.to_path_buf()),
+        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
+        (None, true) => None,
     }
 }

@@ -14,20 +14,7 @@ use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, content};
 use shuffle_audit::sequential::Look;
 use shuffle_audit::study::StudyResult;
-use std::path::{Path, PathBuf};
-
-/// Where files go when neither --out nor --json is given.
-const DEFAULT_OUT: &str = "reports/latest";
-
-/// The report folder of a run: `--out`, else the default one, unless
-/// `--json` or an export alone was asked for (then no folder).
-pub(super) fn out_dir(out: Option<&Path>, json_or_export: bool) -> Option<PathBuf> {
-    match (out, json_or_export) {
-        (Some(dir), _) => Some(dir.to_path_buf()),
-        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
-        (None, true) => None,
-    }
-}
+use std::path::Path;
 
 /// How a judged run of shuffles is shown: what `audit` and `merge` share.
 pub(super) struct Shown<'a> {

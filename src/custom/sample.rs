@@ -322,8 +322,9 @@ mod tests {
         let needed = adequate_trials(10, 3, None, 1e-3 / 3.0);
         assert!(needed > 300, "{needed}");
         assert!(message.contains(&format!(".trials({needed})")), "{message}");
+        let shown = crate::format::thousands(needed);
         assert!(
-            message.contains(&format!("run at least {needed}")),
+            message.contains(&format!("run at least {shown} samples")),
             "{message}"
         );
         let _ = std::fs::remove_dir_all(std::env::temp_dir().join("sa-custom-sample-inconclusive"));

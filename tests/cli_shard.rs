@@ -245,12 +245,12 @@ fn merge_refuses_tallies_that_do_not_belong_together() {
     );
     let newer = dir.join("newer.tally");
     let text_of = String::from_utf8(bytes).unwrap();
-    std::fs::write(&newer, text_of.replacen(" v3 ", " v4 ", 1)).unwrap();
+    std::fs::write(&newer, text_of.replacen(" v4 ", " v5 ", 1)).unwrap();
     assert_merge_refused(
         &dir,
         &[&s[0], &newer, &s[2], &s[3]],
         &newer,
-        "format version 4",
+        "format version 5",
     );
     let not_a_tally = dir.join("counts.csv");
     std::fs::write(&not_a_tally, "position,v0\n0,1\n").unwrap();

@@ -211,8 +211,16 @@ fn sampler_shards_merged_and_resumed_runs_are_the_run_on_one_machine() {
     assert_eq!(files_under(&merged), files_under(&whole));
     // A whole run saved as it goes and resumed from its save judges alike.
     let saved = dir.join("saved.tally");
-    let c = ok(&run(&[&run_args[..], &["--checkpoint", p(&saved), "--json"]].concat())).clone();
-    let r = ok(&run(&[&run_args[..], &["--resume", p(&saved), "--json"]].concat())).clone();
+    let c = ok(&run(&[
+        &run_args[..],
+        &["--checkpoint", p(&saved), "--json"],
+    ]
+    .concat()))
+    .clone();
+    let r = ok(&run(
+        &[&run_args[..], &["--resume", p(&saved), "--json"]].concat()
+    ))
+    .clone();
     for o in [&c, &r] {
         let json = dir.join("printed.json");
         std::fs::write(&json, &o.stdout).unwrap();
@@ -223,10 +231,24 @@ fn sampler_shards_merged_and_resumed_runs_are_the_run_on_one_machine() {
     let mut other_args = run_args.to_vec();
     let last = other_args.len() - 1;
     other_args[last] = "8";
-    ok(&run(&[&other_args[..], &["--shard", "1/2", "--tally", p(&other)]].concat()));
-    let o = run(&["merge", p(&tallies[0]), p(&other), "--out", p(&dir.join("no"))]);
+    ok(&run(&[
+        &other_args[..],
+        &["--shard", "1/2", "--tally", p(&other)],
+    ]
+    .concat()));
+    let o = run(&[
+        "merge",
+        p(&tallies[0]),
+        p(&other),
+        "--out",
+        p(&dir.join("no")),
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("its seed is 8, not 7"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("its seed is 8, not 7"),
+        "{}",
+        stderr(&o)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

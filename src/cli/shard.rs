@@ -15,11 +15,11 @@ use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::output::thousands;
 use shuffle_audit::produce;
 use shuffle_audit::report::Provenance;
+use shuffle_audit::sampler::run::SampleSpec;
+use shuffle_audit::sampler::subject::SamplerSubject;
 use shuffle_audit::shard::TallyFile;
 use shuffle_audit::shard::input::{self, InputCheckpoint, InputSaving};
 use shuffle_audit::shard::run::{self, Checkpoint};
-use shuffle_audit::sampler::run::SampleSpec;
-use shuffle_audit::sampler::subject::SamplerSubject;
 use shuffle_audit::study::{Counted, Observer, Study, StudyResult};
 use shuffle_audit::subject::{Feed, Outside, Subject};
 use shuffle_audit::{Error, Result};
@@ -30,7 +30,10 @@ use std::path::{Path, PathBuf};
 /// read), sequential audits; and a shard asked for a report, which only the
 /// merge of all shards can give. `samplers` are the samplers audited, if
 /// the audit is of samplers.
-pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: Option<&[SamplerSubject]>) -> Result<()> {
+pub(super) fn refuse_unsupported(
+    args: &AuditArgs,
+    samplers: Option<&[SamplerSubject]>,
+) -> Result<()> {
     let flag = match (&args.shards.shard, &args.shards.checkpoint) {
         (Some(_), _) => "--shard",
         (None, Some(_)) => "--checkpoint",
@@ -45,10 +48,6 @@ pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: Option<&[SamplerSub
             "{outside} is your own sampler, whose samples are read (--input, --cmd), not drawn \
              in chunks of a seed: such a run is not split or resumed"
         ))
-    } else if samplers.is_some() && args.run.until_decisive {
-        Some("--until-decisive decides its trials as it goes: give a fixed --trials".to_string())
-    } else if samplers.is_some() {
-        None
     } else if args.outside.input.is_some() && args.shards.shard.is_some() {
         Some(
             "--input decks are read from a file, not drawn in chunks of a seed: split the file \

@@ -1,5 +1,6 @@
-//! Merging the tally files of a run's shards into the whole run's tally,
-//! refusing files that do not belong together.
+//! Merging the tally files of a run's shards (of shuffle audits, sampler
+//! audits or both) into the whole run's tally, refusing files that do not
+//! belong together.
 
 use super::file::TallyFile;
 use crate::engine::ChunkRange;
@@ -13,8 +14,9 @@ use std::path::{Path, PathBuf};
 /// Refuses ([`ErrorKind::BadInput`], naming the file) a file that cannot
 /// be read or is damaged, an unfinished one (a stopped run's checkpoint),
 /// one from another run (other tool version, audits, n, trials, rng,
-/// seed, tests, samplers, N, weights or α than the first file), overlapping chunks (a shard
-/// given twice) and missing ones (a shard left out). The merged file's
+/// seed, tests, samplers, N, weights or α than the first file),
+/// overlapping chunks (a shard given twice) and missing ones (a shard left
+/// out). The merged file's
 /// time is the shards' total and its threads those of the largest shard;
 /// it keeps the first shard's command line.
 pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
@@ -130,11 +132,11 @@ mod tests {
     use super::*;
     use crate::algorithm::Algorithm;
     use crate::engine::{self, CHUNK_TRIALS, RunSpec, no_progress};
+    use crate::sampler::Sampler;
+    use crate::sampler::run::SampleSpec;
     use crate::shard::Shard;
     use crate::source::SourceSpec;
     use crate::spec::TestSet;
-    use crate::sampler::Sampler;
-    use crate::sampler::run::SampleSpec;
     use crate::stats::Verdict;
     use crate::study::{Study, Unobserved};
 
@@ -201,11 +203,11 @@ mod tests {
         let source = SourceSpec::parse("xoshiro256pp").unwrap();
         let shuffles = ["naive-swap", "fisher-yates"].map(|name| RunSpec {
             threads: Some(2),
-            ..RunSpec::new(Algorithm::parse(name).unwrap(), 6, trials, source.clone(), 9)
+            ..RunSpec::new(Algorithm::parse(name).unwrap(), 6, trials, source, 9)
         });
         let samplers = ["floyd:k=3", "reservoir-off-by-one:k=3"].map(|name| SampleSpec {
             threads: Some(2),
-            ..SampleSpec::new(Sampler::parse(name).unwrap(), 8, trials, source.clone(), 9)
+            ..SampleSpec::new(Sampler::parse(name).unwrap(), 8, trials, source, 9)
         });
         Study {
             alpha: 0.01,
@@ -251,8 +253,7 @@ mod tests {
         assert_eq!(verdicts[1], Verdict::Biased, "the off-by-one reservoir");
         // The JSON summary (what --json prints) agrees but for the times.
         let strip = |r: &crate::study::StudyResult| {
-            let mut json: serde_json::Value =
-                serde_json::from_str(&r.summary().to_json()).unwrap();
+            let mut json: serde_json::Value = serde_json::from_str(&r.summary().to_json()).unwrap();
             strip_seconds(&mut json);
             json
         };

@@ -55,11 +55,12 @@ pub fn count(
         let left = file
             .planned
             .with(file.counted_ranges()[i].end, file.planned.end);
-        // Shuffle i, or sampler i - shuffles: the work of one trial is n or k.
-        let sampler = i.checked_sub(specs.len()).map(|j| &samples[j]);
+        // Audit i is shuffle i, or sampler j = i - shuffles: the work of
+        // one trial is its n, or its k.
+        let sampler = i.checked_sub(specs.len());
         let work = sampler.map_or_else(
             || specs[i].n,
-            |s| s.sampler.known_k().unwrap_or(1) as usize,
+            |j| samples[j].sampler.known_k().unwrap_or(1) as usize,
         );
         observer.begin(i, left.trials(trials), work);
         let progress = |trials| observer.advanced(trials);
@@ -68,7 +69,7 @@ pub fn count(
             let end = next.saturating_add(look).min(left.end);
             let start = Instant::now();
             let range = left.with(next, end);
-            match i.checked_sub(specs.len()) {
+            match sampler {
                 None => {
                     let part = engine::run_range(&specs[i], range, &progress)?;
                     let audit = &mut file.audits[i];
@@ -117,9 +118,9 @@ mod tests {
     use super::*;
     use crate::algorithm::Algorithm;
     use crate::engine::{CHUNK_TRIALS, RunSpec, no_progress};
-    use crate::source::SourceSpec;
     use crate::sampler::Sampler;
     use crate::sampler::run::SampleSpec;
+    use crate::source::SourceSpec;
     use crate::study::{Study, Unobserved};
 
     #[test]
@@ -174,11 +175,11 @@ mod tests {
             Algorithm::parse("naive-swap").unwrap(),
             6,
             trials,
-            source.clone(),
+            source,
             4,
         );
         let samplers = ["floyd:k=3", "reservoir-off-by-one:k=2"]
-            .map(|name| SampleSpec::new(Sampler::parse(name).unwrap(), 7, trials, source.clone(), 4));
+            .map(|name| SampleSpec::new(Sampler::parse(name).unwrap(), 7, trials, source, 4));
         let study = Study {
             samples: samplers.to_vec(),
             ..Study::new(vec![shuffle.clone()])
@@ -193,7 +194,14 @@ mod tests {
         let e = count(&mut file, Some(checkpoint), &Unobserved).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Interrupted);
         let saved = TallyFile::load(&path).unwrap();
-        assert_eq!(saved.counted_ranges().iter().map(|r| r.end).collect::<Vec<_>>(), [8, 0, 0]);
+        assert_eq!(
+            saved
+                .counted_ranges()
+                .iter()
+                .map(|r| r.end)
+                .collect::<Vec<_>>(),
+            [8, 0, 0]
+        );
         // Stopped again in the samplers: a file saved part-way through them.
         let mut resumed = saved;
         let mut stops = 0;
@@ -204,7 +212,10 @@ mod tests {
         }
         assert!(stops >= 4, "{stops} stops");
         assert!(resumed.is_whole_run());
-        assert_eq!(resumed.audits[0].tally, engine::run(&shuffle, &no_progress).unwrap());
+        assert_eq!(
+            resumed.audits[0].tally,
+            engine::run(&shuffle, &no_progress).unwrap()
+        );
         for (audit, spec) in resumed.samples.iter().zip(&samplers) {
             let whole = crate::sampler::run::run(spec, &no_progress).unwrap();
             assert_eq!(audit.tally, whole, "{}", spec.sampler);

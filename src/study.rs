@@ -38,9 +38,10 @@ use crate::output::{self, files, samples::SampleRecord, summary::Summary};
 use crate::produce::FeedReport;
 use crate::report::{self, MixingOutcome, Provenance, ReportInput};
 use crate::sampler::audit::{self as sample_audit, SampleAudit};
-use crate::sampler::run::SampleSpec;
+use crate::sampler::run::{SampleFeedReport, SampleSpec};
 use crate::stats::Verdict;
 use crate::tally::Tally;
+use crate::tally::sample::SampleTally;
 use crate::values::check_alpha;
 use std::path::{Path, PathBuf};
 
@@ -240,14 +241,29 @@ impl Study {
         Ok(self.finish(audits, samples))
     }
 
-    /// Judges counts made elsewhere, one [`Counted`] per audit in study
-    /// order, exactly as [`run`](Self::run) judges the counts it makes:
-    /// the same tests, the same corrections across the audits, the same
-    /// findings and files. This is how the shards of a run, merged, and a
-    /// run resumed from a checkpoint are reported (see [`crate::shard`]).
-    /// Refuses what `run` refuses, a sequential study (its looks decide
-    /// how much is counted), and counts that do not match the study.
+    /// Judges counts made elsewhere, one [`Counted`] per shuffle audit in
+    /// study order, exactly as [`run`](Self::run) judges the counts it
+    /// makes: the same tests, the same corrections across the audits, the
+    /// same findings and files. This is how the shards of a run, merged,
+    /// and a run resumed from a checkpoint are reported (see
+    /// [`crate::shard`]). Refuses what `run` refuses, a sequential study
+    /// (its looks decide how much is counted), and counts that do not match
+    /// the study; a study with sampler audits gives their counts too, with
+    /// [`conclude_all`](Self::conclude_all).
     pub fn conclude(self, counted: Vec<Counted>) -> Result<StudyResult> {
+        self.conclude_all(counted, Vec::new())
+    }
+
+    /// [`conclude`](Self::conclude) for a study with sampler audits too:
+    /// `counted` holds the shuffle audits' counts and `samples` the sampler
+    /// audits', each in study order. Every audit is judged in the one Holm
+    /// correction that [`run`](Self::run) applies over the whole study, so
+    /// the same counts give the same verdicts and p-values.
+    pub fn conclude_all(
+        self,
+        counted: Vec<Counted>,
+        samples: Vec<CountedSamples>,
+    ) -> Result<StudyResult> {
         check_alpha(self.alpha)?;
         self.check_cost()?;
         if self.until_decisive.is_some() {
@@ -256,11 +272,12 @@ impl Study {
                 "a sequential study decides its own trials: its counts cannot come from elsewhere",
             ));
         }
-        if !self.samples.is_empty() {
-            return Err(Error::of_kind(
-                ErrorKind::Unsupported,
-                "sampler audits are counted by Study::run, not in shards (yet)",
-            ));
+        if samples.len() != self.samples.len() {
+            return Err(Error::bad_input(format!(
+                "{} sampler tallies for {} sampler audits",
+                samples.len(),
+                self.samples.len()
+            )));
         }
         if counted.len() != self.audits.len() {
             return Err(Error::bad_input(format!(
@@ -289,7 +306,32 @@ impl Study {
             audit.feed = c.feed;
             audits.push(audit);
         }
-        Ok(self.finish(audits, Vec::new()))
+        let mut judged = Vec::with_capacity(samples.len());
+        for (spec, c) in self.samples.iter().zip(samples) {
+            let read = spec.sampler.builtin().is_none();
+            let k_fits = spec
+                .sampler
+                .known_k()
+                .is_none_or(|k| c.tally.k() == k as usize);
+            let trials_fit =
+                c.tally.trials() == spec.trials || (read && c.tally.trials() <= spec.trials);
+            if c.tally.n() != spec.n || !k_fits || !trials_fit {
+                return Err(Error::bad_input(format!(
+                    "a tally of {} samples of k = {} at N = {} does not belong to {} ({} samples \
+                     at N = {})",
+                    c.tally.trials(),
+                    c.tally.k(),
+                    c.tally.n(),
+                    spec.sampler,
+                    spec.trials,
+                    spec.n
+                )));
+            }
+            let mut audit = sample_audit::evaluate(spec, c.tally, c.seconds, self.alpha);
+            audit.feed = c.feed;
+            judged.push(audit);
+        }
+        Ok(self.finish(audits, judged))
     }
 
     /// Judges the finished `audits` together (unless the study is
@@ -325,6 +367,19 @@ pub struct Counted {
     /// What an outside feed gave, for counts of decks read from a file
     /// (`None` for a built-in algorithm's).
     pub feed: Option<FeedReport>,
+}
+
+/// One sampler audit's counts made outside [`Study::run`], for
+/// [`Study::conclude_all`]: the [`Counted`] of a sampler.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountedSamples {
+    /// The counts.
+    pub tally: SampleTally,
+    /// Seconds spent counting them (shown as the audit's time).
+    pub seconds: f64,
+    /// What an outside sampler's feed gave (`None` for a built-in
+    /// sampler's counts).
+    pub feed: Option<SampleFeedReport>,
 }
 
 /// The folder, inside a study's, of its sampler audits' files and report

@@ -1,8 +1,8 @@
 //! Runs that outgrow one machine, through the command line: the shards of a
 //! run merged give the run on one machine (the same counts bit for bit, the
 //! same verdicts and files); `merge` refuses tallies that do not belong
-//! together; a checkpointed run stopped by SIGINT or killed by SIGKILL
-//! resumes to the same counts; and the per-task commands of the Slurm and
+//! together; samplers shard, merge and resume alike; a checkpointed run
+//! stopped by SIGINT or killed by SIGKILL resumes to the same counts; and the per-task commands of the Slurm and
 //! Kubernetes files in deploy/ run here as local processes and merge.
 
 mod common;
@@ -154,6 +154,104 @@ fn shards_merged_in_any_order_are_the_run_on_one_machine() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A sampler summary (summary.json, --json) without its timing fields.
+fn untimed_samplers(path: &Path) -> Value {
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    assert_eq!(doc["kind"], "samplers");
+    for audit in doc["audits"].as_array_mut().unwrap() {
+        assert!(audit.as_object_mut().unwrap().remove("seconds").is_some());
+    }
+    doc
+}
+
+#[test]
+fn sampler_shards_merged_and_resumed_runs_are_the_run_on_one_machine() {
+    let dir = scratch("samplers");
+    // 300k samples are 5 chunks: shards of 2 and 3 chunks.
+    let run_args = [
+        "audit",
+        "-a",
+        "floyd:k=3",
+        "-a",
+        "reservoir-off-by-one:k=3",
+        "-n",
+        "10",
+        "-t",
+        "300k",
+        "--seed",
+        "7",
+    ];
+    let whole = dir.join("whole");
+    let one = ok(&run(&[&run_args[..], &["--out", p(&whole)]].concat())).clone();
+    let tallies: Vec<PathBuf> = (0..2).map(|i| dir.join(format!("s{i}.tally"))).collect();
+    for (i, tally) in tallies.iter().enumerate() {
+        let shard = format!("{i}/2");
+        let o = run(&[&run_args[..], &["--shard", &shard, "--tally", p(tally)]].concat());
+        assert!(stderr(ok(&o)).contains(&format!("shard {i}/2: chunks")));
+        assert!(o.stdout.is_empty(), "a shard prints no verdicts");
+    }
+    assert!(payload(&tallies[0])["samples"].is_array());
+    let merged = dir.join("merged");
+    let m = ok(&run(&[
+        "merge",
+        p(&tallies[1]),
+        p(&tallies[0]),
+        "--out",
+        p(&merged),
+    ]))
+    .clone();
+    assert_eq!(stdout(&m), stdout(&one), "the same table");
+    assert!(stdout(&one).contains("1 biased, 1 no bias detected"));
+    let summary = untimed_samplers(&merged.join("summary.json"));
+    assert_eq!(summary, untimed_samplers(&whole.join("summary.json")));
+    // What the table says, from the counts: verdicts, p and inclusion.
+    let audits = summary["audits"].as_array().unwrap();
+    assert_eq!(audits[1]["verdict"], "biased");
+    assert!(audits[0]["inclusion"].as_array().unwrap().len() == 10);
+    assert_eq!(files_under(&merged), files_under(&whole));
+    // A whole run saved as it goes and resumed from its save judges alike.
+    let saved = dir.join("saved.tally");
+    let c = ok(&run(&[
+        &run_args[..],
+        &["--checkpoint", p(&saved), "--json"],
+    ]
+    .concat()))
+    .clone();
+    let r = ok(&run(
+        &[&run_args[..], &["--resume", p(&saved), "--json"]].concat()
+    ))
+    .clone();
+    for o in [&c, &r] {
+        let json = dir.join("printed.json");
+        std::fs::write(&json, &o.stdout).unwrap();
+        assert_eq!(untimed_samplers(&json), summary);
+    }
+    // A shard of another seed is another run.
+    let other = dir.join("other.tally");
+    let mut other_args = run_args.to_vec();
+    let last = other_args.len() - 1;
+    other_args[last] = "8";
+    ok(&run(&[
+        &other_args[..],
+        &["--shard", "1/2", "--tally", p(&other)],
+    ]
+    .concat()));
+    let o = run(&[
+        "merge",
+        p(&tallies[0]),
+        p(&other),
+        "--out",
+        p(&dir.join("no")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("its seed is 8, not 7"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Asserts `merge args` is refused with exit 2, naming `file` and saying
 /// `why`, with no output folder.
 fn assert_merge_refused(dir: &Path, tallies: &[&Path], file: &Path, why: &str) {
@@ -245,12 +343,12 @@ fn merge_refuses_tallies_that_do_not_belong_together() {
     );
     let newer = dir.join("newer.tally");
     let text_of = String::from_utf8(bytes).unwrap();
-    std::fs::write(&newer, text_of.replacen(" v3 ", " v4 ", 1)).unwrap();
+    std::fs::write(&newer, text_of.replacen(" v4 ", " v5 ", 1)).unwrap();
     assert_merge_refused(
         &dir,
         &[&s[0], &newer, &s[2], &s[3]],
         &newer,
-        "format version 4",
+        "format version 5",
     );
     let not_a_tally = dir.join("counts.csv");
     std::fs::write(&not_a_tally, "position,v0\n0,1\n").unwrap();
@@ -302,17 +400,39 @@ fn what_cannot_be_split_or_resumed_is_refused_before_anything_runs() {
         &["audit", "--cmd", "true", "-n", "5", "--checkpoint", t],
         "--cmd decks",
     );
+    let samples = dir.join("samples.txt");
+    std::fs::write(&samples, "0 1 2\n2 1 4\n").unwrap();
+    for flag in ["--shard", "--checkpoint"] {
+        let value = if flag == "--shard" { "0/2" } else { t };
+        refused(
+            &[
+                "audit",
+                "--kind",
+                "sample",
+                "--input",
+                p(&samples),
+                "-n",
+                "5",
+                flag,
+                value,
+            ],
+            "is your own sampler, whose samples are read",
+        );
+    }
     refused(
         &[
             "audit",
             "-a",
             "reservoir:k=3",
+            "--until-decisive",
+            "-t",
+            "1k",
             "--shard",
             "0/2",
             "--tally",
             t,
         ],
-        "samplers",
+        "works for built-in samplers only: --until-decisive",
     );
     refused(
         &[

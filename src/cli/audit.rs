@@ -24,7 +24,7 @@ use shuffle_audit::{Error, Result};
 pub fn run(args: &AuditArgs) -> Result<i32> {
     let samplers = samples::named(args)?;
     if args.in_chunks() {
-        shard::refuse_unsupported(args, samplers.is_some())?;
+        shard::refuse_unsupported(args, samplers.as_deref())?;
     }
     if let Some(samplers) = samplers {
         return samples::run(args, samplers);
@@ -36,7 +36,7 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
     }
     let (specs, deck_note) = deck_specs(args, specs(args)?)?;
     if args.in_chunks() {
-        return shard::run(args, specs);
+        return shard::run(args, Study::new(specs));
     }
     let until_decisive = max_trials(args, specs[0].trials)?;
     let out = args.output.dir();

@@ -1,9 +1,9 @@
-//! `shuffle-audit merge`: the tally files of a sharded audit, checked to
-//! belong together, added up and judged exactly as one `audit` run.
+//! `shuffle-audit merge`: the tally files of a sharded audit (of shuffles
+//! or of samplers), checked to belong together, added up and judged and
+//! shown exactly as one `audit` run.
 
 use super::args::MergeArgs;
-use super::shown::{Shown, show};
-use super::study::deliver;
+use super::shard::present;
 use shuffle_audit::Result;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::report::Provenance;
@@ -13,19 +13,10 @@ use shuffle_audit::shard::merge::merge;
 pub fn run(args: &MergeArgs) -> Result<i32> {
     args.output.export.check()?;
     let merged = merge(&args.tallies)?;
-    let out = args.output.dir();
     let command = shell_line(&record::command_line());
     // The shards' own command (one per --shard I/N), then this merge.
     let reproduce = vec![merged.command_line.clone(), command.clone()];
     let provenance = Provenance::of(&RunStart::now(), command, reproduce);
-    let result = deliver(
-        out.as_deref(),
-        &args.output.export,
-        || merged.judge(provenance),
-        |_, _| Ok(()),
-    )?;
-    Ok(show(
-        &result,
-        &Shown::of(&args.output, false, out.as_deref()),
-    ))
+    let samplers_only = merged.audits.is_empty();
+    present(&args.output, samplers_only, || merged.judge(provenance))
 }

@@ -3,9 +3,10 @@
 //! verdicts and write the run's files and report.
 
 use super::EXIT_BIASED;
-use super::audit_args::{AuditArgs, InputKind};
+use super::audit_args::{AuditArgs, InputKind, OutputArgs};
 use super::color;
 use super::feed::feed;
+use super::shard;
 use super::study::{ExportArgs, execute};
 use super::table::{Table, table_width, wrap};
 use super::verdicts::seen_by_cell;
@@ -22,7 +23,7 @@ use shuffle_audit::sampler::run::{ALL_SAMPLES, SampleSpec};
 use shuffle_audit::sampler::subject::{OutsideSampler, SampleFeed, SamplerSubject};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::stats::Verdict;
-use shuffle_audit::study::Study;
+use shuffle_audit::study::{Study, StudyResult};
 use shuffle_audit::{Error, Result};
 use std::path::Path;
 
@@ -103,8 +104,46 @@ fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
     }))
 }
 
-/// Runs the sampler audits and returns the exit code.
+/// Runs the sampler audits and returns the exit code: in chunks into a
+/// tally file when asked (`--shard`, `--checkpoint`, `--resume`: the
+/// shuffles' code, [`shard::run`]), else in one go.
 pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
+    let specs = specs(args, samplers)?;
+    if args.in_chunks() {
+        return shard::run(args, Study::of_samples(specs));
+    }
+    let until_decisive = budget(args, &specs)?;
+    if until_decisive.is_some() && specs.iter().any(|s| s.sampler.builtin().is_none()) {
+        return Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            "--until-decisive draws more samples from a built-in sampler; your sampler's \
+             samples are the ones given (use -t for more from --cmd)",
+        ));
+    }
+    let out = args.output.dir();
+    args.output.export.check()?;
+    let command = shell_line(&record::command_line());
+    let study = Study {
+        alpha: args.run.alpha,
+        until_decisive,
+        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
+        ..Study::of_samples(specs)
+    };
+    let result = execute(
+        study,
+        out.as_deref(),
+        args.output.quiet,
+        false,
+        &ExportArgs::default(),
+        |_, _| Ok(()),
+    )?;
+    show(&result, &args.output, out.as_deref())
+}
+
+/// The specs of the sampler audits the flags ask for, every bad request
+/// (a shuffle's flag, k > N, missing or stray weights, a sampler given
+/// twice) refused before anything runs.
+fn specs(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<Vec<SampleSpec>> {
     refuse_shuffle_flags(args)?;
     let weights = weights(args)?;
     if weights.is_some() && !samplers.iter().any(takes_weights) {
@@ -147,59 +186,39 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
         }
         specs.push(spec);
     }
-    let until_decisive = budget(args, &specs)?;
-    if until_decisive.is_some() && specs.iter().any(|s| s.sampler.builtin().is_none()) {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            "--until-decisive draws more samples from a built-in sampler; your sampler's \
-             samples are the ones given (use -t for more from --cmd)",
-        ));
-    }
-    let out = args.output.dir();
-    args.output.export.check()?;
-    let command = shell_line(&record::command_line());
-    let study = Study {
-        alpha: args.run.alpha,
-        until_decisive,
-        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
-        ..Study::of_samples(specs)
-    };
-    let title = study.title.clone();
-    let result = execute(
-        study,
-        out.as_deref(),
-        args.output.quiet,
-        false,
-        &ExportArgs::default(),
-        |_, _| Ok(()),
-    )?;
+    Ok(specs)
+}
+
+/// Shows a judged study of samplers only, whether run here, resumed or
+/// merged from shards: writes the `--export-*` files, prints the verdict
+/// table (or the JSON summary), says where the report went (`out`), and
+/// returns the exit code.
+pub(super) fn show(result: &StudyResult, output: &OutputArgs, out: Option<&Path>) -> Result<i32> {
+    let title = &result.study.title;
+    let alpha = result.study.alpha;
     let provenance = &result.study.provenance;
     let audits = &result.samples;
-    let summary = SampleSummary::of(audits, args.run.alpha);
-    if let Some(path) = &args.output.export.export_json {
+    let summary = SampleSummary::of(audits, alpha);
+    if let Some(path) = &output.export.export_json {
         files::write_atomic(path, format!("{}\n", summary.to_json()).as_bytes())?;
     }
-    if let Some(path) = &args.output.export.export_csv {
+    if let Some(path) = &output.export.export_csv {
         files::write_atomic(path, summary.to_csv().as_bytes())?;
     }
-    if let Some(path) = &args.output.export.export_markdown {
-        let mut doc =
-            report_samples::build(&title, audits, audits.len(), args.run.alpha, provenance);
+    if let Some(path) = &output.export.export_markdown {
+        let mut doc = report_samples::build(title, audits, audits.len(), alpha, provenance);
         doc.sections.truncate(1);
         files::write_atomic(path, report::markdown::render(&doc).as_bytes())?;
     }
-    if args.output.json {
+    if output.json {
         println!("{}", summary.to_json());
     } else {
         print!(
             "{}",
-            color::verdicts(
-                &render(audits, audits.len(), args.run.alpha),
-                color::stdout()
-            )
+            color::verdicts(&render(audits, audits.len(), alpha), color::stdout())
         );
     }
-    if let Some(dir) = out.as_ref().filter(|_| !args.output.quiet) {
+    if let Some(dir) = out.filter(|_| !output.quiet) {
         eprintln!(
             "Reports written to {} (open {})",
             dir.display(),
@@ -207,7 +226,7 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
         );
     }
     let biased = audits.iter().any(|a| a.verdict == Verdict::Biased);
-    Ok(if args.output.fail_on_bias && biased {
+    Ok(if output.fail_on_bias && biased {
         EXIT_BIASED
     } else {
         0

@@ -1,58 +1,80 @@
-//! `audit --shard`, `--checkpoint` and `--resume`: the audit counted chunk
-//! by chunk into a tally file (see [`shuffle_audit::shard`]): a shard's
-//! tally is written for `merge`; a whole run's is judged and reported as
-//! `audit` reports any run.
+//! `audit --shard`, `--checkpoint` and `--resume`: the audit (of built-in
+//! shuffles or of built-in samplers) counted chunk by chunk into a tally
+//! file (see [`shuffle_audit::shard`]): a shard's tally is written for
+//! `merge`; a whole run's is judged and reported as `audit` reports any
+//! run.
 
-use super::audit_args::AuditArgs;
+use super::audit_args::{AuditArgs, OutputArgs};
 use super::interrupt;
+use super::samples;
 use super::shown::{Shown, show};
-use super::study::{Bars, deliver, prepare};
-use shuffle_audit::engine::{ALL_DECKS, RunSpec};
+use super::study::{Bars, ExportArgs, deliver, prepare};
+use shuffle_audit::engine::{ALL_DECKS, ChunkRange, RunSpec};
 use shuffle_audit::error::ErrorKind;
 use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::output::thousands;
 use shuffle_audit::produce;
 use shuffle_audit::report::Provenance;
+use shuffle_audit::sampler::run::SampleSpec;
+use shuffle_audit::sampler::subject::SamplerSubject;
 use shuffle_audit::shard::TallyFile;
 use shuffle_audit::shard::input::{self, InputCheckpoint, InputSaving};
 use shuffle_audit::shard::run::{self, Checkpoint};
-use shuffle_audit::study::{Counted, Observer, Study};
+use shuffle_audit::study::{Counted, Observer, Study, StudyResult};
 use shuffle_audit::subject::{Feed, Outside, Subject};
 use shuffle_audit::{Error, Result};
 use std::path::{Path, PathBuf};
 
-/// Refuses, before anything runs, what cannot be counted in chunks (or not
-/// yet): samplers, decks from outside, sequential audits; and a shard asked
-/// for a report, which only the merge of all shards can give.
-pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: bool) -> Result<()> {
+/// Refuses, before anything runs, what cannot be counted in chunks:
+/// samplers and decks from outside (except a deck file's checkpointed
+/// read), sequential audits; and a shard asked for a report, which only the
+/// merge of all shards can give. `samplers` are the samplers audited, if
+/// the audit is of samplers.
+pub(super) fn refuse_unsupported(
+    args: &AuditArgs,
+    samplers: Option<&[SamplerSubject]>,
+) -> Result<()> {
     let flag = match (&args.shards.shard, &args.shards.checkpoint) {
         (Some(_), _) => "--shard",
         (None, Some(_)) => "--checkpoint",
         (None, None) => "--resume",
     };
-    let why = if samplers {
-        Some("samplers (-a reservoir:k=3, ...) are not split into shards or checkpointed yet")
+    let outside_sampler = samplers
+        .into_iter()
+        .flatten()
+        .find(|s| s.builtin().is_none());
+    let why = if let Some(outside) = outside_sampler {
+        Some(format!(
+            "{outside} is your own sampler, whose samples are read (--input, --cmd), not drawn \
+             in chunks of a seed: such a run is not split or resumed"
+        ))
     } else if args.outside.input.is_some() && args.shards.shard.is_some() {
         Some(
             "--input decks are read from a file, not drawn in chunks of a seed: split the file \
-             and audit each part, or checkpoint the read (--checkpoint, --resume)",
+             and audit each part, or checkpoint the read (--checkpoint, --resume)"
+                .to_string(),
         )
     } else if args.outside.input.as_deref() == Some(Path::new("-")) {
-        Some("stdin cannot be reopened where it stopped: give --input a file to checkpoint")
+        Some("stdin cannot be reopened where it stopped: give --input a file to checkpoint".into())
     } else if args.outside.cmd.is_some() {
         Some(
             "--cmd decks come from a program, not from chunks of the seed: such a run is not \
-             split or resumed",
+             split or resumed"
+                .to_string(),
         )
     } else if args.run.until_decisive {
-        Some("--until-decisive decides its trials as it goes: give a fixed --trials")
+        Some("--until-decisive decides its trials as it goes: give a fixed --trials".to_string())
     } else {
         None
     };
     if let Some(why) = why {
+        let what = match samplers {
+            Some(_) => "built-in samplers",
+            None => "built-in shuffle algorithms",
+        };
         return Err(Error::of_kind(
             ErrorKind::Unsupported,
-            format!("{flag} works for built-in shuffle algorithms only: {why}"),
+            format!("{flag} works for {what} only: {why}"),
         ));
     }
     let report = [
@@ -70,11 +92,12 @@ pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: bool) -> Result<()>
     Ok(())
 }
 
-/// Counts the run of `specs` (already checked) chunk by chunk, as the
-/// flags say: resumed from `--resume`, saved to `--checkpoint`, only
-/// `--shard`'s chunks. A shard writes its tally file; a whole run is judged
-/// and shown like any audit. Ctrl-C saves and stops (exit 130).
-pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
+/// Counts the run of `study` (its shuffle or sampler audits, already
+/// checked) chunk by chunk, as the flags say: resumed from `--resume`,
+/// saved to `--checkpoint`, only `--shard`'s chunks. A shard writes its
+/// tally file; a whole run is judged and shown like any audit. Ctrl-C
+/// saves and stops (exit 130).
+pub(super) fn run(args: &AuditArgs, study: Study) -> Result<i32> {
     let files = [
         &args.shards.tally,
         &args.shards.checkpoint,
@@ -86,31 +109,25 @@ pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
             folder.display()
         )));
     }
-    if let [spec] = specs.as_slice()
+    if let [spec] = study.audits.as_slice()
         && let Subject::Outside(outside) = &spec.subject
     {
         return run_input(args, spec, outside);
     }
+    let study = Study {
+        alpha: args.run.alpha,
+        ..study
+    };
     let threads = args.run.threads.unwrap_or_else(rayon::current_num_threads);
     let command = shell_line(&record::command_line());
-    let fresh = TallyFile::new(
-        &specs,
-        args.run.alpha,
-        args.shards.shard,
-        command.clone(),
-        threads,
-    )?;
+    let fresh = TallyFile::of_study(&study, args.shards.shard, command.clone(), threads)?;
     let mut file = match &args.shards.resume {
         None => fresh,
         Some(path) => resumed(path, fresh)?,
     };
     file.threads = threads;
-    Study {
-        alpha: args.run.alpha,
-        ..Study::new(specs.clone())
-    }
-    .check_cost()?;
-    let left = left_to_count(&file, specs);
+    study.check_cost()?;
+    let left = left_to_count(&file, study);
     prepare(&left, args.output.quiet, &args.output.export)?;
     let saving = args
         .shards
@@ -129,21 +146,12 @@ pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
         counted.map_err(|e| with_resume_hint(e, saving))
     };
     let Some(shard) = args.shards.shard else {
-        let out = args.output.dir();
         let provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
-        let result = deliver(
-            out.as_deref(),
-            &args.output.export,
-            || {
-                count(&mut file)?;
-                file.judge(provenance)
-            },
-            |_, _| Ok(()),
-        )?;
-        return Ok(show(
-            &result,
-            &Shown::of(&args.output, args.run.until_decisive, out.as_deref()),
-        ));
+        let samplers_only = file.audits.is_empty();
+        return present(&args.output, samplers_only, || {
+            count(&mut file)?;
+            file.judge(provenance)
+        });
     };
     let tally = args.shards.tally.clone().unwrap_or_else(|| {
         PathBuf::from(format!("shard-{}-of-{}.tally", shard.index, shard.count))
@@ -151,7 +159,7 @@ pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
     count(&mut file)?;
     file.save(&tally)?;
     if !args.output.quiet {
-        let seconds: f64 = file.audits.iter().map(|a| a.seconds).sum();
+        let seconds = file.seconds();
         eprintln!(
             "shard {shard}: chunks {} of the run's {} ({} trials in {:.1} s) written to {}; \
              judge all {} shards with `shuffle-audit merge`",
@@ -164,6 +172,28 @@ pub(super) fn run(args: &AuditArgs, specs: Vec<RunSpec>) -> Result<i32> {
         );
     }
     Ok(0)
+}
+
+/// Judges a whole run with `judge` (counted here, resumed or merged from
+/// shards), writes its report and exports, and shows it as `audit` shows a
+/// run of its kind: the sampler audits' table for a run of samplers only
+/// (`samplers_only`), else the shuffles'. Returns the exit code.
+pub(super) fn present(
+    output: &OutputArgs,
+    samplers_only: bool,
+    judge: impl FnOnce() -> Result<StudyResult>,
+) -> Result<i32> {
+    let out = output.dir();
+    // A run of samplers writes its own exports (samples::show).
+    let exports = match samplers_only {
+        true => ExportArgs::default(),
+        false => output.export.clone(),
+    };
+    let result = deliver(out.as_deref(), &exports, judge, |_, _| Ok(()))?;
+    match samplers_only {
+        true => samples::show(&result, output, out.as_deref()),
+        false => Ok(show(&result, &Shown::of(output, false, out.as_deref()))),
+    }
 }
 
 /// `audit --input FILE --checkpoint C` (or `--resume C`): the file read
@@ -263,19 +293,29 @@ fn resumed(path: &Path, fresh: TallyFile) -> Result<TallyFile> {
 
 /// The study as progress and the run-length warning see it: each audit
 /// with the trials it has left.
-fn left_to_count(file: &TallyFile, specs: Vec<RunSpec>) -> Study {
-    let audits = specs
-        .into_iter()
-        .zip(&file.audits)
-        .map(|(spec, audit)| {
-            let left = file.planned.with(audit.counted.end, file.planned.end);
-            RunSpec {
-                trials: left.trials(spec.trials),
-                ..spec
-            }
+fn left_to_count(file: &TallyFile, study: Study) -> Study {
+    let left = |counted: ChunkRange, trials| {
+        file.planned
+            .with(counted.end, file.planned.end)
+            .trials(trials)
+    };
+    let audits = (study.audits.into_iter().zip(&file.audits))
+        .map(|(spec, audit)| RunSpec {
+            trials: left(audit.counted, spec.trials),
+            ..spec
         })
         .collect();
-    Study::new(audits)
+    let samples = (study.samples.into_iter().zip(&file.samples))
+        .map(|(spec, audit)| SampleSpec {
+            trials: left(audit.counted, spec.trials),
+            ..spec
+        })
+        .collect();
+    Study {
+        audits,
+        samples,
+        ..study
+    }
 }
 
 /// An interrupted run's error, telling how to continue it.

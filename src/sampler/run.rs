@@ -66,6 +66,14 @@ impl SampleSpec {
             ..self
         }
     }
+
+    /// Every chunk of the run: a built-in sampler draws chunk `c` from
+    /// stream `c` of the seed, in chunks of [`engine::CHUNK_TRIALS`], so a
+    /// share of these (a shard, what a resumed run has left) is counted by
+    /// [`run_range`].
+    pub fn chunks(&self) -> ChunkRange {
+        ChunkRange::all(self.trials)
+    }
 }
 
 /// What an outside sampler's feed gave.
@@ -106,7 +114,7 @@ pub fn run(spec: &SampleSpec, progress: Progress<'_>) -> Result<SampleTally> {
 pub fn produce(spec: &SampleSpec, progress: Progress<'_>) -> Result<SampleProduced> {
     match &spec.sampler {
         SamplerSubject::Builtin(sampler) => Ok(SampleProduced {
-            tally: run_builtin(spec, *sampler, progress)?,
+            tally: run_builtin(spec, *sampler, spec.chunks(), progress)?,
             feed: None,
         }),
         SamplerSubject::Outside(outside) => read_outside(spec, outside, progress),
@@ -172,8 +180,44 @@ fn read_outside(
     })
 }
 
-/// Runs a built-in sampler on the engine's chunk runner.
-fn run_builtin(spec: &SampleSpec, sampler: Sampler, progress: Progress<'_>) -> Result<SampleTally> {
+/// Draws and counts only the chunks `chunks` of the built-in sampler run
+/// `spec` (a shard of it, or what a resumed run has left), reporting each
+/// finished chunk's trials to `progress`. Chunk `c` holds the same samples
+/// whichever range it is drawn in, so the tallies of disjoint ranges merge
+/// ([`SampleTally::merge`]) into their union's, and those of every chunk
+/// into [`run`]'s, bit for bit. Refuses a sampler from outside (its samples
+/// are read, not drawn in chunks of a seed) and chunks of another size or
+/// beyond the run's.
+pub fn run_range(
+    spec: &SampleSpec,
+    chunks: ChunkRange,
+    progress: Progress<'_>,
+) -> Result<SampleTally> {
+    let Some(sampler) = spec.sampler.builtin() else {
+        return Err(Error::unsupported(format!(
+            "{} is not a built-in sampler: only those are drawn in chunks that can be split or \
+             resumed",
+            spec.sampler
+        )));
+    };
+    let size = spec.chunks().size;
+    if chunks.size != size {
+        return Err(Error::bad_input(format!(
+            "chunks of {} trials do not belong to a sampler run (chunks of {size})",
+            chunks.size
+        )));
+    }
+    run_builtin(spec, sampler, chunks, progress)
+}
+
+/// Runs the chunks `chunks` of a built-in sampler on the engine's chunk
+/// runner.
+fn run_builtin(
+    spec: &SampleSpec,
+    sampler: Sampler,
+    chunks: ChunkRange,
+    progress: Progress<'_>,
+) -> Result<SampleTally> {
     let scratch = sampler.prepare(spec.n, spec.weights.as_deref())?;
     let draw = Builtin {
         sampler,
@@ -182,8 +226,8 @@ fn run_builtin(spec: &SampleSpec, sampler: Sampler, progress: Progress<'_>) -> R
     };
     run_draws(
         spec,
-        sampler.k() as usize,
-        sampler.is_ordered(),
+        (sampler.k() as usize, sampler.is_ordered()),
+        chunks,
         draw,
         progress,
     )
@@ -239,7 +283,8 @@ pub fn run_sampler<T: Sample>(
         seen: vec![u64::MAX; spec.n],
         drawn: 0,
     };
-    run_draws(spec, k, outside.kind.ordered(), draw, progress)
+    let shape = (k, outside.kind.ordered());
+    run_draws(spec, shape, spec.chunks(), draw, progress)
 }
 
 /// Refuses weights that do not give every one of the N items a weight, or
@@ -260,12 +305,13 @@ fn check_weights(weights: &[u64], n: usize) -> Result<()> {
     Ok(())
 }
 
-/// Runs `draw` on the engine's chunk runner, counting samples of `k` items
-/// (their slots too when `ordered`).
+/// Runs `draw` on the engine's chunk runner for the chunks `chunks` of
+/// the run, counting samples of `k` items (their slots too when
+/// `ordered`), given as `(k, ordered)`.
 fn run_draws<D: Draw>(
     spec: &SampleSpec,
-    k: usize,
-    ordered: bool,
+    (k, ordered): (usize, bool),
+    chunks: ChunkRange,
     draw: D,
     progress: Progress<'_>,
 ) -> Result<SampleTally> {
@@ -274,7 +320,7 @@ fn run_draws<D: Draw>(
         source: &spec.source,
         seed: spec.seed,
         trials: spec.trials,
-        chunks: ChunkRange::all(spec.trials),
+        chunks,
         threads: spec.threads,
     };
     engine::run_chunks(
@@ -420,6 +466,22 @@ mod tests {
         assert_eq!(one.trials(), 2 * CHUNK_TRIALS + 777);
         assert_eq!(one.inclusion().iter().sum::<u64>(), 3 * one.trials());
         assert_eq!(one.slots().unwrap().iter().sum::<u64>(), 3 * one.trials());
+    }
+
+    #[test]
+    fn ranges_of_chunks_add_up_to_the_run() {
+        let spec = spec("reservoir:k=3", 7, 2);
+        let whole = run(&spec, &no_progress).unwrap();
+        let all = spec.chunks();
+        let mut merged = run_range(&spec, all.with(0, 1), &no_progress).unwrap();
+        let rest = run_range(&spec, all.with(1, all.end), &no_progress).unwrap();
+        merged.merge(&rest);
+        assert_eq!(merged, whole);
+        let empty = run_range(&spec, all.with(2, 2), &no_progress).unwrap();
+        assert_eq!(empty.trials(), 0);
+        let other_size = ChunkRange::all_sized(spec.trials, 10);
+        assert!(run_range(&spec, other_size, &no_progress).is_err());
+        assert!(run_range(&spec, all.with(0, all.end + 1), &no_progress).is_err());
     }
 
     #[test]

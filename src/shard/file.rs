@@ -4,7 +4,7 @@
 //! Layout: one header line, then the payload, a JSON document:
 //!
 //! ```text
-//! shuffle-audit tally v2 sha256=<64 hex digits> bytes=<payload length>
+//! shuffle-audit tally v4 sha256=<64 hex digits> bytes=<payload length>
 //! {"tool":"shuffle-audit 0.1.0","command_line":"...","alpha":0.001,...}
 //! ```
 //!
@@ -14,7 +14,8 @@
 //! before anything else, so a file of another format version is refused as
 //! such, not as a corrupted one. JSON keeps the file readable and diffable;
 //! its size is that of the counts (n² numbers per audit, n! more with the
-//! permutation test).
+//! permutation test; N inclusion counts per sampler audit, and its pairs
+//! and subsets while there are few).
 
 use super::Shard;
 use crate::digest::sha256_hex;
@@ -23,8 +24,12 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::experiment::record::{RecordedSpec, tool_version};
 use crate::output::files;
 use crate::report::Provenance;
-use crate::study::{Counted, Study, StudyResult};
+use crate::sampler::Sampler;
+use crate::sampler::run::SampleSpec;
+use crate::source::SourceSpec;
+use crate::study::{Counted, CountedSamples, Study, StudyResult};
 use crate::tally::Tally;
+use crate::tally::sample::SampleTally;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -38,7 +43,10 @@ pub const MAGIC: &str = "shuffle-audit tally";
 /// refused as such rather than read with the chunks meaning other trials.
 /// Version 3: the serial counts are the triples' signed match differences
 /// (given the deals' own law) instead of the pairs' match counts.
-pub const VERSION: u32 = 3;
+/// Version 4: sampler audits (`samples`, each with its recorded sampler
+/// spec and [`SampleTally`]) are counted in chunks too; a version-3 file is
+/// refused as such, since this build's files may hold counts it cannot.
+pub const VERSION: u32 = 4;
 
 /// The counts of a share of a run (a shard, or the whole run) and
 /// everything that decides them: what `audit --shard` and `--checkpoint`
@@ -59,8 +67,12 @@ pub struct TallyFile {
     pub planned: ChunkRange,
     /// Worker threads the counting used (the counts do not depend on it).
     pub threads: usize,
-    /// Every audit of the run, in run order.
+    /// Every shuffle audit of the run, in run order.
     pub audits: Vec<AuditTally>,
+    /// Every sampler audit of the run, in run order (after the shuffles,
+    /// as a [`Study`] runs them); absent when the run audits no sampler.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples: Vec<SampleAuditTally>,
 }
 
 /// How two tally files' runs differ: the first thing that does, with the
@@ -90,10 +102,88 @@ pub struct AuditTally {
     pub tally: Tally,
 }
 
+/// One sampler audit's spec and what has been counted of it: the
+/// [`AuditTally`] of a sampler.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleAuditTally {
+    /// What decides the counts: sampler, N, weights, trials of the whole
+    /// run, rng, seed.
+    pub spec: RecordedSample,
+    /// The chunks counted so far: from the planned range's first chunk up
+    /// to `counted.end`.
+    pub counted: ChunkRange,
+    /// Seconds spent counting them.
+    pub seconds: f64,
+    /// The counts of those chunks.
+    pub tally: SampleTally,
+}
+
+/// Everything that decides a built-in sampler's counts, as a tally file
+/// records it (the [`RecordedSpec`] of a sampler audit): enough to rebuild
+/// its [`SampleSpec`] and to tell two runs apart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedSample {
+    /// The sampler with its parameters (`floyd:k=3`).
+    pub sampler: String,
+    /// The population size N.
+    pub n: usize,
+    /// The integer weights of a weighted pick; absent for the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Vec<u64>>,
+    /// Samples of the whole run.
+    pub trials: u64,
+    /// Random source with its parameters.
+    pub rng: String,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl RecordedSample {
+    /// The record of `spec`, a built-in sampler's.
+    pub fn of_spec(spec: &SampleSpec) -> Self {
+        Self {
+            sampler: spec.sampler.to_string(),
+            n: spec.n,
+            weights: spec.weights.clone(),
+            trials: spec.trials,
+            rng: spec.source.to_string(),
+            seed: spec.seed,
+        }
+    }
+
+    /// The spec recorded here, run on `threads` workers (which do not
+    /// change the counts); refuses names that do not parse.
+    pub fn to_spec(&self, threads: Option<usize>) -> Result<SampleSpec> {
+        Ok(SampleSpec {
+            weights: self.weights.clone(),
+            threads,
+            ..SampleSpec::new(
+                Sampler::parse(&self.sampler)?,
+                self.n,
+                self.trials,
+                SourceSpec::parse(&self.rng)?,
+                self.seed,
+            )
+        })
+    }
+
+    /// The empty tally of this sampler's samples: the shape its counts
+    /// must have.
+    fn empty_tally(&self) -> Result<SampleTally> {
+        let sampler = Sampler::parse(&self.sampler)?;
+        Ok(SampleTally::new(
+            self.n,
+            sampler.k() as usize,
+            sampler.is_ordered(),
+        ))
+    }
+}
+
 impl TallyFile {
-    /// An empty tally file for the audits `specs` of one run (built-in
-    /// algorithms with the same trials) judged at `alpha`: their chunks
-    /// `shard` of the run, or all of them, none counted yet.
+    /// An empty tally file for the shuffle audits `specs` of one run
+    /// (built-in algorithms with the same trials) judged at `alpha`: their
+    /// chunks `shard` of the run, or all of them, none counted yet. See
+    /// [`of_study`](Self::of_study) for a run with sampler audits too.
     pub fn new(
         specs: &[RunSpec],
         alpha: f64,
@@ -101,10 +191,65 @@ impl TallyFile {
         command_line: String,
         threads: usize,
     ) -> Result<Self> {
-        let Some(first) = specs.first() else {
+        Self::of_audits(specs, &[], alpha, shard, command_line, threads)
+    }
+
+    /// An empty tally file for every audit of `study` (its shuffles and its
+    /// samplers, all built-in and of the same trials) judged at its α: its
+    /// chunks `shard`, or all of them, none counted yet. Refuses what
+    /// cannot be counted in chunks: audits from outside, a sequential
+    /// study, and mixing curves (measured by [`Study::run`] only).
+    pub fn of_study(
+        study: &Study,
+        shard: Option<Shard>,
+        command_line: String,
+        threads: usize,
+    ) -> Result<Self> {
+        if study.until_decisive.is_some() {
+            return Err(Error::unsupported(
+                "a sequential study decides its trials as it goes: it is not split or resumed",
+            ));
+        }
+        if !study.mixing.is_empty() {
+            return Err(Error::unsupported(
+                "mixing curves are measured by Study::run, not counted in shards",
+            ));
+        }
+        Self::of_audits(
+            &study.audits,
+            &study.samples,
+            study.alpha,
+            shard,
+            command_line,
+            threads,
+        )
+    }
+
+    /// [`new`](Self::new) for the shuffle audits `specs` and the sampler
+    /// audits `samples`.
+    fn of_audits(
+        specs: &[RunSpec],
+        samples: &[SampleSpec],
+        alpha: f64,
+        shard: Option<Shard>,
+        command_line: String,
+        threads: usize,
+    ) -> Result<Self> {
+        let sizes = specs.iter().map(|s| (s.chunks(), s.n, "n"));
+        let sizes: Vec<(ChunkRange, usize, &str)> = sizes
+            .chain(samples.iter().map(|s| (s.chunks(), s.n, "N")))
+            .collect();
+        let Some(&(all, first_n, first_what)) = sizes.first() else {
             return Err(Error::bad_input("a run needs at least one audit"));
         };
-        let trials = first.trials;
+        if let Some(outside) = samples.iter().find(|s| s.sampler.builtin().is_none()) {
+            return Err(Error::unsupported(format!(
+                "{} is not a built-in sampler: only built-in samplers are drawn in chunks that \
+                 can be split across machines or saved and resumed (a sampler from outside is \
+                 read, not drawn from a seed)",
+                outside.sampler
+            )));
+        }
         if let Some(outside) = specs.iter().find(|s| s.subject.builtin().is_none()) {
             return Err(Error::of_kind(
                 ErrorKind::Unsupported,
@@ -115,26 +260,38 @@ impl TallyFile {
                 ),
             ));
         }
-        if specs.iter().any(|s| s.trials != trials) {
+        let trials = specs.iter().map(|s| s.trials);
+        let mut trials = trials.chain(samples.iter().map(|s| s.trials));
+        let first_trials = trials.next();
+        if trials.any(|t| Some(t) != first_trials) {
             return Err(Error::unsupported(
                 "the audits of a sharded or checkpointed run must have the same trials",
             ));
         }
-        let all = first.chunks();
-        if let Some(other) = specs.iter().find(|s| s.chunks() != all) {
+        if let Some(&(other, n, what)) = sizes.iter().find(|(c, ..)| c.size != all.size) {
             return Err(Error::unsupported(format!(
                 "the audits of a sharded or checkpointed run must be counted in chunks of the \
-                 same size: n = {} has chunks of {} trials, n = {} of {} (n above {} is counted \
-                 in smaller chunks)",
-                first.n,
+                 same size: {first_what} = {first_n} has chunks of {} trials, {what} = {n} of {} \
+                 (n above {} is counted in smaller chunks)",
                 all.size,
-                other.n,
-                other.chunks().size,
+                other.size,
                 crate::spec::LARGE_N
             )));
         }
         let planned = shard.map_or(all, |s| s.range(all));
         let empty = planned.with(planned.first, planned.first);
+        let samples = samples
+            .iter()
+            .map(|spec| {
+                let spec = RecordedSample::of_spec(spec);
+                Ok(SampleAuditTally {
+                    counted: empty,
+                    seconds: 0.0,
+                    tally: spec.empty_tally()?,
+                    spec,
+                })
+            })
+            .collect::<Result<_>>()?;
         Ok(Self {
             tool: tool_version(),
             command_line,
@@ -151,23 +308,56 @@ impl TallyFile {
                     tally: Tally::collecting(spec.n, spec.collect()).with_hands(spec.hand_counts()),
                 })
                 .collect(),
+            samples,
         })
     }
 
     /// The trials of the whole run, per audit.
     pub fn run_trials(&self) -> u64 {
-        self.audits.first().map_or(0, |a| a.spec.trials)
+        let shuffles = self.audits.first().map(|a| a.spec.trials);
+        shuffles
+            .or_else(|| self.samples.first().map(|a| a.spec.trials))
+            .unwrap_or(0)
+    }
+
+    /// How many audits the file counts: its shuffles and its samplers.
+    pub fn len(&self) -> usize {
+        self.audits.len() + self.samples.len()
+    }
+
+    /// Whether the file counts no audit at all (never so for a file read
+    /// or made by [`new`](Self::new)).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Trials this file holds once complete, over all its audits.
     pub fn planned_trials(&self) -> u64 {
         let share = self.planned.trials(self.run_trials());
-        share.saturating_mul(self.audits.len() as u64)
+        share.saturating_mul(self.len() as u64)
     }
 
     /// Trials counted so far, over all audits.
     pub fn counted_trials(&self) -> u64 {
-        self.audits.iter().map(|a| a.tally.trials()).sum()
+        let shuffles = self.audits.iter().map(|a| a.tally.trials());
+        shuffles
+            .chain(self.samples.iter().map(|a| a.tally.trials()))
+            .sum()
+    }
+
+    /// The chunks each audit has counted, in study order (shuffles, then
+    /// samplers).
+    pub fn counted_ranges(&self) -> Vec<ChunkRange> {
+        let shuffles = self.audits.iter().map(|a| a.counted);
+        shuffles
+            .chain(self.samples.iter().map(|a| a.counted))
+            .collect()
+    }
+
+    /// Seconds spent counting, over all audits.
+    pub fn seconds(&self) -> f64 {
+        let shuffles = self.audits.iter().map(|a| a.seconds);
+        shuffles.chain(self.samples.iter().map(|a| a.seconds)).sum()
     }
 
     /// Every chunk of the run the file is a part of.
@@ -177,7 +367,7 @@ impl TallyFile {
 
     /// Whether every audit has counted all its planned chunks.
     pub fn is_complete(&self) -> bool {
-        self.audits.iter().all(|a| a.counted == self.planned)
+        self.counted_ranges().iter().all(|&c| c == self.planned)
     }
 
     /// Whether the file holds every chunk of the run, all counted: a run
@@ -186,7 +376,7 @@ impl TallyFile {
         self.is_complete() && self.planned == self.all_chunks()
     }
 
-    /// The audits' specs, on the file's thread count.
+    /// The shuffle audits' specs, on the file's thread count.
     pub fn specs(&self) -> Result<Vec<RunSpec>> {
         self.audits
             .iter()
@@ -194,9 +384,18 @@ impl TallyFile {
             .collect()
     }
 
+    /// The sampler audits' specs, on the file's thread count.
+    pub fn sample_specs(&self) -> Result<Vec<SampleSpec>> {
+        self.samples
+            .iter()
+            .map(|a| a.spec.to_spec(Some(self.threads)))
+            .collect()
+    }
+
     /// What makes `other` a different run from this one, or `None` if both
-    /// count the same run: the same tool, audits (algorithm, n, trials,
-    /// rng, seed, tests) and α. The chunk ranges may differ: that is what
+    /// count the same run: the same tool, shuffle audits (algorithm, n,
+    /// trials, rng, seed, tests), sampler audits (sampler, N, weights,
+    /// trials, rng, seed) and α. The chunk ranges may differ: that is what
     /// shards do.
     pub fn difference(&self, other: &Self) -> Option<Difference> {
         let differ = |field, this: &dyn ToString, other: &dyn ToString| {
@@ -206,17 +405,29 @@ impl TallyFile {
         let audits = |f: &Self| -> Vec<String> {
             f.audits.iter().map(|a| a.spec.algorithm.clone()).collect()
         };
-        let found = differ("tool", &self.tool, &other.tool).or_else(|| {
-            differ(
-                "algorithms",
-                &audits(self).join(","),
-                &audits(other).join(","),
-            )
-        });
+        let samplers = |f: &Self| -> Vec<String> {
+            f.samples.iter().map(|a| a.spec.sampler.clone()).collect()
+        };
+        let found = differ("tool", &self.tool, &other.tool)
+            .or_else(|| {
+                differ(
+                    "algorithms",
+                    &audits(self).join(","),
+                    &audits(other).join(","),
+                )
+            })
+            .or_else(|| {
+                differ(
+                    "samplers",
+                    &samplers(self).join(","),
+                    &samplers(other).join(","),
+                )
+            });
         if found.is_some() {
             return found;
         }
         let pairs = self.audits.iter().zip(&other.audits);
+        let sample_pairs = self.samples.iter().zip(&other.samples);
         pairs
             .map(|(a, b)| (&a.spec, &b.spec))
             .find_map(|(a, b)| {
@@ -226,6 +437,23 @@ impl TallyFile {
                     .or_else(|| differ("seed", &a.seed, &b.seed))
                     .or_else(|| differ("tests", &a.tests.join(","), &b.tests.join(",")))
                     .or_else(|| differ("bins", &bins_words(a.bins), &bins_words(b.bins)))
+            })
+            .or_else(|| {
+                sample_pairs
+                    .map(|(a, b)| (&a.spec, &b.spec))
+                    .find_map(|(a, b)| {
+                        differ("N", &a.n, &b.n)
+                            .or_else(|| {
+                                differ(
+                                    "weights",
+                                    &weights_words(a.weights.as_deref()),
+                                    &weights_words(b.weights.as_deref()),
+                                )
+                            })
+                            .or_else(|| differ("trials", &a.trials, &b.trials))
+                            .or_else(|| differ("rng", &a.rng, &b.rng))
+                            .or_else(|| differ("seed", &a.seed, &b.seed))
+                    })
             })
             .or_else(|| differ("alpha", &self.alpha, &other.alpha))
     }
@@ -243,10 +471,20 @@ impl TallyFile {
             )));
         }
         let specs = self.specs()?;
+        let samples = self.sample_specs()?;
         let counted = self
             .audits
             .into_iter()
             .map(|a| Counted {
+                tally: a.tally,
+                seconds: a.seconds,
+                feed: None,
+            })
+            .collect();
+        let counted_samples = self
+            .samples
+            .into_iter()
+            .map(|a| CountedSamples {
                 tally: a.tally,
                 seconds: a.seconds,
                 feed: None,
@@ -257,19 +495,30 @@ impl TallyFile {
             .iter()
             .map(|s| s.deck.as_deref().map(crate::deck::battery::note))
             .collect();
+        // The study as it was planned: a study of samplers only is titled
+        // as one.
+        let study = match specs.is_empty() {
+            true => Study::of_samples(samples),
+            false => Study {
+                samples,
+                ..Study::new(specs)
+            },
+        };
         Study {
             alpha: self.alpha,
             provenance,
             notes,
-            ..Study::new(specs)
+            ..study
         }
-        .conclude(counted)
+        .conclude_all(counted, counted_samples)
     }
 
     /// What has been counted, in words: `chunks 0..5` when every audit got
     /// as far, else each audit's.
     pub fn counted_words(&self) -> String {
-        let ranges: Vec<String> = self.audits.iter().map(|a| a.counted.to_string()).collect();
+        let ranges: Vec<String> = (self.counted_ranges().iter())
+            .map(ToString::to_string)
+            .collect();
         match ranges.as_slice() {
             [first, rest @ ..] if rest.iter().all(|r| r == first) => format!("chunks {first}"),
             _ => format!("chunks {} (audit by audit)", ranges.join(", ")),
@@ -300,7 +549,7 @@ impl TallyFile {
     /// Checks the payload holds together: built-in audits of one trial
     /// count, ranges within the run, counts of the right shape and total.
     fn check(&self) -> Result<()> {
-        if self.audits.is_empty() {
+        if self.is_empty() {
             return Err(Error::bad_input("no audit"));
         }
         let trials = self.run_trials();
@@ -338,6 +587,32 @@ impl TallyFile {
             if audit.tally.trials() != counted.trials(trials) {
                 return Err(Error::bad_input(format!(
                     "{} trials counted where chunks {counted} hold {}",
+                    audit.tally.trials(),
+                    counted.trials(trials)
+                )));
+            }
+        }
+        for audit in &self.samples {
+            let (spec, counted) = (&audit.spec, audit.counted);
+            if spec.trials != trials {
+                return Err(Error::bad_input("its audits differ in trials"));
+            }
+            if counted.first != self.planned.first || counted.end > self.planned.end {
+                return Err(Error::bad_input(format!(
+                    "chunks {counted} counted of {} planned",
+                    self.planned
+                )));
+            }
+            let empty = spec.empty_tally()?;
+            if sample_shape(&audit.tally) != sample_shape(&empty) {
+                return Err(Error::bad_input(format!(
+                    "the counts of {} do not have the shape of its samples at N = {}",
+                    spec.sampler, spec.n
+                )));
+            }
+            if audit.tally.trials() != counted.trials(trials) {
+                return Err(Error::bad_input(format!(
+                    "{} samples counted where chunks {counted} hold {}",
                     audit.tally.trials(),
                     counted.trials(trials)
                 )));
@@ -470,6 +745,28 @@ fn shape(tally: &Tally) -> Vec<usize> {
     shape
 }
 
+/// The lengths of everything a sampler tally counts, with its N and k: two
+/// tallies of the same shape can be merged and tested alike.
+fn sample_shape(tally: &SampleTally) -> [usize; 6] {
+    let len = |counts: Option<&[u64]>| counts.map_or(usize::MAX, <[u64]>::len);
+    [
+        tally.n(),
+        tally.k(),
+        tally.inclusion().len(),
+        len(tally.pairs()),
+        len(tally.slots()),
+        len(tally.subsets()),
+    ]
+}
+
+/// Weights as a difference names them (`none` for an unweighted sampler).
+fn weights_words(weights: Option<&[u64]>) -> String {
+    weights.map_or_else(
+        || "none".to_string(),
+        |w| w.iter().map(u64::to_string).collect::<Vec<_>>().join(","),
+    )
+}
+
 /// A chosen number of bins as a difference names it (`default` when none
 /// was chosen).
 fn bins_words(bins: Option<usize>) -> String {
@@ -518,7 +815,7 @@ mod tests {
         let text = String::from_utf8(bytes.clone()).unwrap();
         let (header, payload) = text.split_once('\n').unwrap();
         assert!(
-            header.starts_with("shuffle-audit tally v3 sha256="),
+            header.starts_with("shuffle-audit tally v4 sha256="),
             "{header}"
         );
         assert!(
@@ -542,8 +839,8 @@ mod tests {
         );
         assert!(refused(&bytes[..bytes.len() - 1]).contains("truncated"));
         let text = String::from_utf8(bytes.clone()).unwrap();
-        for other in [" v2 ", " v4 "] {
-            let changed = text.replacen(" v3 ", other, 1);
+        for other in [" v3 ", " v5 "] {
+            let changed = text.replacen(" v4 ", other, 1);
             let e = refused(changed.as_bytes());
             assert!(
                 e.contains(&format!("version {}", other.trim().trim_start_matches('v'))),

@@ -1,5 +1,6 @@
-//! Merging the tally files of a run's shards into the whole run's tally,
-//! refusing files that do not belong together.
+//! Merging the tally files of a run's shards (of shuffle audits, sampler
+//! audits or both) into the whole run's tally, refusing files that do not
+//! belong together.
 
 use super::file::TallyFile;
 use crate::engine::ChunkRange;
@@ -13,8 +14,9 @@ use std::path::{Path, PathBuf};
 /// Refuses ([`ErrorKind::BadInput`], naming the file) a file that cannot
 /// be read or is damaged, an unfinished one (a stopped run's checkpoint),
 /// one from another run (other tool version, audits, n, trials, rng,
-/// seed, tests or α than the first file), overlapping chunks (a shard
-/// given twice) and missing ones (a shard left out). The merged file's
+/// seed, tests, samplers, N, weights or α than the first file),
+/// overlapping chunks (a shard given twice) and missing ones (a shard left
+/// out). The merged file's
 /// time is the shards' total and its threads those of the largest shard;
 /// it keeps the first shard's command line.
 pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
@@ -54,6 +56,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
     let mut merged = files.next().expect("at least one file");
     for file in files {
         for (into, audit) in merged.audits.iter_mut().zip(file.audits) {
+            into.tally.merge(&audit.tally);
+            into.seconds += audit.seconds;
+            into.counted.end = into.counted.end.max(audit.counted.end);
+        }
+        for (into, audit) in merged.samples.iter_mut().zip(file.samples) {
             into.tally.merge(&audit.tally);
             into.seconds += audit.seconds;
             into.counted.end = into.counted.end.max(audit.counted.end);
@@ -125,9 +132,13 @@ mod tests {
     use super::*;
     use crate::algorithm::Algorithm;
     use crate::engine::{self, CHUNK_TRIALS, RunSpec, no_progress};
+    use crate::sampler::Sampler;
+    use crate::sampler::run::SampleSpec;
     use crate::shard::Shard;
     use crate::source::SourceSpec;
     use crate::spec::TestSet;
+    use crate::stats::Verdict;
+    use crate::study::{Study, Unobserved};
 
     fn specs() -> Vec<RunSpec> {
         // n = 7 with every test: permutations and structure are counted too.
@@ -182,6 +193,111 @@ mod tests {
         for (a, b) in again.audits.iter().zip(&merged.audits) {
             assert_eq!(a.tally, b.tally);
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Two shuffles and two samplers (one biased of each) of one seed and
+    /// trials, judged together.
+    fn mixed_study() -> Study {
+        let trials = 3 * CHUNK_TRIALS + 55;
+        let source = SourceSpec::parse("xoshiro256pp").unwrap();
+        let shuffles = ["naive-swap", "fisher-yates"].map(|name| RunSpec {
+            threads: Some(2),
+            ..RunSpec::new(Algorithm::parse(name).unwrap(), 6, trials, source, 9)
+        });
+        let samplers = ["floyd:k=3", "reservoir-off-by-one:k=3"].map(|name| SampleSpec {
+            threads: Some(2),
+            ..SampleSpec::new(Sampler::parse(name).unwrap(), 8, trials, source, 9)
+        });
+        Study {
+            alpha: 0.01,
+            samples: samplers.to_vec(),
+            ..Study::new(shuffles.to_vec())
+        }
+    }
+
+    #[test]
+    fn a_study_of_shuffles_and_samplers_merges_to_its_run() {
+        let dir = scratch("mixed");
+        let study = mixed_study();
+        let paths: Vec<PathBuf> = [2, 0, 1]
+            .map(|index| {
+                let shard = Some(Shard { index, count: 3 });
+                let mut file = TallyFile::of_study(&study, shard, "t".into(), 2).unwrap();
+                crate::shard::run::count(&mut file, None, &Unobserved).unwrap();
+                let path = dir.join(format!("{index}.tally"));
+                file.save(&path).unwrap();
+                path
+            })
+            .to_vec();
+        let merged = merge(&paths).unwrap();
+        assert_eq!((merged.audits.len(), merged.samples.len()), (2, 2));
+        let provenance = study.provenance.clone();
+        let judged = merged.judge(provenance).unwrap();
+        let run = study.run(&Unobserved).unwrap();
+        assert_eq!(judged.study.title, run.study.title);
+        for (a, b) in judged.audits.iter().zip(&run.audits) {
+            assert_eq!(a.tally, b.tally, "{}", a.spec.subject);
+            assert_eq!(a.verdict, b.verdict, "{}", a.spec.subject);
+            assert_eq!(a.log10_p.to_bits(), b.log10_p.to_bits());
+            assert_eq!(a.log10_p_adjusted.to_bits(), b.log10_p_adjusted.to_bits());
+        }
+        assert_eq!(judged.samples.len(), 2);
+        for (a, b) in judged.samples.iter().zip(&run.samples) {
+            assert_eq!(a.tally, b.tally, "{}", a.spec.sampler);
+            assert_eq!(a.verdict, b.verdict, "{}", a.spec.sampler);
+            assert_eq!(a.log10_p.to_bits(), b.log10_p.to_bits());
+            assert_eq!(a.log10_p_adjusted.to_bits(), b.log10_p_adjusted.to_bits());
+        }
+        let verdicts: Vec<Verdict> = judged.samples.iter().map(|a| a.verdict).collect();
+        assert_eq!(verdicts[1], Verdict::Biased, "the off-by-one reservoir");
+        // The JSON summary (what --json prints) agrees but for the times.
+        let strip = |r: &crate::study::StudyResult| {
+            let mut json: serde_json::Value = serde_json::from_str(&r.summary().to_json()).unwrap();
+            strip_seconds(&mut json);
+            json
+        };
+        assert_eq!(strip(&judged), strip(&run));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Removes every `seconds` (and rate) field: what differs between two
+    /// countings of the same trials.
+    fn strip_seconds(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.retain(|k, _| !k.contains("seconds") && !k.contains("per_sec"));
+                map.values_mut().for_each(strip_seconds);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip_seconds),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn shards_of_other_samplers_are_refused() {
+        let dir = scratch("samplers");
+        let study = mixed_study();
+        let save = |study: &Study, index: u64| {
+            let shard = Some(Shard { index, count: 2 });
+            let mut file = TallyFile::of_study(study, shard, "t".into(), 1).unwrap();
+            crate::shard::run::count(&mut file, None, &Unobserved).unwrap();
+            let path = dir.join(format!("{index}-{}.tally", study.samples[0].seed));
+            file.save(&path).unwrap();
+            path
+        };
+        let mut other = study.clone();
+        other.samples[0].seed = 10;
+        let e = merge(&[save(&study, 0), save(&other, 1)])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("its seed is 10, not 9"), "{e}");
+        other.samples[0].seed = 9;
+        other.samples.pop();
+        let e = merge(&[save(&study, 0), save(&other, 1)])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("its samplers is floyd:k=3, not"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -5,6 +5,7 @@ use super::file::TallyFile;
 use crate::engine;
 use crate::error::{Error, ErrorKind, Result};
 use crate::output::thousands;
+use crate::sampler::run as sample_run;
 use crate::study::Observer;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +29,8 @@ pub struct Checkpoint<'a> {
 /// second (a chunk of n = 52 takes about 60 ms with the default tests).
 pub const LOOK_EVERY_CHUNKS_PER_THREAD: u64 = 8;
 
-/// Counts the chunks `file` has left, audit by audit, on the file's
+/// Counts the chunks `file` has left, audit by audit (its shuffles, then
+/// its samplers, numbered in that order as in a study), on the file's
 /// threads, telling `observer` (`begin` with each audit's remaining trials,
 /// then `advanced`). With a `checkpoint`, the file is saved there every so
 /// often and when complete; when the stop flag is set the file is saved and
@@ -42,26 +44,47 @@ pub fn count(
     observer: &dyn Observer,
 ) -> Result<()> {
     let specs = file.specs()?;
+    let samples = file.sample_specs()?;
     let look = match checkpoint {
         Some(_) => LOOK_EVERY_CHUNKS_PER_THREAD.saturating_mul(file.threads.max(1) as u64),
         None => u64::MAX,
     };
     let mut saved = Instant::now();
-    for (i, spec) in specs.iter().enumerate() {
+    let trials = file.run_trials();
+    for i in 0..file.len() {
         let left = file
             .planned
-            .with(file.audits[i].counted.end, file.planned.end);
-        observer.begin(i, left.trials(spec.trials), spec.n);
+            .with(file.counted_ranges()[i].end, file.planned.end);
+        // Audit i is shuffle i, or sampler j = i - shuffles: the work of
+        // one trial is its n, or its k.
+        let sampler = i.checked_sub(specs.len());
+        let work = sampler.map_or_else(
+            || specs[i].n,
+            |j| samples[j].sampler.known_k().unwrap_or(1) as usize,
+        );
+        observer.begin(i, left.trials(trials), work);
         let progress = |trials| observer.advanced(trials);
         let mut next = left.first;
         while next < left.end {
             let end = next.saturating_add(look).min(left.end);
             let start = Instant::now();
-            let part = engine::run_range(spec, left.with(next, end), &progress)?;
-            let audit = &mut file.audits[i];
-            audit.tally.merge(&part);
-            audit.counted.end = end;
-            audit.seconds += start.elapsed().as_secs_f64();
+            let range = left.with(next, end);
+            match sampler {
+                None => {
+                    let part = engine::run_range(&specs[i], range, &progress)?;
+                    let audit = &mut file.audits[i];
+                    audit.tally.merge(&part);
+                    audit.counted.end = end;
+                    audit.seconds += start.elapsed().as_secs_f64();
+                }
+                Some(j) => {
+                    let part = sample_run::run_range(&samples[j], range, &progress)?;
+                    let audit = &mut file.samples[j];
+                    audit.tally.merge(&part);
+                    audit.counted.end = end;
+                    audit.seconds += start.elapsed().as_secs_f64();
+                }
+            }
             next = end;
             let Some(checkpoint) = checkpoint else {
                 continue;
@@ -95,8 +118,10 @@ mod tests {
     use super::*;
     use crate::algorithm::Algorithm;
     use crate::engine::{CHUNK_TRIALS, RunSpec, no_progress};
+    use crate::sampler::Sampler;
+    use crate::sampler::run::SampleSpec;
     use crate::source::SourceSpec;
-    use crate::study::Unobserved;
+    use crate::study::{Study, Unobserved};
 
     #[test]
     fn a_stopped_run_resumes_to_the_same_counts() {
@@ -136,6 +161,65 @@ mod tests {
         );
         let whole = engine::run(&spec, &no_progress).unwrap();
         assert_eq!(resumed.audits[0].tally, whole);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_stopped_study_of_shuffles_and_samplers_resumes_to_the_same_counts() {
+        let dir = std::env::temp_dir().join(format!("sa-resume-mixed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("run.tally");
+        let trials = 20 * CHUNK_TRIALS + 3;
+        let source = SourceSpec::parse("xoshiro256pp").unwrap();
+        let shuffle = RunSpec::new(
+            Algorithm::parse("naive-swap").unwrap(),
+            6,
+            trials,
+            source,
+            4,
+        );
+        let samplers = ["floyd:k=3", "reservoir-off-by-one:k=2"]
+            .map(|name| SampleSpec::new(Sampler::parse(name).unwrap(), 7, trials, source, 4));
+        let study = Study {
+            samples: samplers.to_vec(),
+            ..Study::new(vec![shuffle.clone()])
+        };
+        let mut file = TallyFile::of_study(&study, None, "t".into(), 1).unwrap();
+        let stop = AtomicBool::new(true);
+        let checkpoint = Checkpoint {
+            path: &path,
+            every: Duration::from_secs(3600),
+            stop: &stop,
+        };
+        let e = count(&mut file, Some(checkpoint), &Unobserved).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Interrupted);
+        let saved = TallyFile::load(&path).unwrap();
+        assert_eq!(
+            saved
+                .counted_ranges()
+                .iter()
+                .map(|r| r.end)
+                .collect::<Vec<_>>(),
+            [8, 0, 0]
+        );
+        // Stopped again in the samplers: a file saved part-way through them.
+        let mut resumed = saved;
+        let mut stops = 0;
+        while let Err(e) = count(&mut resumed, Some(checkpoint), &Unobserved) {
+            assert_eq!(e.kind(), ErrorKind::Interrupted);
+            resumed = TallyFile::load(&path).unwrap();
+            stops += 1;
+        }
+        assert!(stops >= 4, "{stops} stops");
+        assert!(resumed.is_whole_run());
+        assert_eq!(
+            resumed.audits[0].tally,
+            engine::run(&shuffle, &no_progress).unwrap()
+        );
+        for (audit, spec) in resumed.samples.iter().zip(&samplers) {
+            let whole = crate::sampler::run::run(spec, &no_progress).unwrap();
+            assert_eq!(audit.tally, whole, "{}", spec.sampler);
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -27,7 +27,11 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         shard::refuse_unsupported(args, samplers.as_deref())?;
     }
     if let Some(samplers) = samplers {
-        return samples::run(args, samplers);
+        let specs = samples::specs(args, samplers)?;
+        if args.in_chunks() {
+            return shard::run(args, Study::of_samples(specs));
+        }
+        return samples::run(args, specs);
     }
     if args.subject.weights.is_some() || args.subject.weights_file.is_some() {
         return Err(Error::unsupported(

@@ -6,7 +6,6 @@ use super::EXIT_BIASED;
 use super::audit_args::{AuditArgs, InputKind, OutputArgs};
 use super::color;
 use super::feed::feed;
-use super::shard;
 use super::study::{ExportArgs, execute};
 use super::table::{Table, table_width, wrap};
 use super::verdicts::seen_by_cell;
@@ -104,14 +103,10 @@ fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
     }))
 }
 
-/// Runs the sampler audits and returns the exit code: in chunks into a
-/// tally file when asked (`--shard`, `--checkpoint`, `--resume`: the
-/// shuffles' code, [`shard::run`]), else in one go.
-pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
-    let specs = specs(args, samplers)?;
-    if args.in_chunks() {
-        return shard::run(args, Study::of_samples(specs));
-    }
+/// Runs the sampler audits of `specs` in one go and returns the exit
+/// code (a run in chunks, `--shard`, `--checkpoint`, `--resume`, takes the
+/// shuffles' path, `shard::run`, from `audit`).
+pub fn run(args: &AuditArgs, specs: Vec<SampleSpec>) -> Result<i32> {
     let until_decisive = budget(args, &specs)?;
     if until_decisive.is_some() && specs.iter().any(|s| s.sampler.builtin().is_none()) {
         return Err(Error::of_kind(
@@ -143,7 +138,7 @@ pub fn run(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<i32> {
 /// The specs of the sampler audits the flags ask for, every bad request
 /// (a shuffle's flag, k > N, missing or stray weights, a sampler given
 /// twice) refused before anything runs.
-fn specs(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<Vec<SampleSpec>> {
+pub fn specs(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<Vec<SampleSpec>> {
     refuse_shuffle_flags(args)?;
     let weights = weights(args)?;
     if weights.is_some() && !samplers.iter().any(takes_weights) {

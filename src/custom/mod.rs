@@ -64,7 +64,7 @@ pub use shuffle::{MIN_DEFAULT_TRIALS, OwnShuffle, assert_fair, default_trials};
 
 use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use crate::error::Result;
-use crate::kind::Judged;
+use crate::kind::{self, Judged};
 use crate::source::{SourceKind, SourceSpec};
 use crate::stats::Verdict;
 use crate::subject::slug_of;
@@ -94,7 +94,7 @@ pub trait Own: Sized {
     /// The finished audit.
     type Audit: Judged;
 
-    /// Runs `audit` and judges it alone.
+    /// Runs `audit`, with its provisional verdict (the builder judges it).
     fn run(audit: &CustomAudit<Self>) -> Result<Self::Audit>;
 
     /// Why `audit` is not "no bias detected", in a few lines: the decisive
@@ -164,9 +164,12 @@ impl<S> CustomAudit<S> {
 }
 
 impl<S: Own> CustomAudit<S> {
-    /// Runs the audit and judges it.
+    /// Runs the audit and judges it (alone: the run's family is this one
+    /// audit).
     pub fn run(&self) -> Result<S::Audit> {
-        S::run(self)
+        let mut audit = S::run(self)?;
+        kind::judge(std::slice::from_mut(&mut audit), self.alpha);
+        Ok(audit)
     }
 
     /// Runs the audit and panics unless it found no bias with a run large

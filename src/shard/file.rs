@@ -562,15 +562,6 @@ impl TallyFile {
         }
         for (audit, spec) in self.audits.iter().zip(self.specs()?) {
             let counted = audit.counted;
-            if spec.trials != trials {
-                return Err(Error::bad_input("its audits differ in trials"));
-            }
-            if counted.first != self.planned.first || counted.end > self.planned.end {
-                return Err(Error::bad_input(format!(
-                    "chunks {counted} counted of {} planned",
-                    self.planned
-                )));
-            }
             let empty = Tally::collecting(spec.n, spec.collect()).with_hands(spec.hand_counts());
             if shape(&audit.tally) != shape(&empty)
                 || audit
@@ -584,25 +575,11 @@ impl TallyFile {
                     spec.subject, spec.n
                 )));
             }
-            if audit.tally.trials() != counted.trials(trials) {
-                return Err(Error::bad_input(format!(
-                    "{} trials counted where chunks {counted} hold {}",
-                    audit.tally.trials(),
-                    counted.trials(trials)
-                )));
-            }
+            self.check_counted(spec.trials, counted, audit.tally.trials(), "trials")?;
         }
         for audit in &self.samples {
-            let (spec, counted) = (&audit.spec, audit.counted);
-            if spec.trials != trials {
-                return Err(Error::bad_input("its audits differ in trials"));
-            }
-            if counted.first != self.planned.first || counted.end > self.planned.end {
-                return Err(Error::bad_input(format!(
-                    "chunks {counted} counted of {} planned",
-                    self.planned
-                )));
-            }
+            let spec = &audit.spec;
+            let counted = audit.counted;
             let empty = spec.empty_tally()?;
             if sample_shape(&audit.tally) != sample_shape(&empty) {
                 return Err(Error::bad_input(format!(
@@ -610,13 +587,37 @@ impl TallyFile {
                     spec.sampler, spec.n
                 )));
             }
-            if audit.tally.trials() != counted.trials(trials) {
-                return Err(Error::bad_input(format!(
-                    "{} samples counted where chunks {counted} hold {}",
-                    audit.tally.trials(),
-                    counted.trials(trials)
-                )));
-            }
+            self.check_counted(spec.trials, counted, audit.tally.trials(), "samples")?;
+        }
+        Ok(())
+    }
+
+    /// Checks one audit's counted range and total against the run: the
+    /// audit has the run's trials, its chunks start where the file's do and
+    /// end within them, and its tally holds exactly their `unit` (trials or
+    /// samples).
+    fn check_counted(
+        &self,
+        spec_trials: u64,
+        counted: ChunkRange,
+        tallied: u64,
+        unit: &str,
+    ) -> Result<()> {
+        let trials = self.run_trials();
+        if spec_trials != trials {
+            return Err(Error::bad_input("its audits differ in trials"));
+        }
+        if counted.first != self.planned.first || counted.end > self.planned.end {
+            return Err(Error::bad_input(format!(
+                "chunks {counted} counted of {} planned",
+                self.planned
+            )));
+        }
+        if tallied != counted.trials(trials) {
+            return Err(Error::bad_input(format!(
+                "{tallied} {unit} counted where chunks {counted} hold {}",
+                counted.trials(trials)
+            )));
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{run, stderr, stdout, temp};
+use common::{run, run_experiment, stderr, stdout, temp};
 
 #[test]
 fn samplers_are_judged_and_written_like_shuffles() {
@@ -219,23 +219,15 @@ fn exact_laws_of_samplers_are_enumerated() {
 #[test]
 fn sampler_experiments_run_and_rerun_identically() {
     let dir = temp("experiment");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("s.toml");
-    std::fs::write(
-        &file,
+    let (o, out) = run_experiment(
+        &dir,
+        "s",
         "name = \"s\"\npurpose = \"p\"\ntrials = 50_000\n\n[[sample]]\nsampler = \"floyd:k=2\"\nn = 6\n\n\
          [[sample]]\nsampler = \"reservoir-off-by-one:k=2\"\nn = 6\n\n\
          [[sample]]\nsampler = \"weighted-off-by-one\"\nweights = [1, 99]\n",
-    )
-    .unwrap();
-    let out = dir.join("out");
-    let o = run(&[
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
+        &["-q"],
+    );
+    let file = dir.join("s.toml");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     for name in ["experiment.toml", "run.json", "summary.json", "report.md"] {
         assert!(out.join(name).is_file(), "{name}");
@@ -283,23 +275,15 @@ fn sampler_experiments_run_and_rerun_identically() {
 #[test]
 fn one_experiment_holds_shuffles_and_samplers_judged_together() {
     let dir = temp("mixed");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("m.toml");
-    std::fs::write(
-        &file,
+    let (o, out) = run_experiment(
+        &dir,
+        "m",
         "name = \"m\"\npurpose = \"p\"\ntrials = 40_000\nn = 8\n\n\
          [[audit]]\nalgorithm = \"naive-swap\"\n\n[[audit]]\nalgorithm = \"fisher-yates\"\n\n\
          [[sample]]\nsampler = \"floyd:k=2\"\nn = 6\n\n\
          [[sample]]\nsampler = \"reservoir-off-by-one:k=2\"\nn = 6\n",
-    )
-    .unwrap();
-    let out = dir.join("out");
-    let o = run(&[
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+        &[],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(

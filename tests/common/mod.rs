@@ -99,3 +99,20 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Writes experiment `text` to `dir/NAME.toml` and runs it into `dir/out`
+/// with `extra` arguments; returns the output and the report folder.
+pub fn run_experiment(dir: &Path, name: &str, text: &str, extra: &[&str]) -> (Output, PathBuf) {
+    std::fs::create_dir_all(dir).unwrap();
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(&file, text).unwrap();
+    let out = dir.join("out");
+    let mut args = vec![
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    (run(&args), out)
+}

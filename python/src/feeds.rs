@@ -306,7 +306,14 @@ pub fn decks_shuffled(
                     deck.push(deck_item(&item, &name)?);
                 }
             } else {
-                for item in returned.try_iter()? {
+                let items = returned.try_iter().map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "{name} returned {}: a shuffle shuffles its deck in place (and returns \
+                         None) or returns the shuffled deck",
+                        returned.repr().map_or("?".into(), |r| r.to_string())
+                    ))
+                })?;
+                for item in items {
                     deck.push(deck_item(&item?, &name)?);
                 }
             }

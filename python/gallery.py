@@ -129,7 +129,7 @@ def torch_entries() -> List[Entry]:
 
 
 def datasets_entries() -> List[Entry]:
-    def buffer(size: int, epochs: int):
+    def buffer(size: int, epochs: int, set_epoch: bool = True):
         def run():
             import datasets
 
@@ -139,10 +139,14 @@ def datasets_entries() -> List[Entry]:
 
             def orders():
                 for epoch in range(epochs):
-                    shuffled.set_epoch(epoch)
+                    if set_epoch:
+                        shuffled.set_epoch(epoch)
                     yield [row["v"] for row in shuffled]
 
-            return sa.audit_orders(orders(), name=f"datasets IterableDataset.shuffle(buffer_size={size})")
+            forgot = "" if set_epoch else ", set_epoch forgotten"
+            return sa.audit_orders(
+                orders(), name=f"datasets IterableDataset.shuffle(buffer_size={size}){forgot}"
+            )
 
         return run
 
@@ -151,17 +155,25 @@ def datasets_entries() -> List[Entry]:
               ["datasets"], buffer(3, 5_000)),
         Entry("datasets", f"IterableDataset.shuffle(buffer_size={N}) (the full dataset)",
               ["datasets"], buffer(N, EPOCHS)),
+        Entry("datasets", f"IterableDataset.shuffle(buffer_size={N}), set_epoch forgotten",
+              ["datasets"], buffer(N, 2_000, set_epoch=False)),
     ]
 
 
 def missing(modules: List[str]) -> Optional[str]:
-    """The first of ``modules`` that cannot be imported, if any."""
+    """Why one of ``modules`` cannot be imported, if one cannot."""
     for m in modules:
         try:
             importlib.import_module(m)
-        except Exception:  # noqa: BLE001 - any failure to import skips the entry
-            return m
+        except Exception as e:  # noqa: BLE001 - any failure to import skips the entry
+            why = str(e).split(" in the system path")[0]
+            return f"{m} cannot be imported here: {type(e).__name__}: {why}"
     return None
+
+
+def cell(text: object) -> str:
+    """``text`` as a Markdown table cell."""
+    return str(text).replace("|", "\\|")
 
 
 def main() -> None:
@@ -177,7 +189,7 @@ def main() -> None:
     for e in entries:
         lacking = missing(e.needs)
         if lacking:
-            line = f"{e.library}: {e.what}: skipped ({lacking} cannot be imported here)"
+            line = f"{e.library}: {e.what}: skipped ({lacking})"
             skipped.append(line)
             print(line, flush=True)
             continue
@@ -207,8 +219,8 @@ def main() -> None:
     ]
     for e, r, folder in rows:
         seen = ", ".join(r.seen_by) or "-"
-        lines.append(f"| {e.library} | [{e.what}]({folder}/report.md) | {r.trials:,} | {r.verdict} | "
-                     f"{r.p_text} | {seen} | {r.could_detect} | {r.largest_deviation} |")
+        lines.append(f"| {e.library} | [{cell(e.what)}]({folder}/report.md) | {r.trials:,} | {r.verdict} | "
+                     f"{cell(r.p_text)} | {seen} | {cell(r.could_detect)} | {cell(r.largest_deviation)} |")
     if skipped:
         lines += ["", "Skipped:", ""] + [f"- {s}" for s in skipped]
     (args.out / "README.md").write_text("\n".join(lines) + "\n")

@@ -302,8 +302,11 @@ pub fn decks_shuffled(
             let returned = shuffle.call1((&list, rng))?;
             deck.clear();
             if returned.is_none() {
-                for item in list.iter() {
-                    deck.push(deck_item(&item, &name)?);
+                if !small_ints(&list, &mut deck) {
+                    deck.clear();
+                    for item in list.iter() {
+                        deck.push(deck_item(&item, &name)?);
+                    }
                 }
             } else {
                 let items = returned.try_iter().map_err(|_| {
@@ -325,6 +328,34 @@ pub fn decks_shuffled(
         left -= batch;
         Ok(left > 0)
     })
+}
+
+/// Reads `list` into `deck` when it holds only Python ints that fit a u32
+/// (the usual deck), without the checks and reference counting of the
+/// general path; false (with `deck` partly filled) for anything else, which
+/// the general path then reads and names.
+fn small_ints(list: &Bound<'_, PyList>, deck: &mut Vec<u32>) -> bool {
+    use pyo3::ffi;
+    // SAFETY: the GIL is held (a `Bound`), the list outlives the loop, and
+    // `PyList_GetItem` returns a borrowed reference to an item in range.
+    unsafe {
+        let len = ffi::PyList_Size(list.as_ptr());
+        for i in 0..len {
+            let item = ffi::PyList_GetItem(list.as_ptr(), i);
+            if item.is_null() || ffi::PyLong_CheckExact(item) == 0 {
+                ffi::PyErr_Clear();
+                return false;
+            }
+            match u32::try_from(ffi::PyLong_AsLong(item)) {
+                Ok(v) => deck.push(v),
+                Err(_) => {
+                    ffi::PyErr_Clear();
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// One item of a deck a Python shuffle made, which must be an integer.

@@ -108,6 +108,10 @@ def test_a_shuffle_that_loses_a_card_is_an_error_not_a_verdict():
         sa.audit(short, 5, trials=10)
     with pytest.raises(ValueError, match="returned 4: a shuffle shuffles its deck in place"):
         sa.audit(lambda deck, rng: deck.pop(), 5, trials=10)
+    with pytest.raises(ValueError, match="did not return a permutation: -1 is not an item of 0..n-1"):
+        sa.audit(lambda deck, rng: deck.__setitem__(0, -1), 5, trials=10)
+    with pytest.raises(ValueError, match="did not return a permutation: 5 is not below n = 5"):
+        sa.audit(lambda deck, rng: deck.__setitem__(0, 5), 5, trials=10)
     with pytest.raises(ValueError, match="did not return a permutation: 'a'"):
         sa.audit(lambda deck, rng: deck.__setitem__(0, "a"), 5, trials=10)
 

@@ -26,38 +26,113 @@ pub const DEFAULT_SEED: u64 = 20_261_121;
 #[derive(Debug, Clone)]
 pub struct Audit {
     /// What was run.
-    pub spec: RunSpec,
+    pub(crate) spec: RunSpec,
     /// Worker threads actually used.
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// Wall-clock seconds for the shuffles and counting.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// The counts.
-    pub tally: Tally,
+    pub(crate) tally: Tally,
     /// The position-by-value test, with its descriptive figures.
-    pub position_value: PositionValueStats,
+    pub(crate) position_value: PositionValueStats,
     /// Every selected test, with p-values Holm-corrected across them.
-    pub tests: Vec<TestResult>,
+    pub(crate) tests: Vec<TestResult>,
     /// The audit's own p-value (log10): the smallest Holm-adjusted p-value of
     /// its tests, i.e. the evidence of its most decisive test.
-    pub log10_p: f64,
+    pub(crate) log10_p: f64,
     /// The p-value the verdict compared with α (log10): `log10_p` after every
     /// further correction the run applied (Holm across the run's audits; for
     /// a sequential audit, Bonferroni over its looks and the run's audits).
     /// Every output shows this p next to the verdict.
-    pub log10_p_adjusted: f64,
+    pub(crate) log10_p_adjusted: f64,
     /// What the run could have detected, at the level the verdict held each
     /// test to: the figure behind "no bias detected" and "inconclusive".
-    pub sensitivity: Sensitivity,
+    pub(crate) sensitivity: Sensitivity,
     /// The verdict at the run's α, after every correction.
-    pub verdict: Verdict,
+    pub(crate) verdict: Verdict,
     /// The looks of a sequential (`--until-decisive`) audit; empty otherwise.
-    pub looks: Vec<Look>,
+    pub(crate) looks: Vec<Look>,
     /// The significance level the verdict was reached at (before any
     /// correction).
-    pub alpha: f64,
+    pub(crate) alpha: f64,
     /// What an outside feed gave (decks read, items, workers); `None` for
     /// shuffles the engine ran.
-    pub feed: Option<FeedReport>,
+    pub(crate) feed: Option<FeedReport>,
+}
+
+/// What an audit found, read through accessors so that fields can be added
+/// without breaking a caller.
+impl Audit {
+    /// What was run: the algorithm, source, n, trials and seed.
+    pub fn spec(&self) -> &RunSpec {
+        &self.spec
+    }
+
+    /// Worker threads actually used.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Wall-clock seconds for the shuffles and counting.
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// The counts (position-by-value matrix and every statistic's tally).
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
+    /// The position-by-value test, with its descriptive figures.
+    pub fn position_value(&self) -> &PositionValueStats {
+        &self.position_value
+    }
+
+    /// Every selected test, with p-values Holm-corrected across them.
+    pub fn tests(&self) -> &[TestResult] {
+        &self.tests
+    }
+
+    /// The audit's own p-value (log10): its most decisive test's
+    /// Holm-adjusted p, before corrections across the run.
+    pub fn log10_p(&self) -> f64 {
+        self.log10_p
+    }
+
+    /// The p-value the verdict compared with α (log10), after every
+    /// correction the run applied; every output shows it next to the
+    /// verdict.
+    pub fn log10_p_adjusted(&self) -> f64 {
+        self.log10_p_adjusted
+    }
+
+    /// What the run could have detected, at the level each test was held
+    /// to: the figure behind "no bias detected" and "inconclusive".
+    pub fn sensitivity(&self) -> &Sensitivity {
+        &self.sensitivity
+    }
+
+    /// The verdict at the run's α, after every correction.
+    pub fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+
+    /// The looks of a sequential (`--until-decisive`) audit; empty otherwise.
+    pub fn looks(&self) -> &[Look] {
+        &self.looks
+    }
+
+    /// The significance level the verdict was reached at (before any
+    /// correction).
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// What an outside feed gave (decks read, items, workers); `None` for
+    /// shuffles the engine ran.
+    pub fn feed(&self) -> Option<&FeedReport> {
+        self.feed.as_ref()
+    }
 }
 
 impl Audit {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 /// Everything that can go wrong in an audit, phrased for the person who ran it.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The request or its input is wrong (bad name, bad number, impossible
     /// size, bad input data), or a step failed that has no [`Error::Io`]

@@ -26,8 +26,8 @@
 //! # fn main() -> shuffle_audit::Result<()> {
 //! let spec = RunSpec::new(Algorithm::parse("naive-swap")?, 10, 100_000, SourceSpec::parse("chacha8")?, 1);
 //! let result = audit::run(&spec, audit::DEFAULT_ALPHA, &no_progress)?;
-//! assert_eq!(result.verdict, Verdict::Biased);
-//! println!("decisive test: {}, log10 p = {:.0}", result.decisive().test, result.log10_p);
+//! assert_eq!(result.verdict(), Verdict::Biased);
+//! println!("decisive test: {}, log10 p = {:.0}", result.decisive().test, result.log10_p());
 //! // Every test that saw the bias, strongest evidence first (the decisive one leads).
 //! let seen: Vec<&str> = result.seen_by().iter().map(|t| t.test.name()).collect();
 //! assert_eq!(seen[0], "position-value");
@@ -54,10 +54,10 @@ pub mod ingest;
 pub mod kind;
 pub mod mixing;
 pub mod output;
-pub mod pacing;
+pub(crate) mod pacing;
 pub mod params;
 pub mod permutation;
-pub mod plot;
+pub(crate) mod plot;
 pub mod power;
 pub mod produce;
 pub mod report;
@@ -70,7 +70,7 @@ pub mod spec;
 pub mod stats;
 pub mod study;
 pub mod subject;
-pub mod subsets;
+pub(crate) mod subsets;
 pub mod tally;
 pub mod values;
 

@@ -25,6 +25,7 @@ pub struct Produced {
 /// What an outside feed gave: how many decks, what the items were, and, for
 /// a command, each worker as run (what a rerun needs).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct FeedReport {
     /// Decks counted.
     pub decks: u64,

@@ -14,6 +14,7 @@ use crate::values::check_alpha;
 
 /// One look of a sequential audit.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Look {
     /// Trials counted so far.
     pub trials: u64,

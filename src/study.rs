@@ -432,6 +432,7 @@ pub fn default_sample_title(samples: &[SampleSpec]) -> String {
 /// What a study found: its judged audits, the findings every output
 /// renders, and its mixing curves.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct StudyResult {
     /// The study that ran.
     pub study: Study,

@@ -196,7 +196,7 @@ fn sequential_audits_keep_their_false_alarm_rate() {
                 40_000 + seed,
             );
             let a = audit::run_until_decisive(&spec, LEVEL, 8_000, 1, &no_progress).unwrap();
-            a.verdict == shuffle_audit::stats::Verdict::Biased
+            a.verdict() == shuffle_audit::stats::Verdict::Biased
         })
         .count() as u64;
     let (_, hi) = binomial_band(RUNS, LEVEL, 0.999);

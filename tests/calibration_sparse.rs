@@ -335,7 +335,7 @@ fn fair_audits_keep_their_false_alarm_rate_at_n_5() {
             let a = audit::run(&spec, ALPHA, &no_progress).unwrap();
             let test = a.test(TestKind::Permutation).unwrap();
             assert!(test.method.contains("shifted-gamma"), "{}", test.method);
-            a.verdict == Verdict::Biased
+            a.verdict() == Verdict::Biased
         })
         .count() as u64;
     let (lo, hi) = binomial_band(AUDITS, ALPHA, BAND);

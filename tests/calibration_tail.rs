@@ -116,8 +116,8 @@ fn run_case(case: &Case, audits: u64) -> Tally {
         .map(|i| {
             let seed = 22_000_000 + 100_000 * case.n as u64 + i;
             let a = audit::run(&spec(seed), ALPHA, &no_progress).unwrap();
-            let p = a.tests.iter().map(|t| (t.test, t.log10_p)).collect();
-            (p, a.verdict == Verdict::Biased)
+            let p = a.tests().iter().map(|t| (t.test, t.log10_p)).collect();
+            (p, a.verdict() == Verdict::Biased)
         })
         .collect();
     let tests = runs[0]

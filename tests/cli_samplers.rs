@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{run, run_experiment, stderr, stdout, temp};
+use common::{run, run_experiment, scratch, stderr, stdout, summary, temp};
 
 #[test]
 fn samplers_are_judged_and_written_like_shuffles() {
@@ -151,11 +151,7 @@ fn weighted_picks_take_their_weights_and_boards_their_size() {
 #[test]
 fn bad_sampler_requests_are_refused_with_exit_2() {
     for (args, needle) in [
-        (
-            &["audit", "-a", "floyd:k=3", "-a", "naive-swap"][..],
-            "separate runs",
-        ),
-        (&["audit", "-a", "floyd:k=12", "-n", "10"], "k = 12"),
+        (&["audit", "-a", "floyd:k=12", "-n", "10"][..], "k = 12"),
         (
             &["audit", "-a", "floyd:k=3", "--weights", "1,2"],
             "--weights is for weighted picks",
@@ -311,10 +307,70 @@ fn one_experiment_holds_shuffles_and_samplers_judged_together() {
     }
     let o = run(&["run", "--check", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Each kind's counts, against its own summary.
+    let said = stdout(&o);
     assert!(
-        stdout(&o).starts_with("identical: 4 audits"),
-        "{}",
-        stdout(&o)
+        said.starts_with("identical: 4 audits, 128 position-by-value counts match"),
+        "{said}"
     );
+    assert!(said.contains("and 12 inclusion counts match"), "{said}");
+    assert!(said.trim_end().ends_with("samplers/summary.json"), "{said}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn one_audit_command_holds_shuffles_and_samplers_judged_together() {
+    let dir = scratch("mixed-command");
+    let out = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let args = [
+        "audit",
+        "-a",
+        "naive-swap",
+        "-a",
+        "fisher-yates",
+        "-a",
+        "floyd:k=2",
+        "-a",
+        "reservoir-off-by-one:k=2",
+        "-n",
+        "8",
+        "-t",
+        "200k",
+        "--tests",
+        "position-value,lehmer",
+        "--seed",
+        "5",
+    ];
+    let whole = out("whole");
+    let o = run(&[&args[..], &["--out", &whole]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("n = 8, 200,000 trials each"), "{text}");
+    // One Holm correction over the 4 audits, stated for both tables.
+    assert_eq!(text.matches("over 4 audits").count(), 2, "{text}");
+    assert!(text.contains("tests: position-value,lehmer"), "{text}");
+    assert!(
+        text.contains("samplers: 1 biased, 1 no bias detected"),
+        "{text}"
+    );
+    let summary = summary(std::path::Path::new(&whole));
+    assert_eq!(summary["audits"][0]["verdict"], "biased");
+    assert_eq!(summary["audits"][1]["verdict"], "no-bias-detected");
+    assert_eq!(summary["samplers"][0]["verdict"], "no-bias-detected");
+    assert_eq!(summary["samplers"][1]["verdict"], "biased");
+    let csv = std::path::Path::new(&whole).join("samplers/floyd_k-2_n8/inclusion.csv");
+    assert!(csv.is_file(), "{}", csv.display());
+    // The same command in 2 shards, merged: the same table.
+    let mut tallies = Vec::new();
+    for i in 0..2 {
+        let tally = out(&format!("s{i}.tally"));
+        let shard = format!("{i}/2");
+        let s = run(&[&args[..], &["--shard", &shard, "--tally", &tally]].concat());
+        assert_eq!(s.status.code(), Some(0), "{}", stderr(&s));
+        tallies.push(tally);
+    }
+    let m = run(&["merge", &tallies[1], &tallies[0], "--out", &out("merged")]);
+    assert_eq!(m.status.code(), Some(0), "{}", stderr(&m));
+    assert_eq!(stdout(&m), text);
     std::fs::remove_dir_all(&dir).unwrap();
 }

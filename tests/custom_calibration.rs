@@ -31,9 +31,9 @@ fn fair_closures_pass_at_the_stated_rate_and_broken_ones_never_do() {
             .seed(seed)
             .run()
             .unwrap();
-        assert_ne!(audit.verdict, Verdict::Inconclusive, "seed {seed}");
-        at_01 += usize::from(audit.log10_p_adjusted <= 0.01f64.log10());
-        at_001 += usize::from(audit.log10_p_adjusted <= 0.001f64.log10());
+        assert_ne!(audit.verdict(), Verdict::Inconclusive, "seed {seed}");
+        at_01 += usize::from(audit.log10_p_adjusted() <= 0.01f64.log10());
+        at_001 += usize::from(audit.log10_p_adjusted() <= 0.001f64.log10());
     }
     eprintln!("of {seeds} fair runs, {at_01} rejected at 0.01 and {at_001} at 0.001");
     // Holm keeps the family-wise rate at most alpha: at most 50 and 5
@@ -49,6 +49,6 @@ fn fair_closures_pass_at_the_stated_rate_and_broken_ones_never_do() {
             .seed(seed)
             .run()
             .unwrap();
-        assert_eq!(audit.verdict, Verdict::Biased, "seed {seed}");
+        assert_eq!(audit.verdict(), Verdict::Biased, "seed {seed}");
     }
 }

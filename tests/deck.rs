@@ -291,14 +291,14 @@ fn a_shoe_from_text_is_audited_by_kind() {
     );
     let result = audit::run(&spec, 0.001, &no_progress).unwrap();
     std::fs::remove_dir_all(&dir).ok();
-    let kinds: Vec<TestKind> = result.tests.iter().map(|t| t.test).collect();
+    let kinds: Vec<TestKind> = result.tests().iter().map(|t| t.test).collect();
     assert_eq!(
         kinds,
         vec![TestKind::PositionKind, TestKind::Serial],
         "no test of the per-index counts; the serial test matches kinds"
     );
-    assert!(result.tests[0].log10_p < -20.0, "{:?}", result.tests[0]);
-    assert_eq!(result.tests[0].df, (103 * 51) as f64);
+    assert!(result.tests()[0].log10_p < -20.0, "{:?}", result.tests()[0]);
+    assert_eq!(result.tests()[0].df, (103 * 51) as f64);
 }
 
 #[test]
@@ -438,7 +438,7 @@ fn serial_of_text(name: &str, text: &str) -> f64 {
     let result = audit::run(&spec, 0.001, &no_progress).unwrap();
     std::fs::remove_dir_all(&dir).ok();
     result
-        .tests
+        .tests()
         .iter()
         .find(|t| t.test == TestKind::Serial)
         .expect("shoes read from text get the kinds' serial test")

@@ -32,23 +32,23 @@ fn audit(algorithm: &str, n: usize, trials: u64, source: &str, seed: u64) -> Aud
 fn runs_too_small_to_see_anything_are_inconclusive() {
     // One shuffle used to be called "fair".
     let one = audit("fisher-yates", 10, 1, "chacha8", 1);
-    assert_eq!(one.verdict, Verdict::Inconclusive);
+    assert_eq!(one.verdict(), Verdict::Inconclusive);
     // 200 shuffles of naive-swap used to be called "fair": the run could not
     // have seen anything smaller than a doubling of one cell.
     let small = audit("naive-swap", 10, 200, "chacha8", 1);
     assert_eq!(
-        small.verdict,
+        small.verdict(),
         Verdict::Inconclusive,
         "{:?}",
-        small.sensitivity
+        small.sensitivity()
     );
-    assert!(small.sensitivity.cell_deviation.unwrap() > 1.0);
+    assert!(small.sensitivity().cell_deviation.unwrap() > 1.0);
     // Enough trials: a fair shuffle is "no bias detected", with what it could see.
     let fair = audit("fisher-yates", 10, 1_000_000, "chacha8", 1);
-    assert_eq!(fair.verdict, Verdict::NoBiasDetected);
-    let eps = fair.sensitivity.cell_deviation.unwrap();
+    assert_eq!(fair.verdict(), Verdict::NoBiasDetected);
+    let eps = fair.sensitivity().cell_deviation.unwrap();
     assert!(eps < 0.03, "{eps}");
-    assert!(fair.sensitivity.words().contains("90% power"));
+    assert!(fair.sensitivity().words().contains("90% power"));
 }
 
 #[test]
@@ -85,13 +85,17 @@ fn p_values_beyond_the_floor_are_bounds_and_still_rank_the_tests_that_saw_the_bi
     // Random-swap with few swaps at n = 52: the fixed-point count is absurdly
     // far out (its χ² tail used to print as 9.8e-5618544158).
     let a = audit("random-swap:k=10", 52, 100_000, "chacha8", 1);
-    assert_eq!(a.verdict, Verdict::Biased);
+    assert_eq!(a.verdict(), Verdict::Biased);
     let fixed = a.test(TestKind::FixedPoints).unwrap();
     assert_eq!(format_p(fixed.log10_p), "< 1e-12");
-    assert_eq!(format_p(a.log10_p_adjusted), "< 1e-12");
+    assert_eq!(format_p(a.log10_p_adjusted()), "< 1e-12");
     // Several tests are below the floor: they are listed by their own log10
     // p, which only ranks there, and the decisive test is the first.
-    let below: Vec<_> = a.tests.iter().filter(|t| t.log10_p_holm < -12.0).collect();
+    let below: Vec<_> = a
+        .tests()
+        .iter()
+        .filter(|t| t.log10_p_holm < -12.0)
+        .collect();
     assert!(below.len() >= 2);
     let seen = a.seen_by();
     assert!(below.iter().all(|t| seen.iter().any(|s| s.test == t.test)));
@@ -116,7 +120,7 @@ fn a_cell_is_named_only_when_it_stands_out() {
     // Without an exact law, noise is not reported as a finding...
     let fair = audit("rand-crate", 52, 200_000, "chacha8", 1);
     assert!(
-        fair.position_value
+        fair.position_value()
             .standout(52, audit::DEFAULT_ALPHA)
             .is_none()
     );
@@ -124,7 +128,7 @@ fn a_cell_is_named_only_when_it_stands_out() {
     // ... and a real deviation is.
     let naive = audit("naive-swap", 10, 100_000, "chacha8", 1);
     let cell = naive
-        .position_value
+        .position_value()
         .standout(10, audit::DEFAULT_ALPHA)
         .unwrap();
     assert_eq!((cell.position, cell.value), (0, 1));
@@ -150,7 +154,7 @@ fn tv_noise_is_the_noise_of_the_worst_position() {
                     )
                 };
                 let a = audit::run(&spec, audit::DEFAULT_ALPHA, &no_progress).unwrap();
-                (a.position_value.tv_marginal, a.position_value.tv_noise)
+                (a.position_value().tv_marginal, a.position_value().tv_noise)
             })
             .collect();
         let mean = tvs.iter().map(|t| t.0).sum::<f64>() / tvs.len() as f64;
@@ -178,33 +182,33 @@ fn a_sequential_audit_shows_the_p_its_verdict_used() {
         22,
     );
     let a = audit::run_until_decisive(&spec, 0.05, 64_000, 1, &no_progress).unwrap();
-    let rejected = a.log10_p_adjusted <= 0.05f64.log10();
+    let rejected = a.log10_p_adjusted() <= 0.05f64.log10();
     assert_eq!(
         rejected,
-        a.verdict == Verdict::Biased,
+        a.verdict() == Verdict::Biased,
         "{}",
-        a.log10_p_adjusted
+        a.log10_p_adjusted()
     );
     let best = a
-        .looks
+        .looks()
         .iter()
         .map(|l| l.log10_p)
         .fold(f64::INFINITY, f64::min);
     // Every look the budget allows counts (J = 7: 1k, 2k, ..., 64k), stopped early or not.
     let looks = audit::look_schedule(1000, 64_000).len() as f64;
-    assert!((a.log10_p_adjusted - (best + looks.log10()).min(0.0)).abs() < 1e-9);
+    assert!((a.log10_p_adjusted() - (best + looks.log10()).min(0.0)).abs() < 1e-9);
 }
 
 #[test]
 fn tests_that_coincide_are_one_member_of_the_family() {
     let a = audit("fisher-yates", 3, 10_000, "chacha8", 1);
-    let names: Vec<TestKind> = a.tests.iter().map(|t| t.test).collect();
+    let names: Vec<TestKind> = a.tests().iter().map(|t| t.test).collect();
     assert!(names.contains(&TestKind::FixedPoints) && !names.contains(&TestKind::Cycles));
     assert!(names.contains(&TestKind::Permutation) && !names.contains(&TestKind::LehmerPairs));
     // At n = 2 every test but serial (which compares consecutive deals,
     // not the deals' law) is position-value's twin.
     assert_eq!(
-        audit("fisher-yates", 2, 10_000, "chacha8", 1).tests.len(),
+        audit("fisher-yates", 2, 10_000, "chacha8", 1).tests().len(),
         2
     );
 }

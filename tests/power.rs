@@ -115,7 +115,7 @@ fn naive_swap_plan_matches_an_independent_derivation_and_simulation() {
                     900 + seed,
                 )
             };
-            audit::run(&spec, ALPHA, &no_progress).unwrap().verdict == Verdict::Biased
+            audit::run(&spec, ALPHA, &no_progress).unwrap().verdict() == Verdict::Biased
         })
         .count() as u64;
     let (lo, hi) = binomial_band(RUNS, POWER, 0.999);
@@ -158,7 +158,7 @@ fn detections(
                 )
             };
             let a = audit::run(&spec, ALPHA, &no_progress).unwrap();
-            a.log10_p + log10_m <= ALPHA.log10()
+            a.log10_p() + log10_m <= ALPHA.log10()
         })
         .count() as u64
 }

@@ -41,11 +41,11 @@ fn detections(
             }
             let a = audit::run(&spec, ALPHA, &no_progress).unwrap();
             let planned = a
-                .tests
+                .tests()
                 .iter()
                 .find(|t| t.test == test)
                 .is_some_and(|t| t.log10_p <= level.log10());
-            (planned, a.verdict == Verdict::Biased)
+            (planned, a.verdict() == Verdict::Biased)
         })
         .collect();
     let count = |f: fn(&(bool, bool)) -> bool| outcomes.iter().filter(|o| f(o)).count() as u64;

@@ -54,7 +54,7 @@ fn detected(alg: &str, n: usize, trials: u64, tests: &str) -> u64 {
                 &no_progress,
             )
             .unwrap();
-            a.log10_p <= ALPHA.log10()
+            a.log10_p() <= ALPHA.log10()
         })
         .count() as u64
 }

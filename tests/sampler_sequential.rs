@@ -65,19 +65,19 @@ fn a_fair_sampler_is_rarely_called_biased_however_often_it_is_looked_at() {
         let audits = audits(sampler, base);
         let alarms = audits
             .iter()
-            .filter(|a| a.verdict == Verdict::Biased)
+            .filter(|a| a.verdict() == Verdict::Biased)
             .count() as u64;
         // A fair sampler spends its budget unless it (falsely) alarms.
         assert!(
             audits
                 .iter()
-                .all(|a| a.verdict == Verdict::Biased || a.tally.trials() == BUDGET)
+                .all(|a| a.verdict() == Verdict::Biased || a.tally().trials() == BUDGET)
         );
         // What looking at α each time would have called biased: any look
         // with p ≤ α (an audit that stopped did so at p ≤ α/4).
         let naive = audits
             .iter()
-            .filter(|a| a.looks.iter().any(|l| l.log10_p <= LEVEL.log10()))
+            .filter(|a| a.looks().iter().any(|l| l.log10_p <= LEVEL.log10()))
             .count() as u64;
         println!(
             "{sampler}: {alarms} false alarms of {RUNS} at alpha {LEVEL} (at most {hi}); \
@@ -102,9 +102,9 @@ fn a_biased_sampler_is_caught_in_most_runs() {
         let audits = audits(sampler, base);
         let caught: Vec<&SampleAudit> = audits
             .iter()
-            .filter(|a| a.verdict == Verdict::Biased)
+            .filter(|a| a.verdict() == Verdict::Biased)
             .collect();
-        let mut stops: Vec<u64> = caught.iter().map(|a| a.tally.trials()).collect();
+        let mut stops: Vec<u64> = caught.iter().map(|a| a.tally().trials()).collect();
         stops.sort_unstable();
         let median = stops.get(stops.len() / 2).copied().unwrap_or(0);
         println!(
@@ -118,8 +118,8 @@ fn a_biased_sampler_is_caught_in_most_runs() {
         );
         // Caught audits stop at the look that was decisive.
         assert!(caught.iter().all(|a| {
-            let last = a.looks.last().unwrap();
-            last.trials == a.tally.trials() && last.log10_p <= last.log10_alpha
+            let last = a.looks().last().unwrap();
+            last.trials == a.tally().trials() && last.log10_p <= last.log10_alpha
         }));
     }
 }

@@ -46,18 +46,23 @@ fn every_sampler_gets_its_expected_verdict() {
     let wrong: Vec<String> = audits
         .iter()
         .filter(|a| {
-            let want = if a.spec.sampler.builtin().is_some_and(|s| s.expected_fair()) {
+            let want = if a
+                .spec()
+                .sampler
+                .builtin()
+                .is_some_and(|s| s.expected_fair())
+            {
                 Verdict::NoBiasDetected
             } else {
                 Verdict::Biased
             };
-            a.verdict != want
+            a.verdict() != want
         })
         .map(|a| {
             format!(
                 "{}: {} ({})",
-                a.spec.sampler,
-                a.verdict,
+                a.spec().sampler,
+                a.verdict(),
                 a.deviation_words()
             )
         })
@@ -70,12 +75,17 @@ fn every_sampler_gets_its_expected_verdict() {
         let seen = a.seen_by();
         assert_eq!(
             seen.is_empty(),
-            a.verdict != Verdict::Biased,
+            a.verdict() != Verdict::Biased,
             "{}",
-            a.spec.sampler
+            a.spec().sampler
         );
         if let Some(first) = seen.first() {
-            assert_eq!(first.test, a.decisive().unwrap().test, "{}", a.spec.sampler);
+            assert_eq!(
+                first.test,
+                a.decisive().unwrap().test,
+                "{}",
+                a.spec().sampler
+            );
         }
         assert!(seen.windows(2).all(|w| w[0].log10_p <= w[1].log10_p));
     }
@@ -102,8 +112,8 @@ fn fair_sampler_audits_reject_at_the_stated_rate() {
                 threads: Some(1),
             };
             let audit = audit::run(&spec, 0.001, &no_progress).unwrap();
-            assert!(audit.not_run.is_empty(), "{name}: {:?}", audit.not_run);
-            p_values.push(10f64.powf(audit.log10_p));
+            assert!(audit.not_run().is_empty(), "{name}: {:?}", audit.not_run());
+            p_values.push(10f64.powf(audit.log10_p()));
         }
         for alpha in [0.01, 0.001] {
             let rejected = p_values.iter().filter(|&&p| p <= alpha).count() as u64;

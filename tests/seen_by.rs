@@ -23,11 +23,11 @@ fn judged(algorithms: &[Algorithm], n: usize, trials: u64) -> Vec<Audit> {
 /// and they come strongest (smallest raw p) first.
 fn check_seen_by(a: &Audit) {
     let seen = a.seen_by();
-    let further = a.log10_p_adjusted - a.log10_p;
+    let further = a.log10_p_adjusted() - a.log10_p();
     let rejecting: Vec<TestKind> = a
-        .tests
+        .tests()
         .iter()
-        .filter(|t| t.log10_p_holm + further <= a.alpha.log10())
+        .filter(|t| t.log10_p_holm + further <= a.alpha().log10())
         .map(|t| t.test)
         .collect();
     let mut listed: Vec<TestKind> = seen.iter().map(|t| t.test).collect();
@@ -35,8 +35,8 @@ fn check_seen_by(a: &Audit) {
     listed.sort();
     let mut rejecting = rejecting;
     rejecting.sort();
-    assert_eq!(listed, rejecting, "{}", a.spec.subject);
-    assert_eq!(seen.is_empty(), a.verdict != Verdict::Biased);
+    assert_eq!(listed, rejecting, "{}", a.spec().subject);
+    assert_eq!(seen.is_empty(), a.verdict() != Verdict::Biased);
     if let Some(first) = seen.first() {
         assert_eq!(first.test, a.decisive().test);
     }
@@ -50,7 +50,7 @@ fn the_naive_swap_names_position_by_value_first() {
     // used to make it the decisive test.
     let audits = judged(&[Algorithm::NaiveSwap, Algorithm::FisherYates], 52, 200_000);
     let naive = &audits[0];
-    assert_eq!(naive.verdict, Verdict::Biased);
+    assert_eq!(naive.verdict(), Verdict::Biased);
     let seen: Vec<TestKind> = naive.seen_by().iter().map(|t| t.test).collect();
     assert_eq!(seen.first(), Some(&TestKind::PositionValue), "{seen:?}");
     assert_eq!(naive.decisive().test, TestKind::PositionValue);
@@ -67,7 +67,7 @@ fn the_naive_swap_names_position_by_value_first() {
     // A fair shuffle: nothing saw a bias (at n = 52, 200,000 trials are too
     // few for "no bias detected": its verdict is inconclusive).
     let fair = &audits[1];
-    assert_ne!(fair.verdict, Verdict::Biased);
+    assert_ne!(fair.verdict(), Verdict::Biased);
     assert!(fair.seen_by().is_empty());
     check_seen_by(fair);
 }

@@ -34,15 +34,15 @@ fn assert_verdicts(
         .collect();
     let audits = audit::run_all(&specs, DEFAULT_ALPHA, &no_progress).unwrap();
     for a in &audits {
-        let alg = a.spec.subject.builtin().expect("a built-in algorithm");
+        let alg = a.spec().subject.builtin().expect("a built-in algorithm");
         let want = want(alg);
         assert_eq!(
-            a.verdict,
+            a.verdict(),
             want,
             "{alg} at n = {n}: decisive {} log10 p = {:.2} (Holm {:.2})",
             a.decisive().test,
-            a.log10_p,
-            a.log10_p_adjusted
+            a.log10_p(),
+            a.log10_p_adjusted()
         );
     }
 }
@@ -112,16 +112,21 @@ fn modulo_bias_of_a_weak_source_is_caught() {
         ..RunSpec::new(Algorithm::FisherYates, 1000, 200_000, kind.into(), 7)
     };
     let weak = audit::run(&spec(SourceKind::Rand15Mod), DEFAULT_ALPHA, &no_progress).unwrap();
-    assert_eq!(weak.verdict, Verdict::Biased, "{:?}", weak.position_value);
+    assert_eq!(
+        weak.verdict(),
+        Verdict::Biased,
+        "{:?}",
+        weak.position_value()
+    );
     let good = audit::run(&spec(SourceKind::Chacha8), DEFAULT_ALPHA, &no_progress).unwrap();
     // A good source finds no bias; but 200 counts per cell of a 1000 × 1000
     // matrix could not see even a doubling of one cell, so the honest verdict
     // is "inconclusive", not "no bias detected".
     assert_eq!(
-        good.verdict,
+        good.verdict(),
         Verdict::Inconclusive,
         "{:?}",
-        good.sensitivity
+        good.sensitivity()
     );
 }
 

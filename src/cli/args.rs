@@ -152,9 +152,11 @@ number of weights. Their tests: inclusion (each item against k/N), pairs \
 (beyond inclusion), subsets (every k-subset, small C(N,k)), order (item by \
 slot, ordered samplers) and picks (against w/sum w). A test that needs more \
 trials for its law says how many; a run whose inclusion test cannot run is \
-inconclusive. Shuffles and samplers are audited in separate runs; \
---until-decisive works for both.
+inconclusive. Shuffles and samplers may be audited together, judged in \
+one Holm correction (-n is then both the deck size and N; --tests applies \
+to the shuffles); --until-decisive, --shard and --checkpoint work for both.
     shuffle-audit audit -a reservoir:k=3 -a reservoir-off-by-one:k=3 -n 10
+    shuffle-audit audit -a fisher-yates -a floyd:k=3 -n 10
     shuffle-audit audit -a floyd:k=3 -t 10k --until-decisive
 
 YOUR OWN SAMPLER: --kind sample (k distinct items per line: lottery draws, \
@@ -385,7 +387,7 @@ Exit codes: 0 merged (and, with --fail-on-bias, nothing was biased); 1 \
 #[derive(Debug, Args)]
 #[command(
     mut_arg("out", |a| a.help(
-        "Output folder for the report [default: reports/latest; with --json or an \
+        "Output folder for the report [default: reports/latest/audit; with --json or an \
          --export-*, no folder unless --out is given]"
     )),
     mut_arg("quiet", |a| a.help("No closing note on stderr")),

@@ -4,8 +4,7 @@ use super::audit_args::AuditArgs;
 use super::feed::{feed, max_trials};
 use super::samples;
 use super::shard;
-use super::shown::{Shown, show};
-use super::study::execute;
+use super::study::{Bars, prepare};
 use super::table::{table_width, wrap};
 use shuffle_audit::algorithm::Algorithm;
 use shuffle_audit::deck::{self, DEFAULT_HAND, Deck};
@@ -22,29 +21,54 @@ use shuffle_audit::spec::{DEFAULT_N, DEFAULT_TRIALS};
 use shuffle_audit::{Error, Result};
 
 pub fn run(args: &AuditArgs) -> Result<i32> {
-    let samplers = samples::named(args)?;
+    let study = job(args)?;
     if args.in_chunks() {
-        shard::refuse_unsupported(args, samplers.as_deref())?;
+        return shard::run(args, study);
     }
-    if let Some(samplers) = samplers {
-        let specs = samples::specs(args, samplers)?;
-        if args.in_chunks() {
-            return shard::run(args, Study::of_samples(specs));
-        }
-        return samples::run(args, specs);
+    let quiet = args.output.quiet;
+    let samplers_only = study.audits.is_empty();
+    prepare(&study, quiet, &args.output.export)?;
+    let observer = Bars::new(&study, quiet, false);
+    shard::present(&args.output, args.run.until_decisive, samplers_only, || {
+        let result = study.run(&observer);
+        observer.finish();
+        result
+    })
+}
+
+/// The one job the flags ask for: every audit (shuffles, samplers or both)
+/// with the run's α, budget, notes and provenance, every bad value refused
+/// before any work starts.
+fn job(args: &AuditArgs) -> Result<Study> {
+    let named = samples::named(args)?;
+    if args.in_chunks() {
+        shard::refuse_unsupported(args, &named.samplers)?;
     }
-    if args.subject.weights.is_some() || args.subject.weights_file.is_some() {
+    let mixed = !named.shuffles.is_empty() && !named.samplers.is_empty();
+    let sample_specs = match named.samplers.is_empty() {
+        true => Vec::new(),
+        false => samples::specs(args, named.samplers, mixed)?,
+    };
+    let command = shell_line(&record::command_line());
+    let provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
+    if named.shuffles.is_empty() && !sample_specs.is_empty() {
+        return Ok(Study {
+            alpha: args.run.alpha,
+            until_decisive: samples::budget(args, &sample_specs)?,
+            provenance,
+            ..Study::of_samples(sample_specs)
+        });
+    }
+    if !mixed && (args.subject.weights.is_some() || args.subject.weights_file.is_some()) {
         return Err(Error::unsupported(
             "--weights is for weighted picks (-a weighted-prefix, alias or weighted-off-by-one)",
         ));
     }
-    let (specs, deck_note) = deck_specs(args, specs(args)?)?;
-    if args.in_chunks() {
-        return shard::run(args, Study::new(specs));
-    }
-    let until_decisive = max_trials(args, specs[0].trials)?;
-    let out = args.output.dir();
-    let command = shell_line(&record::command_line());
+    let (specs, deck_note) = deck_specs(args, specs(args, &named.shuffles)?)?;
+    let until_decisive = match args.in_chunks() {
+        true => None,
+        false => max_trials(args, specs[0].trials)?,
+    };
     // A source too small for n: said once on stderr and noted per audit.
     let reach: Vec<Option<String>> = specs
         .iter()
@@ -64,30 +88,20 @@ pub fn run(args: &AuditArgs) -> Result<i32> {
         .into_iter()
         .map(|r| join_notes([r, deck_note.clone()]))
         .collect();
-    let study = Study {
+    Ok(Study {
         alpha: args.run.alpha,
         until_decisive,
         notes,
-        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
+        provenance,
+        samples: sample_specs,
         ..Study::new(specs)
-    };
-    let result = execute(
-        study,
-        out.as_deref(),
-        args.output.quiet,
-        false,
-        &args.output.export,
-        |_, _| Ok(()),
-    )?;
-    Ok(show(
-        &result,
-        &Shown::of(&args.output, args.run.until_decisive, out.as_deref()),
-    ))
+    })
 }
 
-/// Turns the arguments into run specs, rejecting every bad value before any
-/// work starts.
-fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
+/// Turns the arguments into the specs of the shuffles `names` (every
+/// built-in one when empty), rejecting every bad value before any work
+/// starts.
+fn specs(args: &AuditArgs, names: &[String]) -> Result<Vec<RunSpec>> {
     refuse_command_without_n(args)?;
     let outside = outside(args)?;
     let reads_file = matches!(&outside, Some(o) if matches!(o.feed, Feed::File { .. }));
@@ -121,12 +135,10 @@ fn specs(args: &AuditArgs) -> Result<Vec<RunSpec>> {
     let source = SourceSpec::parse(&args.run.rng)?;
     let subjects: Vec<Subject> = match outside {
         Some(outside) => vec![Subject::Outside(outside)],
-        None if args.subject.algorithms.is_empty() => {
-            Algorithm::ALL.into_iter().map(Subject::from).collect()
-        }
+        None if names.is_empty() => Algorithm::ALL.into_iter().map(Subject::from).collect(),
         None => {
             let mut chosen: Vec<Subject> = Vec::new();
-            for text in &args.subject.algorithms {
+            for text in names {
                 let alg = Subject::from(Algorithm::parse(text)?);
                 if chosen.contains(&alg) {
                     return Err(Error::bad_input(format!(

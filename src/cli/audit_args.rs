@@ -179,8 +179,8 @@ pub struct DeckArgs {
     /// one row per item (e.g. item,land). Adds the position-by-category
     /// chi-square and the hand test (hypergeometric law) per column.
     /// Without --deck, the items are 0..n-1; with --input/--cmd, the items
-    /// as the input writes them (card labels like AS 10H QD for `cards`),
-    /// and the hand test is not run (hands are not counted while reading).
+    /// as the input writes them (card labels like AS 10H QD for `cards`);
+    /// --hand is refused there (hands are not counted while reading).
     #[arg(long, value_name = "FILE|cards")]
     pub categories: Option<String>,
 
@@ -273,7 +273,7 @@ pub struct RunOptions {
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
     /// Output folder for the report (HTML, Markdown) and CSV, JSON, PNG files
-    /// [default: reports/latest; with --json or an --export-*, no folder
+    /// [default: reports/latest/audit; with --json or an --export-*, no folder
     /// unless --out is given].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -351,7 +351,7 @@ impl ShardArgs {
 }
 
 /// Where files go when neither --out nor --json is given.
-const DEFAULT_OUT: &str = "reports/latest";
+const DEFAULT_OUT: &str = "reports/latest/audit";
 
 /// The report folder of a run: `--out`, else the default one, unless
 /// `--json` or an export alone was asked for (then no folder).

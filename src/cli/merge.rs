@@ -18,5 +18,7 @@ pub fn run(args: &MergeArgs) -> Result<i32> {
     let reproduce = vec![merged.command_line.clone(), command.clone()];
     let provenance = Provenance::of(&RunStart::now(), command, reproduce);
     let samplers_only = merged.audits.is_empty();
-    present(&args.output, samplers_only, || merged.judge(provenance))
+    present(&args.output, false, samplers_only, || {
+        merged.judge(provenance)
+    })
 }

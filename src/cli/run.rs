@@ -129,7 +129,7 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         |dir, result| {
             let threads = result.audits.first().map_or_else(
                 || args.threads.unwrap_or_else(rayon::current_num_threads),
-                |a| a.threads,
+                |a| a.threads(),
             );
             let audits = runs
                 .iter()
@@ -211,8 +211,8 @@ fn check_samples(dir: &Path, result: &StudyResult) -> Result<Option<String>> {
             .as_array()
             .map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect())
             .unwrap_or_default();
-        if counts != audit.tally.inclusion() {
-            return Ok(Some(format!("{} inclusion counts", audit.spec.sampler)));
+        if counts != audit.tally().inclusion() {
+            return Ok(Some(format!("{} inclusion counts", audit.spec().sampler)));
         }
     }
     Ok(None)
@@ -284,9 +284,9 @@ fn render(result: &StudyResult) -> String {
             "alpha {}, Holm within each audit and over all audits",
             study.alpha
         ));
-        let verdicts = audits.iter().map(|a| a.verdict);
+        let verdicts = audits.iter().map(|a| a.verdict());
         let all: Vec<_> = verdicts
-            .chain(result.samples.iter().map(|a| a.verdict))
+            .chain(result.samples.iter().map(|a| a.verdict()))
             .collect();
         format!(
             "{}: {}\n{}\n\n{}",
@@ -363,13 +363,37 @@ fn check(dir: &Path, args: &RunArgs) -> Result<i32> {
         println!("different: {difference}");
         return Ok(EXIT_DIFFERENT);
     }
-    let cells: usize = audits.iter().map(|a| a.spec.n * a.spec.n).sum::<usize>()
-        + result.samples.iter().map(|a| a.tally.n()).sum::<usize>();
+    // What was compared, by kind: position-by-value cells of the shuffles,
+    // inclusion counts of the samplers (each against its own summary).
+    let cells: usize = audits.iter().map(|a| a.spec().n * a.spec().n).sum();
+    let inclusions: usize = result.samples.iter().map(|a| a.tally().n()).sum();
+    let mut compared = Vec::new();
+    if !audits.is_empty() {
+        let what = match result.samples.is_empty() {
+            true => "counts",
+            false => "position-by-value counts",
+        };
+        compared.push(format!(
+            "{} {what} match {}",
+            thousands(cells as u64),
+            dir.join("summary.json").display()
+        ));
+    }
+    if !result.samples.is_empty() {
+        let folder = match audits.is_empty() {
+            true => dir.to_path_buf(),
+            false => dir.join(SAMPLERS_FOLDER),
+        };
+        compared.push(format!(
+            "{} inclusion counts match {}",
+            thousands(inclusions as u64),
+            folder.join("summary.json").display()
+        ));
+    }
     println!(
-        "identical: {}, {} counts match {}",
+        "identical: {}, {}",
         counted(result.study.len() as u64, "audit", "audits"),
-        thousands(cells as u64),
-        dir.join("summary.json").display()
+        compared.join(" and ")
     );
     Ok(0)
 }

@@ -6,43 +6,55 @@ use super::EXIT_BIASED;
 use super::audit_args::{AuditArgs, InputKind, OutputArgs};
 use super::color;
 use super::feed::feed;
-use super::study::{ExportArgs, execute};
 use super::table::{Table, table_width, wrap};
 use super::verdicts::seen_by_cell;
 use shuffle_audit::error::ErrorKind;
-use shuffle_audit::experiment::record::{self, RunStart, shell_line};
 use shuffle_audit::format::{counted, format_ratio, short_count};
 use shuffle_audit::ingest::samples::{Base, SampleKind};
 use shuffle_audit::output::samples::{SampleSummary, drawn_words};
 use shuffle_audit::output::{files, format_p};
-use shuffle_audit::report::{self, Provenance, samples as report_samples};
+use shuffle_audit::report::{self, samples as report_samples};
 use shuffle_audit::sampler::Sampler;
 use shuffle_audit::sampler::audit::SampleAudit;
 use shuffle_audit::sampler::run::{ALL_SAMPLES, SampleSpec};
 use shuffle_audit::sampler::subject::{OutsideSampler, SampleFeed, SamplerSubject};
 use shuffle_audit::source::SourceSpec;
 use shuffle_audit::stats::Verdict;
-use shuffle_audit::study::{Study, StudyResult};
+use shuffle_audit::study::StudyResult;
 use shuffle_audit::{Error, Result};
 use std::path::Path;
 
 use shuffle_audit::spec::{DEFAULT_N, DEFAULT_TRIALS};
 
-/// The samplers to audit: the outside sampler of `--kind sample|pick`, or
-/// the samplers named by `-a` if every name is a sampler; `None` for
-/// shuffles (every name a shuffle, none given, or `--kind deck`); an error
-/// for a mix, or for a name that is neither (with the closer suggestion).
-pub fn named(args: &AuditArgs) -> Result<Option<Vec<SamplerSubject>>> {
+/// What `-a` names, split by kind: the shuffles' names as given and the
+/// samplers (the outside sampler of `--kind sample|pick` alone). Both empty
+/// means every built-in shuffle; a name that is neither is an error with the
+/// closer suggestion.
+pub struct Named {
+    /// The `-a` names that are shuffles.
+    pub shuffles: Vec<String>,
+    /// The samplers named by `-a`, or the one read from outside.
+    pub samplers: Vec<SamplerSubject>,
+}
+
+/// Splits the subjects of `-a` (or `--kind sample|pick`) into shuffles and
+/// samplers.
+pub fn named(args: &AuditArgs) -> Result<Named> {
     if let Some(outside) = outside(args)? {
-        return Ok(Some(vec![SamplerSubject::Outside(outside)]));
+        return Ok(Named {
+            shuffles: Vec::new(),
+            samplers: vec![SamplerSubject::Outside(outside)],
+        });
     }
     use shuffle_audit::algorithm::Algorithm;
-    let mut samplers = Vec::new();
-    let mut shuffles = 0;
+    let mut named = Named {
+        shuffles: Vec::new(),
+        samplers: Vec::new(),
+    };
     for text in &args.subject.algorithms {
         match (Algorithm::parse(text), Sampler::parse(text)) {
-            (Ok(_), _) => shuffles += 1,
-            (Err(_), Ok(sampler)) => samplers.push(SamplerSubject::Builtin(sampler)),
+            (Ok(_), _) => named.shuffles.push(text.clone()),
+            (Err(_), Ok(sampler)) => named.samplers.push(SamplerSubject::Builtin(sampler)),
             (Err(shuffle), Err(sampler)) => {
                 // Suggest from whichever list has a near name.
                 let hint = |e: &Error| e.to_string().contains("did you mean");
@@ -54,14 +66,7 @@ pub fn named(args: &AuditArgs) -> Result<Option<Vec<SamplerSubject>>> {
             }
         }
     }
-    match (samplers.is_empty(), shuffles) {
-        (true, _) => Ok(None),
-        (false, 0) => Ok(Some(samplers)),
-        (false, _) => Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            "audit shuffles and samplers in separate runs (their tests and reports differ)",
-        )),
-    }
+    Ok(named)
 }
 
 /// The sampler from outside of `--kind sample|pick` with `--input` or
@@ -103,43 +108,17 @@ fn outside(args: &AuditArgs) -> Result<Option<OutsideSampler>> {
     }))
 }
 
-/// Runs the sampler audits of `specs` in one go and returns the exit
-/// code (a run in chunks, `--shard`, `--checkpoint`, `--resume`, takes the
-/// shuffles' path, `shard::run`, from `audit`).
-pub fn run(args: &AuditArgs, specs: Vec<SampleSpec>) -> Result<i32> {
-    let until_decisive = budget(args, &specs)?;
-    if until_decisive.is_some() && specs.iter().any(|s| s.sampler.builtin().is_none()) {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            "--until-decisive draws more samples from a built-in sampler; your sampler's \
-             samples are the ones given (use -t for more from --cmd)",
-        ));
-    }
-    let out = args.output.dir();
-    args.output.export.check()?;
-    let command = shell_line(&record::command_line());
-    let study = Study {
-        alpha: args.run.alpha,
-        until_decisive,
-        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
-        ..Study::of_samples(specs)
-    };
-    let result = execute(
-        study,
-        out.as_deref(),
-        args.output.quiet,
-        false,
-        &ExportArgs::default(),
-        |_, _| Ok(()),
-    )?;
-    show(&result, &args.output, out.as_deref())
-}
-
 /// The specs of the sampler audits the flags ask for, every bad request
-/// (a shuffle's flag, k > N, missing or stray weights, a sampler given
-/// twice) refused before anything runs.
-pub fn specs(args: &AuditArgs, samplers: Vec<SamplerSubject>) -> Result<Vec<SampleSpec>> {
-    refuse_shuffle_flags(args)?;
+/// (a shuffle's flag without a shuffle to take it, k > N, missing or stray
+/// weights, a sampler given twice) refused before anything runs.
+pub fn specs(
+    args: &AuditArgs,
+    samplers: Vec<SamplerSubject>,
+    with_shuffles: bool,
+) -> Result<Vec<SampleSpec>> {
+    if !with_shuffles {
+        refuse_shuffle_flags(args)?;
+    }
     let weights = weights(args)?;
     if weights.is_some() && !samplers.iter().any(takes_weights) {
         return Err(Error::of_kind(
@@ -220,7 +199,7 @@ pub(super) fn show(result: &StudyResult, output: &OutputArgs, out: Option<&Path>
             dir.join(report::HTML_FILE).display()
         );
     }
-    let biased = audits.iter().any(|a| a.verdict == Verdict::Biased);
+    let biased = audits.iter().any(|a| a.verdict() == Verdict::Biased);
     Ok(if output.fail_on_bias && biased {
         EXIT_BIASED
     } else {
@@ -229,23 +208,35 @@ pub(super) fn show(result: &StudyResult, output: &OutputArgs, out: Option<&Path>
 }
 
 /// The sample budget of `--until-decisive` for `specs` (which share their
-/// first look's trials), if set: the same rule and refusal as for shuffles.
-fn budget(args: &AuditArgs, specs: &[SampleSpec]) -> Result<Option<u64>> {
+/// first look's trials), if set: the same rule and refusal as for shuffles,
+/// and refused for an outside sampler, whose samples are the ones given.
+pub(super) fn budget(args: &AuditArgs, specs: &[SampleSpec]) -> Result<Option<u64>> {
     let first = specs.first().map_or(DEFAULT_TRIALS, |s| s.trials);
-    super::feed::max_trials(args, first)
+    let until_decisive = super::feed::max_trials(args, first)?;
+    if until_decisive.is_some() && specs.iter().any(|s| s.sampler.builtin().is_none()) {
+        return Err(Error::of_kind(
+            ErrorKind::Unsupported,
+            "--until-decisive draws more samples from a built-in sampler; your sampler's \
+             samples are the ones given (use -t for more from --cmd)",
+        ));
+    }
+    Ok(until_decisive)
 }
 
 /// The verdict table and its notes, fitted to 100 columns.
 pub fn render(audits: &[SampleAudit], judged_with: usize, alpha: f64) -> String {
-    let verdicts: Vec<Verdict> = audits.iter().map(|a| a.verdict).collect();
+    let verdicts: Vec<Verdict> = audits.iter().map(|a| a.verdict()).collect();
     let mut out = format!(
         "{}\nalpha {alpha}, Holm within each audit and over {}\n",
         report::content::verdict_counts_of(&verdicts),
         counted(judged_with as u64, "audit", "audits")
     );
-    for a in audits.iter().filter(|a| a.spec.sampler.builtin().is_none()) {
+    for a in audits
+        .iter()
+        .filter(|a| a.spec().sampler.builtin().is_none())
+    {
         out.push_str(&wrap(
-            &format!("{}: {}", a.spec.sampler, drawn_words(a)),
+            &format!("{}: {}", a.spec().sampler, drawn_words(a)),
             table_width(),
         ));
         out.push('\n');
@@ -268,15 +259,15 @@ pub fn render(audits: &[SampleAudit], judged_with: usize, alpha: f64) -> String 
     let mut inconclusive = Vec::new();
     for a in audits {
         if let Some(note) = a.inconclusive_note() {
-            inconclusive.push(format!("  {}: {note} (-t)", a.spec.sampler));
+            inconclusive.push(format!("  {}: {note} (-t)", a.spec().sampler));
         }
         table.push(vec![
-            a.spec.sampler.to_string(),
-            a.tally.n().to_string(),
-            a.tally.k().to_string(),
-            short_count(a.tally.trials()),
-            format!("{} {}", a.verdict.symbol(), a.verdict),
-            format_p(a.log10_p_adjusted),
+            a.spec().sampler.to_string(),
+            a.tally().n().to_string(),
+            a.tally().k().to_string(),
+            short_count(a.tally().trials()),
+            format!("{} {}", a.verdict().symbol(), a.verdict()),
+            format_p(a.log10_p_adjusted()),
             seen_by_cell(a.seen_by().iter().map(|t| t.test)),
             report_samples::detectable_words(a).replace(" per item", ""),
             deviation_short(a),
@@ -307,13 +298,13 @@ pub fn render(audits: &[SampleAudit], judged_with: usize, alpha: f64) -> String 
 /// The note on a sequential run's looks (as for shuffles); empty for a
 /// plain run.
 fn sequential_note(audits: &[SampleAudit]) -> String {
-    if audits.iter().all(|a| a.looks.is_empty()) {
+    if audits.iter().all(|a| a.looks().is_empty()) {
         return String::new();
     }
-    super::shown::sequential_note(
+    super::verdicts::sequential_note(
         audits
             .iter()
-            .map(|a| (a.spec.sampler.to_string(), a.looks.as_slice())),
+            .map(|a| (a.spec().sampler.to_string(), a.looks())),
     )
 }
 
@@ -322,8 +313,8 @@ fn sequential_note(audits: &[SampleAudit]) -> String {
 /// report's sentence.
 fn deviation_short(a: &SampleAudit) -> String {
     let decisive = a.decisive().map(|t| t.test);
-    match a.deviations.iter().find(|(t, _)| Some(*t) == decisive) {
-        Some((_, d)) if a.verdict == Verdict::Biased => {
+    match a.deviations().iter().find(|(t, _)| Some(*t) == decisive) {
+        Some((_, d)) if a.verdict() == Verdict::Biased => {
             let ratio = d.ratio();
             if ratio == 0.0 {
                 format!("never: {}", d.cell)

@@ -28,21 +28,15 @@ use std::path::{Path, PathBuf};
 /// Refuses, before anything runs, what cannot be counted in chunks:
 /// samplers and decks from outside (except a deck file's checkpointed
 /// read), sequential audits; and a shard asked for a report, which only the
-/// merge of all shards can give. `samplers` are the samplers audited, if
-/// the audit is of samplers.
-pub(super) fn refuse_unsupported(
-    args: &AuditArgs,
-    samplers: Option<&[SamplerSubject]>,
-) -> Result<()> {
+/// merge of all shards can give. `samplers` are the samplers audited (none
+/// for an audit of shuffles).
+pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: &[SamplerSubject]) -> Result<()> {
     let flag = match (&args.shards.shard, &args.shards.checkpoint) {
         (Some(_), _) => "--shard",
         (None, Some(_)) => "--checkpoint",
         (None, None) => "--resume",
     };
-    let outside_sampler = samplers
-        .into_iter()
-        .flatten()
-        .find(|s| s.builtin().is_none());
+    let outside_sampler = samplers.iter().find(|s| s.builtin().is_none());
     let why = if let Some(outside) = outside_sampler {
         Some(format!(
             "{outside} is your own sampler, whose samples are read (--input, --cmd), not drawn \
@@ -68,9 +62,9 @@ pub(super) fn refuse_unsupported(
         None
     };
     if let Some(why) = why {
-        let what = match samplers {
-            Some(_) => "built-in samplers",
-            None => "built-in shuffle algorithms",
+        let what = match samplers.is_empty() {
+            false => "built-in samplers",
+            true => "built-in shuffle algorithms",
         };
         return Err(Error::of_kind(
             ErrorKind::Unsupported,
@@ -148,7 +142,7 @@ pub(super) fn run(args: &AuditArgs, study: Study) -> Result<i32> {
     let Some(shard) = args.shards.shard else {
         let provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
         let samplers_only = file.audits.is_empty();
-        return present(&args.output, samplers_only, || {
+        return present(&args.output, false, samplers_only, || {
             count(&mut file)?;
             file.judge(provenance)
         });
@@ -177,9 +171,12 @@ pub(super) fn run(args: &AuditArgs, study: Study) -> Result<i32> {
 /// Judges a whole run with `judge` (counted here, resumed or merged from
 /// shards), writes its report and exports, and shows it as `audit` shows a
 /// run of its kind: the sampler audits' table for a run of samplers only
-/// (`samplers_only`), else the shuffles'. Returns the exit code.
+/// (`samplers_only`), else the shuffles' (with the samplers' after them),
+/// and the looks of a sequential run (`until_decisive`). Returns the exit
+/// code.
 pub(super) fn present(
     output: &OutputArgs,
+    until_decisive: bool,
     samplers_only: bool,
     judge: impl FnOnce() -> Result<StudyResult>,
 ) -> Result<i32> {
@@ -192,7 +189,10 @@ pub(super) fn present(
     let result = deliver(out.as_deref(), &exports, judge, |_, _| Ok(()))?;
     match samplers_only {
         true => samples::show(&result, output, out.as_deref()),
-        false => Ok(show(&result, &Shown::of(output, false, out.as_deref()))),
+        false => Ok(show(
+            &result,
+            &Shown::of(output, until_decisive, out.as_deref()),
+        )),
     }
 }
 

@@ -12,7 +12,6 @@ use shuffle_audit::deck;
 use shuffle_audit::format::counted;
 use shuffle_audit::output::{self, thousands};
 use shuffle_audit::report::{self, content};
-use shuffle_audit::sequential::Look;
 use shuffle_audit::study::StudyResult;
 use std::path::Path;
 
@@ -79,66 +78,58 @@ fn render(result: &StudyResult, until_decisive: bool) -> String {
     // Sequential audits stop at different trial counts: say what each may
     // use, not the count of the first one.
     let trials = if until_decisive {
-        let most = audits.iter().map(|a| a.spec.trials).max().unwrap_or(0);
+        let most = audits.iter().map(|a| a.spec().trials).max().unwrap_or(0);
         format!("up to {} trials each (until decisive)", thousands(most))
-    } else if audits.iter().all(|a| a.spec.trials == first.spec.trials) {
-        format!("{} trials each", thousands(first.spec.trials))
+    } else if audits
+        .iter()
+        .all(|a| a.spec().trials == first.spec().trials)
+    {
+        format!("{} trials each", thousands(first.spec().trials))
     } else {
         "trials as listed".to_string()
     };
-    let mut out = if first.spec.subject.builtin().is_some() {
+    let mut out = if first.spec().subject.builtin().is_some() {
         format!(
             "n = {}, {trials}, rng {}, seed {}: {}\nalpha {}, Holm within each audit and over \
              {}\ntests: {}\n\n",
-            first.spec.n,
-            first.spec.source,
-            first.spec.seed,
+            first.spec().n,
+            first.spec().source,
+            first.spec().seed,
             content::verdict_counts(audits),
             alpha,
-            counted(audits.len() as u64, "audit", "audits"),
-            first.spec.tests,
+            counted(result.study.len() as u64, "audit", "audits"),
+            first.spec().tests,
         )
     } else {
         format!(
             "{}\nalpha {}, Holm across the tests; tests: {}\n\n",
             wrap(
-                &format!("{}: {}", first.spec.subject, output::run_words(first)),
+                &format!("{}: {}", first.spec().subject, output::run_words(first)),
                 table_width()
             ),
             alpha,
-            first.spec.tests,
+            first.spec().tests,
         )
     };
     out.push_str(&verdicts::render(audits, &result.findings));
-    if let Some(deck) = &first.spec.deck {
+    if let Some(deck) = &first.spec().deck {
         let note = deck::battery::note(deck);
         out.push_str(&wrap(&format!("\nnote: {note}\n"), table_width()));
     }
     if until_decisive {
-        out.push_str(&sequential_note(
+        out.push_str(&verdicts::sequential_note(
             audits
                 .iter()
-                .map(|a| (a.spec.subject.to_string(), a.looks.as_slice())),
+                .map(|a| (a.spec().subject.to_string(), a.looks())),
+        ));
+    }
+    if !result.samples.is_empty() {
+        out.push_str("\nsamplers: ");
+        out.push_str(&super::samples::render(
+            &result.samples,
+            result.study.len(),
+            alpha,
         ));
     }
     out
-}
-
-/// The note under a sequential run's verdict table, for shuffles and
-/// samplers alike: how α was spent, and each audit's looks (wrapped to the
-/// table's width).
-pub(super) fn sequential_note<'a>(
-    audits: impl ExactSizeIterator<Item = (String, &'a [Look])>,
-) -> String {
-    let mut out = format!(
-        "\nSequential: each audit doubled its trials until biased at alpha / (looks x {}) \
-         (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best look's p \
-         times that factor.\n",
-        counted(audits.len() as u64, "audit", "audits")
-    );
-    for (name, looks) in audits {
-        let looks: Vec<String> = looks.iter().map(|l| thousands(l.trials)).collect();
-        out.push_str(&format!("  {name}: looks at {}\n", looks.join(", ")));
-    }
-    wrap(&out, table_width())
 }

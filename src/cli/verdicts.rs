@@ -5,9 +5,10 @@
 use super::table::{Table, table_width, wrap};
 use shuffle_audit::audit::Audit;
 use shuffle_audit::findings::{AuditFindings, Findings};
-use shuffle_audit::format::{format_ratio, short_count};
+use shuffle_audit::format::{counted, format_ratio, short_count};
 use shuffle_audit::output::{format_p, thousands};
 use shuffle_audit::report::content;
+use shuffle_audit::sequential::Look;
 use shuffle_audit::stats::Verdict;
 
 /// What every audit of a run shares, for a header line (`n = 10`,
@@ -18,17 +19,20 @@ pub fn shared(audits: &[Audit]) -> Vec<String> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    if audits.iter().all(|a| a.spec.n == first.spec.n) {
-        out.push(format!("n = {}", first.spec.n));
-    }
-    if audits.iter().all(|a| a.spec.trials == first.spec.trials) {
-        out.push(format!("{} trials each", thousands(first.spec.trials)));
+    if audits.iter().all(|a| a.spec().n == first.spec().n) {
+        out.push(format!("n = {}", first.spec().n));
     }
     if audits
         .iter()
-        .all(|a| a.spec.source_label() == first.spec.source_label())
+        .all(|a| a.spec().trials == first.spec().trials)
     {
-        out.push(format!("rng {}", first.spec.source_label()));
+        out.push(format!("{} trials each", thousands(first.spec().trials)));
+    }
+    if audits
+        .iter()
+        .all(|a| a.spec().source_label() == first.spec().source_label())
+    {
+        out.push(format!("rng {}", first.spec().source_label()));
     }
     out
 }
@@ -42,9 +46,9 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
         None => return String::new(),
     };
     let same = |f: &dyn Fn(&Audit) -> String| audits.iter().all(|a| f(a) == f(first));
-    let with_n = !same(&|a| a.spec.n.to_string());
-    let with_trials = !same(&|a| a.spec.trials.to_string());
-    let with_rng = !same(&|a| a.spec.source_label());
+    let with_n = !same(&|a| a.spec().n.to_string());
+    let with_trials = !same(&|a| a.spec().trials.to_string());
+    let with_rng = !same(&|a| a.spec().source_label());
     let mut header = vec![("algorithm", false)];
     if with_n {
         header.push(("n", true));
@@ -67,37 +71,37 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
     let mut inconclusive = Vec::new();
     for (a, found) in audits.iter().zip(&findings.audits) {
         let rng = if with_rng {
-            format!(", {}", a.spec.source_label())
+            format!(", {}", a.spec().source_label())
         } else {
             String::new()
         };
-        let label = format!("{} (n = {}{rng})", a.spec.subject, a.spec.n);
+        let label = format!("{} (n = {}{rng})", a.spec().subject, a.spec().n);
         if content::is_surprise(a) {
             surprises.push(label.clone());
         }
         if let Some(why) = a
-            .sensitivity
+            .sensitivity()
             .inconclusive
             .as_ref()
-            .filter(|_| a.verdict == Verdict::Inconclusive)
+            .filter(|_| a.verdict() == Verdict::Inconclusive)
         {
             inconclusive.push(format!("  {label}: {why}"));
         }
-        let mut row = vec![a.spec.subject.to_string()];
+        let mut row = vec![a.spec().subject.to_string()];
         if with_n {
-            row.push(a.spec.n.to_string());
+            row.push(a.spec().n.to_string());
         }
         if with_trials {
-            row.push(short_count(a.spec.trials));
+            row.push(short_count(a.spec().trials));
         }
         if with_rng {
-            row.push(a.spec.source_label());
+            row.push(a.spec().source_label());
         }
         row.extend([
-            format!("{} {}", a.verdict.symbol(), a.verdict),
-            format_p(a.log10_p_adjusted),
+            format!("{} {}", a.verdict().symbol(), a.verdict()),
+            format_p(a.log10_p_adjusted()),
             seen_by_cell(a.seen_by().iter().map(|t| t.test)),
-            a.sensitivity.short(),
+            a.sensitivity().short(),
             deviation_short(found),
         ]);
         rows.push(row);
@@ -124,13 +128,13 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
     let mut detect = "could detect".to_string();
     // A "could detect" every audit shares is said once in the note when
     // leaving its column out keeps every other column.
-    if audits.len() > 1 && same(&|a| a.sensitivity.short()) && !fitted.dropped.is_empty() {
+    if audits.len() > 1 && same(&|a| a.sensitivity().short()) && !fitted.dropped.is_empty() {
         let without = build(false).fit(table_width());
         if without.dropped.is_empty() {
             fitted = without;
             detect = format!(
                 "could detect ({} for every audit, so not a column here)",
-                first.sensitivity.short()
+                first.sensitivity().short()
             );
         }
     }
@@ -197,4 +201,23 @@ fn deviation_short(found: &AuditFindings) -> String {
         }
         None => "none stands out".to_string(),
     }
+}
+
+/// The note under a sequential run's verdict table, for shuffles and
+/// samplers alike: how α was spent, and each audit's looks (wrapped to the
+/// table's width).
+pub(super) fn sequential_note<'a>(
+    audits: impl ExactSizeIterator<Item = (String, &'a [Look])>,
+) -> String {
+    let mut out = format!(
+        "\nSequential: each audit doubled its trials until biased at alpha / (looks x {}) \
+         (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best look's p \
+         times that factor.\n",
+        counted(audits.len() as u64, "audit", "audits")
+    );
+    for (name, looks) in audits {
+        let looks: Vec<String> = looks.iter().map(|l| thousands(l.trials)).collect();
+        out.push_str(&format!("  {name}: looks at {}\n", looks.join(", ")));
+    }
+    wrap(&out, table_width())
 }

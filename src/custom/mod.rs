@@ -20,7 +20,7 @@
 //!     }
 //! };
 //! let audit = shuffle_audit::Audit::of_fn("off-by-one", 10, off_by_one).run().unwrap();
-//! assert_eq!(audit.verdict, shuffle_audit::stats::Verdict::Biased);
+//! assert_eq!(audit.verdict(), shuffle_audit::stats::Verdict::Biased);
 //! ```
 //!
 //! A sampler is audited the same way ([`assert_fair_sample`],
@@ -48,7 +48,7 @@
 //!     (0..3).map(|i| (start + i) % 10).collect()
 //! };
 //! let audit = SampleAudit::of_fn("window", 10, 3, window).run().unwrap();
-//! assert_eq!(audit.verdict, Verdict::Biased);
+//! assert_eq!(audit.verdict(), Verdict::Biased);
 //! ```
 //!
 //! One builder, [`CustomAudit`], serves every kind of subject: its

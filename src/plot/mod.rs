@@ -28,7 +28,7 @@ pub mod text;
 use std::fmt;
 
 pub use comparison::draw_comparison;
-pub use heatmap::{Badge, DECK_AXES, HeatmapPanel, draw_heatmap};
+pub use heatmap::{DECK_AXES, HeatmapPanel, draw_heatmap};
 pub use scale::LogScale;
 
 /// Error from drawing: plotters' or the encoder's error, as text.

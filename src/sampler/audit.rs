@@ -67,6 +67,7 @@ impl fmt::Display for SampleTest {
 /// one item's inclusion (or pick) probability its inclusion test sees with
 /// 90% power at the level the verdict holds each test to.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SampleSensitivity {
     /// The level each test is held to (α over the tests and audits).
     pub level: f64,
@@ -87,37 +88,113 @@ impl SampleSensitivity {
 #[derive(Debug, Clone)]
 pub struct SampleAudit {
     /// What was run.
-    pub spec: SampleSpec,
+    pub(crate) spec: SampleSpec,
     /// The counts.
-    pub tally: SampleTally,
+    pub(crate) tally: SampleTally,
     /// What an outside sampler's feed gave; `None` for a built-in one.
-    pub feed: Option<SampleFeedReport>,
+    pub(crate) feed: Option<SampleFeedReport>,
     /// Wall-clock seconds of the run.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// The tests that ran, Holm-corrected across them.
-    pub tests: Vec<TestResult<SampleTest>>,
+    pub(crate) tests: Vec<TestResult<SampleTest>>,
     /// The tests that did not run, each with why.
-    pub not_run: Vec<(SampleTest, String)>,
+    pub(crate) not_run: Vec<(SampleTest, String)>,
     /// Each test's most deviant cell, where it has one.
-    pub deviations: Vec<(SampleTest, Deviation)>,
+    pub(crate) deviations: Vec<(SampleTest, Deviation)>,
     /// Tests whose p-value is only a bound (too few trials for their law's
     /// tail, but an overwhelming departure): they can find bias, but do not
     /// count towards what the run could have seen.
-    pub bounded: Vec<SampleTest>,
+    pub(crate) bounded: Vec<SampleTest>,
     /// The audit's own log10 p: its smallest Holm-adjusted p.
-    pub log10_p: f64,
+    pub(crate) log10_p: f64,
     /// The log10 p the verdict compared with α, after every further
     /// correction the run applied (Holm across the run's audits; for a
     /// sequential audit, Bonferroni over its looks and the run's audits).
-    pub log10_p_adjusted: f64,
+    pub(crate) log10_p_adjusted: f64,
     /// What the run could have detected.
-    pub sensitivity: SampleSensitivity,
+    pub(crate) sensitivity: SampleSensitivity,
     /// The verdict.
-    pub verdict: Verdict,
+    pub(crate) verdict: Verdict,
     /// The looks of a sequential (`--until-decisive`) audit; empty otherwise.
-    pub looks: Vec<Look>,
+    pub(crate) looks: Vec<Look>,
     /// The significance level (before corrections).
-    pub alpha: f64,
+    pub(crate) alpha: f64,
+}
+
+/// What a sampler audit found, read through accessors so that fields can be
+/// added without breaking a caller.
+impl SampleAudit {
+    /// What was run: the sampler, N, k, source, trials and seed.
+    pub fn spec(&self) -> &SampleSpec {
+        &self.spec
+    }
+
+    /// The counts (inclusions, pairs, positions, picks).
+    pub fn tally(&self) -> &SampleTally {
+        &self.tally
+    }
+
+    /// What an outside sampler's feed gave; `None` for a built-in one.
+    pub fn feed(&self) -> Option<&SampleFeedReport> {
+        self.feed.as_ref()
+    }
+
+    /// Wall-clock seconds of the run.
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// The tests that ran, Holm-corrected across them.
+    pub fn tests(&self) -> &[TestResult<SampleTest>] {
+        &self.tests
+    }
+
+    /// The tests that did not run, each with why.
+    pub fn not_run(&self) -> &[(SampleTest, String)] {
+        &self.not_run
+    }
+
+    /// Each test's most deviant cell, where it has one.
+    pub fn deviations(&self) -> &[(SampleTest, Deviation)] {
+        &self.deviations
+    }
+
+    /// Tests whose p-value is only a bound: they can find bias but do not
+    /// count towards what the run could have seen.
+    pub fn bounded(&self) -> &[SampleTest] {
+        &self.bounded
+    }
+
+    /// The audit's own log10 p: its smallest Holm-adjusted p.
+    pub fn log10_p(&self) -> f64 {
+        self.log10_p
+    }
+
+    /// The log10 p the verdict compared with α, after every correction the
+    /// run applied.
+    pub fn log10_p_adjusted(&self) -> f64 {
+        self.log10_p_adjusted
+    }
+
+    /// What the run could have detected.
+    pub fn sensitivity(&self) -> &SampleSensitivity {
+        &self.sensitivity
+    }
+
+    /// The verdict at the run's α, after every correction.
+    pub fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+
+    /// The looks of a sequential (`--until-decisive`) audit; empty otherwise.
+    pub fn looks(&self) -> &[Look] {
+        &self.looks
+    }
+
+    /// The significance level (before corrections).
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
 }
 
 impl SampleAudit {

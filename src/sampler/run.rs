@@ -78,6 +78,7 @@ impl SampleSpec {
 
 /// What an outside sampler's feed gave.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SampleFeedReport {
     /// How the input numbered its items.
     pub base: Base,

@@ -14,6 +14,7 @@ use serde::Serialize;
 /// sampler ([`crate::sampler::audit::SampleTest`]), the same fields either
 /// way, so that correction, verdicts and outputs treat them alike.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct TestResult<K = TestKind> {
     /// Which test.
     pub test: K,

@@ -67,6 +67,7 @@ pub struct Cell {
 /// [`crate::spec::TestKind::PositionValue`], like every other test's: one
 /// result type, computed in one place.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct PositionValueStats {
     /// The calibrated statistic Q = ((n-1)/n) Σ (O-E)²/E.
     pub statistic: f64,

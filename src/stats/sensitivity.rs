@@ -46,6 +46,7 @@ pub const MAX_COHEN_W: f64 = 0.1;
 
 /// What a run could have detected, and whether that suffices for a verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Sensitivity {
     /// The power the figures are stated at.
     pub power: f64,

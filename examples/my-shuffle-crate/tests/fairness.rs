@@ -29,7 +29,7 @@ fn the_builder_gives_the_whole_audit() {
     .seed(7)
     .run()
     .expect("the audit runs");
-    assert_eq!(audit.verdict, shuffle_audit::stats::Verdict::Biased);
+    assert_eq!(audit.verdict(), shuffle_audit::stats::Verdict::Biased);
     // No value ever stays where it was: the fixed-point test says so.
     println!("decisive test: {}", audit.decisive().test);
 }
@@ -57,6 +57,6 @@ fn the_prize_tiers_are_picked_in_proportion() {
         shuffle_audit::assert_fair_picks("pick_tier", &weights, |rng| pick_tier(&weights, rng));
     println!(
         "could detect ±{:.1}% on the rarest tier",
-        100.0 * audit.sensitivity.item_deviation
+        100.0 * audit.sensitivity().item_deviation
     );
 }

@@ -248,6 +248,7 @@ impl fmt::Display for SampleCell {
 
 /// The cell that deviates most from its expectation.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Deviation {
     /// Which cell.
     pub cell: SampleCell,

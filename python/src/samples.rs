@@ -10,11 +10,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use shuffle_audit::custom::{Own, OwnSampler};
+use shuffle_audit::engine::no_progress;
 use shuffle_audit::ingest::samples::{self, Base, IngestedSamples, SampleKind, SampleOptions};
 use shuffle_audit::output::samples::{SampleSummary, pictures};
-use shuffle_audit::pacing::no_progress;
 use shuffle_audit::sampler::audit::{self as sampling, SampleAudit};
-use shuffle_audit::sampler::run::{ALL_SAMPLES, SampleFeedReport, SampleSpec};
+use shuffle_audit::sampler::run::{ALL_SAMPLES, SampleSpec};
 use shuffle_audit::sampler::subject::{FnSampler, OutsideSampler, SampleFeed, SamplerSubject};
 use shuffle_audit::source::SourceKind;
 use std::io::Read;
@@ -35,18 +35,18 @@ impl SamplerAudit {
     /// The verdict in words: `biased`, `no bias detected` or
     /// `inconclusive`.
     fn verdict(&self) -> String {
-        self.audit.verdict.to_string()
+        self.audit.verdict().to_string()
     }
 
     /// The adjusted p as every output states it (`< 1e-12`, `0.031`).
     fn p_text(&self) -> String {
-        shuffle_audit::output::format_p(self.audit.log10_p_adjusted)
+        shuffle_audit::output::format_p(self.audit.log10_p_adjusted())
     }
 
     /// The run's `summary.json` (what `shuffle-audit audit --kind ...
     /// --json` prints), as text.
     fn summary_json(&self) -> String {
-        SampleSummary::of(std::slice::from_ref(&self.audit), self.audit.alpha).to_json()
+        SampleSummary::of(std::slice::from_ref(&self.audit), self.audit.alpha()).to_json()
     }
 
     /// What the run could have detected, in the verdict table's words.
@@ -62,7 +62,7 @@ impl SamplerAudit {
 
     /// How often each item was drawn (picked, or included in a sample).
     fn counts<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        PyArray1::from_slice(py, self.audit.tally.inclusion())
+        PyArray1::from_slice(py, self.audit.tally().inclusion())
     }
 
     /// The report's inclusion chart, as PNG bytes.
@@ -138,6 +138,7 @@ pub fn run_sampler(
         None => None,
         Some(b) => Some(Base::parse(&b.to_string()).map_err(to_py)?),
     };
+    let draw_given = draw.is_some();
     let (feed, trials, reader): (SampleFeed, u64, Box<dyn ReadOutcome + Send>) = match (draw, draws)
     {
         (Some(draw), None) => {
@@ -151,7 +152,8 @@ pub fn run_sampler(
             });
             let rng = rng.ok_or_else(|| PyValueError::new_err("a random generator is needed"))?;
             let reader = feeds::lines_drawn(draw, rng, trials, pick);
-            (SampleFeed::Function, trials, Box::new(reader))
+            let from = format!("drawn by a Python function, its generator seeded with {seed}");
+            (SampleFeed::Given { from }, trials, Box::new(reader))
         }
         (None, Some(draws)) => {
             let iter = draws.try_iter().map_err(|_| {
@@ -159,14 +161,16 @@ pub fn run_sampler(
             })?;
             let reader = feeds::lines_of(iter.unbind(), pick);
             (
-                SampleFeed::File(name.clone().into()),
+                SampleFeed::Given {
+                    from: "handed over from Python".to_string(),
+                },
                 trials.unwrap_or(ALL_SAMPLES),
                 Box::new(reader),
             )
         }
         _ => return Err(PyValueError::new_err("give a sampler or draws, not both")),
     };
-    let function = matches!(feed, SampleFeed::Function);
+    let function = draw_given;
     let subject = SamplerSubject::Outside(OutsideSampler {
         name: name.clone(),
         feed,
@@ -214,8 +218,9 @@ where
     }
 }
 
-/// The judged audit of samples read for `spec`, alone in its run; `feed`
-/// keeps what was read (how items were numbered) for the report.
+/// The judged audit of samples read for `spec`, alone in its run
+/// (`sampler::audit::of_read`); `feed` keeps what was read (how items were
+/// numbered) for the report.
 fn judged(
     spec: &SampleSpec,
     read: IngestedSamples,
@@ -223,16 +228,7 @@ fn judged(
     alpha: f64,
     feed: bool,
 ) -> SampleAudit {
-    let mut audit = sampling::evaluate(spec, read.tally, seconds, alpha);
-    if feed {
-        audit.feed = Some(SampleFeedReport {
-            base: read.base,
-            stopped_early: read.stopped_early,
-            asked: (spec.trials != ALL_SAMPLES).then_some(spec.trials),
-            workers: Vec::new(),
-            sha256: None,
-        });
-    }
-    shuffle_audit::audit::judge(std::slice::from_mut(&mut audit), alpha);
+    let mut audit = sampling::of_read(spec, read, seconds, alpha, !feed);
+    sampling::judge(std::slice::from_mut(&mut audit), alpha);
     audit
 }

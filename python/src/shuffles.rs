@@ -9,15 +9,14 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use shuffle_audit::custom::{Own, OwnShuffle};
-use shuffle_audit::deck::Deck;
+use shuffle_audit::engine::no_progress;
 use shuffle_audit::engine::{ALL_DECKS, N_FROM_INPUT, RunSpec};
 use shuffle_audit::findings::Findings;
-use shuffle_audit::ingest::{self, Format, Ingested, Items};
+use shuffle_audit::ingest::{self, Format, Ingested};
 use shuffle_audit::output::summary::Summary;
-use shuffle_audit::pacing::no_progress;
-use shuffle_audit::produce::{FeedReport, read_options};
+use shuffle_audit::produce::read_options;
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::{TestKind, TestSet};
+use shuffle_audit::spec::TestSet;
 use shuffle_audit::subject::{Feed, FnShuffle, Outside, Subject};
 use shuffle_audit::{Audit, audit};
 use std::io::Read;
@@ -38,25 +37,25 @@ impl ShuffleAudit {
     /// The verdict in words: `biased`, `no bias detected` or
     /// `inconclusive`.
     fn verdict(&self) -> String {
-        self.audit.verdict.to_string()
+        self.audit.verdict().to_string()
     }
 
     /// The adjusted p as every output states it (`< 1e-12`, `0.031`).
     fn p_text(&self) -> String {
-        shuffle_audit::output::format_p(self.audit.log10_p_adjusted)
+        shuffle_audit::output::format_p(self.audit.log10_p_adjusted())
     }
 
     /// The run's `summary.json` (what `shuffle-audit audit --json`
     /// prints), as text.
     fn summary_json(&self) -> String {
         let audits = std::slice::from_ref(&self.audit);
-        Summary::of(audits, &Findings::of(audits, self.audit.alpha)).to_json()
+        Summary::of(audits, &Findings::of(audits, self.audit.alpha())).to_json()
     }
 
     /// What the run could have detected, in the verdict table's words
     /// (`±8.8% in a cell`).
     fn could_detect(&self) -> String {
-        self.audit.sensitivity.short()
+        self.audit.sensitivity().short()
     }
 
     /// Why the audit is not "no bias detected", in the words of Rust's
@@ -77,10 +76,7 @@ impl ShuffleAudit {
 
     /// The heatmap the report shows, as PNG bytes.
     fn heatmap_png<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let panel = shuffle_audit::output::panel(&self.audit);
-        let scale = shuffle_audit::output::heatmap_scale(&self.audit);
-        let png = shuffle_audit::plot::draw_heatmap(&panel, &scale)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let png = shuffle_audit::output::heatmap_png(&self.audit).map_err(to_py)?;
         Ok(PyBytes::new(py, &png))
     }
 
@@ -134,7 +130,9 @@ pub fn run_shuffle(
     }
     let outside = Outside {
         name: name.clone(),
-        feed: Feed::Function,
+        feed: Feed::Given {
+            from: format!("shuffled by a Python function, its generator seeded with {seed}"),
+        },
         order: None,
         categories: None,
     };
@@ -146,7 +144,7 @@ pub fn run_shuffle(
     let read = reader.outcome(read)?;
     let seconds = start.elapsed().as_secs_f64();
     Ok(ShuffleAudit {
-        audit: judged(&spec, read, seconds, alpha, false),
+        audit: judged(&spec, read, seconds, alpha, false)?,
     })
 }
 
@@ -172,11 +170,10 @@ pub fn read_orders(
             "the number of decks to read must be at least 1 (got 0)",
         ));
     }
-    let outside = |format| Outside {
+    let outside = Outside {
         name: name.clone(),
-        feed: Feed::File {
-            path: name.clone().into(),
-            format,
+        feed: Feed::Given {
+            from: "handed over from Python".to_string(),
         },
         order: order.clone(),
         categories: None,
@@ -195,7 +192,7 @@ pub fn read_orders(
                 }
                 let _ = rows;
                 return read_array(py, &array, &name, $format, |format| {
-                    let o = outside(format);
+                    let o = outside.clone();
                     let s = spec(&o, cols);
                     (s.clone(), read_options(&s, &o, format))
                 }, alpha);
@@ -210,7 +207,7 @@ pub fn read_orders(
             "decks must be a 2-D numpy integer array or an iterable of decks (sequences)",
         )
     })?;
-    let o = outside(Format::Text);
+    let o = outside;
     let spec = spec(&o, n.unwrap_or(N_FROM_INPUT));
     let opts = read_options(&spec, &o, Format::Text);
     let mut reader = feeds::lines_of(iter.unbind(), false);
@@ -219,7 +216,7 @@ pub fn read_orders(
     let read = reader.outcome(read)?;
     let seconds = start.elapsed().as_secs_f64();
     Ok(ShuffleAudit {
-        audit: judged(&spec, read, seconds, alpha, true),
+        audit: judged(&spec, read, seconds, alpha, true)?,
     })
 }
 
@@ -270,43 +267,16 @@ fn read_array<T: Element + numpy::Element>(
     let read = read.map_err(to_py)?;
     let seconds = start.elapsed().as_secs_f64();
     Ok(ShuffleAudit {
-        audit: judged(&spec, read, seconds, alpha, true),
+        audit: judged(&spec, read, seconds, alpha, true)?,
     })
 }
 
-/// The judged audit of decks read for `spec` (alone in its run, as Rust's
-/// `assert_fair` judges one). Decks of labels that repeat (a shoe) are
-/// audited as that deck, without the hand test (hands are not counted
-/// while reading), as the command line audits them. `feed` keeps what was
-/// read in the report (decks, items); a function's run has none.
-fn judged(spec: &RunSpec, read: Ingested, seconds: f64, alpha: f64, feed: bool) -> Audit {
-    // The command line's rule (private to the library's audit module).
-    let repeated = match &read.items {
-        Items::Labels(labels) => Deck::from_labels(labels),
-        Items::Numeric { .. } => None,
-    };
-    let spec = match repeated {
-        Some(deck) => {
-            let spec = spec.clone().with_deck(deck).0;
-            let tests = spec.tests.iter().filter(|&k| k != TestKind::Hand).collect();
-            RunSpec {
-                tests: TestSet::of_kinds(tests),
-                ..spec
-            }
-        }
-        None => spec.clone(),
-    };
-    let mut audit = audit::evaluate(&spec, read.tally, seconds, alpha);
-    if feed {
-        audit.feed = Some(FeedReport {
-            decks: read.decks,
-            stopped_early: read.stopped_early,
-            asked: (spec.trials != ALL_DECKS).then_some(spec.trials),
-            items: read.items,
-            workers: Vec::new(),
-            sha256: None,
-        });
-    }
+/// The judged audit of decks read for `spec`, alone in its run as Rust's
+/// `assert_fair` judges one, audited as the command line audits a file
+/// (`audit::of_read`); `feed` keeps what was read in the report (decks,
+/// items), which a function's run has not.
+fn judged(spec: &RunSpec, read: Ingested, seconds: f64, alpha: f64, feed: bool) -> PyResult<Audit> {
+    let mut audit = audit::of_read(spec, read, seconds, alpha, !feed).map_err(to_py)?;
     audit::judge(std::slice::from_mut(&mut audit), alpha);
-    audit
+    Ok(audit)
 }

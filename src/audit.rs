@@ -219,6 +219,46 @@ fn run_with(
     }
     let start = Instant::now();
     let produced = produce()?;
+    of_produced(spec, produced, start.elapsed().as_secs_f64(), alpha)
+}
+
+/// Audits decks the caller has already read with [`crate::ingest::read`]
+/// (from a buffer or an array in memory rather than a file or a command, as
+/// the Python package does), as decks read for `spec` from a file are
+/// audited: decks whose labels repeat are that deck, without the hand test.
+/// What was read is kept for the report, unless the decks came from the
+/// caller's own shuffle function (`from_function`). The verdict is
+/// provisional until [`judge`].
+pub fn of_read(
+    spec: &RunSpec,
+    read: crate::ingest::Ingested,
+    seconds: f64,
+    alpha: f64,
+    from_function: bool,
+) -> Result<Audit> {
+    check_alpha(alpha)?;
+    let feed = FeedReport {
+        decks: read.decks,
+        stopped_early: read.stopped_early,
+        asked: (spec.trials != engine::ALL_DECKS).then_some(spec.trials),
+        items: read.items,
+        workers: Vec::new(),
+        sha256: None,
+    };
+    let produced = Produced {
+        tally: read.tally,
+        feed: Some(feed),
+    };
+    let mut audit = of_produced(spec, produced, seconds, alpha)?;
+    if from_function {
+        audit.feed = None;
+    }
+    Ok(audit)
+}
+
+/// Evaluates what was produced for `spec` in `seconds`, the deck of decks
+/// read from outside decided by their items.
+fn of_produced(spec: &RunSpec, produced: Produced, seconds: f64, alpha: f64) -> Result<Audit> {
     // Decks read with repeated items (a shoe printed by a program) are
     // known to be a deck only once read.
     let read_deck = match produced.feed.as_ref().filter(|_| spec.deck.is_none()) {
@@ -237,7 +277,7 @@ fn run_with(
         }
         None => spec.clone(),
     };
-    let mut audit = evaluate(spec, produced.tally, start.elapsed().as_secs_f64(), alpha);
+    let mut audit = evaluate(spec, produced.tally, seconds, alpha);
     audit.feed = produced.feed;
     Ok(audit)
 }

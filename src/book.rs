@@ -25,6 +25,10 @@ pub struct BookBuiltInShuffles;
 #[doc = include_str!("../docs/src/rust.md")]
 pub struct BookRust;
 
+/// docs/src/python.md, compiled and run as doc tests (it holds no Rust).
+#[doc = include_str!("../docs/src/python.md")]
+pub struct BookPython;
+
 /// docs/src/outside-shuffles.md, compiled and run as doc tests.
 #[doc = include_str!("../docs/src/outside-shuffles.md")]
 pub struct BookOutsideShuffles;

@@ -98,6 +98,13 @@ pub fn produce(spec: &RunSpec, progress: Progress<'_>) -> Result<Produced> {
                 outside.name
             )));
         }
+        Feed::Given { .. } => {
+            return Err(Error::unsupported(format!(
+                "{}: permutations handed over in memory are counted by the caller \
+                 (ingest::read) and audited with audit::of_read",
+                outside.name
+            )));
+        }
     };
     Ok(Produced {
         tally: read.tally,

@@ -60,6 +60,14 @@ pub enum Feed {
     /// A Rust function handed to the engine alongside the spec (see
     /// [`crate::custom`]), drawing from our random source.
     Function,
+    /// Permutations the caller made with its own generator and hands over
+    /// in memory (a Python shuffle, an array of orders), counted with
+    /// [`crate::audit::of_read`]; `from` says where they came from, for
+    /// the report ("shuffled by a Python function").
+    Given {
+        /// Where the permutations came from, as a phrase.
+        from: String,
+    },
 }
 
 /// How the decks of a file feed are written (read by [`crate::ingest`]).
@@ -170,7 +178,7 @@ impl Subject {
                 description: outside.feed.description(),
                 draws: match outside.feed {
                     Feed::Function => Draws::Generator,
-                    Feed::File { .. } | Feed::Command { .. } => Draws::Outside,
+                    Feed::File { .. } | Feed::Command { .. } | Feed::Given { .. } => Draws::Outside,
                 },
                 ..record::OUTSIDE
             },
@@ -208,6 +216,7 @@ impl Feed {
             Feed::File { .. } => "permutations read from a file (its own generator)",
             Feed::Command { .. } => "permutations printed by a program run by the tool",
             Feed::Function => "a Rust function drawing from our random source",
+            Feed::Given { .. } => "permutations handed over by the caller (its own generator)",
         }
     }
 }

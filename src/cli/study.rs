@@ -209,7 +209,7 @@ fn label(spec: &RunSpec) -> String {
     let n = match (&spec.subject, spec.n) {
         (Subject::Outside(outside), N_FROM_INPUT) => match &outside.feed {
             Feed::File { path, format } => ingest::peek_n(path, *format),
-            Feed::Command { .. } | Feed::Function => None,
+            Feed::Command { .. } | Feed::Function | Feed::Given { .. } => None,
         },
         (_, n) => Some(n),
     };

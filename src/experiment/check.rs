@@ -160,7 +160,7 @@ fn rerun_hint(subject: &Subject) -> Option<String> {
             "this audit reads {}: it has changed since the run",
             path.display()
         )),
-        Feed::Function => None,
+        Feed::Function | Feed::Given { .. } => None,
     }
 }
 

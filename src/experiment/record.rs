@@ -109,6 +109,7 @@ impl RecordedSpec {
                     Some(format!("cmd {template} ({jobs} jobs)"))
                 }
                 Feed::Function => Some("a Rust function".to_string()),
+                Feed::Given { from } => Some(from.clone()),
             },
         };
         let workers = audit

@@ -69,6 +69,7 @@ pub fn run_words(audit: &Audit) -> String {
             "{trials} shuffles of n = {n} items by a Rust function, {} with seed {}",
             spec.source, spec.seed
         ),
+        Feed::Given { from } => format!("{trials} decks of n = {n} items{items} {from}{early}"),
     }
 }
 
@@ -292,6 +293,13 @@ pub fn write_run(
         written.push(png);
     }
     Ok(written)
+}
+
+/// The heatmap an audit's report shows, as PNG bytes: for a notebook or a
+/// page that shows the picture without writing files.
+pub fn heatmap_png(audit: &Audit) -> Result<Vec<u8>> {
+    plot::draw_heatmap(&panel(audit), &heatmap_scale(audit))
+        .map_err(|e| Error::bad_input(format!("the heatmap could not be drawn: {}", e.0)))
 }
 
 /// Draws a PNG with `draw` and writes it atomically to `path`; a drawing

@@ -158,6 +158,7 @@ impl SampleRecord {
                         Some(format!("cmd {} ({} jobs)", cmd.template, cmd.jobs))
                     }
                     SampleFeed::Function => None,
+                    SampleFeed::Given { from } => Some(from.clone()),
                 },
             },
             base: a.feed.as_ref().map(|f| f.base.offset()),
@@ -242,6 +243,7 @@ pub fn drawn_words(a: &SampleAudit) -> String {
             )
         }
         SampleFeed::Function => format!("{what} drawn by a Rust function"),
+        SampleFeed::Given { from } => format!("{what}{items} {from}"),
     }
 }
 

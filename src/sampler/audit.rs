@@ -491,6 +491,33 @@ impl Tested {
     }
 }
 
+/// Audits samples the caller has already read with
+/// [`crate::ingest::samples::read_samples`] (from a buffer in memory rather
+/// than a file or a command, as the Python package does), as samples read
+/// for `spec` from a file are audited. What was read (how the items were
+/// numbered) is kept for the report, unless the samples came from the
+/// caller's own sampler function (`from_function`). The verdict is
+/// provisional until [`judge`].
+pub fn of_read(
+    spec: &SampleSpec,
+    read: crate::ingest::samples::IngestedSamples,
+    seconds: f64,
+    alpha: f64,
+    from_function: bool,
+) -> SampleAudit {
+    let mut audit = evaluate(spec, read.tally, seconds, alpha);
+    if !from_function {
+        audit.feed = Some(SampleFeedReport {
+            base: read.base,
+            stopped_early: read.stopped_early,
+            asked: (spec.trials != sampler_run::ALL_SAMPLES).then_some(spec.trials),
+            workers: Vec::new(),
+            sha256: None,
+        });
+    }
+    audit
+}
+
 /// Tests `tally`, counted for `spec`, and judges it alone at `alpha`. The
 /// spec's trials become what was counted (a file may hold fewer samples
 /// than asked).

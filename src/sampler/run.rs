@@ -159,6 +159,16 @@ fn read_outside(
                 ),
             ));
         }
+        SampleFeed::Given { .. } => {
+            return Err(Error::of_kind(
+                ErrorKind::Unsupported,
+                format!(
+                    "{}: samples handed over in memory are counted by the caller \
+                     (ingest::samples::read_samples) and audited with sampler::audit::of_read",
+                    outside.name
+                ),
+            ));
+        }
     };
     if let Some(weights) = &spec.weights
         && weights.len() != spec.n

@@ -46,6 +46,14 @@ pub enum SampleFeed {
     /// A sampler written in Rust, handed to the engine by the library
     /// ([`crate::sampler::custom`]), which runs it on our sources.
     Function,
+    /// Samples the caller drew with its own generator and hands over in
+    /// memory (a Python sampler, draws already made), audited with
+    /// [`crate::sampler::audit::of_read`]; `from` says where they came
+    /// from, for the report.
+    Given {
+        /// Where the samples came from, as a phrase.
+        from: String,
+    },
 }
 
 impl SampleFeed {
@@ -69,6 +77,7 @@ impl SampleFeed {
                 timeout,
             })),
             Feed::Function => Ok(SampleFeed::Function),
+            Feed::Given { from } => Ok(SampleFeed::Given { from }),
         }
     }
 }
@@ -105,6 +114,7 @@ impl SamplerSubject {
                     SampleFeed::Function => {
                         format!("your sampler: {what} drawn by a Rust function")
                     }
+                    SampleFeed::Given { from } => format!("your sampler: {what} {from}"),
                 }
             }
         }

@@ -1,0 +1,399 @@
+//! What Python gives, as the bytes the library's readers read: decks and
+//! samples are counted by [`shuffle_audit::ingest`], exactly as the command
+//! line counts a file (same checks, same messages, same counts).
+//!
+//! - A 2-D numpy array of integers becomes little-endian binary records:
+//!   an array of `uint8`/`uint16`/`uint32` laid out in C order is read in
+//!   place, any other integer array is converted a block at a time (never
+//!   copied whole).
+//! - Anything else (an iterable of sequences, items or labels; a Python
+//!   function called again and again) becomes text, one line per deck or
+//!   sample, written a batch at a time while the library counts the batches
+//!   before it on its own threads.
+
+use numpy::ndarray::ArrayView2;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyIterator, PyList, PyString};
+use std::io::{self, Read};
+
+/// A reader whose bytes Python makes on demand: `fill` appends the next
+/// batch to a buffer, with the GIL held, and says whether more may follow.
+/// A Python exception stops the read (as an I/O error the library reports)
+/// and is kept in [`Pull::error`] to be raised instead.
+pub struct Pull<F> {
+    fill: F,
+    staging: Vec<u8>,
+    pos: usize,
+    done: bool,
+    /// The exception that stopped the read, if one did.
+    pub error: Option<PyErr>,
+}
+
+impl<F> Pull<F>
+where
+    F: FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send,
+{
+    /// A reader of what `fill` makes.
+    pub fn new(fill: F) -> Self {
+        Self {
+            fill,
+            staging: Vec::new(),
+            pos: 0,
+            done: false,
+            error: None,
+        }
+    }
+
+    /// The result of a read of this reader: the Python exception that
+    /// stopped it, if any, before the library's own error.
+    pub fn outcome<T>(&mut self, read: shuffle_audit::Result<T>) -> PyResult<T> {
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => read.map_err(crate::errors::to_py),
+        }
+    }
+}
+
+impl<F> Read for Pull<F>
+where
+    F: FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send,
+{
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.pos == self.staging.len() {
+            if self.done || self.error.is_some() {
+                return Ok(0);
+            }
+            self.staging.clear();
+            self.pos = 0;
+            let fill = &mut self.fill;
+            let staging = &mut self.staging;
+            let more = Python::with_gil(|py| {
+                py.check_signals()?;
+                fill(py, staging)
+            });
+            match more {
+                Ok(more) => self.done = !more,
+                Err(e) => {
+                    self.error = Some(e);
+                    return Err(io::Error::other("stopped by a Python exception"));
+                }
+            }
+        }
+        let k = buf.len().min(self.staging.len() - self.pos);
+        buf[..k].copy_from_slice(&self.staging[self.pos..self.pos + k]);
+        self.pos += k;
+        Ok(k)
+    }
+}
+
+/// Rows converted per block when an array is not read in place.
+const ROWS_PER_BLOCK: usize = 8192;
+
+/// An integer element of a numpy array, as the value it holds.
+pub trait Element: Copy + Send + Sync {
+    /// The value (saturated to the range of i128, which holds every one).
+    fn value(self) -> i128;
+}
+
+macro_rules! element {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            #[inline]
+            fn value(self) -> i128 {
+                self as i128
+            }
+        }
+    )*};
+}
+element!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// The rows of a 2-D integer array as u32 little-endian records, converted
+/// a block of rows at a time.
+pub struct Records<'a, T> {
+    view: ArrayView2<'a, T>,
+    row: usize,
+    staging: Vec<u8>,
+    pos: usize,
+}
+
+impl<'a, T: Element> Records<'a, T> {
+    /// The records of `view`, whose values must all lie in 0..2^32 (see
+    /// [`first_out_of_range`]).
+    pub fn new(view: ArrayView2<'a, T>) -> Self {
+        Self {
+            view,
+            row: 0,
+            staging: Vec::new(),
+            pos: 0,
+        }
+    }
+}
+
+impl<T: Element> Read for Records<'_, T> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos == self.staging.len() {
+            let rows = self.view.nrows();
+            if self.row == rows {
+                return Ok(0);
+            }
+            let end = (self.row + ROWS_PER_BLOCK).min(rows);
+            self.staging.clear();
+            self.pos = 0;
+            for r in self.row..end {
+                for &v in self.view.row(r) {
+                    self.staging
+                        .extend_from_slice(&(v.value() as u32).to_le_bytes());
+                }
+            }
+            self.row = end;
+        }
+        let k = buf.len().min(self.staging.len() - self.pos);
+        buf[..k].copy_from_slice(&self.staging[self.pos..self.pos + k]);
+        self.pos += k;
+        Ok(k)
+    }
+}
+
+/// The first value of `view` that no u32 record can hold, as (1-based
+/// record, value).
+pub fn first_out_of_range<T: Element>(view: &ArrayView2<'_, T>) -> Option<(usize, i128)> {
+    view.rows().into_iter().enumerate().find_map(|(r, row)| {
+        row.iter()
+            .map(|v| v.value())
+            .find(|&v| !(0..=i128::from(u32::MAX)).contains(&v))
+            .map(|v| (r + 1, v))
+    })
+}
+
+/// Appends `item` to a text line as one item: an integer as its digits, a
+/// string as itself (it must read back as one item: no separator, quote,
+/// bracket or `#`), anything else as its `str()`.
+pub fn write_item(item: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<()> {
+    if let Ok(v) = item.extract::<i64>() {
+        out.extend_from_slice(v.to_string().as_bytes());
+        return Ok(());
+    }
+    let text = match item.downcast::<PyString>() {
+        Ok(s) => s.to_cow()?.into_owned(),
+        Err(_) => item.str()?.to_cow()?.into_owned(),
+    };
+    if text.is_empty()
+        || text
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, ',' | '"' | '[' | ']' | '#'))
+    {
+        return Err(PyValueError::new_err(format!(
+            "the item {text:?} cannot be read as one item: items are integers or labels \
+             without spaces, commas, quotes, brackets or #"
+        )));
+    }
+    out.extend_from_slice(text.as_bytes());
+    Ok(())
+}
+
+/// Appends `items` (a sequence, or one item when `one` is set) as a line.
+pub fn write_line(items: &Bound<'_, PyAny>, one: bool, out: &mut Vec<u8>) -> PyResult<()> {
+    if one {
+        write_item(items, out)?;
+    } else if let Ok(list) = items.downcast::<PyList>() {
+        for (i, item) in list.iter().enumerate() {
+            if i > 0 {
+                out.push(b' ');
+            }
+            write_item(&item, out)?;
+        }
+    } else {
+        if items.is_instance_of::<PyString>() {
+            return Err(PyValueError::new_err(format!(
+                "expected a sequence of items, found the string {:?}",
+                items.to_string()
+            )));
+        }
+        let iter = items.try_iter().map_err(|_| {
+            PyValueError::new_err(format!(
+                "expected a sequence of items, found {}",
+                items
+                    .get_type()
+                    .name()
+                    .map_or("?".into(), |n| n.to_string())
+            ))
+        })?;
+        for (i, item) in iter.enumerate() {
+            if i > 0 {
+                out.push(b' ');
+            }
+            write_item(&item?, out)?;
+        }
+    }
+    out.push(b'\n');
+    Ok(())
+}
+
+/// Bytes of text written per batch (a batch ends after the line that
+/// crosses it).
+pub const TEXT_BATCH: usize = 1 << 20;
+
+/// Lines of the items of `iter` (sequences, or single items when `one`),
+/// a batch at a time: the reader of an iterable of decks or samples.
+pub fn lines_of(
+    iter: Py<PyIterator>,
+    one: bool,
+) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send> {
+    Pull::new(move |py: Python<'_>, out: &mut Vec<u8>| {
+        let mut iter = iter.bind(py).clone();
+        while out.len() < TEXT_BATCH {
+            match iter.next() {
+                Some(items) => write_line(&items?, one, out)?,
+                None => return Ok(false),
+            }
+        }
+        Ok(true)
+    })
+}
+
+/// Lines of what `draw(rng)` returns (a sequence, or one item when `one`),
+/// `trials` calls in all: the reader of a sampler written in Python.
+pub fn lines_drawn(
+    draw: Py<PyAny>,
+    rng: Py<PyAny>,
+    trials: u64,
+    one: bool,
+) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send> {
+    let mut left = trials;
+    Pull::new(move |py: Python<'_>, out: &mut Vec<u8>| {
+        let (draw, rng) = (draw.bind(py), rng.bind(py));
+        while left > 0 && out.len() < TEXT_BATCH {
+            write_line(&draw.call1((rng,))?, one, out)?;
+            left -= 1;
+        }
+        Ok(left > 0)
+    })
+}
+
+/// Decks per batch of a shuffle written in Python.
+const DECKS_PER_BATCH: u64 = 1024;
+
+/// Records (u32 little-endian) of the decks `shuffle(deck, rng)` makes of
+/// `0..n`, `trials` calls in all, each a fresh list shuffled in place (or,
+/// if the function returns a sequence, what it returns). A deck that is
+/// not a permutation of `0..n` stops the run with a `ValueError` in the
+/// words of the Rust engine's check.
+pub fn decks_shuffled(
+    shuffle: Py<PyAny>,
+    rng: Py<PyAny>,
+    n: usize,
+    trials: u64,
+    name: String,
+) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send> {
+    let mut left = trials;
+    let mut deck: Vec<u32> = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    let mut start: Option<Py<PyList>> = None;
+    Pull::new(move |py: Python<'_>, out: &mut Vec<u8>| {
+        let start = start
+            .get_or_insert_with(|| PyList::new(py, 0..n as u32).expect("a list").unbind())
+            .bind(py);
+        let (shuffle, rng) = (shuffle.bind(py), rng.bind(py));
+        let batch = left.min(DECKS_PER_BATCH);
+        out.reserve(batch as usize * n * 4);
+        for _ in 0..batch {
+            let list = start.get_slice(0, n);
+            let returned = shuffle.call1((&list, rng))?;
+            deck.clear();
+            if returned.is_none() {
+                if !small_ints(&list, &mut deck) {
+                    deck.clear();
+                    for item in list.iter() {
+                        deck.push(deck_item(&item, &name)?);
+                    }
+                }
+            } else {
+                let items = returned.try_iter().map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "{name} returned {}: a shuffle shuffles its deck in place (and returns \
+                         None) or returns the shuffled deck",
+                        returned.repr().map_or("?".into(), |r| r.to_string())
+                    ))
+                })?;
+                for item in items {
+                    deck.push(deck_item(&item?, &name)?);
+                }
+            }
+            check_permutation(&deck, n, &mut seen, &name)?;
+            for &v in &deck {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        left -= batch;
+        Ok(left > 0)
+    })
+}
+
+/// Reads `list` into `deck` when it holds only Python ints that fit a u32
+/// (the usual deck), without the checks and reference counting of the
+/// general path; false (with `deck` partly filled) for anything else, which
+/// the general path then reads and names.
+fn small_ints(list: &Bound<'_, PyList>, deck: &mut Vec<u32>) -> bool {
+    use pyo3::ffi;
+    // SAFETY: the GIL is held (a `Bound`), the list outlives the loop, and
+    // `PyList_GetItem` returns a borrowed reference to an item in range.
+    unsafe {
+        let len = ffi::PyList_Size(list.as_ptr());
+        for i in 0..len {
+            let item = ffi::PyList_GetItem(list.as_ptr(), i);
+            if item.is_null() || ffi::PyLong_CheckExact(item) == 0 {
+                ffi::PyErr_Clear();
+                return false;
+            }
+            match u32::try_from(ffi::PyLong_AsLong(item)) {
+                Ok(v) => deck.push(v),
+                Err(_) => {
+                    ffi::PyErr_Clear();
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// One item of a deck a Python shuffle made, which must be an integer.
+fn deck_item(item: &Bound<'_, PyAny>, name: &str) -> PyResult<u32> {
+    item.extract::<u32>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{name} did not return a permutation: {} is not an item of 0..n-1",
+            item.repr().map_or("?".into(), |r| r.to_string())
+        ))
+    })
+}
+
+/// Fails unless `deck` holds each of `0..n` once, in the words of the Rust
+/// engine's check of a user's shuffle (`NAME did not return a
+/// permutation: 3 appears twice in [..]`).
+fn check_permutation(deck: &[u32], n: usize, seen: &mut [bool], name: &str) -> PyResult<()> {
+    seen.fill(false);
+    let bad = if deck.len() != n {
+        Some(format!("expected {n} items, found {}", deck.len()))
+    } else {
+        deck.iter().find_map(|&v| match seen.get_mut(v as usize) {
+            Some(s) if !*s => {
+                *s = true;
+                None
+            }
+            Some(_) => Some(format!("{v} appears twice")),
+            None => Some(format!("{v} is not below n = {n}")),
+        })
+    };
+    match bad {
+        None => Ok(()),
+        Some(why) => {
+            let shown: Vec<String> = deck.iter().take(12).map(u32::to_string).collect();
+            let more = if deck.len() > 12 { ", ..." } else { "" };
+            Err(PyValueError::new_err(format!(
+                "{name} did not return a permutation: {why} in [{}{more}]",
+                shown.join(", ")
+            )))
+        }
+    }
+}

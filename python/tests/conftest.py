@@ -1,0 +1,36 @@
+"""Shared shuffles and helpers of the package's tests. Every audit is
+seeded, so each assertion on a verdict is deterministic and can fail."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+
+def durstenfeld(deck: list, rng: random.Random) -> None:
+    """A correct Fisher–Yates (Durstenfeld) shuffle."""
+    for i in range(len(deck) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def naive_swap(deck: list, rng: random.Random) -> None:
+    """The naive swap: every position swapped with any position."""
+    n = len(deck)
+    for i in range(n):
+        j = rng.randrange(n)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def off_by_one(deck: list, rng: random.Random) -> None:
+    """Sattolo's mistake: ``randrange(i)`` never leaves a card in place."""
+    for i in range(len(deck) - 1, 0, -1):
+        j = rng.randrange(i)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+@pytest.fixture
+def report_dir(tmp_path):
+    """A fresh folder for the reports of failing assertions."""
+    return tmp_path / "report"

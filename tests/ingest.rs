@@ -719,3 +719,62 @@ fn placeholders_are_substituted_including_the_help_spelling_of_n() {
         "p 52 52 10 7 1"
     );
 }
+
+/// Decks the caller read in memory (as the Python package does) are judged
+/// as the same decks read from a file: the same verdict and p; the report
+/// says where they came from and names no generator of ours; a produce of
+/// such a feed is refused, as it has nothing to read.
+#[test]
+fn decks_handed_over_in_memory_are_judged_as_a_file() {
+    use shuffle_audit::audit;
+    use shuffle_audit::engine::{ALL_DECKS, N_FROM_INPUT, RunSpec};
+    use shuffle_audit::error::ErrorKind;
+    use shuffle_audit::produce::read_options;
+    use shuffle_audit::source::SourceKind;
+    use shuffle_audit::subject::{Feed, Outside, Subject};
+    let decks = naive_swap_decks(6, 20_000, 3);
+    let text = lines(&decks, |v| v.to_string(), " ", ("", ""));
+    let dir = TempDir::new("given");
+    let path = dir.0.join("decks.txt");
+    std::fs::write(&path, &text).unwrap();
+    let spec_of = |feed: Feed| {
+        let outside = Outside {
+            name: "naive".to_string(),
+            feed,
+            order: None,
+            categories: None,
+        };
+        let spec = RunSpec::new(
+            Subject::Outside(outside.clone()),
+            N_FROM_INPUT,
+            ALL_DECKS,
+            SourceKind::Chacha8.into(),
+            1,
+        );
+        (spec, outside)
+    };
+    let (file_spec, _) = spec_of(Feed::File {
+        path: path.clone(),
+        format: Format::Text,
+    });
+    let from_file = audit::run(&file_spec, 0.001, &no_progress).unwrap();
+    let given = Feed::Given {
+        from: "handed over by a test".to_string(),
+    };
+    let (spec, outside) = spec_of(given);
+    let opts = read_options(&spec, &outside, Format::Text);
+    let read = ingest::read(text.as_bytes(), "naive", &opts, &no_progress).unwrap();
+    let in_memory = audit::of_read(&spec, read, 0.0, 0.001, false).unwrap();
+    assert_eq!(in_memory.verdict(), from_file.verdict());
+    assert_eq!(in_memory.verdict(), shuffle_audit::Verdict::Biased);
+    assert_eq!(in_memory.log10_p(), from_file.log10_p());
+    assert_eq!(in_memory.feed().unwrap().decks, 20_000);
+    let words = shuffle_audit::output::run_words(&in_memory);
+    assert!(words.contains("handed over by a test"), "{words}");
+    assert!(
+        !spec.subject.uses_our_source(),
+        "no generator of ours drew them"
+    );
+    let refused = audit::run(&spec, 0.001, &no_progress).unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Unsupported, "{refused}");
+}

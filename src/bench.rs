@@ -74,6 +74,10 @@ pub struct BenchRow {
     pub vs_bare: f64,
     /// `all_threads` over `one_thread`: the parallel speed-up.
     pub speedup: f64,
+    /// The part of one run that did not parallelise, in milliseconds:
+    /// [`amdahl_serial`] of the two medians. What caps the speed-up of short
+    /// and medium runs on many cores; `None` on one thread.
+    pub serial_ms: Option<f64>,
 }
 
 /// The rows measured at one n.
@@ -117,6 +121,8 @@ pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Res
             all_threads: all,
             vs_bare: one / bare,
             speedup: all / one,
+            serial_ms: amdahl_serial(trials as f64 / one, trials as f64 / all, threads)
+                .map(|s| s * 1e3),
         })
         .collect();
     Ok(BenchSize {
@@ -124,6 +130,19 @@ pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Res
         trials,
         threads,
         rows,
+    })
+}
+
+/// The seconds of a run that did not parallelise, by Amdahl's law from its
+/// time on one thread (`one`) and on `threads` threads (`all`): with a
+/// serial part s and a parallel part p, one = s + p and all = s + p /
+/// threads, so s = (threads × all − one) / (threads − 1). It holds the
+/// fixed part (start-up, merges, final tests) and any loss of scaling
+/// (shared caches, memory bandwidth); never below 0; `None` on one thread.
+pub fn amdahl_serial(one: f64, all: f64, threads: usize) -> Option<f64> {
+    (threads > 1).then(|| {
+        let t = threads as f64;
+        ((t * all - one) / (t - 1.0)).max(0.0)
     })
 }
 
@@ -201,5 +220,16 @@ mod tests {
             assert_eq!(work.tests(52).unwrap().bins(), None, "{work:?}");
         }
         assert!(Work::BareLoop.tests(52).is_none());
+    }
+
+    /// 1 s on one thread and 0.6 s on 2: 0.2 s did not parallelise (0.2 +
+    /// 0.8 / 2 = 0.6); 0.1 s of 1.6 s on 16 threads (0.1 + 1.5 / 16); a run
+    /// faster than perfect scaling has none; one thread says nothing.
+    #[test]
+    fn the_serial_part_follows_amdahl() {
+        assert!((amdahl_serial(1.0, 0.6, 2).unwrap() - 0.2).abs() < 1e-12);
+        assert!((amdahl_serial(1.6, 0.19375, 16).unwrap() - 0.1).abs() < 1e-12);
+        assert_eq!(amdahl_serial(1.6, 0.1, 16), Some(0.0));
+        assert_eq!(amdahl_serial(1.0, 1.0, 1), None);
     }
 }

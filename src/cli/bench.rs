@@ -93,6 +93,7 @@ fn print_engine(sizes: &[bench::BenchSize], source: SourceSpec, repeats: usize) 
         (&all, true),
         ("1 thread / bare", true),
         ("speed-up", true),
+        ("not parallel", true),
         ("targets", false),
     ]);
     for size in sizes {
@@ -105,6 +106,8 @@ fn print_engine(sizes: &[bench::BenchSize], source: SourceSpec, repeats: usize) 
                 human_rate(r.all_threads),
                 format!("{:.3}", r.vs_bare),
                 format!("{:.3}", r.speedup),
+                r.serial_ms
+                    .map_or_else(|| "-".to_string(), |ms| format!("{ms:.1} ms")),
                 targets(r, threads).to_string(),
             ]);
         }
@@ -130,7 +133,10 @@ fn print_engine(sizes: &[bench::BenchSize], source: SourceSpec, repeats: usize) 
     }
     note.push_str(&format!(
         "\n1 thread / bare: the row's speed on one thread over the bare loop's; speed-up: \
-         {threads} threads over 1. Targets: 1 thread / bare >= \
+         {threads} threads over 1; not parallel: the part of one run that did not \
+         parallelise, by Amdahl's law from the two times ((threads x all - one) / (threads - \
+         1): start-up, merges, final tests and any loss of scaling), what caps the speed-up \
+         of short runs on many cores. Targets: 1 thread / bare >= \
          {TARGET_POSITION_VALUE_VS_BARE} for position-value and >= {TARGET_DEFAULT_VS_BARE} \
          for the default audit; speed-up >= {TARGET_SPEEDUP_2_CORES} on 2 cores, every row."
     ));

@@ -217,9 +217,13 @@ fn run_with(
     if spec.trials == 0 {
         return Err(Error::out_of_range("trials must be at least 1"));
     }
+    stats::pearson_law::build_in_background();
     let start = Instant::now();
     let produced = produce()?;
-    of_produced(spec, produced, start.elapsed().as_secs_f64(), alpha)
+    let seconds = start.elapsed().as_secs_f64();
+    // Evaluated on the pool that counted: the tests' own parallel parts
+    // (the birthday test's sort) use the threads the run was given.
+    engine::in_pool(spec.threads, || of_produced(spec, produced, seconds, alpha))?
 }
 
 /// Audits decks the caller has already read with [`crate::ingest::read`]

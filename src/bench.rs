@@ -67,6 +67,9 @@ pub struct BenchRow {
     pub tests: String,
     /// Median speed on one thread.
     pub one_thread: f64,
+    /// Median speed on two threads, where the machine has more than two
+    /// (on two, that is `all_threads`): the first step of the scaling.
+    pub two_threads: Option<f64>,
     /// Median speed on every thread.
     pub all_threads: f64,
     /// `one_thread` over the bare loop's `one_thread` (1 = as fast as the
@@ -78,13 +81,19 @@ pub struct BenchRow {
     /// [`amdahl_serial`] of the two medians. What caps the speed-up of short
     /// and medium runs on many cores; `None` on one thread.
     pub serial_ms: Option<f64>,
+    /// The audit's final tests on every thread, in milliseconds (median):
+    /// the part of the serial tail that comes after the counting, timed
+    /// directly. `None` for the bare loop.
+    pub tests_ms: Option<f64>,
 }
 
-/// The rows measured at one n.
+/// The rows measured at one n with one generator.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchSize {
     /// Number of elements.
     pub n: usize,
+    /// The generator every row drew from.
+    pub rng: String,
     /// Shuffles per measurement.
     pub trials: u64,
     /// Threads of the all-threads measurements.
@@ -93,40 +102,61 @@ pub struct BenchSize {
     pub rows: Vec<BenchRow>,
 }
 
-/// Measures every [`Work`] at `n`, one thread and all threads, taking the
-/// median of `repeats` runs of each; the runs are interleaved so that drifts
-/// in machine speed hit every row alike. Every row shuffles with
-/// Fisher–Yates and draws from `source`.
+/// One timed run: shuffles per second, and the seconds its final tests
+/// took (audits only).
+#[derive(Debug, Clone, Copy)]
+struct Timed {
+    rate: f64,
+    tests: Option<f64>,
+}
+
+/// Measures every [`Work`] at `n` on one thread, two (where there are
+/// more) and all, taking the median of `repeats` runs of each; the runs
+/// are interleaved so that drifts in machine speed hit every row alike.
+/// Every row shuffles with Fisher–Yates and draws from `source`.
 pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Result<BenchSize> {
     let threads = rayon::current_num_threads();
-    let mut speeds = vec![(Vec::new(), Vec::new()); Work::ALL.len()];
+    let counts: Vec<usize> = [1, 2, threads]
+        .into_iter()
+        .filter(|&t| t <= threads)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut timed = vec![vec![Vec::new(); counts.len()]; Work::ALL.len()];
     for _ in 0..repeats.max(1) {
-        for (work, (one, all)) in Work::ALL.into_iter().zip(&mut speeds) {
-            one.push(time(work, n, trials, source, 1)?);
-            all.push(time(work, n, trials, source, threads)?);
+        for (work, per_count) in Work::ALL.into_iter().zip(&mut timed) {
+            for (&t, runs) in counts.iter().zip(per_count.iter_mut()) {
+                runs.push(time(work, n, trials, source, t)?);
+            }
         }
     }
-    let medians: Vec<(f64, f64)> = speeds
-        .into_iter()
-        .map(|(one, all)| (median(one), median(all)))
-        .collect();
-    let bare = medians[0].0;
+    let speed = |runs: &[Timed]| median(runs.iter().map(|r| r.rate).collect());
+    let bare = speed(&timed[0][0]);
     let rows = Work::ALL
         .into_iter()
-        .zip(medians)
-        .map(|(work, (one, all))| BenchRow {
-            work,
-            tests: work.tests(n).map_or_else(String::new, |t| t.to_string()),
-            one_thread: one,
-            all_threads: all,
-            vs_bare: one / bare,
-            speedup: all / one,
-            serial_ms: amdahl_serial(trials as f64 / one, trials as f64 / all, threads)
-                .map(|s| s * 1e3),
+        .zip(&timed)
+        .map(|(work, per_count)| {
+            let one = speed(&per_count[0]);
+            let all_runs = per_count.last().expect("one thread at least");
+            let all = speed(all_runs);
+            let tests: Vec<f64> = all_runs.iter().filter_map(|r| r.tests).collect();
+            BenchRow {
+                work,
+                tests: work.tests(n).map_or_else(String::new, |t| t.to_string()),
+                one_thread: one,
+                two_threads: (threads > 2).then(|| speed(&per_count[1])),
+                all_threads: all,
+                vs_bare: one / bare,
+                speedup: all / one,
+                serial_ms: amdahl_serial(trials as f64 / one, trials as f64 / all, threads)
+                    .map(|s| s * 1e3),
+                tests_ms: (!tests.is_empty()).then(|| median(tests) * 1e3),
+            }
         })
         .collect();
     Ok(BenchSize {
         n,
+        rng: source.to_string(),
         trials,
         threads,
         rows,
@@ -146,18 +176,24 @@ pub fn amdahl_serial(one: f64, all: f64, threads: usize) -> Option<f64> {
     })
 }
 
-/// The speed of `work` at `n` on `threads` threads, in shuffles per second.
-fn time(work: Work, n: usize, trials: u64, source: SourceSpec, threads: usize) -> Result<f64> {
+/// The speed of `work` at `n` on `threads` threads, and its final tests'
+/// seconds.
+fn time(work: Work, n: usize, trials: u64, source: SourceSpec, threads: usize) -> Result<Timed> {
     let Some(tests) = work.tests(n) else {
-        return Ok(source.visit(1, BareLoops { n, trials, threads }));
+        let rate = source.visit(1, BareLoops { n, trials, threads });
+        return Ok(Timed { rate, tests: None });
     };
     let spec = RunSpec {
         threads: Some(threads),
         tests,
         ..RunSpec::new(Algorithm::FisherYates, n, trials, source, 1)
     };
-    rate(trials, || {
-        audit::run(&spec, DEFAULT_ALPHA, &no_progress).map(drop)
+    let start = Instant::now();
+    let audit = audit::run(&spec, DEFAULT_ALPHA, &no_progress)?;
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(Timed {
+        rate: trials as f64 / seconds,
+        tests: Some((seconds - audit.seconds()).max(0.0)),
     })
 }
 

@@ -411,9 +411,17 @@ pub struct BenchArgs {
     #[arg(short = 't', long, value_name = "TRIALS", value_parser = values::parse_trials)]
     pub trials: Option<u64>,
 
-    /// Random source used by every row (the bare loop and the audits alike).
-    #[arg(long = "rng", default_value = "chacha8", value_name = "NAME")]
-    pub rng: String,
+    /// Random sources, each measured in a table of its own (every row of a
+    /// table, the bare loop and the audits alike, draws from it).
+    #[arg(long = "rng", default_values_t = ["chacha8".to_string(), "xoshiro256pp".to_string()], num_args = 1.., value_name = "NAME")]
+    pub rng: Vec<String>,
+
+    /// Also measure large n: 100000 and 1000000 (fewer shuffles each, about
+    /// 2e7 elements, and at most 3 repeats), where the matrix is binned and
+    /// the order tests run: with it, one run gives every figure the README
+    /// and the book quote (a few minutes).
+    #[arg(long)]
+    pub large: bool,
 
     /// Measurements of each kind, interleaved; the median is reported.
     #[arg(long, default_value_t = 5)]

@@ -272,22 +272,45 @@ fn run_rows_in<K: Rows>(
     )
 }
 
-/// Runs `work` on a dedicated pool of `threads` workers, or on the current
-/// pool when `None`.
+/// Runs `work` on a pool of `threads` workers, or on the current pool when
+/// `None` or when the caller already runs on a pool of that size (the
+/// evaluation of an audit, inside the pool that counted it).
+///
+/// Pools are started once per thread count and kept for the life of the
+/// process ([`pool`]): starting 16 threads for every audit of a study was
+/// part of each audit's serial start-up.
 pub(crate) fn in_pool<T: Send>(
     threads: Option<usize>,
     work: impl FnOnce() -> T + Send,
 ) -> Result<T> {
     match threads {
-        None => Ok(work()),
-        Some(threads) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| Error::too_costly(format!("cannot start {threads} threads: {e}")))?;
-            Ok(pool.install(work))
+        Some(threads)
+            if rayon::current_thread_index().is_none()
+                || rayon::current_num_threads() != threads =>
+        {
+            Ok(pool(threads)?.install(work))
         }
+        _ => Ok(work()),
     }
+}
+
+/// The process's pool of `threads` workers, started on first use.
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
+    static POOLS: std::sync::Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut pools = POOLS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, pool)) = pools.iter().find(|(t, _)| *t == threads) {
+        return Ok(Arc::clone(pool));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::too_costly(format!("cannot start {threads} threads: {e}")))?;
+    let pool = Arc::new(pool);
+    pools.push((threads, Arc::clone(&pool)));
+    Ok(pool)
 }
 
 /// Bytes of memory a run of `n` needs on `threads` workers: one u64 tally, one

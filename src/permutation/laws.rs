@@ -36,18 +36,88 @@ pub fn fixed_points(n: usize) -> Vec<f64> {
 /// only k up to [`cycles_reach`] carries any mass a double can hold
 /// (beyond it the Poisson-like tail is below 1e-250): the recurrence runs
 /// on those k alone, O(n log n) instead of O(n²), and the rest is 0.
+///
+/// Above [`CYCLE_BLOCK`] the factors m are taken in blocks of that many,
+/// each block's law (the same recurrence) computed in parallel and the
+/// blocks' laws convolved in order: the same law on any number of threads,
+/// and at n = 10^6 most of an audit's final tests no longer wait on one
+/// thread for it.
 pub fn cycles(n: usize) -> Vec<f64> {
+    use rayon::prelude::*;
     let reach = cycles_reach(n);
+    let blocks: Vec<Vec<f64>> = (0..n.div_ceil(CYCLE_BLOCK))
+        .into_par_iter()
+        .map(|b| {
+            let first = b * CYCLE_BLOCK + 1;
+            cycles_of_factors(first, (first + CYCLE_BLOCK - 1).min(n), reach)
+        })
+        .collect();
     let mut p = vec![0.0f64; n + 1];
     p[0] = 1.0; // the empty permutation has no cycles
-    for m in 1..=n {
-        let mf = m as f64;
-        for k in (1..=m.min(reach)).rev() {
-            p[k] = p[k] * (mf - 1.0) / mf + p[k - 1] / mf;
-        }
-        p[0] = 0.0;
+    for block in &blocks {
+        p = convolve_within(&p, block, reach, n + 1);
     }
     p
+}
+
+/// The factors m of [`cycles`] whose laws one block computes.
+pub const CYCLE_BLOCK: usize = 1 << 16;
+
+/// The law of the number of cycles contributed by factors `first..=last`:
+/// the sum of independent Bernoulli(1/m) over those m, by the recurrence of
+/// [`cycles`], up to `reach` (and, past the first block, up to the block's
+/// own reach by the rule of [`cycles_reach`] on its mean Σ 1/m ≤ ln 2: about
+/// 225, where a Poisson(ln 2) tail is below 1e-300).
+///
+/// The first block (every n up to [`CYCLE_BLOCK`]) divides by m as the law
+/// always did, so those laws are the same to the bit; the others multiply
+/// by (m − 1)/m and 1/m, four times faster, within a rounding of it.
+fn cycles_of_factors(first: usize, last: usize, reach: usize) -> Vec<f64> {
+    let mut len = (last + 1 - first).min(reach);
+    if first > 1 {
+        let mean: f64 = (first..=last).map(|m| 1.0 / m as f64).sum();
+        len = len.min((mean + 30.0 * mean.sqrt() + 200.0).ceil() as usize);
+    }
+    let mut p = vec![0.0f64; len + 1];
+    // Each step reads the last step's values only: two buffers, so that
+    // the compiler can use vectors.
+    let mut next = p.clone();
+    p[0] = 1.0;
+    for m in first..=last {
+        let mf = m as f64;
+        let top = (m + 1 - first).min(len);
+        let (head, rest) = next.split_at_mut(1);
+        let pairs = rest[..top].iter_mut().zip(p.windows(2));
+        if first == 1 {
+            head[0] = 0.0;
+            for (to, from) in pairs {
+                *to = from[1] * (mf - 1.0) / mf + from[0] / mf;
+            }
+        } else {
+            let (stay, step) = ((mf - 1.0) / mf, 1.0 / mf);
+            head[0] = p[0] * stay;
+            for (to, from) in pairs {
+                *to = from[1] * stay + from[0] * step;
+            }
+        }
+        std::mem::swap(&mut p, &mut next);
+    }
+    p
+}
+
+/// The law of the sum of independent counts with laws `a` and `b`, up to
+/// `reach`, padded with zeros to `len` values.
+fn convolve_within(a: &[f64], b: &[f64], reach: usize, len: usize) -> Vec<f64> {
+    let mut out = vec![0.0f64; len];
+    for (i, &x) in a.iter().enumerate().take(reach + 1) {
+        if x == 0.0 {
+            continue;
+        }
+        for (j, &y) in b.iter().enumerate().take(reach + 1 - i) {
+            out[i + j] += x * y;
+        }
+    }
+    out
 }
 
 /// The largest cycle count [`cycles`] computes at `n`: all of them up to

@@ -4,7 +4,9 @@
 //! [`crate::stats`]), the power planner ([`crate::power`]) and mixing curves
 //! ([`crate::mixing`]).
 
-use super::{adjacent_pairs, cycles, factorial, fixed_points, laws, rank, rising_sequences};
+use super::{
+    CycleScratch, adjacent_pairs, cycles, factorial, fixed_points, laws, rank, rising_sequences,
+};
 use serde::Serialize;
 use std::fmt;
 
@@ -40,7 +42,7 @@ pub enum Statistic {
 #[derive(Debug, Default, Clone)]
 pub struct StatisticScratch {
     positions: Vec<u32>,
-    seen: Vec<bool>,
+    seen: CycleScratch,
 }
 
 impl Statistic {

@@ -19,6 +19,7 @@
 //! where the first M deals would hold only (M/T)² of them.
 
 use crate::permutation::{factorial, rank};
+use rayon::slice::ParallelSliceMut;
 use serde::{Deserialize, Serialize};
 
 /// The most deals a sample keeps: 2^20 (8 MiB of values).
@@ -144,9 +145,14 @@ impl DealSample {
     }
 
     /// The number of pairs of kept deals that are identical.
+    ///
+    /// Counted once per audit after the workers have merged, on a sorted
+    /// copy of up to [`MAX_KEPT`] values: the sort runs on the current
+    /// rayon pool (the audit's own, see `audit::run`), since on one thread
+    /// it was most of the serial tail of a default audit at n = 52.
     pub fn pairs(&self) -> u64 {
         let mut sorted = self.kept.clone();
-        sorted.sort_unstable();
+        sorted.par_sort_unstable();
         let mut pairs = 0u64;
         let mut run = 0u64;
         for (i, v) in sorted.iter().enumerate() {

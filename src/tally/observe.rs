@@ -15,8 +15,8 @@ mod tests;
 
 use super::{Collect, NARROW, PAIR_DIGITS, Tally, pair_cell};
 use crate::permutation::{
-    CycleCount, adjacent_pairs, fixed_points, leading_digits, lehmer_digits, rank_of_digits,
-    rising_sequences, word,
+    CycleCount, CycleScratch, adjacent_pairs, fixed_points, leading_digits, lehmer_digits,
+    rank_of_digits, rising_sequences, word,
 };
 use one_pass::one_pass;
 pub(super) use one_pass::{Rows, StructureChunk};
@@ -30,7 +30,7 @@ pub struct ObserveScratch {
     digits: Vec<u32>,
     tree: Vec<u32>,
     positions: Vec<u32>,
-    seen: Vec<bool>,
+    seen: CycleScratch,
 }
 
 impl Default for ObserveScratch {
@@ -40,7 +40,7 @@ impl Default for ObserveScratch {
             digits: Vec::new(),
             tree: Vec::new(),
             positions: Vec::new(),
-            seen: Vec::new(),
+            seen: CycleScratch::default(),
         }
     }
 }

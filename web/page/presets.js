@@ -9,7 +9,9 @@ const PRESETS = [
 `function shuffle(a, random) {
   for (let i = a.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
+    const t = a[i];
+    a[i] = a[j];
+    a[j] = t;
   }
 }` },
   { name: "sort-random-comparator", mode: "shuffle", title: "sort(() => Math.random() - 0.5): biased", code:

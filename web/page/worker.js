@@ -98,8 +98,8 @@ function auditShuffle(job, random) {
   const run = new wasm_bindgen.ShuffleRun(n, trials, job.seed, job.name, job.from);
   try {
     const wide = run.width() === 2, most = run.maxBatch(), deck = new Array(n);
-    const seen = new Uint32Array(n);
-    let stamp = 0, done = 0, size = 16, lastLook = performance.now();
+    const seen = new Uint32Array(n), small = n <= 31, full = small ? (1 << n) - 1 : 0;
+    let stamp = 0, done = 0, size = 1, lastLook = performance.now();
     const start = performance.now();
     while (done < trials) {
       const count = Math.min(size, trials - done);
@@ -108,7 +108,7 @@ function auditShuffle(job, random) {
       const buffer = module().memory.buffer;
       const out = wide ? new Uint16Array(buffer, at, count * n) : new Uint8Array(buffer, at, count * n);
       for (let t = 0, o = 0; t < count; t++, o += n) {
-        deck.length = n;
+        if (deck.length !== n) deck.length = n;
         for (let i = 0; i < n; i++) deck[i] = i;
         let result;
         try {
@@ -117,15 +117,26 @@ function auditShuffle(job, random) {
           throw new UserError(`shuffle threw an exception at trial ${done + t + 1}: ${e && e.message ? e.message : e}`);
         }
         const a = result === undefined ? deck : result;
-        stamp++;
         let ok = a !== null && typeof a === "object" && a.length === n;
-        for (let i = 0; ok && i < n; i++) {
-          const v = a[i];
-          if (v >= 0 && v < n && v === (v | 0) && seen[v] !== stamp) {
-            seen[v] = stamp;
+        if (ok && small) {
+          // Up to 31 items: one bit per item seen.
+          let bits = 0;
+          for (let i = 0; i < n; i++) {
+            const v = a[i];
             out[o + i] = v;
-          } else {
-            ok = false;
+            bits |= v === (v & 31) ? 1 << v : 0x80000000;
+          }
+          ok = bits === full;
+        } else if (ok) {
+          stamp++;
+          for (let i = 0; ok && i < n; i++) {
+            const v = a[i];
+            if (v >= 0 && v < n && v === (v | 0) && seen[v] !== stamp) {
+              seen[v] = stamp;
+              out[o + i] = v;
+            } else {
+              ok = false;
+            }
           }
         }
         if (!ok) {
@@ -159,7 +170,7 @@ function auditSampler(job, random) {
   const run = new wasm_bindgen.SamplerRun(n, kind, new Float64Array(weights), trials, job.seed, job.name, job.from);
   try {
     const name = pick ? "pick" : "sample";
-    let done = 0, size = 16, lastLook = performance.now();
+    let done = 0, size = 1, lastLook = performance.now();
     const start = performance.now();
     while (done < trials) {
       const count = Math.min(size, trials - done);

@@ -18,7 +18,6 @@ use shuffle_audit::output::summary::{Summary, counts_csv};
 use shuffle_audit::produce::read_options;
 use shuffle_audit::source::SourceKind;
 use shuffle_audit::subject::{Feed, Outside, Subject};
-use shuffle_audit::tally::Tally;
 use shuffle_audit::{Audit, values};
 
 /// Decks per serial-test triple: batches are counted in multiples of it.
@@ -195,9 +194,4 @@ pub fn summary_json(a: &Audit) -> String {
 /// decks hold distinct items, so the columns are values, never kinds).
 pub fn counts(a: &Audit) -> String {
     counts_csv(&a.cells(), None)
-}
-
-/// The tally the session has counted (for tests).
-pub fn tally(session: &ShuffleSession) -> Option<&Tally> {
-    session.read.as_ref().map(|r| &r.tally)
 }

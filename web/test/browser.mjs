@@ -68,6 +68,8 @@ async function screenshot(width) {
 
 const t0 = Date.now();
 await expect("preset=sort-random-comparator&n=10&trials=100000&run=1", "biased");
+await screenshot(1280);
+await screenshot(400);
 const fy = await expect("preset=fisher-yates&n=10&trials=1000000&run=1", "no bias detected");
 console.log(`  speed: a JavaScript Fisher–Yates at n = 10 audited at ${(fy.rate / 1e6).toFixed(2)}M permutations/s`);
 assert.ok(fy.rate > 2e5, "far too slow: something is wrong");
@@ -82,8 +84,6 @@ assert.equal(json.audits[0].trials, 1000000);
 const counts = await page.evaluate(async () =>
   (await fetch(document.getElementById("download-counts-csv").href)).text());
 assert.ok(counts.startsWith("position,v0,v1,v2"), counts.slice(0, 40));
-await screenshot(1280);
-await screenshot(400);
 
 await expectError("preset=loses-an-item&n=10&trials=1000&run=1", "not the items it was given");
 const code = s => "code=" + encodeURIComponent(s);

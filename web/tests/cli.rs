@@ -115,6 +115,8 @@ fn judged_part(summary: &Value) -> Value {
         "sampler",
         "drawn",
         "input",
+        "input_sha256",
+        "base",
     ] {
         record.remove(key);
     }

@@ -29,6 +29,10 @@ pub struct BookRust;
 #[doc = include_str!("../docs/src/python.md")]
 pub struct BookPython;
 
+/// docs/src/browser.md, compiled and run as doc tests (it holds no Rust).
+#[doc = include_str!("../docs/src/browser.md")]
+pub struct BookBrowser;
+
 /// docs/src/outside-shuffles.md, compiled and run as doc tests.
 #[doc = include_str!("../docs/src/outside-shuffles.md")]
 pub struct BookOutsideShuffles;

@@ -280,14 +280,27 @@ fn first_missing(requires: &[String]) -> Option<String> {
 
 /// Whether `program` is an executable file in one of PATH's folders.
 pub fn on_path(program: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
     let Some(path) = std::env::var_os("PATH") else {
         return false;
     };
     std::env::split_paths(&path).any(|dir| {
-        std::fs::metadata(dir.join(program))
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        std::fs::metadata(dir.join(program)).is_ok_and(|m| m.is_file() && executable(&m))
     })
+}
+
+/// Whether a file's permissions let someone execute it (on a platform
+/// without execute bits, such as WebAssembly, any file).
+fn executable(metadata: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        metadata.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        true
+    }
 }
 
 /// serde's "unknown field `trails`, expected one of `name`, ..." with the

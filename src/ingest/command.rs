@@ -8,8 +8,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::pacing::Progress;
 use crate::source::splitmix64;
 use crate::tally::Tally;
+#[cfg(unix)]
+use libc::{SIGKILL, SIGTERM};
 use std::collections::VecDeque;
 use std::io::Read;
+#[cfg(unix)]
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
@@ -421,15 +424,25 @@ impl Tail {
 fn signal_group(pgid: i32, signal: i32) {
     // SAFETY: kill(2) with a negative pid signals a process group; it has no
     // memory-safety preconditions.
+    #[cfg(unix)]
     unsafe {
         libc::kill(-pgid, signal);
     }
+    #[cfg(not(unix))]
+    let _ = (pgid, signal);
 }
+
+/// The signals' numbers where there are no signals (WebAssembly, which
+/// cannot run programs: the library compiles there without this feature).
+#[cfg(not(unix))]
+const SIGTERM: i32 = 15;
+#[cfg(not(unix))]
+const SIGKILL: i32 = 9;
 
 /// Ends a child's process group (SIGTERM, then SIGKILL after half a second)
 /// and reaps the child.
 fn terminate(child: &mut Child, pgid: i32) -> Option<ExitStatus> {
-    signal_group(pgid, libc::SIGTERM);
+    signal_group(pgid, SIGTERM);
     let deadline = Instant::now() + Duration::from_millis(500);
     let mut status = None;
     while Instant::now() < deadline {
@@ -443,13 +456,17 @@ fn terminate(child: &mut Child, pgid: i32) -> Option<ExitStatus> {
         }
     }
     // Also ends members of the group that ignored SIGTERM.
-    signal_group(pgid, libc::SIGKILL);
+    signal_group(pgid, SIGKILL);
     status.or_else(|| child.wait().ok())
 }
 
 /// `status 3` or `signal 9`.
 fn describe_status(status: ExitStatus) -> String {
-    match (status.code(), status.signal()) {
+    #[cfg(unix)]
+    let signal = status.signal();
+    #[cfg(not(unix))]
+    let signal: Option<i32> = None;
+    match (status.code(), signal) {
         (Some(code), _) => format!("status {code}"),
         (None, Some(signal)) => format!("signal {signal}"),
         _ => status.to_string(),
@@ -486,20 +503,21 @@ impl<R: Counted> Worker<'_, R> {
     }
 
     fn run(&self) -> Result<R, Ended> {
-        let mut child = Command::new("sh")
+        let mut command = Command::new("sh");
+        command
             .arg("-c")
             .arg(&self.run.command)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| {
-                Ended::Failed(Error::io(format!(
-                    "{}: cannot start `sh -c`: {e}",
-                    self.label()
-                )))
-            })?;
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        command.process_group(0);
+        let mut child = command.spawn().map_err(|e| {
+            Ended::Failed(Error::io(format!(
+                "{}: cannot start `sh -c`: {e}",
+                self.label()
+            )))
+        })?;
         let pgid = child.id() as i32;
         let stdout = child.stdout.take().expect("piped stdout");
         let mut stderr = child.stderr.take().expect("piped stderr");
@@ -553,11 +571,11 @@ impl<R: Counted> Worker<'_, R> {
                         continue;
                     };
                     verdict.store(fired, Ordering::SeqCst);
-                    signal_group(pgid, libc::SIGTERM);
+                    signal_group(pgid, SIGTERM);
                     if let Err(RecvTimeoutError::Timeout) =
                         done_rx.recv_timeout(Duration::from_millis(500))
                     {
-                        signal_group(pgid, libc::SIGKILL);
+                        signal_group(pgid, SIGKILL);
                     }
                     return;
                 }
@@ -631,7 +649,7 @@ impl<R: Counted> Worker<'_, R> {
                 _ => break terminate(child, pgid),
             }
         };
-        signal_group(pgid, libc::SIGKILL);
+        signal_group(pgid, SIGKILL);
         match fired() {
             TIMED_OUT => return Err(timed_out()),
             ABORTED => return Err(Ended::Aborted),

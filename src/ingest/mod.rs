@@ -305,6 +305,15 @@ fn read_resumable(
     let plan = Plan::new(opts)?;
     let limit = plan.limit(opts)?;
     let window = (driver::BLOCKS_PER_THREAD * rayon::current_num_threads()).clamp(2, 32);
+    if cfg!(target_family = "wasm") {
+        // No threads to read ahead with (the browser's WebAssembly): the
+        // blocks are read on the calling thread, and counted alike.
+        let mut src = Chunker::new(reader, block, plan.record, false);
+        return ingest(
+            &mut src, name, opts, &plan, limit, window, true, progress, resume,
+        )
+        .map_err(|f| f.error);
+    }
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel(window);
         let (free_tx, free_rx) = std::sync::mpsc::channel();

@@ -373,7 +373,7 @@ pub const COMPARISON_FILE: &str = "comparison.png";
 /// and each pair drawn together off it (grey where pairs are not kept, or
 /// for a pick of one item), so a biased item shows as a dot on the diagonal
 /// and a biased pairing (`systematic`) as stripes.
-fn comparison_panel(a: &SampleAudit) -> (HeatmapPanel, LogScale) {
+pub fn comparison_panel(a: &SampleAudit) -> (HeatmapPanel, LogScale) {
     let (n, k, trials) = (a.tally.n(), a.tally.k(), a.tally.trials() as f64);
     let p = probabilities(a);
     let mut ratios = vec![f64::NAN; n * n];
@@ -552,7 +552,7 @@ fn scale_for(ratios: &[f64], expected: f64) -> LogScale {
 
 /// `item,count`: how often each item was in the sample (picked, for a
 /// weighted pick).
-fn inclusion_csv(a: &SampleAudit) -> String {
+pub fn inclusion_csv(a: &SampleAudit) -> String {
     let first = a.first_item();
     let mut out = String::from("item,count\n");
     for (i, c) in a.tally.inclusion().iter().enumerate() {

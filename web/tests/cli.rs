@@ -1,0 +1,205 @@
+//! The page's path and the command line agree: the same permutations (or
+//! samples), counted in the page's batches by the functions the
+//! WebAssembly exports and read from a file by `shuffle-audit audit
+//! --input`, give the same counts, tests, p-values and verdicts.
+//!
+//! Needs the command line built (`cargo build --release` at the
+//! repository root), or its path in `SHUFFLE_AUDIT_BIN`.
+
+use serde_json::Value;
+use shuffle_audit_web::samples::{self, SamplerSession};
+use shuffle_audit_web::shuffles::{self, ShuffleSession};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The command line to compare with.
+fn cli() -> PathBuf {
+    let path = std::env::var_os("SHUFFLE_AUDIT_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/shuffle-audit"),
+        PathBuf::from,
+    );
+    assert!(
+        path.exists(),
+        "{} is missing: build the command line first (cargo build --release), or set \
+         SHUFFLE_AUDIT_BIN",
+        path.display()
+    );
+    path
+}
+
+/// A small deterministic generator for the test's decks (splitmix64).
+struct Mix(u64);
+
+impl Mix {
+    fn below(&mut self, m: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % m as u64) as usize
+    }
+}
+
+/// `trials` decks of `n`, shuffled by Fisher–Yates or (`naive`) the naive
+/// swap.
+fn decks(n: usize, trials: usize, naive: bool, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = Mix(seed);
+    (0..trials)
+        .map(|_| {
+            let mut d: Vec<u8> = (0..n as u8).collect();
+            for i in (1..n).rev() {
+                let j = if naive {
+                    rng.below(n)
+                } else {
+                    rng.below(i + 1)
+                };
+                d.swap(i, j);
+            }
+            d
+        })
+        .collect()
+}
+
+/// The decks counted as the page counts them, in uneven batches.
+fn page_summary(decks: &[Vec<u8>], seed: u64) -> Value {
+    let n = decks[0].len();
+    let mut s = ShuffleSession::new(n, decks.len() as u64, seed, "page", "test decks").unwrap();
+    let sizes = [1usize, 2, 1000, 4097, 3, 50_000, 65_536];
+    let (mut at, mut i) = (0, 0);
+    while at < decks.len() {
+        let take = sizes[i % sizes.len()].min(decks.len() - at);
+        let buf = s.batch(take);
+        for (k, d) in decks[at..at + take].iter().enumerate() {
+            buf[k * n..(k + 1) * n].copy_from_slice(d);
+        }
+        at += take;
+        i += 1;
+        s.count(take, at == decks.len()).unwrap();
+    }
+    assert_eq!(s.counted(), decks.len() as u64);
+    let a = s.judge(1.0).unwrap();
+    let csv = shuffles::counts(&a);
+    assert!(csv.starts_with("position,v0,v1,"), "{csv}");
+    serde_json::from_str(&shuffles::summary_json(&a)).unwrap()
+}
+
+/// The command line's `--json` summary of a file.
+fn cli_summary(file: &std::path::Path, args: &[&str]) -> Value {
+    let out = Command::new(cli())
+        .args(["audit", "--input"])
+        .arg(file)
+        .args(args)
+        .args(["--json", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The first audit's record without what says where the decks came from
+/// and how long they took.
+fn judged_part(summary: &Value) -> Value {
+    let mut a = summary["audits"][0].clone();
+    let record = a.as_object_mut().unwrap();
+    for key in [
+        "algorithm",
+        "rng",
+        "seconds",
+        "shuffles_per_sec",
+        "threads",
+        "feed",
+        "sampler",
+        "drawn",
+        "input",
+        "input_sha256",
+        "base",
+    ] {
+        record.remove(key);
+    }
+    a
+}
+
+/// A fresh file under the target folder.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/web-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn naive_swap_as_text_matches_the_command_line() {
+    let decks = decks(10, 30_000, true, 7);
+    let file = scratch("naive.txt");
+    let text: String = decks
+        .iter()
+        .map(|d| {
+            let items: Vec<String> = d.iter().map(u8::to_string).collect();
+            items.join(" ") + "\n"
+        })
+        .collect();
+    std::fs::write(&file, text).unwrap();
+    let page = page_summary(&decks, 11);
+    let cli = cli_summary(&file, &["-n", "10", "--seed", "11"]);
+    assert_eq!(page["audits"][0]["verdict"], "biased");
+    assert_eq!(judged_part(&page), judged_part(&cli));
+}
+
+#[test]
+fn fisher_yates_as_records_over_blocks_matches_the_command_line() {
+    // 3 MB of u8 records: the command line reads them in two blocks.
+    let decks = decks(10, 300_000, false, 8);
+    let file = scratch("fisher-yates.u8");
+    std::fs::write(&file, decks.concat()).unwrap();
+    let page = page_summary(&decks, 12);
+    let cli = cli_summary(&file, &["-n", "10", "--format", "u8", "--seed", "12"]);
+    assert_eq!(page["audits"][0]["verdict"], "no-bias-detected");
+    assert_eq!(judged_part(&page), judged_part(&cli));
+}
+
+#[test]
+fn samples_match_the_command_line() {
+    let mut rng = Mix(9);
+    let lines: Vec<String> = (0..20_000)
+        .map(|_| {
+            // A reservoir off by one: item n-1 is drawn too rarely.
+            let mut r: Vec<usize> = (0..3).collect();
+            for i in 3..10 {
+                let j = rng.below(i);
+                if j < 3 {
+                    r[j] = i;
+                }
+            }
+            let items: Vec<String> = r.iter().map(usize::to_string).collect();
+            items.join(" ")
+        })
+        .collect();
+    let file = scratch("reservoir.txt");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let mut s = SamplerSession::new(10, "sample", None, 20_000, 13, "page", "test").unwrap();
+    for chunk in lines.chunks(4096) {
+        s.count(&(chunk.join("\n") + "\n")).unwrap();
+    }
+    let a = s.judge(1.0).unwrap();
+    assert!(samples::inclusion(&a).starts_with("item,count\n0,"));
+    let page: Value = serde_json::from_str(&samples::summary_json(&a)).unwrap();
+    let cli = cli_summary(
+        &file,
+        &[
+            "--kind", "sample", "-n", "10", "--base", "0", "--seed", "13",
+        ],
+    );
+    assert_eq!(page["audits"][0]["verdict"], "biased");
+    assert_eq!(judged_part(&page), judged_part(&cli));
+}
+
+#[test]
+fn a_deck_that_is_not_a_permutation_is_refused() {
+    let mut s = ShuffleSession::new(4, 10, 1, "page", "test").unwrap();
+    s.batch(1).copy_from_slice(&[0, 1, 1, 3]);
+    let e = s.count(1, true).unwrap_err();
+    assert!(e.contains("page"), "{e}");
+}

@@ -308,15 +308,22 @@ fn print_ingest(rows: &[bench::IngestRow], repeats: usize) {
 mod tests {
     use super::*;
 
-    /// The default shuffles cover about `AUTO_WORK` elements in whole
-    /// rounds of one chunk per thread, at small n and at large.
+    /// The default shuffles cover about `AUTO_WORK` elements (fewer,
+    /// `AUTO_WORK_LARGE`, above `LARGE_N`) in whole rounds of one chunk per
+    /// thread, at small n and at large.
     #[test]
     fn auto_trials_are_whole_rounds_of_chunks() {
         let threads = rayon::current_num_threads() as u64;
         for n in [10usize, 52, 100_000, 1_000_000] {
             let trials = auto_trials(n);
+            let work = if n > LARGE_N {
+                AUTO_WORK_LARGE
+            } else {
+                AUTO_WORK
+            };
             assert_eq!(trials % (chunk_trials(n) * threads), 0, "n = {n}");
-            assert!(trials >= AUTO_WORK / n as u64, "n = {n}");
+            assert!(trials >= work / n as u64, "n = {n}");
+            assert!(trials < (work / n as u64).max(1) + chunk_trials(n) * threads);
         }
     }
 }

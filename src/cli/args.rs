@@ -42,7 +42,7 @@ pub enum Command {
     /// Run an experiment file (experiments/*.toml) and write its report.
     #[command(long_about = RUN_ABOUT)]
     Run(RunArgs),
-    /// Measure speed: bare Fisher–Yates vs the position-value and default audits, 1 and all threads.
+    /// Measure speed: bare Fisher–Yates vs the position-value and default audits, on 1, 2 and all threads, for each generator.
     Bench(BenchArgs),
     /// Plan an audit: how many trials are needed to detect an algorithm's or sampler's bias.
     #[command(long_about = POWER_ABOUT)]
@@ -407,7 +407,7 @@ pub struct BenchArgs {
     #[arg(short = 'n', long = "n", default_values_t = [10usize, 52], num_args = 1.., value_parser = values::parse_n)]
     pub sizes: Vec<usize>,
 
-    /// Shuffles per measurement [default: 2e8 / n, about half a second each, rounded up to a chunk per thread].
+    /// Shuffles per measurement [default: 2e8 / n (2e7 / n above n = 1024), about half a second each, rounded up to a chunk per thread].
     #[arg(short = 't', long, value_name = "TRIALS", value_parser = values::parse_trials)]
     pub trials: Option<u64>,
 

@@ -322,6 +322,8 @@ fn run_with(
     produce: impl FnOnce() -> Result<SampleProduced>,
 ) -> Result<SampleAudit> {
     check_alpha(alpha)?;
+    // The weighted tests judge by the Pearson law, as the shuffles' do.
+    crate::stats::pearson_law::build_in_background();
     let start = Instant::now();
     let produced = produce()?;
     let mut audit = evaluate(spec, produced.tally, start.elapsed().as_secs_f64(), alpha);

@@ -349,7 +349,8 @@ fn diagrams() -> &'static Diagrams {
 }
 
 /// Starts building the monomials on a thread of their own, where they are
-/// not built yet: called when a run starts, so that the tests that need
+/// not built yet: called when a run of either kind starts (`audit::run`,
+/// `sampler::audit::run`), so that the tests that need
 /// them after the counting do not wait for them (about 16 ms of the serial
 /// tail of a default audit at n = 10 on its first run in a process). Where
 /// no thread can be started (WebAssembly) they are built when first needed.

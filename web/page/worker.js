@@ -91,6 +91,29 @@ function nextBatch(size, took, most) {
   return Math.max(1, Math.min(most, Math.round(Math.min(ideal, size * 4))));
 }
 
+/**
+ * Runs `trials` trials in batches, `batch(count, done)` making and counting
+ * each: the batches grow towards a steady size (at most `most`), and after
+ * each come the progress and, when due, a look at the verdict.
+ */
+function inBatches(run, trials, most, batch) {
+  let done = 0, size = 1, lastLook = performance.now();
+  const start = performance.now();
+  while (done < trials) {
+    const count = Math.min(size, trials - done);
+    const t0 = performance.now();
+    batch(count, done);
+    done += count;
+    const now = performance.now();
+    size = nextBatch(count, (now - t0) / 1000, most);
+    progress(done, start);
+    if (done === trials || (now - lastLook) / 1000 >= LOOK_EVERY) {
+      post(run, done, start, done === trials);
+      lastLook = performance.now();
+    }
+  }
+}
+
 /** Audits `shuffle(array, random)` over `trials` decks of n. */
 function auditShuffle(job, random) {
   const { n, trials } = job;
@@ -99,11 +122,8 @@ function auditShuffle(job, random) {
   try {
     const wide = run.width() === 2, most = run.maxBatch(), deck = new Array(n);
     const seen = new Uint32Array(n), small = n <= 31, full = small ? (1 << n) - 1 : 0;
-    let stamp = 0, done = 0, size = 1, lastLook = performance.now();
-    const start = performance.now();
-    while (done < trials) {
-      const count = Math.min(size, trials - done);
-      const t0 = performance.now();
+    let stamp = 0;
+    inBatches(run, trials, most, (count, done) => {
       const at = run.batch(count);
       const buffer = module().memory.buffer;
       const out = wide ? new Uint16Array(buffer, at, count * n) : new Uint8Array(buffer, at, count * n);
@@ -144,16 +164,8 @@ function auditShuffle(job, random) {
             notAPermutation(a, n) + ".");
         }
       }
-      done += count;
-      run.count(count, done === trials);
-      const now = performance.now();
-      size = nextBatch(count, (now - t0) / 1000, most);
-      progress(done, start);
-      if (done === trials || (now - lastLook) / 1000 >= LOOK_EVERY) {
-        post(run, done, start, done === trials);
-        lastLook = performance.now();
-      }
-    }
+      run.count(count, done + count === trials);
+    });
   } finally {
     run.free();
   }
@@ -170,11 +182,7 @@ function auditSampler(job, random) {
   const run = new wasm_bindgen.SamplerRun(n, kind, new Float64Array(weights), trials, job.seed, job.name, job.from);
   try {
     const name = pick ? "pick" : "sample";
-    let done = 0, size = 1, lastLook = performance.now();
-    const start = performance.now();
-    while (done < trials) {
-      const count = Math.min(size, trials - done);
-      const t0 = performance.now();
+    inBatches(run, trials, 1 << 16, (count, done) => {
       const lines = new Array(count);
       for (let t = 0; t < count; t++) {
         let r;
@@ -192,16 +200,8 @@ function auditSampler(job, random) {
         }
         lines[t] = Array.prototype.join.call(items, " ");
       }
-      done += count;
       run.count(lines.join("\n") + "\n");
-      const now = performance.now();
-      size = nextBatch(count, (now - t0) / 1000, 1 << 16);
-      progress(done, start);
-      if (done === trials || (now - lastLook) / 1000 >= LOOK_EVERY) {
-        post(run, done, start, done === trials);
-        lastLook = performance.now();
-      }
-    }
+    });
   } finally {
     run.free();
   }

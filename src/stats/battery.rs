@@ -50,10 +50,14 @@ pub fn run(
     // (the audit's, see `audit::run`), in order. At n = 10^6 their laws
     // (cycles, rising sequences, displacement) are most of the tail after
     // the counting.
+    // Each on whichever worker takes it, in this thread's way of taking
+    // tail p-values (`gof::with_shared_nulls`, which a power simulation
+    // sets), so that a p-value does not depend on the thread.
     let kinds: Vec<_> = tests.iter().collect();
+    let shared = gof::shared_nulls();
     let mut results: Vec<TestResult> = kinds
         .par_iter()
-        .map(|&kind| run_one(kind, tally, position_value, seed))
+        .map(|&kind| gof::with_nulls(shared, || run_one(kind, tally, position_value, seed)))
         .collect();
     correct(&mut results);
     results
@@ -251,5 +255,49 @@ fn permutation_test(test: TestKind, counts: &[u64], seed: u64) -> TestResult {
         log10_p_holm: u.log10_p,
         departure: 0.0,
         method: u.describe(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gof;
+    use crate::algorithm::Algorithm;
+    use crate::audit::test_results;
+    use crate::engine::{self, RunSpec, no_progress};
+    use crate::source::SourceSpec;
+    use crate::spec::TestSet;
+    use crate::tally::Tally;
+
+    /// The tests run side by side take their tail p-values as the calling
+    /// thread does, on whichever worker runs them: a power simulation's
+    /// audits (shared null samples) judged on 4 workers as on 1. Before,
+    /// a test run on another worker took its own Monte Carlo instead, and
+    /// a plan's simulated detections changed from run to run.
+    #[test]
+    fn tests_on_other_workers_take_the_callers_p_values() {
+        fn p_values(threads: usize, shared: bool, spec: &RunSpec, tally: &Tally) -> Vec<f64> {
+            let judge = || test_results(spec, tally);
+            let results = engine::in_pool(Some(threads), || gof::with_nulls(shared, judge));
+            let results = results.expect("a pool");
+            results.iter().map(|r| r.log10_p).collect()
+        }
+        let mut modes_differ = 0;
+        for seed in 0..6 {
+            // A sparse table at 39 trials, near a plan's detection rate.
+            let spec = RunSpec {
+                tests: TestSet::parse(
+                    "position-value,lehmer,lehmer-pairs,fixed-points,cycles,rising-sequences,serial",
+                    10,
+                )
+                .expect("tests"),
+                ..RunSpec::new(Algorithm::InsertLast, 10, 39, SourceSpec::default(), seed)
+            };
+            let tally = engine::run(&spec, &no_progress).expect("a run");
+            let shared = p_values(1, true, &spec, &tally);
+            assert_eq!(p_values(4, true, &spec, &tally), shared, "seed {seed}");
+            modes_differ += usize::from(p_values(1, false, &spec, &tally) != shared);
+        }
+        // Else this test could not tell the two ways apart.
+        assert!(modes_differ > 0, "shared nulls changed no p-value");
     }
 }

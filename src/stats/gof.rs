@@ -219,7 +219,7 @@ fn judge(counts: &[u64], probs: &[f64], monte_carlo: bool) -> Gof {
     let mut log10_p = law.log10_sf(statistic);
     let mut method = GofMethod::Law;
     let trusted = law_is_trusted(&group_probs, total, &law);
-    let shared = SHARED_NULLS.with(|c| c.get());
+    let shared = shared_nulls();
     let budget = if shared {
         SHARED_ENUMERATION_BUDGET
     } else {
@@ -369,7 +369,21 @@ pub const SHARED_ENUMERATION_BUDGET: f64 = 2e4;
 /// one size near their level, where a Monte Carlo per table cost over a
 /// minute per plan.
 pub fn with_shared_nulls<R>(f: impl FnOnce() -> R) -> R {
-    let before = SHARED_NULLS.with(|c| c.replace(true));
+    with_nulls(true, f)
+}
+
+/// Whether [`with_shared_nulls`] is in force on this thread: work that
+/// takes p-values on other threads (an audit's tests run side by side)
+/// must carry it there with [`with_nulls`], or a test's p-value would
+/// depend on which thread ran it.
+pub(crate) fn shared_nulls() -> bool {
+    SHARED_NULLS.with(|c| c.get())
+}
+
+/// Runs `f` with [`with_shared_nulls`] in force on this thread if
+/// `shared`, and out of force if not.
+pub(crate) fn with_nulls<R>(shared: bool, f: impl FnOnce() -> R) -> R {
+    let before = SHARED_NULLS.with(|c| c.replace(shared));
     let out = f();
     SHARED_NULLS.with(|c| c.set(before));
     out
@@ -722,7 +736,7 @@ pub fn uniform(counts: &[u64], seed: u64) -> UniformTest {
     let moments = collisions::Moments::new(k, t);
     test.collisions = Some((observed, moments.mean));
     if t * MONTE_CARLO_REPLICATES as u64 <= MONTE_CARLO_BUDGET {
-        let (p, replicates) = match SHARED_NULLS.with(|c| c.get()) {
+        let (p, replicates) = match shared_nulls() {
             true => shared_collisions_p(k, t, observed),
             false => monte_carlo_collisions(k, t, observed, seed),
         };

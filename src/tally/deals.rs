@@ -248,14 +248,11 @@ fn hash(deal: &[u32]) -> u64 {
     let n = deal.len();
     let mut h = 0u64;
     if n <= 256 {
-        let pack = |chunk: &[u32]| {
-            (0..chunk.len()).fold(0u64, |w, j| w | (u64::from(chunk[j] as u8) << (8 * j)))
-        };
         let words = deal.chunks_exact(8);
         let rest = words.remainder();
         let full = words.len();
         for (i, chunk) in words.enumerate() {
-            h = h.wrapping_add(lane(i, pack(chunk)));
+            h = h.wrapping_add(lane(i, pack_eight(chunk.try_into().expect("8 values"))));
         }
         if !rest.is_empty() {
             h = h.wrapping_add(lane(full, pack(rest)));
@@ -267,6 +264,44 @@ fn hash(deal: &[u32]) -> u64 {
         }
     }
     avalanche(h ^ n as u64)
+}
+
+/// Up to 8 values as the bytes of a word: byte j is the low byte of value
+/// j (the value itself up to n = 256).
+#[inline]
+fn pack(chunk: &[u32]) -> u64 {
+    chunk
+        .iter()
+        .enumerate()
+        .fold(0u64, |w, (j, &v)| w | (u64::from(v as u8) << (8 * j)))
+}
+
+/// [`pack`] of exactly 8 values: on x86-64 two SSE2 packs of 4 lanes each
+/// (three times fewer instructions than the shifts, on every x86-64 CPU).
+#[inline]
+fn pack_eight(chunk: &[u32; 8]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_packs_epi32,
+            _mm_packus_epi16, _mm_set1_epi32,
+        };
+        // SAFETY: SSE2 is part of x86-64; the loads read the 8 values of
+        // `chunk` (unaligned loads of 16 bytes each).
+        unsafe {
+            let low = _mm_set1_epi32(0xFF);
+            let a = _mm_and_si128(_mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()), low);
+            let b = _mm_and_si128(
+                _mm_loadu_si128(chunk.as_ptr().add(4).cast::<__m128i>()),
+                low,
+            );
+            // Lanes ≤ 255 pack to 16 then 8 bits unchanged (no saturation).
+            let words = _mm_packs_epi32(a, b);
+            _mm_cvtsi128_si64(_mm_packus_epi16(words, words)) as u64
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    pack(chunk)
 }
 
 /// The splitmix64 finaliser: a bijection of u64 that mixes every bit into
@@ -352,5 +387,20 @@ mod tests {
         assert_eq!(t.cells(4), 3.0);
         let log2_fact52: f64 = (1..=52).map(|k| f64::from(k).log2()).sum();
         assert!((t.cells(52).log2() - (log2_fact52 - 3.0)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn eight_values_pack_as_their_low_bytes() {
+        let chunks: [[u32; 8]; 4] = [
+            [0, 1, 2, 3, 4, 5, 6, 7],
+            [255, 254, 0, 128, 127, 1, 200, 51],
+            [256, 511, 65_535, 70_000, 3, u32::MAX, 0x1_00FF, 9],
+            [7, 6, 5, 4, 3, 2, 1, 0],
+        ];
+        for chunk in chunks {
+            let by_shifts = (0..8).fold(0u64, |w, j| w | (u64::from(chunk[j] & 0xFF) << (8 * j)));
+            assert_eq!(pack_eight(&chunk), by_shifts, "{chunk:?}");
+            assert_eq!(pack(&chunk), by_shifts, "{chunk:?}");
+        }
     }
 }

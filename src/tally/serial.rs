@@ -63,14 +63,13 @@ impl SerialCounts {
             .sum()
     }
 
-    /// Counts one triple's x.
+    /// Counts one triple's x (|x| ≤ n). Without a branch on the sign of
+    /// x, which is a coin toss for a fair dealer.
     #[inline]
     pub fn record(&mut self, x: i64) {
         let j = x.unsigned_abs() as usize;
         self.triples[j] += 1;
-        if x > 0 {
-            self.ahead[j] += 1;
-        }
+        self.ahead[j] += u64::from(x > 0);
     }
 }
 
@@ -110,24 +109,60 @@ impl SerialState {
     }
 
     /// Counts the deals of `batch` (rows of n, back to back, in the order
-    /// made), continuing the stream's triples.
+    /// made), continuing the stream's triples: the deals that finish a
+    /// triple begun in an earlier batch one by one, then every whole
+    /// triple of the batch where it lies (nothing copied), then the start
+    /// of the next.
     #[inline]
     pub(crate) fn observe(&mut self, batch: &[u32], counts: &mut SerialCounts) {
         let n = self.first.len();
         if n == 0 {
             return;
         }
-        for deal in batch.chunks_exact(n) {
-            match self.seen % 3 {
-                0 => self.first.copy_from_slice(deal),
-                1 => self.next_match = self.matches(deal),
-                _ => {
-                    let x = self.next_match as i64 - self.matches(deal) as i64;
+        let mut start = 0;
+        while !self.seen.is_multiple_of(3) && start + n <= batch.len() {
+            self.step(&batch[start..start + n], counts);
+            start += n;
+        }
+        let rest = &batch[start..];
+        let whole = rest.len() / (3 * n) * (3 * n);
+        match &self.kinds {
+            None => {
+                for triple in rest[..whole].chunks_exact(3 * n) {
+                    let (a, bc) = triple.split_at(n);
+                    let (b, c) = bc.split_at(n);
+                    let (ab, ac) = match_pair(a, b, c);
+                    counts.record(ab as i64 - ac as i64);
+                }
+            }
+            Some(kinds) => {
+                for triple in rest[..whole].chunks_exact(3 * n) {
+                    let (a, bc) = triple.split_at(n);
+                    let (b, c) = bc.split_at(n);
+                    let x = kind_matches(a, b, kinds) as i64 - kind_matches(a, c, kinds) as i64;
                     counts.record(x);
                 }
             }
-            self.seen += 1;
         }
+        self.seen += (whole / n) as u64;
+        for deal in rest[whole..].chunks_exact(n) {
+            self.step(deal, counts);
+        }
+    }
+
+    /// Counts one deal of the stream: the first, second or third of its
+    /// triple.
+    #[inline]
+    fn step(&mut self, deal: &[u32], counts: &mut SerialCounts) {
+        match self.seen % 3 {
+            0 => self.first.copy_from_slice(deal),
+            1 => self.next_match = self.matches(deal),
+            _ => {
+                let x = self.next_match as i64 - self.matches(deal) as i64;
+                counts.record(x);
+            }
+        }
+        self.seen += 1;
     }
 
     /// M(a, `deal`) for the triple's first deal a.
@@ -153,6 +188,17 @@ fn matches(a: &[u32], b: &[u32]) -> usize {
         count += u32::from(x == y);
     }
     count as usize
+}
+
+/// M(a, b) and M(a, c) in one pass over a.
+#[inline]
+fn match_pair(a: &[u32], b: &[u32], c: &[u32]) -> (usize, usize) {
+    let (mut ab, mut ac) = (0u32, 0u32);
+    for ((x, y), z) in a.iter().zip(b).zip(c) {
+        ab += u32::from(x == y);
+        ac += u32::from(x == z);
+    }
+    (ab as usize, ac as usize)
 }
 
 /// The number of positions where `a` and `b` hold items of the same kind.
@@ -197,5 +243,52 @@ mod tests {
         let mut merged = counts.clone();
         merged.merge(&counts);
         assert_eq!((merged.total(), merged.sum()), (6, 4));
+    }
+
+    /// x of each disjoint triple of `deals`, straight from the definition.
+    fn by_definition(deals: &[Vec<u32>], kinds: &[u32]) -> SerialCounts {
+        let n = deals[0].len();
+        let m = |a: &[u32], b: &[u32]| {
+            (0..n)
+                .filter(|&i| kinds[a[i] as usize] == kinds[b[i] as usize])
+                .count() as i64
+        };
+        let mut counts = SerialCounts::new(n);
+        for t in deals.chunks_exact(3) {
+            counts.record(m(&t[0], &t[1]) - m(&t[0], &t[2]));
+        }
+        counts
+    }
+
+    #[test]
+    fn whole_triples_in_place_count_as_deal_by_deal() {
+        use rand::{RngExt, SeedableRng, seq::SliceRandom};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(25);
+        for (n, kinds) in [(7, None), (10, None), (6, Some(vec![0, 0, 1, 1, 1, 2]))] {
+            let ids: Vec<u32> = (0..n as u32).collect();
+            // Deals that often repeat the one before, so every x occurs.
+            let mut deal = ids.clone();
+            let deals: Vec<Vec<u32>> = (0..301)
+                .map(|_| {
+                    if rng.random_bool(0.5) {
+                        deal.shuffle(&mut rng);
+                    }
+                    deal.clone()
+                })
+                .collect();
+            let expected = by_definition(&deals, kinds.as_deref().unwrap_or(&ids));
+            assert!(expected.ahead.iter().sum::<u64>() > 0 && expected.triples[0] > 0);
+            // Batches of 1 to 11 deals: triples split across batches.
+            let flat: Vec<u32> = deals.concat();
+            let mut counts = SerialCounts::new(n);
+            let mut state = SerialState::new(n).with_kinds(kinds.clone());
+            let mut rest = &flat[..];
+            while !rest.is_empty() {
+                let take = (rng.random_range(1..=11) * n).min(rest.len());
+                state.observe(&rest[..take], &mut counts);
+                rest = &rest[take..];
+            }
+            assert_eq!(counts, expected, "n = {n}, kinds {kinds:?}");
+        }
     }
 }

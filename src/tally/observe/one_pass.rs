@@ -202,6 +202,14 @@ fn one_pass_with<const LEHMER: bool, const KEEP: bool, const AHEAD: bool>(
     assert!(!AHEAD || n > 8, "every pair exists from n = 9");
     let scanned = LEHMER || KEEP || AHEAD || parts.rising;
     for a in batch.chunks_exact(n) {
+        // First, so that the vector cycle count's chain of dependent
+        // permutes runs while the scan below does (after it, the next
+        // permutation waited for the chain).
+        let (cycles, fixed_points) = match (parts.cycles, parts.fixed_points) {
+            (true, _) => cycles.count_with_fixed_points_inlined(a, &mut scratch.seen),
+            (false, true) => (0, fixed_points(a)),
+            (false, false) => (0, 0),
+        };
         let mut pairs = [0; 4];
         let rising = if scanned {
             let mut scan = word::Scan::default();
@@ -235,11 +243,6 @@ fn one_pass_with<const LEHMER: bool, const KEEP: bool, const AHEAD: bool>(
         } else {
             count_row(matrix, a);
             0
-        };
-        let (cycles, fixed_points) = match (parts.cycles, parts.fixed_points) {
-            (true, _) => cycles.count_with_fixed_points_inlined(a, &mut scratch.seen),
-            (false, true) => (0, fixed_points(a)),
-            (false, false) => (0, 0),
         };
         let m = Measured {
             fixed_points,

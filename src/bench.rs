@@ -72,10 +72,12 @@ pub struct BenchRow {
     pub two_threads: Option<f64>,
     /// Median speed on every thread.
     pub all_threads: f64,
-    /// `one_thread` over the bare loop's `one_thread` (1 = as fast as the
-    /// bare loop).
+    /// The speed on one thread over the bare loop's on one thread, measured
+    /// in the same round (1 = as fast as the bare loop): the median over
+    /// the rounds.
     pub vs_bare: f64,
-    /// `all_threads` over `one_thread`: the parallel speed-up.
+    /// The speed on every thread over the speed on one, measured in the
+    /// same round: the parallel speed-up (median over the rounds).
     pub speedup: f64,
     /// The part of one run that did not parallelise, in milliseconds:
     /// [`amdahl_serial`] of the two medians. What caps the speed-up of short
@@ -131,7 +133,7 @@ pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Res
         }
     }
     let speed = |runs: &[Timed]| median(runs.iter().map(|r| r.rate).collect());
-    let bare = speed(&timed[0][0]);
+    let bare = &timed[0][0];
     let rows = Work::ALL
         .into_iter()
         .zip(&timed)
@@ -146,8 +148,8 @@ pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Res
                 one_thread: one,
                 two_threads: (threads > 2).then(|| speed(&per_count[1])),
                 all_threads: all,
-                vs_bare: one / bare,
-                speedup: all / one,
+                vs_bare: paired_ratio(&per_count[0], bare),
+                speedup: paired_ratio(all_runs, &per_count[0]),
                 serial_ms: amdahl_serial(trials as f64 / one, trials as f64 / all, threads)
                     .map(|s| s * 1e3),
                 tests_ms: (!tests.is_empty()).then(|| median(tests) * 1e3),
@@ -161,6 +163,19 @@ pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Res
         threads,
         rows,
     })
+}
+
+/// The speed of `top` over that of `bottom`: the median of the ratios
+/// within each round (measured seconds apart), not the ratio of the
+/// medians, since the machine's speed drifts between rounds more than the
+/// rows differ within one.
+fn paired_ratio(top: &[Timed], bottom: &[Timed]) -> f64 {
+    median(
+        top.iter()
+            .zip(bottom)
+            .map(|(t, b)| t.rate / b.rate)
+            .collect(),
+    )
 }
 
 /// The seconds of a run that did not parallelise, by Amdahl's law from its
@@ -267,5 +282,29 @@ mod tests {
         assert!((amdahl_serial(1.6, 0.19375, 16).unwrap() - 0.1).abs() < 1e-12);
         assert_eq!(amdahl_serial(1.6, 0.1, 16), Some(0.0));
         assert_eq!(amdahl_serial(1.0, 1.0, 1), None);
+    }
+
+    /// A machine that runs one round twice as fast moves both rows of the
+    /// round: the ratio within each round stays 0.5, where the ratio of
+    /// the medians does not.
+    #[test]
+    fn ratios_are_taken_within_rounds() {
+        let runs = |rates: &[f64]| -> Vec<Timed> {
+            rates
+                .iter()
+                .map(|&rate| Timed { rate, tests: None })
+                .collect()
+        };
+        let bare = runs(&[10.0, 40.0, 12.0]);
+        let audit = runs(&[5.0, 20.0, 6.0]);
+        assert_eq!(paired_ratio(&audit, &bare), 0.5);
+        let rates = |r: &[Timed]| r.iter().map(|t| t.rate).collect::<Vec<_>>();
+        assert_eq!(median(rates(&audit)) / median(rates(&bare)), 0.5);
+        // The second round fast for the bare loop only: one outlier of
+        // three, which the median of the ratios leaves out.
+        let bare = runs(&[10.0, 40.0, 12.0]);
+        let audit = runs(&[5.0, 5.5, 6.0]);
+        assert_eq!(paired_ratio(&audit, &bare), 0.5);
+        assert!((median(rates(&audit)) / median(rates(&bare)) - 5.5 / 12.0).abs() < 1e-12);
     }
 }

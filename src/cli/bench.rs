@@ -211,7 +211,8 @@ fn print_note(sizes: &[bench::BenchSize]) {
     }
     note.push_str(&format!(
         "\n1 thread / bare: the row's speed on one thread over the bare loop's; speed-up: \
-         {threads} threads over 1; not parallel: the part of one run that did not \
+         {threads} threads over 1 (each ratio the median of the ratios within a round, which \
+         drifts in machine speed between rounds leave alone); not parallel: the part of one run that did not \
          parallelise, by Amdahl's law from the two times ((threads x all - one) / (threads - \
          1): start-up, merges, final tests and any loss of scaling), what caps the speed-up \
          of short runs on many cores; tests: the audit's final tests on {threads} threads, \

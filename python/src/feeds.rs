@@ -397,3 +397,11 @@ fn check_permutation(deck: &[u32], n: usize, seen: &mut [bool], name: &str) -> P
         }
     }
 }
+
+/// `read` run with the GIL released (the library counts on its own
+/// threads), and the seconds it took: an audit's reading time.
+pub(crate) fn timed<R: Send>(py: Python<'_>, read: impl FnOnce() -> R + Send) -> (R, f64) {
+    let start = std::time::Instant::now();
+    let out = py.allow_threads(read);
+    (out, start.elapsed().as_secs_f64())
+}

@@ -18,7 +18,6 @@ use shuffle_audit::sampler::run::{ALL_SAMPLES, SampleSpec};
 use shuffle_audit::sampler::subject::{FnSampler, OutsideSampler, SampleFeed, SamplerSubject};
 use shuffle_audit::source::SourceKind;
 use std::io::Read;
-use std::time::Instant;
 
 /// A finished, judged audit of a sampler, as the Python `Result` wraps it.
 #[pyclass(module = "shuffle_audit._native", frozen)]
@@ -187,10 +186,10 @@ pub fn run_sampler(
         weighted: spec.weights.is_some(),
     };
     let mut reader = reader;
-    let start = Instant::now();
-    let read = py.allow_threads(|| samples::read_samples(&mut reader, &name, &opts, &no_progress));
+    let (read, seconds) = feeds::timed(py, || {
+        samples::read_samples(&mut reader, &name, &opts, &no_progress)
+    });
     let read = reader.outcome(read)?;
-    let seconds = start.elapsed().as_secs_f64();
     Ok(SamplerAudit {
         audit: judged(&spec, read, seconds, alpha, !function),
     })

@@ -20,7 +20,6 @@ use shuffle_audit::spec::TestSet;
 use shuffle_audit::subject::{Feed, FnShuffle, Outside, Subject};
 use shuffle_audit::{Audit, audit};
 use std::io::Read;
-use std::time::Instant;
 
 /// A finished, judged audit of a shuffle, as the Python `Result` wraps it.
 #[pyclass(module = "shuffle_audit._native", frozen)]
@@ -139,13 +138,9 @@ pub fn run_shuffle(
     let spec = spec_of(outside.clone(), n, trials, seed);
     let opts = read_options(&spec, &outside, Format::U32);
     let mut reader = feeds::decks_shuffled(shuffle, rng, n, trials, name.clone());
-    let start = Instant::now();
-    let read = py.allow_threads(|| ingest::read(&mut reader, &name, &opts, &no_progress));
-    let read = reader.outcome(read)?;
-    let seconds = start.elapsed().as_secs_f64();
-    Ok(ShuffleAudit {
-        audit: judged(&spec, read, seconds, alpha, false)?,
-    })
+    let (read, seconds) =
+        feeds::timed(py, || ingest::read(&mut reader, &name, &opts, &no_progress));
+    judged(&spec, reader.outcome(read)?, seconds, alpha, false)
 }
 
 /// Audits permutations already made: `decks`, a 2-D numpy integer array
@@ -184,13 +179,12 @@ pub fn read_orders(
     macro_rules! array_of {
         ($($t:ty => $format:expr),*) => {$(
             if let Ok(array) = decks.extract::<PyReadonlyArray2<'_, $t>>() {
-                let (rows, cols) = (array.shape()[0], array.shape()[1]);
+                let cols = array.shape()[1];
                 if let Some(n) = n.filter(|&n| n != cols) {
                     return Err(PyValueError::new_err(format!(
                         "n = {n} was given, but the array's rows hold {cols} items"
                     )));
                 }
-                let _ = rows;
                 return read_array(py, &array, &name, $format, |format| {
                     let o = outside.clone();
                     let s = spec(&o, cols);
@@ -211,13 +205,9 @@ pub fn read_orders(
     let spec = spec(&o, n.unwrap_or(N_FROM_INPUT));
     let opts = read_options(&spec, &o, Format::Text);
     let mut reader = feeds::lines_of(iter.unbind(), false);
-    let start = Instant::now();
-    let read = py.allow_threads(|| ingest::read(&mut reader, &name, &opts, &no_progress));
-    let read = reader.outcome(read)?;
-    let seconds = start.elapsed().as_secs_f64();
-    Ok(ShuffleAudit {
-        audit: judged(&spec, read, seconds, alpha, true)?,
-    })
+    let (read, seconds) =
+        feeds::timed(py, || ingest::read(&mut reader, &name, &opts, &no_progress));
+    judged(&spec, reader.outcome(read)?, seconds, alpha, true)
 }
 
 /// Reads the decks of a 2-D integer array: its own bytes when they already
@@ -256,27 +246,28 @@ fn read_array<T: Element + numpy::Element>(
         )));
     }
     let (spec, opts) = plan(format);
-    let start = Instant::now();
-    let read = py.allow_threads(|| {
+    let (read, seconds) = feeds::timed(py, || {
         let reader: Box<dyn Read + Send> = match bytes {
             Some(bytes) => Box::new(bytes),
             None => Box::new(Records::new(view.view())),
         };
         ingest::read(reader, name, &opts, &no_progress)
     });
-    let read = read.map_err(to_py)?;
-    let seconds = start.elapsed().as_secs_f64();
-    Ok(ShuffleAudit {
-        audit: judged(&spec, read, seconds, alpha, true)?,
-    })
+    judged(&spec, read.map_err(to_py)?, seconds, alpha, true)
 }
 
 /// The judged audit of decks read for `spec`, alone in its run as Rust's
 /// `assert_fair` judges one, audited as the command line audits a file
 /// (`audit::of_read`); `feed` keeps what was read in the report (decks,
 /// items), which a function's run has not.
-fn judged(spec: &RunSpec, read: Ingested, seconds: f64, alpha: f64, feed: bool) -> PyResult<Audit> {
+fn judged(
+    spec: &RunSpec,
+    read: Ingested,
+    seconds: f64,
+    alpha: f64,
+    feed: bool,
+) -> PyResult<ShuffleAudit> {
     let mut audit = audit::of_read(spec, read, seconds, alpha, !feed).map_err(to_py)?;
     audit::judge(std::slice::from_mut(&mut audit), alpha);
-    Ok(audit)
+    Ok(ShuffleAudit { audit })
 }

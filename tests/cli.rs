@@ -827,6 +827,11 @@ fn counts_have_separators_and_plurals_agree() {
     assert!(!text.contains("12345"), "{text}");
     assert!(text.contains("median of 1 measurement:"), "{text}");
     assert!(err.contains("x 1 repeat ..."), "{err}");
+    // The default tests, spaced so that a long list wraps.
+    assert!(
+        text.contains("\n  n = 10: position-value, fixed-points, "),
+        "{text}"
+    );
 }
 
 #[test]

@@ -195,19 +195,27 @@ fn print_note(sizes: &[bench::BenchSize]) {
          position-value: the audit with that test alone. default audit: the audit with the \
          default tests for n, as `audit -a fisher-yates` runs it (shuffle, count, test):",
     );
-    let mut seen = Vec::new();
+    // Each list once, with every n it is the default for (the sizes of
+    // every generator's table), spaced so that a long one wraps.
+    let mut lists: Vec<(Vec<usize>, &str)> = Vec::new();
     for size in sizes {
-        if seen.contains(&size.n) {
-            continue;
-        }
-        seen.push(size.n);
-        if let Some(row) = size
+        let Some(row) = size
             .rows
             .iter()
             .find(|r| r.work == bench::Work::DefaultAudit)
-        {
-            note.push_str(&format!("\n  n = {}: {}", size.n, row.tests));
+        else {
+            continue;
+        };
+        match lists.iter_mut().find(|(_, tests)| *tests == row.tests) {
+            Some((ns, _)) if ns.contains(&size.n) => {}
+            Some((ns, _)) => ns.push(size.n),
+            None => lists.push((vec![size.n], &row.tests)),
         }
+    }
+    for (ns, tests) in lists {
+        let ns: Vec<String> = ns.iter().map(|n| n.to_string()).collect();
+        let tests = tests.replace(',', ", ");
+        note.push_str(&format!("\n  n = {}: {tests}", ns.join(", ")));
     }
     note.push_str(&format!(
         "\n1 thread / bare: the row's speed on one thread over the bare loop's; speed-up: \

@@ -389,6 +389,8 @@ mod tests {
         assert!((t.cells(52).log2() - (log2_fact52 - 3.0)).abs() < 1e-6);
     }
 
+    /// The vector pack and the shifts give each value's low byte in its
+    /// place, for values above a byte too.
     #[test]
     fn eight_values_pack_as_their_low_bytes() {
         let chunks: [[u32; 8]; 4] = [

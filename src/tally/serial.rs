@@ -126,19 +126,20 @@ impl SerialState {
         }
         let rest = &batch[start..];
         let whole = rest.len() / (3 * n) * (3 * n);
+        let triples = rest[..whole].chunks_exact(3 * n).map(|triple| {
+            let (a, bc) = triple.split_at(n);
+            let (b, c) = bc.split_at(n);
+            (a, b, c)
+        });
         match &self.kinds {
             None => {
-                for triple in rest[..whole].chunks_exact(3 * n) {
-                    let (a, bc) = triple.split_at(n);
-                    let (b, c) = bc.split_at(n);
+                for (a, b, c) in triples {
                     let (ab, ac) = match_pair(a, b, c);
                     counts.record(ab as i64 - ac as i64);
                 }
             }
             Some(kinds) => {
-                for triple in rest[..whole].chunks_exact(3 * n) {
-                    let (a, bc) = triple.split_at(n);
-                    let (b, c) = bc.split_at(n);
+                for (a, b, c) in triples {
                     let x = kind_matches(a, b, kinds) as i64 - kind_matches(a, c, kinds) as i64;
                     counts.record(x);
                 }

@@ -1,8 +1,8 @@
 //! The one pass over each permutation that a [`super::super::Counter`]
-//! makes up to n = 64: the matrix and the Lehmer digits counted into
-//! 32-bit chunk rows, the rising sequences and digit pairs found on the
-//! way ([`word::Scan`]), then the cycles and fixed points (with vectors
-//! where the CPU has them), all counted into 32-bit chunk cells
+//! makes up to n = 64: the cycles and fixed points (with vectors where the
+//! CPU has them), then the matrix and the Lehmer digits counted into
+//! 32-bit chunk rows, with the rising sequences and digit pairs found on
+//! the way ([`word::Scan`]), all counted into 32-bit chunk cells
 //! ([`StructureChunk`]) and flushed into the tally with the matrix.
 
 use super::super::{
@@ -144,11 +144,11 @@ enum Digits {
     PairsAhead,
 }
 
-/// [`super::observe_batch`] with rows: one pass per permutation ([`word::Scan`])
-/// counts the matrix and the digits and finds the rising sequences and the
-/// digit pairs (only the matrix, if none of them is collected); cycles and
-/// fixed points come after, together where vectors give both. Each way of
-/// handling the digits is a loop of its own.
+/// [`super::observe_batch`] with rows: cycles and fixed points first,
+/// together where vectors give both, then one pass per permutation
+/// ([`word::Scan`]) counts the matrix and the digits and finds the rising
+/// sequences and the digit pairs (only the matrix, if none of them is
+/// collected). Each way of handling the digits is a loop of its own.
 #[inline(always)]
 pub(super) fn one_pass(
     batch: &[u32],

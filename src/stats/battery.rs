@@ -285,11 +285,7 @@ mod tests {
         for seed in 0..6 {
             // A sparse table at 39 trials, near a plan's detection rate.
             let spec = RunSpec {
-                tests: TestSet::parse(
-                    "position-value,lehmer,lehmer-pairs,fixed-points,cycles,rising-sequences,serial",
-                    10,
-                )
-                .expect("tests"),
+                tests: TestSet::default_for(10),
                 ..RunSpec::new(Algorithm::InsertLast, 10, 39, SourceSpec::default(), seed)
             };
             let tally = engine::run(&spec, &no_progress).expect("a run");

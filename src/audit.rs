@@ -218,6 +218,9 @@ fn run_with(
         return Err(Error::out_of_range("trials must be at least 1"));
     }
     stats::pearson_law::build_in_background();
+    if spec.tests.at(spec.n).contains(TestKind::Cycles) {
+        crate::permutation::laws::prepare_in_background(spec.n);
+    }
     let start = Instant::now();
     let produced = produce()?;
     let seconds = start.elapsed().as_secs_f64();

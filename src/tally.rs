@@ -272,8 +272,25 @@ impl StructureCounts {
     }
 }
 
+/// Adds the counts of `b` into `a`, over the stretch of `b` from its first
+/// count that is not 0 to its last: the merge of every part of a tally.
+/// At large n a histogram of n + 1 counts (fixed points, cycles, rising
+/// sequences, the serial test's differences) holds a few hundred or
+/// thousand that are not 0, and adding all of them wrote every page of
+/// every worker's histograms (33 ms per merge of two tallies at n = 10^6,
+/// 7–8 ms now, most of it reading pages that were never written).
 fn add(a: &mut [u64], b: &[u64]) {
-    for (x, y) in a.iter_mut().zip(b) {
+    // The stretch is found 64 counts at a time (an OR of each block, which
+    // the compiler vectorises).
+    const BLOCK: usize = 64;
+    let any = |block: &[u64]| block.iter().fold(0, |acc, &y| acc | y) != 0;
+    let Some(first_block) = b.chunks(BLOCK).position(any) else {
+        return;
+    };
+    let last_block = b.chunks(BLOCK).rposition(any).unwrap_or(first_block);
+    let from = first_block * BLOCK;
+    let to = ((last_block + 1) * BLOCK).min(b.len());
+    for (x, y) in a[from..to].iter_mut().zip(&b[from..to]) {
         *x += y;
     }
 }
@@ -814,6 +831,33 @@ impl Counter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Adding over the stretch that is not 0 is adding every count: counts
+    /// at either end, in the middle only, none at all, lengths that are and
+    /// are not whole blocks.
+    #[test]
+    fn adding_skips_only_zeros() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(25);
+        for len in [0, 1, 63, 64, 65, 200, 1_000] {
+            for occupied in [0.0, 0.01, 0.5, 1.0] {
+                let a: Vec<u64> = (0..len).map(|_| rng.random_range(0..5)).collect();
+                let b: Vec<u64> = (0..len)
+                    .map(|_| {
+                        if rng.random_bool(occupied) {
+                            rng.random_range(1..9)
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                let mut sum = a.clone();
+                add(&mut sum, &b);
+                let every: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+                assert_eq!(sum, every, "len {len}, occupied {occupied}");
+            }
+        }
+    }
 
     #[test]
     fn records_merge_and_validate() {

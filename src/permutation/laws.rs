@@ -165,13 +165,15 @@ fn cycles_of_factors_any(first: usize, last: usize, reach: usize, trim: bool) ->
     // the compiler can use vectors.
     let mut next = p.clone();
     p[0] = 1.0;
-    // The last values of `p` and `next` that may not be 0.
+    // The last values of `p` and `next` (what is left there of two steps
+    // ago) that may not be 0. A step computes up to one past the first, and
+    // over what is left in `next`, which it overwrites (with 0).
     let (mut p_end, mut next_end) = (0usize, 0usize);
     for m in first..=last {
         let mf = m as f64;
         let mut top = (m + 1 - first).min(len);
         if trim {
-            top = top.min(p_end + 1);
+            top = top.min((p_end + 1).max(next_end));
         }
         let (head, rest) = next.split_at_mut(1);
         let pairs = rest[..top].iter_mut().zip(p.windows(2));
@@ -186,10 +188,6 @@ fn cycles_of_factors_any(first: usize, last: usize, reach: usize, trim: bool) ->
             for (to, from) in pairs {
                 *to = from[1] * stay + from[0] * step;
             }
-        }
-        if next_end > top {
-            // What is left of two steps ago: 0 in this step.
-            next[top + 1..=next_end].fill(0.0);
         }
         next_end = top;
         while next_end > 0 && next[next_end] == 0.0 {
@@ -286,13 +284,15 @@ fn rising_sequences_exact_any(n: usize, trim: bool) -> Vec<f64> {
     // the compiler can use vectors.
     let mut next = q.clone();
     // The first and last descent counts whose value may not be 0, in `q`
-    // and in `next` (what is left there of two steps ago).
+    // and in `next` (what is left there of two steps ago). A step computes
+    // from the first to one past the last, and over what is left in
+    // `next`, which it overwrites (with 0).
     let (mut low, mut high) = (0usize, 0usize);
     let (mut next_low, mut next_high) = (0usize, 0usize);
     for m in 2..=n {
         let mf = m as f64;
         let (from, to) = if trim {
-            (low, (high + 1).min(m - 1))
+            (low.min(next_low), (high + 1).max(next_high).min(m - 1))
         } else {
             (0, m - 1)
         };
@@ -307,13 +307,6 @@ fn rising_sequences_exact_any(n: usize, trim: bool) -> Vec<f64> {
         {
             let d = (start + d) as f64;
             *to_value = ((d + 1.0) * pair[1] + (mf - d) * pair[0]) / mf;
-        }
-        // What is left of two steps ago outside from..=to: 0 in this step.
-        if next_low < from {
-            next[next_low..from].fill(0.0);
-        }
-        if next_high > to {
-            next[to + 1..=next_high].fill(0.0);
         }
         (next_low, next_high) = (low, high);
         (low, high) = (from, to);

@@ -91,11 +91,7 @@ pub fn birthday(sample: &DealSample, n: usize) -> SequenceTest {
     let kept = sample.kept.len() as u64;
     let pairs = sample.pairs();
     let cells = sample.cells(n);
-    let effective = if n <= DEAL_EXACT_N {
-        cells
-    } else {
-        1.0 / (1.0 / cells + (f64::from(sample.level) - 64.0).exp2())
-    };
+    let effective = sample.effective_cells(n);
     let moments = Moments::over(effective, kept);
     let log10_p = if kept < 2 || effective <= 1.0 {
         0.0

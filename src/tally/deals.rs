@@ -180,6 +180,21 @@ impl DealSample {
         }
     }
 
+    /// The number of equally likely values a kept deal of `n` takes under a
+    /// uniform shuffle, as the birthday test tells deals apart: the
+    /// [`cells`](Self::cells) k up to n = [`EXACT_N`], where a deal is known
+    /// by its rank; above, where it is known by a 64-bit hash and two kept
+    /// deals also pair when their hashes agree, k' with 1/k' = 1/k + 2ˢ/2⁶⁴
+    /// (2^(64 − s) exactly above n = 170, where k is beyond 2^962).
+    pub fn effective_cells(&self, n: usize) -> f64 {
+        let cells = self.cells(n);
+        if n <= EXACT_N {
+            cells
+        } else {
+            1.0 / (1.0 / cells + (f64::from(self.level) - 64.0).exp2())
+        }
+    }
+
     /// log2 of [`cells`](Self::cells), finite where k itself overflows
     /// (n > 170): log2(n!) − s.
     ///
@@ -332,8 +347,9 @@ mod tests {
     use crate::permutation::unrank;
 
     /// Above the n whose n! a double holds, log2 of the cells comes from
-    /// log-gamma: the sum it replaces, to 1e-12 of it, and a birthday
-    /// test's p-value no different from the one the sum gives.
+    /// log-gamma: the sum it replaces, to 1e-12 of it; and the cells the
+    /// birthday test judges by are the hash's 2^(64 − s) there, whatever
+    /// log2(n!) is.
     #[test]
     fn log_gamma_cells_agree_with_the_sum() {
         for n in [FINITE_FACTORIAL_N + 1, 312, 5_000, 100_000] {
@@ -346,10 +362,9 @@ mod tests {
                 let sum: f64 = (1..=n).map(|k| (k as f64).log2()).sum::<f64>() - f64::from(level);
                 let got = sample.log2_cells(n);
                 assert!((got - sum).abs() < 1e-12 * sum, "n = {n}: {got} vs {sum}");
-                let effective = |cells: f64| 1.0 / (1.0 / cells + (f64::from(level) - 64.0).exp2());
                 assert_eq!(
-                    effective(sample.cells(n)).to_bits(),
-                    effective(sum.exp2()).to_bits(),
+                    sample.effective_cells(n),
+                    (64.0 - f64::from(level)).exp2(),
                     "n = {n}, level {level}"
                 );
             }

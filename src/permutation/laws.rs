@@ -137,7 +137,7 @@ fn cycles_of_factors(first: usize, last: usize, reach: usize) -> Vec<f64> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2.
-        return unsafe { cycles_of_factors_avx2(first, last, reach, true) };
+        return unsafe { cycles_of_factors_avx2(first, last, reach) };
     }
     cycles_of_factors_any(first, last, reach, true)
 }
@@ -146,8 +146,8 @@ fn cycles_of_factors(first: usize, last: usize, reach: usize) -> Vec<f64> {
 /// rounding).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn cycles_of_factors_avx2(first: usize, last: usize, reach: usize, trim: bool) -> Vec<f64> {
-    cycles_of_factors_any(first, last, reach, trim)
+fn cycles_of_factors_avx2(first: usize, last: usize, reach: usize) -> Vec<f64> {
+    cycles_of_factors_any(first, last, reach, true)
 }
 
 /// [`cycles_of_factors`] on any CPU; `trim` stops each step past the last
@@ -247,35 +247,36 @@ pub fn rising_sequences(n: usize) -> Vec<f64> {
     if n > RISING_EXACT_N {
         return rising_sequences_edgeworth(n);
     }
-    rising_sequences_exact(n, true)
+    rising_sequences_exact(n)
 }
 
-/// [`rising_sequences`] by the recurrence, with `trim` computing each step
-/// only from the first to one past the last descent count whose value is
-/// not 0 (1/m! underflows from m = 178 on, and so do the counts far from
-/// the middle; past them the recurrence gives 0 again): O(n^1.5) instead
-/// of O(n²). Without it, every count at every step: the reference the
-/// trimmed law is checked against, to the bit. Compiled for AVX2 where the
-/// CPU has it (more divisions at once, the same rounding): 264–332 ms to
-/// 17–22 ms at n = 20,000 here, both together.
-fn rising_sequences_exact(n: usize, trim: bool) -> Vec<f64> {
+/// [`rising_sequences`] by the recurrence, each step computed only from the
+/// first to one past the last descent count whose value is not 0 (1/m!
+/// underflows from m = 178 on, and so do the counts far from the middle;
+/// past them the recurrence gives 0 again): O(n^1.5) instead of O(n²).
+/// Compiled for AVX2 where the CPU has it (more divisions at once, the
+/// same rounding): 264–332 ms to 17–22 ms at n = 20,000 here, both
+/// together.
+fn rising_sequences_exact(n: usize) -> Vec<f64> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2.
-        return unsafe { rising_sequences_exact_avx2(n, trim) };
+        return unsafe { rising_sequences_exact_avx2(n) };
     }
-    rising_sequences_exact_any(n, trim)
+    rising_sequences_exact_any(n, true)
 }
 
 /// [`rising_sequences_exact_any`] compiled for AVX2 (not FMA: no fused
 /// rounding).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn rising_sequences_exact_avx2(n: usize, trim: bool) -> Vec<f64> {
-    rising_sequences_exact_any(n, trim)
+fn rising_sequences_exact_avx2(n: usize) -> Vec<f64> {
+    rising_sequences_exact_any(n, true)
 }
 
-/// [`rising_sequences_exact`] on any CPU.
+/// [`rising_sequences_exact`] on any CPU; without `trim`, every count at
+/// every step: the reference the trimmed law is checked against, to the
+/// bit.
 #[inline(always)]
 fn rising_sequences_exact_any(n: usize, trim: bool) -> Vec<f64> {
     let mut q = vec![0.0f64; n.max(1)];

@@ -9,8 +9,9 @@ mod ingest;
 pub use ingest::{IngestRow, measure_ingest};
 
 use crate::algorithm::{Algorithm, fisher_yates};
-use crate::audit::{self, DEFAULT_ALPHA};
-use crate::engine::{RunSpec, no_progress};
+use crate::audit::{self, DEFAULT_ALPHA, Spec};
+use crate::engine::no_progress;
+use crate::subject::{ShuffleOptions, Shuffles};
 use crate::error::Result;
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
 use crate::spec::TestSet;
@@ -198,10 +199,10 @@ fn time(work: Work, n: usize, trials: u64, source: SourceSpec, threads: usize) -
         let rate = source.visit(1, BareLoops { n, trials, threads });
         return Ok(Timed { rate, tests: None });
     };
-    let spec = RunSpec {
+    let spec = Spec::<Shuffles> {
         threads: Some(threads),
-        tests,
-        ..RunSpec::new(Algorithm::FisherYates, n, trials, source, 1)
+        options: ShuffleOptions::with_tests(tests),
+        ..Spec::new(Algorithm::FisherYates, n, trials, source, 1)
     };
     let start = Instant::now();
     let audit = audit::run(&spec, DEFAULT_ALPHA, &no_progress)?;

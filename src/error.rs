@@ -17,6 +17,10 @@ pub enum Error {
         kind: ErrorKind,
         /// The message, naming the bad value.
         message: String,
+        /// What the error is about and what would do instead, as data (so
+        /// that a front can point at its own spelling of the option, and
+        /// nobody matches message text).
+        hint: Box<Hint>,
     },
     /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
@@ -67,12 +71,221 @@ pub enum ErrorKind {
     Other,
 }
 
+/// What an error is about and what would do instead, as data: the
+/// request's option at fault (so that an experiment file can point at its
+/// key, the command line name its flag) and the name meant when a name was
+/// misspelt.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hint {
+    /// The option of the request the error is about, if one is.
+    pub option: Option<Opt>,
+    /// The known name closest to a misspelt one (`fisher-yates` for
+    /// `fisher-yate`).
+    pub meant: Option<String>,
+}
+
+/// An option of a request, as each front spells it (see
+/// [`Opt::spelled`]): what errors and suggestions name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Opt {
+    /// What is audited (an algorithm, a sampler, a file).
+    Subject,
+    /// Items per deck, or the population sampled.
+    N,
+    /// Trials.
+    Trials,
+    /// The significance level.
+    Alpha,
+    /// The seed.
+    Seed,
+    /// The random source.
+    Rng,
+    /// The tests.
+    Tests,
+    /// Bins per side of the position-by-value matrix.
+    Bins,
+    /// Category columns of a deck.
+    Categories,
+    /// A deck with repeated items.
+    Deck,
+    /// The hand size of the hand test.
+    Hand,
+    /// A weighted pick's weights.
+    Weights,
+    /// Worker threads.
+    Threads,
+    /// A sequential audit's trial budget.
+    MaxTrials,
+    /// A sequential audit.
+    UntilDecisive,
+    /// A share of the run.
+    Shard,
+    /// The format of an input file.
+    Format,
+    /// What an outside subject's lines hold.
+    Kind,
+    /// How an outside sampler numbers its items.
+    Base,
+    /// The starting order of outside decks.
+    Order,
+}
+
+/// Who asked: how an option and a suggestion are spelled for the person
+/// reading the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Front {
+    /// The command line: `-t 4629`.
+    #[default]
+    Cli,
+    /// An experiment file: `trials = 4629`.
+    Toml,
+    /// The Python package: `trials=4629`.
+    Python,
+    /// JavaScript (the page, the npm package): `trials: 4629`.
+    JavaScript,
+    /// Rust (the library, `CustomAudit`): `.trials(4629)`.
+    Rust,
+}
+
+impl Opt {
+    /// The option's name in a key-value front (`trials`, `max_trials`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Opt::Subject => "subject",
+            Opt::N => "n",
+            Opt::Trials => "trials",
+            Opt::Alpha => "alpha",
+            Opt::Seed => "seed",
+            Opt::Rng => "rng",
+            Opt::Tests => "tests",
+            Opt::Bins => "bins",
+            Opt::Categories => "categories",
+            Opt::Deck => "deck",
+            Opt::Hand => "hand",
+            Opt::Weights => "weights",
+            Opt::Threads => "threads",
+            Opt::MaxTrials => "max_trials",
+            Opt::UntilDecisive => "until_decisive",
+            Opt::Shard => "shard",
+            Opt::Format => "format",
+            Opt::Kind => "kind",
+            Opt::Base => "base",
+            Opt::Order => "order",
+        }
+    }
+
+    /// The option's flag on the command line (`-t`, `--max-trials`).
+    pub fn flag(self) -> String {
+        match self {
+            Opt::Subject => "-a".to_string(),
+            Opt::N => "-n".to_string(),
+            Opt::Trials => "-t".to_string(),
+            Opt::Alpha => "--alpha".to_string(),
+            other => format!("--{}", other.key().replace('_', "-")),
+        }
+    }
+
+    /// `value` given to the option as `front` writes it: `-t 4629`,
+    /// `trials = 4629`, `trials=4629`, `trials: 4629`, `.trials(4629)`.
+    pub fn spelled(self, front: Front, value: &str) -> String {
+        match front {
+            Front::Cli => format!("{} {value}", self.flag()),
+            Front::Toml => format!("{} = {value}", self.key()),
+            Front::Python => format!("{}={value}", self.key()),
+            Front::JavaScript => format!("{}: {value}", camel(self.key())),
+            Front::Rust => format!(".{}({value})", self.key()),
+        }
+    }
+
+    /// The option's name alone as `front` writes it.
+    pub fn named(self, front: Front) -> String {
+        match front {
+            Front::Cli => self.flag(),
+            Front::JavaScript => camel(self.key()),
+            Front::Toml | Front::Python | Front::Rust => self.key().to_string(),
+        }
+    }
+}
+
+/// `max_trials` → `maxTrials`.
+fn camel(key: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in key.chars() {
+        match (c, upper) {
+            ('_', _) => upper = true,
+            (c, true) => {
+                out.extend(c.to_uppercase());
+                upper = false;
+            }
+            (c, false) => out.push(c),
+        }
+    }
+    out
+}
+
 impl Error {
     /// An [`Error::Invalid`] of `kind`.
     pub fn of_kind(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error::Invalid {
             kind,
             message: message.into(),
+            hint: Box::default(),
+        }
+    }
+
+    /// The same error, about `option` of the request.
+    pub fn about(self, option: Opt) -> Self {
+        match self {
+            Error::Invalid {
+                kind,
+                message,
+                mut hint,
+            } => {
+                hint.option.get_or_insert(option);
+                Error::Invalid {
+                    kind,
+                    message,
+                    hint,
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// The same error, suggesting `name` for a misspelt one.
+    pub fn meaning(self, name: impl Into<String>) -> Self {
+        match self {
+            Error::Invalid {
+                kind,
+                message,
+                mut hint,
+            } => {
+                hint.meant = Some(name.into());
+                Error::Invalid {
+                    kind,
+                    message,
+                    hint,
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// The option of the request the error is about, if it says.
+    pub fn option(&self) -> Option<Opt> {
+        match self {
+            Error::Invalid { hint, .. } => hint.option,
+            _ => None,
+        }
+    }
+
+    /// The known name closest to a misspelt one, if the error suggests one.
+    pub fn meant(&self) -> Option<&str> {
+        match self {
+            Error::Invalid { hint, .. } => hint.meant.as_deref(),
+            _ => None,
         }
     }
 
@@ -121,7 +334,24 @@ impl Error {
     /// layers that know better what went wrong than the helper that said it).
     pub fn with_kind(self, kind: ErrorKind) -> Self {
         match self {
-            Error::Invalid { message, .. } => Error::Invalid { kind, message },
+            Error::Invalid { message, hint, .. } => Error::Invalid {
+                kind,
+                message,
+                hint,
+            },
+            other => other,
+        }
+    }
+
+    /// The same error with `message` in place of its own (a front that
+    /// restates it in its own words), keeping its kind and hint.
+    pub fn restated(self, message: impl Into<String>) -> Self {
+        match self {
+            Error::Invalid { kind, hint, .. } => Error::Invalid {
+                kind,
+                message: message.into(),
+                hint,
+            },
             other => other,
         }
     }

@@ -98,13 +98,17 @@ pub fn lookup<T: Copy>(what: &str, name: &str, known: &[(&str, T)]) -> Result<T>
         .min()
         .filter(|&(d, _)| d <= (wanted.chars().count() / 3).max(2));
     let hint = near.map_or(String::new(), |(_, k)| format!(": did you mean '{k}'?"));
-    Err(Error::of_kind(
+    let error = Error::of_kind(
         ErrorKind::UnknownName,
         format!(
             "unknown {what} '{name}'{hint} (known: {})",
             names.join(", ")
         ),
-    ))
+    );
+    Err(match near {
+        Some((_, k)) => error.meaning(k),
+        None => error,
+    })
 }
 
 /// Lower case, with `_` spelled `-`: how names are compared leniently.

@@ -45,13 +45,15 @@ pub use structure::{StructureLaws, riffle_rising_law};
 
 use crate::algorithm::Algorithm;
 use crate::audit;
-use crate::engine::{Progress, RunSpec, no_progress};
+use crate::audit::Spec;
+use crate::engine::{Progress, no_progress};
 use crate::error::{Error, Result};
 use crate::exact;
 use crate::format::thousands;
 use crate::permutation::{factorial, rank};
 use crate::source::SourceSpec;
 use crate::spec::{LARGE_N, MAX_PERMUTATION_N, TestKind, TestSet};
+use crate::subject::{ShuffleOptions, Shuffles};
 use crate::stats::TestResult;
 use crate::stats::order;
 use crate::stats::special::{chi2_isf, noncentral_chi2_sf, noncentrality_for_power};
@@ -373,12 +375,12 @@ pub fn pilot_effect_with(
     seed: u64,
     progress: Progress<'_>,
 ) -> Result<Effect> {
-    let spec = RunSpec {
-        tests: TestSet::parse(test.name(), n)?,
-        ..RunSpec::new(algorithm, n, trials, source, seed)
+    let spec = Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::parse(test.name(), n)?),
+        ..Spec::new(algorithm, n, trials, source, seed)
     };
     let audit = audit::run(&spec, audit::DEFAULT_ALPHA, progress)?;
-    Ok(Effect::from_result(&audit.tests[0], n, trials))
+    Ok(Effect::from_result(&audit.tests()[0], n, trials))
 }
 
 /// An exact law as probabilities indexed by [`rank`] (all n! permutations).
@@ -622,9 +624,9 @@ pub fn checked_plan_outcome(
     if plan.trials >= simulate::SIMULATE_BELOW {
         return Ok(PlanOutcome::Planned(plan));
     }
-    let spec = RunSpec {
-        tests: TestSet::parse(test.name(), n)?,
-        ..RunSpec::new(algorithm, n, plan.trials, source, simulate::SIMULATION_SEED)
+    let spec = Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::parse(test.name(), n)?),
+        ..Spec::new(algorithm, n, plan.trials, source, simulate::SIMULATION_SEED)
     };
     let (search, _) = simulate::audits(&spec, alpha, power, plan.trials)?;
     match search.found {

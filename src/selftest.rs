@@ -13,7 +13,9 @@ mod samplers;
 
 use crate::algorithm::Algorithm;
 use crate::audit;
-use crate::engine::{RunSpec, no_progress};
+use crate::audit::Spec;
+use crate::engine::no_progress;
+use crate::subject::{ShuffleOptions, Shuffles};
 use crate::error::Result;
 use crate::power;
 use crate::source::SourceKind;
@@ -136,9 +138,9 @@ fn detect_one(settings: &Settings, alg: Algorithm) -> Result<Check> {
         });
     };
     let trials = plan.recommended_trials;
-    let spec = RunSpec {
-        tests: TestSet::parse(test.name(), n)?,
-        ..RunSpec::new(alg, n, trials, SourceKind::Chacha8.into(), settings.seed)
+    let spec = Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::parse(test.name(), n)?),
+        ..Spec::new(alg, n, trials, SourceKind::Chacha8.into(), settings.seed)
     };
     let result = audit::run(&spec, settings.alpha, &no_progress)?;
     let origin = match plan.effect.origin {
@@ -182,9 +184,9 @@ pub fn calibration(settings: &Settings) -> Result<Vec<Check>> {
             .into_par_iter()
             .map(|i| {
                 let seed = settings.seed ^ ((index as u64) << 40) ^ i;
-                let spec = RunSpec {
-                    tests: tests.clone(),
-                    ..RunSpec::new(
+                let spec = Spec::<Shuffles> {
+                    options: ShuffleOptions::with_tests(tests.clone()),
+                    ..Spec::new(
                         alg,
                         settings.n,
                         settings.trials,
@@ -255,9 +257,9 @@ pub fn exact_agreement(settings: &Settings) -> Result<Vec<Check>> {
             let source = SourceKind::Chacha8.into();
             let law = crate::exact::enumerate(alg, n, source, power::EXACT_EFFECT_MAX_LEAVES)?;
             let probs = power::law_by_rank(&law);
-            let spec = RunSpec {
-                tests: TestSet::parse("permutation", n)?,
-                ..RunSpec::new(alg, n, EXACT_TRIALS, source, settings.seed ^ 0xc)
+            let spec = Spec::<Shuffles> {
+                options: ShuffleOptions::with_tests(TestSet::parse("permutation", n)?),
+                ..Spec::new(alg, n, EXACT_TRIALS, source, settings.seed ^ 0xc)
             };
             let result = audit::run(&spec, settings.alpha, &no_progress)?;
             let counts = result.tally.permutations().expect("permutation counts");

@@ -97,15 +97,20 @@ impl Plan {
         (self.alpha / self.share() as f64).log10()
     }
 
-    /// Runs the looks: `count(trials, seed)` counts one batch (its trials
-    /// and its [`batch_seed`]), `merge` adds a batch into the counts so far
-    /// and `log10_p` tests them. Stops at the first look whose p is within
-    /// its level, or after the last look of the schedule.
+    /// Runs the looks. `count(batch)` counts one look's batch: its trials,
+    /// the cumulative trials the look should reach and its [`batch_seed`];
+    /// `merge` adds a batch into the counts so far and `log10_p` tests
+    /// them. `trials_of` says how many trials counts hold: a look that
+    /// reaches fewer than it asked (a file that ended) is the last one, and
+    /// every look records the trials it really counted. Stops at the first
+    /// look whose p is within its level, or after the last look of the
+    /// schedule.
     pub fn run<T>(
         &self,
         seed: u64,
-        mut count: impl FnMut(u64, u64) -> Result<T>,
-        merge: impl Fn(&mut T, &T),
+        mut count: impl FnMut(Batch) -> Result<T>,
+        merge: impl Fn(&mut T, T),
+        trials_of: impl Fn(&T) -> u64,
         mut log10_p: impl FnMut(&T) -> f64,
     ) -> Result<Sequence<T>> {
         let log10_alpha = self.log10_alpha();
@@ -113,19 +118,28 @@ impl Plan {
         let mut looks = Vec::new();
         let mut done = 0u64;
         for (j, &cumulative) in self.schedule.iter().enumerate() {
-            let batch = count(cumulative - done, batch_seed(seed, j))?;
+            let batch = count(Batch {
+                trials: cumulative - done,
+                cumulative,
+                seed: batch_seed(seed, j),
+            })?;
             done = cumulative;
-            match &mut tally {
-                Some(t) => merge(t, &batch),
-                None => tally = Some(batch),
-            }
-            let p = log10_p(tally.as_ref().expect("at least one batch"));
+            let merged = match tally.take() {
+                Some(mut t) => {
+                    merge(&mut t, batch);
+                    t
+                }
+                None => batch,
+            };
+            let p = log10_p(&merged);
+            let counted = trials_of(&merged);
+            tally = Some(merged);
             looks.push(Look {
-                trials: cumulative,
+                trials: counted,
                 log10_p: p,
                 log10_alpha,
             });
-            if p <= log10_alpha {
+            if p <= log10_alpha || counted < cumulative {
                 break;
             }
         }
@@ -140,6 +154,18 @@ impl Plan {
             log10_p_adjusted: (best + (self.share() as f64).log10()).min(0.0),
         })
     }
+}
+
+/// One look's batch of a sequential audit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Batch {
+    /// The trials of this batch (what the look adds).
+    pub trials: u64,
+    /// The trials the look should reach in all (what a source read from
+    /// its start, such as a file, reads).
+    pub cumulative: u64,
+    /// The batch's seed ([`batch_seed`] of the audit's seed and the look).
+    pub seed: u64,
 }
 
 /// What a sequential audit counted and saw, ready to be judged.
@@ -184,11 +210,12 @@ mod tests {
         let seq = plan
             .run(
                 5,
-                |trials, seed| {
-                    seeds.push(seed);
-                    Ok(trials)
+                |batch| {
+                    seeds.push(batch.seed);
+                    Ok(batch.trials)
                 },
                 |t, b| *t += b,
+                |&t| t,
                 |&t| if t >= 40 { -9.0 } else { -1.0 },
             )
             .unwrap();

@@ -829,6 +829,55 @@ impl Counter {
     }
 }
 
+impl Tally {
+    /// The lengths of everything a tally counts, with its n: two tallies of
+    /// the same shape can be merged and tested alike.
+    pub fn shape(&self) -> Vec<usize> {
+            let tally = self;
+        let absent = usize::MAX;
+        let mut shape = vec![
+            tally.n(),
+            tally.counts().len(),
+            tally.permutations().map_or(absent, <[u64]>::len),
+        ];
+        match tally.structure() {
+            None => shape.push(absent),
+            Some(s) => {
+                shape.extend([s.fixed_points.len(), s.cycles.len(), s.rising.len()]);
+                shape.push(s.lehmer.len());
+                shape.extend(s.pairs.iter().flat_map(|p| [p.first, p.counts.len()]));
+                shape.push(s.clumping.len());
+            }
+        }
+        match tally.hands() {
+            None => shape.push(absent),
+            Some(h) => {
+                shape.push(h.h);
+                shape.extend(
+                    h.columns
+                        .iter()
+                        .flat_map(|c| [c.of_item.len(), c.categories]),
+                );
+            }
+        }
+        match tally.serial() {
+            None => shape.push(absent),
+            Some(s) => shape.extend([s.triples.len(), s.ahead.len()]),
+        }
+        shape.push(tally.deals().map_or(absent, |_| 0));
+        match tally.order() {
+            None => shape.push(absent),
+            Some(o) => {
+                shape.push(o.inversions.len());
+                shape.extend(o.inversion_edges.iter().map(|&e| e as usize));
+                shape.push(o.displacement.len());
+                shape.push(o.lehmer.len());
+            }
+        }
+        shape
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 //! accept `1000000`, `1_000_000`, `1e6` or `1M`) and serve as clap value
 //! parsers; the `check_*` functions take numbers from code.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Opt, Result};
 use crate::params::parse_count;
 use crate::stats::pvalue::MIN_ALPHA;
 
@@ -18,14 +18,19 @@ pub fn check_n(n: usize) -> Result<usize> {
     if n < MIN_N {
         return Err(Error::of_kind(
             ErrorKind::OutOfRange,
-            format!("n = {n} is too small: n must be at least {MIN_N}"),
-        ));
+            format!(
+                "n = {n} is too small: n must be at least {MIN_N} (one item has nothing to \
+                 shuffle or sample from)"
+            ),
+        )
+        .about(Opt::N));
     }
     if n > u32::MAX as usize {
         return Err(Error::of_kind(
             ErrorKind::OutOfRange,
             format!("n = {n} is too large: n must be below 2^32"),
-        ));
+        )
+        .about(Opt::N));
     }
     Ok(n)
 }
@@ -42,7 +47,8 @@ pub fn check_trials(trials: u64) -> Result<u64> {
         return Err(Error::of_kind(
             ErrorKind::OutOfRange,
             "trials must be at least 1 (got 0)",
-        ));
+        )
+        .about(Opt::Trials));
     }
     Ok(trials)
 }
@@ -72,7 +78,8 @@ pub fn check_alpha(alpha: f64) -> Result<f64> {
                  {MIN_ALPHA:e} the approximations behind the p-values are not accurate enough \
                  to decide)"
             ),
-        ))
+        )
+        .about(Opt::Alpha))
     }
 }
 
@@ -114,7 +121,8 @@ pub fn check_threads(threads: usize) -> Result<usize> {
         return Err(Error::of_kind(
             ErrorKind::OutOfRange,
             "threads must be at least 1 (got 0)",
-        ));
+        )
+        .about(Opt::Threads));
     }
     Ok(threads)
 }

@@ -167,16 +167,3 @@ impl Record<'_> {
     }
 }
 
-/// The record of a shuffle audited from outside the tool.
-pub(crate) const OUTSIDE: Record<'static> = Record {
-    name: "",
-    description: "",
-    params: &[],
-    expected: Expected::Unknown,
-    draws: Draws::Outside,
-    exact: Exact::Unavailable(
-        "its code is outside the tool, so its draws cannot be replayed; only its output is audited",
-    ),
-    positional: None,
-    steps: None,
-};

@@ -3,7 +3,9 @@
 
 use super::{median, rate};
 use crate::algorithm::{Algorithm, fisher_yates};
-use crate::engine::{self, RunSpec, no_progress};
+use crate::audit::{Kind, Spec};
+use crate::engine::no_progress;
+use crate::subject::Shuffles;
 use crate::error::Result;
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
 use serde::Serialize;
@@ -60,9 +62,9 @@ pub fn measure_ingest(
 ) -> Result<IngestRow> {
     use crate::ingest::{self, Format, Options};
     let threads = rayon::current_num_threads();
-    let spec = RunSpec {
+    let spec = Spec::<Shuffles> {
         threads: Some(threads),
-        ..RunSpec::new(Algorithm::FisherYates, n, decks, source, 1)
+        ..Spec::new(Algorithm::FisherYates, n, decks, source, 1)
     };
     let collect = spec.collect();
     let files = TempDecks::write(n, decks, source)?;
@@ -88,7 +90,9 @@ pub fn measure_ingest(
     };
     let (mut engine, mut text, mut binary) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..repeats.max(1) {
-        engine.push(rate(decks, || engine::run(&spec, &no_progress).map(drop))?);
+        engine.push(rate(decks, || {
+            Shuffles::count(&spec, spec.chunks(), &no_progress).map(drop)
+        })?);
         text.push(read(&files.text, Format::Text)?);
         binary.push(read(&files.binary, Format::U32)?);
     }

@@ -4,6 +4,7 @@
 //!
 //! ```
 //! use rand::RngExt;
+//! use shuffle_audit::{CustomAudit, Verdict};
 //!
 //! // A correct Durstenfeld shuffle, written against `rand`.
 //! fn my_shuffle(deck: &mut [u32], rng: &mut dyn rand::Rng) {
@@ -19,16 +20,16 @@
 //!         deck.swap(i, rng.random_range(0..i));
 //!     }
 //! };
-//! let audit = shuffle_audit::Audit::of_fn("off-by-one", 10, off_by_one).run().unwrap();
-//! assert_eq!(audit.verdict(), shuffle_audit::stats::Verdict::Biased);
+//! let audit = CustomAudit::shuffle_fn("off-by-one", 10, off_by_one).run().unwrap();
+//! assert_eq!(audit.verdict(), Verdict::Biased);
 //! ```
 //!
 //! A sampler is audited the same way ([`assert_fair_sample`],
-//! [`assert_fair_picks`], [`SampleAudit::of_fn`]):
+//! [`assert_fair_picks`], [`CustomAudit::sample_fn`]):
 //!
 //! ```
 //! use rand::RngExt;
-//! use shuffle_audit::{SampleAudit, Verdict};
+//! use shuffle_audit::{CustomAudit, Verdict};
 //!
 //! // 3 of 10 by a partial Fisher–Yates: fair.
 //! shuffle_audit::assert_fair_sample("partial-fy", 10, 3, |rng| {
@@ -47,31 +48,29 @@
 //!     let start = rng.random_range(0..10u32);
 //!     (0..3).map(|i| (start + i) % 10).collect()
 //! };
-//! let audit = SampleAudit::of_fn("window", 10, 3, window).run().unwrap();
+//! let audit = CustomAudit::sample_fn("window", 10, 3, window).run().unwrap();
 //! assert_eq!(audit.verdict(), Verdict::Biased);
 //! ```
 //!
 //! One builder, [`CustomAudit`], serves every kind of subject: its
 //! settings (trials, seed, α, source, threads, where a failing run's report
-//! goes) and [`CustomAudit::assert_fair`] are written once, and each kind
-//! adds what only it has ([`Own`]).
+//! goes), its run and [`CustomAudit::assert_fair`] are written once, and
+//! each kind adds only how its code runs ([`Own`]).
 
 mod sample;
 mod shuffle;
 
-pub use sample::{OwnSampler, assert_fair_picks, assert_fair_sample, default_sample_trials};
-pub use shuffle::{MIN_DEFAULT_TRIALS, OwnShuffle, assert_fair, default_trials};
+pub use sample::{OwnSampler, assert_fair_picks, assert_fair_sample};
+pub use shuffle::{OwnShuffle, assert_fair};
 
-use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
-use crate::error::Result;
-use crate::kind::{self, Judged};
+use crate::audit::{self, Audit, DEFAULT_ALPHA, DEFAULT_SEED, Kind, Produced, Spec, slug_of};
+use crate::error::{Front, Result};
+use crate::experiment::record::RunStart;
+use crate::pacing::{Progress, no_progress};
+use crate::report::Provenance;
 use crate::source::{SourceKind, SourceSpec};
 use crate::stats::Verdict;
-use crate::subject::slug_of;
 use std::path::{Path, PathBuf};
-
-#[doc(no_inline)]
-pub use crate::sampler::audit::SampleAudit;
 
 /// An audit of a user's shuffle or sampler, configured step by step and
 /// run with [`run`](Self::run) or [`assert_fair`](Self::assert_fair). `S`
@@ -88,22 +87,23 @@ pub struct CustomAudit<S> {
     report_dir: Option<PathBuf>,
 }
 
-/// A kind of subject a [`CustomAudit`] can run: how it runs and judges the
-/// audit alone, why a run failed in a few lines, and its report.
+/// A kind of subject a [`CustomAudit`] can run: the spec its code runs
+/// under, and how the code counts it. Everything else is the builder's.
 pub trait Own: Sized {
-    /// The finished audit.
-    type Audit: Judged;
+    /// The kind of subject.
+    type Kind: Kind;
 
-    /// Runs `audit`, with its provisional verdict (the builder judges it).
-    fn run(audit: &CustomAudit<Self>) -> Result<Self::Audit>;
+    /// The spec of `audit`'s run: the subject (named, fed by a function),
+    /// its n and the kind's options; the builder sets trials, seed,
+    /// source and threads.
+    fn spec(&self, name: &str) -> Spec<Self::Kind>;
 
-    /// Why `audit` is not "no bias detected", in a few lines: the decisive
-    /// test, its p and the largest deviation in words, or the trials an
-    /// inconclusive run needs.
-    fn failure_message(audit: &Self::Audit) -> String;
-
-    /// Writes `audit`'s report into `dir` (staged); returns the HTML path.
-    fn write_report(audit: &Self::Audit, dir: &Path) -> Result<PathBuf>;
+    /// Runs the code as `spec` says and counts what it made.
+    fn count(
+        &self,
+        spec: &Spec<Self::Kind>,
+        progress: Progress<'_>,
+    ) -> Result<<Self::Kind as Kind>::Tally>;
 }
 
 impl<S> CustomAudit<S> {
@@ -122,8 +122,7 @@ impl<S> CustomAudit<S> {
     }
 
     /// Trials (shuffles or samples) to run (default: what the kind needs
-    /// for a verdict that means something: [`default_trials`],
-    /// [`default_sample_trials`]).
+    /// for a verdict that means something, [`Kind::default_trials`]).
     pub fn trials(mut self, trials: u64) -> Self {
         self.trials = Some(trials);
         self
@@ -164,12 +163,29 @@ impl<S> CustomAudit<S> {
 }
 
 impl<S: Own> CustomAudit<S> {
+    /// The run this audit makes: the kind's default trials for a verdict
+    /// unless set.
+    pub fn spec(&self) -> Result<Spec<S::Kind>> {
+        let mut spec = self.subject.spec(&self.name);
+        spec.seed = self.seed;
+        spec.source = self.source;
+        spec.threads = self.threads;
+        <S::Kind as Kind>::check(&spec)?;
+        spec.trials = match self.trials {
+            Some(trials) => trials,
+            None => <S::Kind as Kind>::default_trials(&spec, self.alpha),
+        };
+        Ok(spec)
+    }
+
     /// Runs the audit and judges it (alone: the run's family is this one
     /// audit).
-    pub fn run(&self) -> Result<S::Audit> {
-        let mut audit = S::run(self)?;
-        kind::judge(std::slice::from_mut(&mut audit), self.alpha);
-        Ok(audit)
+    pub fn run(&self) -> Result<Audit<S::Kind>> {
+        let spec = self.spec()?;
+        audit::run_with(&spec, self.alpha, || {
+            let tally = self.subject.count(&spec, &no_progress)?;
+            Ok(Produced { tally, feed: None })
+        })
     }
 
     /// Runs the audit and panics unless it found no bias with a run large
@@ -177,7 +193,7 @@ impl<S: Own> CustomAudit<S> {
     /// panic message names the decisive test, its p-value, the largest
     /// deviation in words and where the report was written (or how many
     /// trials an inconclusive run needs). Returns the audit otherwise.
-    pub fn assert_fair(&self) -> S::Audit {
+    pub fn assert_fair(&self) -> Audit<S::Kind> {
         let audit = match self.run() {
             Ok(audit) => audit,
             Err(e) => panic!("shuffle-audit could not audit {}: {e}", self.name),
@@ -191,10 +207,17 @@ impl<S: Own> CustomAudit<S> {
                 .join("shuffle-audit")
                 .join(slug_of(&self.name))
         });
-        let report = match S::write_report(&audit, &dir) {
+        let call = format!(
+            "shuffle_audit::CustomAudit for {:?}: .trials({}).seed({})",
+            self.name,
+            audit.trials(),
+            audit.spec().seed
+        );
+        let provenance = Provenance::of(&RunStart::now(), call.clone(), vec![call]);
+        let report = match crate::study::write_report(Box::new(audit.clone()), provenance, &dir) {
             Ok(path) => format!("report: {}", path.display()),
             Err(e) => format!("(the report could not be written: {e})"),
         };
-        panic!("{}\n{report}", S::failure_message(&audit));
+        panic!("{}\n{report}", audit.failure_message(Front::Rust));
     }
 }

@@ -2,24 +2,20 @@
 //! `0..n` per sample (in the order drawn, when the order matters), or one
 //! item per weighted pick, run on the engine like a built-in sampler.
 //!
-//! The default sample count ([`default_sample_trials`]) is what makes "no
-//! bias detected" mean something: a 20% deviation of the hardest item's
-//! probability (k/N, or the rarest weight's share) seen with 90% power; a
-//! run that cannot say as much is inconclusive, and [`assert_fair_sample`]
-//! fails on it.
+//! The default sample count ([`crate::audit::Kind::default_trials`]) is
+//! what makes "no bias detected" mean something: a 20% deviation of the
+//! hardest item's probability (k/N, or the rarest weight's share) seen with
+//! 90% power; a run that cannot say as much is inconclusive, and
+//! [`assert_fair_sample`] fails on it.
 
-use super::{CustomAudit, MIN_DEFAULT_TRIALS, Own};
+use super::{CustomAudit, Own};
+use crate::audit::{Audit, Feed, Outside, Spec, Subject};
 use crate::error::Result;
 use crate::ingest::samples::{Base, SampleKind};
-use crate::output::format_p;
-use crate::pacing::no_progress;
-use crate::sampler::audit::{self, SampleAudit, adequate_trials};
-use crate::sampler::run::SampleSpec;
-use crate::sampler::subject::{
-    FnPicker, FnSampler, OutsideSampler, Sample, SampleFeed, SamplerSubject,
-};
+use crate::pacing::Progress;
 use crate::sampler::tally::SampleTally;
-use std::path::{Path, PathBuf};
+use crate::sampler::{FnPicker, FnSampler, Reading, Sample, Samplers, run_sampler};
+use crate::source::SourceSpec;
 
 /// Your sampler, as a [`CustomAudit`] runs it: what it draws from how many
 /// items, and its code.
@@ -32,54 +28,51 @@ pub struct OwnSampler<T> {
     sampler: T,
 }
 
-impl SampleAudit {
+impl<F> CustomAudit<OwnSampler<FnSampler<F>>>
+where
+    F: Fn(&mut dyn rand::Rng) -> Vec<u32> + Sync,
+{
     /// An audit of `f`, a sampler of `k` distinct items of `0..n` written
     /// against `rand`'s generator trait, named `name` in messages and
     /// reports. The order of a sample does not matter unless
     /// [`ordered`](CustomAudit::ordered) is asked for.
-    pub fn of_fn<F>(name: &str, n: usize, k: usize, f: F) -> CustomAudit<OwnSampler<FnSampler<F>>>
-    where
-        F: Fn(&mut dyn rand::Rng) -> Vec<u32> + Sync,
-    {
-        SampleAudit::of_sampler(name, n, k, FnSampler(f))
+    pub fn sample_fn(name: &str, n: usize, k: usize, f: F) -> Self {
+        CustomAudit::sampler(name, n, k, FnSampler(f))
     }
+}
 
+impl<F> CustomAudit<OwnSampler<FnPicker<F>>>
+where
+    F: Fn(&mut dyn rand::Rng) -> u32 + Sync,
+{
     /// An audit of `f`, a weighted pick of one item of `0..weights.len()`
     /// that should pick item i with probability `weights[i] / Σ weights`.
-    pub fn of_picks_fn<F>(name: &str, weights: &[u64], f: F) -> CustomAudit<OwnSampler<FnPicker<F>>>
-    where
-        F: Fn(&mut dyn rand::Rng) -> u32 + Sync,
-    {
-        let subject = OwnSampler {
+    pub fn picks_fn(name: &str, weights: &[u64], f: F) -> Self {
+        let own = OwnSampler {
             n: weights.len(),
             k: 1,
             kind: SampleKind::Pick,
             weights: Some(weights.to_vec()),
             sampler: FnPicker(f),
         };
-        CustomAudit::new(name, subject)
+        CustomAudit::new(name, own)
     }
+}
 
+impl<T: Sample> CustomAudit<OwnSampler<T>> {
     /// An audit of `sampler`, k of `0..n` drawing through our
     /// [`crate::source::RandomSource`] (the trait form).
-    pub fn of_sampler<T: Sample>(
-        name: &str,
-        n: usize,
-        k: usize,
-        sampler: T,
-    ) -> CustomAudit<OwnSampler<T>> {
-        let subject = OwnSampler {
+    pub fn sampler(name: &str, n: usize, k: usize, sampler: T) -> Self {
+        let own = OwnSampler {
             n,
             k,
             kind: SampleKind::Sample,
             weights: None,
             sampler,
         };
-        CustomAudit::new(name, subject)
+        CustomAudit::new(name, own)
     }
-}
 
-impl<T: Sample> CustomAudit<OwnSampler<T>> {
     /// The order of a sample matters (a draw for seats, a ranked list):
     /// which item comes at which slot is tested too. No effect on a pick.
     pub fn ordered(mut self) -> Self {
@@ -88,297 +81,49 @@ impl<T: Sample> CustomAudit<OwnSampler<T>> {
         }
         self
     }
-
-    /// The run this audit makes.
-    pub fn spec(&self) -> SampleSpec {
-        let own = &self.subject;
-        let trials = self.trials.unwrap_or_else(|| {
-            let ordered = own.kind == SampleKind::Ordered;
-            default_sample_trials(own.n, own.k, ordered, own.weights.as_deref(), self.alpha)
-        });
-        let subject = SamplerSubject::Outside(OutsideSampler {
-            name: self.name.clone(),
-            feed: SampleFeed::Function,
-            kind: own.kind,
-            base: Some(Base::Zero),
-        });
-        SampleSpec {
-            weights: own.weights.clone(),
-            threads: self.threads,
-            ..SampleSpec::new(subject, own.n, trials, self.source, self.seed)
-        }
-    }
 }
 
 impl<T: Sample> Own for OwnSampler<T> {
-    type Audit = SampleAudit;
+    type Kind = Samplers;
 
-    fn run(custom: &CustomAudit<Self>) -> Result<SampleAudit> {
-        let (spec, own) = (custom.spec(), &custom.subject);
-        audit::run_sampler(&spec, own.k, &own.sampler, custom.alpha, &no_progress)
+    fn spec(&self, name: &str) -> Spec<Samplers> {
+        let subject = Subject::Outside(Outside {
+            name: name.to_string(),
+            feed: Feed::Function,
+            reading: Reading {
+                kind: self.kind,
+                base: Some(Base::Zero),
+                k: Some(self.k),
+            },
+        });
+        let mut spec = Spec::<Samplers>::new(subject, self.n, 0, SourceSpec::default(), 0);
+        spec.options.weights = self.weights.clone();
+        spec
     }
 
-    fn failure_message(audit: &SampleAudit) -> String {
-        failure_message(audit)
-    }
-
-    fn write_report(audit: &SampleAudit, dir: &Path) -> Result<PathBuf> {
-        audit.write_report(dir)
+    fn count(&self, spec: &Spec<Samplers>, progress: Progress<'_>) -> Result<SampleTally> {
+        run_sampler(spec, self.k, &self.sampler, progress)
     }
 }
 
 /// Audits `f`, a sampler of `k` distinct items of `0..n` written against
-/// `rand`, with the defaults (deterministic seed,
-/// [`default_sample_trials`], α = 0.001), and panics unless no bias was
-/// detected by a run large enough to have seen one. For `cargo test`.
-pub fn assert_fair_sample<F>(name: &str, n: usize, k: usize, f: F) -> SampleAudit
+/// `rand`, with the defaults (deterministic seed, the default samples for a
+/// verdict, α = 0.001), and panics unless no bias was detected by a run
+/// large enough to have seen one. For `cargo test`.
+pub fn assert_fair_sample<F>(name: &str, n: usize, k: usize, f: F) -> Audit<Samplers>
 where
     F: Fn(&mut dyn rand::Rng) -> Vec<u32> + Sync,
 {
-    SampleAudit::of_fn(name, n, k, f).assert_fair()
+    CustomAudit::sample_fn(name, n, k, f).assert_fair()
 }
 
 /// Audits `f`, a weighted pick that should pick item i of
 /// `0..weights.len()` with probability `weights[i] / Σ weights`, with the
 /// defaults, and panics unless no bias was detected by a run large enough
 /// to have seen one. For `cargo test`.
-pub fn assert_fair_picks<F>(name: &str, weights: &[u64], f: F) -> SampleAudit
+pub fn assert_fair_picks<F>(name: &str, weights: &[u64], f: F) -> Audit<Samplers>
 where
     F: Fn(&mut dyn rand::Rng) -> u32 + Sync,
 {
-    SampleAudit::of_picks_fn(name, weights, f).assert_fair()
-}
-
-/// The samples a default audit of k of `0..n` (or of picks with
-/// `weights`) draws at `alpha`: the larger of what makes "no bias
-/// detected" adequate when each of the audit's tests is held to α / tests
-/// ([`adequate_trials`]) and [`MIN_DEFAULT_TRIALS`]. At α = 0.001 this is
-/// 10,000 samples of 3 of 10 (the floor decides), 11,113 of 6 of 49 and
-/// 191,827 of 1 of 100 (a rare item is hard to see off).
-pub fn default_sample_trials(
-    n: usize,
-    k: usize,
-    ordered: bool,
-    weights: Option<&[u64]>,
-    alpha: f64,
-) -> u64 {
-    let tests = match weights {
-        Some(_) => 1,
-        None => {
-            let kept = SampleTally::new(n, k.min(n), ordered);
-            1 + usize::from(kept.pairs().is_some())
-                + usize::from(kept.subsets().is_some())
-                + usize::from(kept.slots().is_some())
-        }
-    };
-    adequate_trials(n, k, weights, alpha / tests as f64).max(MIN_DEFAULT_TRIALS)
-}
-
-/// Why a sampler audit is not "no bias detected", in a few lines.
-fn failure_message(audit: &SampleAudit) -> String {
-    let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
-    let drawn = match &audit.spec.weights {
-        Some(_) => format!("{trials} picks"),
-        None => format!("k = {k}, {trials} samples"),
-    };
-    let head = format!(
-        "{} is {} (N = {n}, {drawn}, seed {})",
-        audit.spec.sampler, audit.verdict, audit.spec.seed
-    );
-    match (audit.inconclusive_note(), audit.decisive()) {
-        (Some(note), _) => {
-            let needed = audit.trials_for_verdict().unwrap_or(trials);
-            format!("{head}: {note} (.trials({needed}))")
-        }
-        (None, Some(decisive)) => format!(
-            "{head}: decisive test {}, p (adjusted) {}; {}",
-            decisive.test,
-            format_p(audit.log10_p_adjusted),
-            audit.deviation_words()
-        ),
-        (None, None) => format!("{head}: no test could run"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sampler::audit::SampleTest;
-    use crate::stats::Verdict;
-    use rand::RngExt;
-
-    /// 3 of 10 (or any k of n) by a partial Fisher–Yates: fair.
-    fn partial_fy(n: u32, k: usize) -> impl Fn(&mut dyn rand::Rng) -> Vec<u32> + Sync {
-        move |rng| {
-            let mut items: Vec<u32> = (0..n).collect();
-            for i in 0..k {
-                let j = rng.random_range(i..n as usize);
-                items.swap(i, j);
-            }
-            items.truncate(k);
-            items
-        }
-    }
-
-    #[test]
-    fn a_fair_sampler_passes_and_a_biased_one_is_caught() {
-        let fair = assert_fair_sample("partial-fy", 10, 3, partial_fy(10, 3));
-        assert_eq!(
-            fair.tally.trials(),
-            default_sample_trials(10, 3, false, None, 1e-3)
-        );
-        assert!(fair.sensitivity.adequate(), "{:?}", fair.sensitivity);
-        // Off by one: the last item is never drawn.
-        let dir = std::env::temp_dir().join(format!("sa-custom-sample-{}", std::process::id()));
-        let caught = std::panic::catch_unwind(|| {
-            SampleAudit::of_fn("off-by-one", 10, 3, partial_fy(9, 3))
-                .report_dir(&dir)
-                .assert_fair()
-        });
-        let message = *caught.unwrap_err().downcast::<String>().unwrap();
-        assert!(message.contains("off-by-one is biased"), "{message}");
-        assert!(message.contains("decisive test inclusion"), "{message}");
-        assert!(message.contains("item 9 never drawn"), "{message}");
-        assert!(dir.join("report.html").exists(), "{message}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_sampler_fair_in_inclusion_but_not_in_pairs_is_caught_by_pairs_and_subsets() {
-        let window = |rng: &mut dyn rand::Rng| {
-            let start = rng.random_range(0..10u32);
-            (0..3).map(|i| (start + i) % 10).collect()
-        };
-        let audit = SampleAudit::of_fn("window", 10, 3, window).run().unwrap();
-        assert_eq!(audit.verdict, Verdict::Biased);
-        let seen: Vec<SampleTest> = audit.seen_by().iter().map(|t| t.test).collect();
-        assert!(
-            seen.contains(&SampleTest::Pairs) && seen.contains(&SampleTest::Subsets),
-            "{seen:?}"
-        );
-        let inclusion = audit.tests.iter().find(|t| t.test == SampleTest::Inclusion);
-        assert!(inclusion.unwrap().log10_p > -2.0, "{inclusion:?}");
-    }
-
-    #[test]
-    fn ordered_samples_are_tested_slot_by_slot() {
-        // Sorted output: fair as a set, biased as an order.
-        let sorted = |rng: &mut dyn rand::Rng| {
-            let mut s = partial_fy(10, 3)(rng);
-            s.sort_unstable();
-            s
-        };
-        let unordered = SampleAudit::of_fn("sorted", 10, 3, sorted).run().unwrap();
-        assert_eq!(unordered.verdict, Verdict::NoBiasDetected);
-        let ordered = SampleAudit::of_fn("sorted", 10, 3, sorted)
-            .ordered()
-            .run()
-            .unwrap();
-        assert_eq!(ordered.verdict, Verdict::Biased);
-        assert_eq!(ordered.decisive().unwrap().test, SampleTest::Order);
-    }
-
-    #[test]
-    fn weighted_picks_are_checked_against_their_weights() {
-        let weights = [1u64, 2, 3, 4];
-        let total: u64 = weights.iter().sum();
-        let pick = move |rng: &mut dyn rand::Rng| {
-            let mut r = rng.random_range(0..total);
-            for (i, &w) in weights.iter().enumerate() {
-                if r < w {
-                    return i as u32;
-                }
-                r -= w;
-            }
-            unreachable!()
-        };
-        let fair = assert_fair_picks("cumulative", &weights, pick);
-        assert_eq!(fair.tests[0].test, SampleTest::Picks);
-        // Off by one: `random_range(0..total - 1)` starves the last item.
-        let short = move |rng: &mut dyn rand::Rng| {
-            let r = rng.random_range(0..total - 1);
-            (0..4).find(|&i| r < weights[..=i].iter().sum()).unwrap() as u32
-        };
-        let audit = SampleAudit::of_picks_fn("short", &weights, short)
-            .run()
-            .unwrap();
-        assert_eq!(audit.verdict, Verdict::Biased);
-    }
-
-    #[test]
-    fn a_small_run_is_inconclusive_and_says_how_many_samples_it_needs() {
-        let caught = std::panic::catch_unwind(|| {
-            SampleAudit::of_fn("partial-fy", 10, 3, partial_fy(10, 3))
-                .trials(300)
-                .report_dir(std::env::temp_dir().join("sa-custom-sample-inconclusive"))
-                .assert_fair()
-        });
-        let message = *caught.unwrap_err().downcast::<String>().unwrap();
-        assert!(message.contains("is inconclusive"), "{message}");
-        assert!(message.contains("could see only"), "{message}");
-        // Each of the 3 tests (inclusion, pairs, subsets) is held to α/3.
-        let needed = adequate_trials(10, 3, None, 1e-3 / 3.0);
-        assert!(needed > 300, "{needed}");
-        assert!(message.contains(&format!(".trials({needed})")), "{message}");
-        let shown = crate::format::thousands(needed);
-        assert!(
-            message.contains(&format!("run at least {shown} samples")),
-            "{message}"
-        );
-        let _ = std::fs::remove_dir_all(std::env::temp_dir().join("sa-custom-sample-inconclusive"));
-    }
-
-    #[test]
-    fn the_planned_samples_make_the_verdict_adequate() {
-        for (n, k) in [(10, 3), (49, 6), (100, 1), (20, 10)] {
-            let trials = default_sample_trials(n, k, false, None, 1e-3);
-            let audit = SampleAudit::of_fn("fy", n, k, partial_fy(n as u32, k))
-                .seed(4)
-                .run()
-                .unwrap();
-            assert_eq!(audit.tally.trials(), trials);
-            assert!(
-                audit.sensitivity.adequate(),
-                "{n} {k}: {trials} {:?}",
-                audit.sensitivity
-            );
-        }
-    }
-
-    #[test]
-    fn the_same_seed_gives_the_same_counts_on_any_thread_count() {
-        let run = |threads| {
-            SampleAudit::of_fn("fy", 12, 4, partial_fy(12, 4))
-                .trials(150_000)
-                .threads(threads)
-                .run()
-                .unwrap()
-                .tally
-        };
-        assert_eq!(run(1), run(2));
-    }
-
-    #[test]
-    fn a_sampler_that_breaks_its_contract_is_an_error_not_a_verdict() {
-        type Draw = fn(&mut dyn rand::Rng) -> Vec<u32>;
-        let cases: [(&str, Draw, &str); 3] = [
-            ("twice", |_| vec![1, 1, 2], "1 appears twice"),
-            ("short", |_| vec![1, 2], "it returned 2 items"),
-            ("wide", |_| vec![1, 2, 10], "10 is not in 0..10"),
-        ];
-        for (name, f, why) in cases {
-            let err = SampleAudit::of_fn(name, 10, 3, f)
-                .trials(10)
-                .run()
-                .unwrap_err();
-            let want =
-                format!("{name} did not return a sample of k = 3 distinct items of 0..10: {why}");
-            assert_eq!(err.to_string(), want);
-            assert_eq!(err.kind(), crate::ErrorKind::BadInput);
-        }
-        let err = SampleAudit::of_fn("k0", 10, 0, |_| Vec::new())
-            .run()
-            .unwrap_err();
-        assert!(err.to_string().contains("k = 0 is not in 1..=10"), "{err}");
-    }
+    CustomAudit::picks_fn(name, weights, f).assert_fair()
 }

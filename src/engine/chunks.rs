@@ -7,12 +7,10 @@
 //! trajectories ([`crate::mixing::monte_carlo`]) both run here, so both have
 //! the same reproducibility contract.
 
-use super::{CHUNK_TRIALS, Progress, in_pool};
+use super::{ChunkRange, Progress, in_pool};
 use crate::error::{Error, Result};
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// One worker's state in a chunked run: it runs whole chunks of trials, then
 /// hands over what it observed, which merges with other workers' results.
@@ -54,76 +52,6 @@ pub struct ChunkPlan<'a> {
     /// A dedicated pool of this many workers, or `None` for the current
     /// rayon pool (see [`super::RunSpec::threads`] for when to use which).
     pub threads: Option<usize>,
-}
-
-/// A half-open range `[first, end)` of a run's chunk indices: the unit in
-/// which a run is split across machines and saved part-way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChunkRange {
-    /// The first chunk of the range.
-    pub first: u64,
-    /// One past the last chunk of the range.
-    pub end: u64,
-    /// Trials per chunk: [`CHUNK_TRIALS`], or fewer for large n (see
-    /// [`super::chunk_trials`]). Absent from tally files written before
-    /// large n, whose chunks all hold [`CHUNK_TRIALS`].
-    #[serde(default = "default_size", skip_serializing_if = "is_default_size")]
-    pub size: u64,
-}
-
-/// The chunk size of tally files that do not say: [`CHUNK_TRIALS`].
-fn default_size() -> u64 {
-    CHUNK_TRIALS
-}
-
-/// Whether `size` is [`CHUNK_TRIALS`], which tally files leave unsaid.
-fn is_default_size(size: &u64) -> bool {
-    *size == CHUNK_TRIALS
-}
-
-impl ChunkRange {
-    /// Every chunk of a run of `trials` trials, in chunks of
-    /// [`CHUNK_TRIALS`].
-    pub fn all(trials: u64) -> Self {
-        Self::all_sized(trials, CHUNK_TRIALS)
-    }
-
-    /// Every chunk of a run of `trials` trials, in chunks of `size` (≥ 1).
-    pub fn all_sized(trials: u64, size: u64) -> Self {
-        Self {
-            first: 0,
-            end: trials.div_ceil(size.max(1)),
-            size: size.max(1),
-        }
-    }
-
-    /// Chunks `first..end` of the same size as this range's.
-    pub fn with(self, first: u64, end: u64) -> Self {
-        Self { first, end, ..self }
-    }
-
-    /// The number of chunks in the range.
-    pub fn len(self) -> u64 {
-        self.end.saturating_sub(self.first)
-    }
-
-    /// Whether the range holds no chunk.
-    pub fn is_empty(self) -> bool {
-        self.len() == 0
-    }
-
-    /// The trials these chunks hold in a run of `total` trials (the run's
-    /// last chunk takes what is left).
-    pub fn trials(self, total: u64) -> u64 {
-        let at = |chunk: u64| chunk.saturating_mul(self.size).min(total);
-        at(self.end) - at(self.first.min(self.end))
-    }
-}
-
-impl fmt::Display for ChunkRange {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}..{}", self.first, self.end)
-    }
 }
 
 /// Runs `plan` with workers made by `new`, reporting each finished chunk's

@@ -61,7 +61,7 @@ impl<T: Shuffle> Rows for Custom<'_, T> {
 
 /// One worker of an audit run: its kernel, its counter and reusable shuffle
 /// buffers.
-pub(super) struct Shuffles<K> {
+pub(super) struct Worker<K> {
     kernel: K,
     n: usize,
     counter: Counter,
@@ -77,7 +77,7 @@ pub(super) struct Buffers {
     seen: Vec<bool>,
 }
 
-impl<K: Rows> Shuffles<K> {
+impl<K: Rows> Worker<K> {
     /// A worker shuffling `n` elements with `kernel` and counting what
     /// `collect` asks for.
     pub(super) fn new(kernel: K, n: usize, collect: Collect) -> Self {
@@ -95,7 +95,7 @@ impl<K: Rows> Shuffles<K> {
     }
 }
 
-impl<K> Shuffles<K> {
+impl<K> Worker<K> {
     /// The worker also counting `hands` (a deck's hand test).
     pub(super) fn with_hands(mut self, hands: Option<crate::tally::HandCounts>) -> Self {
         self.counter = self.counter.with_hands(hands);
@@ -110,7 +110,7 @@ impl<K> Shuffles<K> {
     }
 }
 
-impl<K: Rows> Observer for Shuffles<K> {
+impl<K: Rows> Observer for Worker<K> {
     type Output = Tally;
 
     fn run_chunk<S: RandomSource>(&mut self, rng: &mut S, trials: u64) -> Result<()> {

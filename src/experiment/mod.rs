@@ -11,9 +11,12 @@
 //! n = [10, 52]
 //! ```
 //!
-//! [`Experiment::parse`] validates everything before any work starts and
-//! reports every problem as `FILE:LINE:COLUMN: message`; [`Experiment::runs`]
-//! expands the audits into one [`RunSpec`] per audit and size.
+//! The reader only reads TOML: each `[[audit]]` and `[[sample]]` table
+//! becomes one [`Request`] per size, and the library's request layer fills
+//! in every default and refuses every bad value, exactly as for the command
+//! line and the bindings; a refusal is reported at the key it is about, as
+//! `FILE:LINE:COLUMN: message`. [`Experiment::parse`] validates everything
+//! before any work starts; [`Experiment::study`] is the study to run.
 
 pub mod check;
 pub mod location;
@@ -21,24 +24,19 @@ pub mod mixing;
 pub mod record;
 mod schema;
 
-use crate::algorithm::Algorithm;
-use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
-use crate::deck::Deck;
-use crate::engine::{self, ALL_DECKS, N_FROM_INPUT, RunSpec};
-use crate::error::{Error, Result};
-use crate::ingest::Format;
-use crate::ingest::samples::{Base, SampleKind};
+use crate::audit::{ALL_TRIALS, DEFAULT_ALPHA, DEFAULT_SEED, Feed, Planned};
+use crate::error::{Error, Front, Opt, Result};
+use crate::ingest::{CommandSpec, Format};
 use crate::params::parse_count;
-use crate::sampler::Sampler;
-use crate::sampler::run::{ALL_SAMPLES, SampleSpec};
-use crate::sampler::subject::{OutsideSampler, SampleFeed, SamplerSubject};
+use crate::report::Provenance;
+use crate::request::{Holds, Request};
 use crate::source::SourceSpec;
-use crate::spec::{TestKind, TestSet};
-use crate::subject::{Feed, Outside, Subject};
+use crate::study::Study;
 use crate::values::{MIN_N, check_alpha, check_n, parse_confidence};
 use location::SourceText;
 use mixing::MixingPlan;
 use schema::{Count, RawAudit, RawExperiment, RawMixing, RawSample, Sizes, Steps};
+use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -65,73 +63,30 @@ pub struct Experiment {
     pub threads: Option<usize>,
     /// Where the report goes unless `--out` says otherwise.
     pub out: PathBuf,
-    /// The `[[audit]]` tables, in file order.
-    pub audits: Vec<AuditPlan>,
+    /// The `[[audit]]` and `[[sample]]` tables, in file order (audits
+    /// first, as the study runs them).
+    pub tables: Vec<Table>,
     /// The `[[mixing]]` tables, in file order.
     pub mixing: Vec<MixingPlan>,
-    /// The `[[sample]]` tables (sampler audits), in file order.
-    pub samples: Vec<SamplePlan>,
 }
 
-/// One `[[sample]]` table, checked: the sampler run and its note.
+/// One `[[audit]]` or `[[sample]]` table: what it asks (one request per
+/// size), what it needs installed and what the report notes of it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SamplePlan {
-    /// The run (before any `--trials-scale`).
-    pub spec: SampleSpec,
-    /// Programs that must be on PATH for the audit to run (`requires`); an
-    /// audit whose program is missing is skipped, not failed.
+pub struct Table {
+    /// What the table audits, in words (for a skipped table's note).
+    pub subject: String,
+    /// One request per size, in order.
+    pub requests: Vec<Request>,
+    /// Programs that must be on PATH for the table to run (`requires`); a
+    /// table whose program is missing is skipped, not failed.
     pub requires: Vec<String>,
     /// A remark for the report.
     pub note: Option<String>,
 }
 
-/// One `[[audit]]` table with its defaults filled in.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AuditPlan {
-    /// What is audited: a built-in algorithm with its parameters, or a
-    /// shuffle from outside (`input` or `cmd`).
-    pub subject: Subject,
-    /// Programs that must be on PATH for the audit to run (`requires`); an
-    /// audit whose program is missing is skipped, not failed.
-    pub requires: Vec<String>,
-    /// The sizes to audit it at.
-    pub sizes: Vec<usize>,
-    /// Shuffles per size (before any `--trials-scale`).
-    pub trials: u64,
-    /// The random source.
-    pub source: SourceSpec,
-    /// The seed.
-    pub seed: u64,
-    /// The tests to run; `None` means the default tests for each size.
-    pub tests: Option<Vec<TestKind>>,
-    /// The bins per side of the position-by-value matrix (`bins` key, as
-    /// `--bins`); `None` for the default at each size.
-    pub bins: Option<usize>,
-    /// The deck (`deck`, `categories`, `hand` keys), whose n is the only
-    /// size; `None` for plain decks of distinct items.
-    pub deck: Option<Deck>,
-    /// A remark for the report (e.g. why a verdict is expected).
-    pub note: Option<String>,
-}
-
-/// One audit to run: what the engine needs plus what the report shows.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlannedRun {
-    /// The engine's input (including the tests to run).
-    pub spec: RunSpec,
-    /// The audit's note, if any.
-    pub note: Option<String>,
-}
-
-/// The keys of a table that say where an outside subject's output comes
-/// from.
-struct FeedKeys<'a> {
-    input: &'a Option<Spanned<String>>,
-    cmd: &'a Option<Spanned<String>>,
-    format: &'a Option<Spanned<String>>,
-    jobs: &'a Option<Spanned<i64>>,
-    cmd_timeout: &'a Option<Spanned<i64>>,
-}
+/// Where an `[[audit]]` or `[[sample]]` table's keys are, for errors.
+type Spans = HashMap<Opt, Range<usize>>;
 
 impl Experiment {
     /// Reads and validates the experiment file at `path`.
@@ -154,119 +109,81 @@ impl Experiment {
         Validator { src }.experiment(raw, file)
     }
 
-    /// Expands the audits into one run per audit and size, in file order.
-    ///
-    /// Every audit's trials are multiplied by `trials_scale` (rounded, at
-    /// least 1); `threads` (from the command line) overrides the file's.
-    pub fn runs(&self, trials_scale: f64, threads: Option<usize>) -> Result<Vec<PlannedRun>> {
-        check_trials_scale(trials_scale)?;
-        if threads == Some(0) {
-            return Err(Error::out_of_range("threads must be at least 1 (got 0)"));
-        }
-        let threads = threads.or(self.threads);
-        let workers = threads.unwrap_or_else(rayon::current_num_threads);
-        let mut runs = Vec::new();
-        for plan in self.audits.iter().filter(|p| p.missing().is_none()) {
-            for &n in &plan.sizes {
-                let in_audit =
-                    |e: Error| Error::of_kind(e.kind(), format!("audit of {}: {e}", plan.subject));
-                let tests = match &plan.tests {
-                    None => TestSet::default_for(n.max(2)),
-                    Some(kinds) => {
-                        let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
-                        TestSet::parse(&names.join(","), n.max(2)).map_err(in_audit)?
-                    }
-                };
-                let tests = match plan.bins {
-                    Some(bins) if n != N_FROM_INPUT => {
-                        tests.with_bins(bins, n).map_err(in_audit)?
-                    }
-                    Some(bins) => tests.with_bins(bins, bins.max(2)).map_err(in_audit)?,
-                    None => tests,
-                };
-                let trials = match plan.trials {
-                    ALL_DECKS => ALL_DECKS,
-                    t => scale_trials(t, trials_scale),
-                };
-                let spec = RunSpec {
-                    threads,
-                    tests,
-                    ..RunSpec::new(plan.subject.clone(), n, trials, plan.source, plan.seed)
-                };
-                let (spec, note) = match &plan.deck {
-                    Some(deck) => {
-                        let deck_note = crate::deck::battery::note(deck);
-                        let note = match &plan.note {
-                            Some(n) => format!("{n} {deck_note}"),
-                            None => deck_note,
-                        };
-                        (spec.with_deck(deck.clone()).0, Some(note))
-                    }
-                    None => (spec, plan.note.clone()),
-                };
-                if n != N_FROM_INPUT {
-                    engine::check_memory(n, workers, spec.collect()).map_err(in_audit)?;
-                }
-                runs.push(PlannedRun { spec, note });
-            }
-        }
-        Ok(runs)
-    }
-}
-
-impl Experiment {
-    /// The `[[sample]]` runs with every trial count multiplied by
-    /// `trials_scale` (rounded, at least 1) and `threads` (from the command
-    /// line, else the file's) set.
-    pub fn sample_runs(
+    /// The audits of every table that runs here, each request's trials
+    /// multiplied by `trials_scale` (rounded, at least 1; a file read to
+    /// its end stays so), on `threads` (from the command line, else the
+    /// file's), with each audit's note: the study to run, titled and
+    /// explained as the file says, with `provenance`.
+    pub fn study(
         &self,
         trials_scale: f64,
         threads: Option<usize>,
-    ) -> Result<Vec<SamplePlan>> {
+        provenance: Provenance,
+    ) -> Result<Study> {
         check_trials_scale(trials_scale)?;
         let threads = threads.or(self.threads);
-        Ok(self
-            .samples
-            .iter()
-            .filter(|plan| first_missing(&plan.requires).is_none())
-            .map(|plan| SamplePlan {
-                spec: SampleSpec {
-                    trials: match plan.spec.trials {
-                        ALL_SAMPLES => ALL_SAMPLES,
-                        t => scale_trials(t, trials_scale),
-                    },
+        let mut audits: Vec<Box<dyn Planned>> = Vec::new();
+        let mut notes = Vec::new();
+        for table in self.tables.iter().filter(|t| t.missing().is_none()) {
+            for request in &table.requests {
+                let request = Request {
                     threads,
-                    ..plan.spec.clone()
-                },
-                requires: plan.requires.clone(),
-                note: plan.note.clone(),
-            })
-            .collect())
+                    ..request.clone()
+                };
+                let resolved = request.resolve()?;
+                for (spec, note) in resolved.audits.into_iter().zip(resolved.notes) {
+                    let spec = match spec.trials() {
+                        ALL_TRIALS => spec,
+                        t => spec.with_trials(scale_trials(t, trials_scale)),
+                    };
+                    let note = match (&table.note, note) {
+                        (Some(a), Some(b)) => Some(format!("{a} {b}")),
+                        (a, b) => a.clone().or(b),
+                    };
+                    audits.push(spec);
+                    notes.push(note);
+                }
+            }
+        }
+        Ok(Study {
+            title: self.name.clone(),
+            purpose: self.purpose.clone(),
+            alpha: self.alpha,
+            notes,
+            mixing: self
+                .mixing
+                .iter()
+                .map(|plan| MixingPlan {
+                    trials: scale_trials(plan.trials, trials_scale),
+                    ..plan.clone()
+                })
+                .collect(),
+            skipped: self.skipped(),
+            provenance,
+            ..Study::new(audits)
+        })
     }
 
-    /// The audits that will not run because a program they require is not
-    /// on PATH, each with the missing program: reported, never a failure.
-    pub fn skipped(&self) -> Vec<(&AuditPlan, String)> {
-        self.audits
+    /// The tables that will not run because a program they require is not
+    /// on PATH, as `WHAT (needs `PROGRAM`, not installed)`: reported,
+    /// never a failure.
+    pub fn skipped(&self) -> Vec<String> {
+        self.tables
             .iter()
-            .filter_map(|p| p.missing().map(|m| (p, m)))
+            .filter_map(|t| {
+                t.missing()
+                    .map(|m| format!("{} (needs `{m}`, not installed)", t.subject))
+            })
             .collect()
     }
 
-    /// The `[[sample]]` audits skipped for the same reason, as `NAME (needs
-    /// `PROGRAM`, not installed)`.
-    pub fn skipped_samples(&self) -> Vec<String> {
-        self.samples
-            .iter()
-            .filter_map(|p| {
-                first_missing(&p.requires)
-                    .map(|m| format!("{} (needs `{m}`, not installed)", p.spec.sampler))
-            })
-            .collect()
+    /// Whether no audit or mixing curve runs here.
+    pub fn nothing_runs(&self) -> bool {
+        self.mixing.is_empty() && self.tables.iter().all(|t| t.missing().is_some())
     }
 }
 
-impl AuditPlan {
+impl Table {
     /// The first program of `requires` that is not on PATH, if any.
     pub fn missing(&self) -> Option<String> {
         first_missing(&self.requires)
@@ -375,9 +292,6 @@ pub fn folder_name(name: &str) -> String {
     }
 }
 
-/// What names a run's output folder: algorithm slug, n and source name.
-type RunKey = (String, usize, &'static str);
-
 /// File-level defaults, already validated.
 struct Defaults {
     sizes: Vec<usize>,
@@ -388,6 +302,16 @@ struct Defaults {
 
 struct Validator<'a> {
     src: SourceText<'a>,
+}
+
+/// The keys of a table that say where an outside subject's output comes
+/// from.
+struct FeedKeys<'a> {
+    input: &'a Option<Spanned<String>>,
+    cmd: &'a Option<Spanned<String>>,
+    format: &'a Option<Spanned<String>>,
+    jobs: &'a Option<Spanned<i64>>,
+    cmd_timeout: &'a Option<Spanned<i64>>,
 }
 
 impl Validator<'_> {
@@ -455,34 +379,16 @@ impl Validator<'_> {
                 "the experiment has no [[audit]], [[sample]] or [[mixing]] table: nothing to run",
             ));
         }
-        let samples = raw
-            .sample
-            .iter()
-            .map(|t| self.sample(t, &defaults))
-            .collect::<Result<Vec<_>>>()?;
-        let mut audits: Vec<AuditPlan> = Vec::new();
+        let mut tables = Vec::new();
         // (folder key, n) of every run so far, with where it was declared.
-        let mut seen: Vec<(RunKey, Range<usize>)> = Vec::new();
+        let mut seen: Vec<((String, usize, String), Range<usize>)> = Vec::new();
         for table in &raw.audit {
-            let plan = self.audit(table, &defaults)?;
-            let span = self.one_of("[[audit]]", [&table.algorithm, &table.input, &table.cmd])?;
-            for &n in &plan.sizes {
-                let key = (plan.subject.slug(), n, plan.source.kind.name());
-                if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
-                    let (line, _) = location::line_column(self.src.text, first.start);
-                    return Err(self.at(
-                        span,
-                        format!(
-                            "{} at n = {n} with rng {} is already audited (line {line}); \
-                             each algorithm, n and source may appear once",
-                            plan.subject,
-                            plan.source.kind.name()
-                        ),
-                    ));
-                }
-                seen.push((key, span.clone()));
-            }
-            audits.push(plan);
+            let (table, span) = self.audit(table, &defaults, alpha)?;
+            self.once(&table, span, &mut seen, alpha)?;
+            tables.push(table);
+        }
+        for table in &raw.sample {
+            tables.push(self.sample(table, &defaults, alpha)?);
         }
         let mixing = raw
             .mixing
@@ -518,75 +424,238 @@ impl Validator<'_> {
             alpha,
             threads,
             out,
-            audits,
+            tables,
             mixing,
-            samples,
         })
     }
 
-    /// One `[[sample]]` table, checked: the sampler (built in, or from an
-    /// `input` file or `cmd` program with its `kind`, `base` and `name`),
-    /// its N (a board's w·h or the weights' count unless `n` says, and then
-    /// they must agree; an outside sampler's must be given), trials, source
-    /// and seed, and whether a built-in sampler can run at that N.
-    fn sample(&self, raw: &RawSample, defaults: &Defaults) -> Result<SamplePlan> {
-        let span = self.one_of("[[sample]]", [&raw.sampler, &raw.input, &raw.cmd])?;
-        let subject = self.sampler_subject(raw, span.clone())?;
-        let builtin = subject.builtin();
-        let weights = raw.weights.as_ref().map(|w| w.get_ref().clone());
-        let fixed = builtin
-            .and_then(|s| s.population())
-            .or(weights.as_ref().map(Vec::len));
-        let n = match (&raw.n, fixed) {
-            (Some(n), Some(f)) if *n.get_ref() != f as i64 => {
-                return Err(self.at(
-                    n.span(),
-                    format!("{subject} has N = {f} items, but n = {}", n.get_ref()),
-                ));
+    /// Refuses a table that audits what an earlier one does (the same
+    /// subject, n and source), naming the line of the first.
+    fn once(
+        &self,
+        table: &Table,
+        span: Range<usize>,
+        seen: &mut Vec<((String, usize, String), Range<usize>)>,
+        alpha: f64,
+    ) -> Result<()> {
+        if table.missing().is_some() {
+            return Ok(());
+        }
+        for request in &table.requests {
+            let resolved = Request {
+                alpha: Some(alpha),
+                ..request.clone()
+            };
+            let Ok(resolved) = resolved.resolve() else {
+                continue;
+            };
+            for spec in &resolved.audits {
+                let source = spec.source_label();
+                let key = (spec.slug(), spec.n(), source.clone());
+                if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                    let (line, _) = location::line_column(self.src.text, first.start);
+                    return Err(self.at(
+                        span,
+                        format!(
+                            "{} at n = {} with rng {source} is already audited (line {line}); \
+                             each subject, n and source may appear once",
+                            spec.subject(),
+                            spec.n()
+                        ),
+                    ));
+                }
+                seen.push((key, span.clone()));
             }
-            (Some(n), _) => self.size(*n.get_ref(), n.span())?,
-            (None, Some(f)) => f,
-            (None, None) if builtin.is_some() => defaults.sizes[0],
-            (None, None) => {
+        }
+        Ok(())
+    }
+
+    /// Resolves `request` as the run will, reporting a refusal at the key
+    /// it is about (`spans`), or at `fallback`.
+    fn check(&self, request: &Request, spans: &Spans, fallback: Range<usize>) -> Result<()> {
+        request.resolve().map(drop).map_err(|e| {
+            let span = e
+                .option()
+                .and_then(|o| spans.get(&o))
+                .cloned()
+                .unwrap_or(fallback);
+            let kind = e.kind();
+            self.at(span, e).with_kind(kind)
+        })
+    }
+
+    /// One `[[audit]]` table: its requests (one per size) and the span of
+    /// what it audits.
+    fn audit(
+        &self,
+        raw: &RawAudit,
+        defaults: &Defaults,
+        alpha: f64,
+    ) -> Result<(Table, Range<usize>)> {
+        let span = self.one_of("[[audit]]", [&raw.algorithm, &raw.input, &raw.cmd])?;
+        let mut spans = Spans::new();
+        let mut note = |opt: Opt, span: Option<Range<usize>>| {
+            if let Some(span) = span {
+                spans.insert(opt, span);
+            }
+        };
+        note(Opt::Subject, Some(span.clone()));
+        note(Opt::N, raw.n.as_ref().map(Spanned::span));
+        note(Opt::Trials, raw.trials.as_ref().map(Spanned::span));
+        note(Opt::Rng, raw.rng.as_ref().map(Spanned::span));
+        note(Opt::Bins, raw.bins.as_ref().map(Spanned::span));
+        note(Opt::Deck, raw.deck.as_ref().map(Spanned::span));
+        note(Opt::Categories, raw.categories.as_ref().map(Spanned::span));
+        note(Opt::Hand, raw.hand.as_ref().map(Spanned::span));
+        note(Opt::Order, raw.order.as_ref().map(Spanned::span));
+        note(Opt::Format, raw.format.as_ref().map(Spanned::span));
+        if let Some(first) = raw.tests.as_ref().and_then(|t| t.first()) {
+            note(Opt::Tests, Some(first.span()));
+        }
+        let mut request = Request {
+            front: Front::Toml,
+            alpha: Some(alpha),
+            seed: Some(raw.seed.unwrap_or(defaults.seed)),
+            rng: Some(self.source_or(&raw.rng, defaults.source)?.to_string()),
+            ..Request::default()
+        };
+        let outside_keys = [
+            raw.name.as_ref().map(Spanned::span),
+            raw.format.as_ref().map(Spanned::span),
+            raw.order.as_ref().map(Spanned::span),
+            raw.jobs.as_ref().map(Spanned::span),
+            raw.cmd_timeout.as_ref().map(Spanned::span),
+        ];
+        let subject = if let Some(algorithm) = &raw.algorithm {
+            if let Some(span) = outside_keys.into_iter().flatten().next() {
                 return Err(self.at(
                     span,
-                    "a sampler from outside needs n, the population size (n = 49 for 6 of 49)",
+                    "name, format, order, jobs and cmd_timeout describe your own shuffle: use \
+                     them with input or cmd, not algorithm",
                 ));
             }
+            request.subjects = vec![algorithm.get_ref().clone()];
+            algorithm.get_ref().clone()
+        } else {
+            let feed = self.feed(FeedKeys {
+                input: &raw.input,
+                cmd: &raw.cmd,
+                format: &raw.format,
+                jobs: &raw.jobs,
+                cmd_timeout: &raw.cmd_timeout,
+            })?;
+            request.name = raw.name.as_ref().map(|n| n.get_ref().trim().to_string());
+            request.order = raw.order.as_ref().map(|o| {
+                o.get_ref()
+                    .split(|c: char| c == ',' || c.is_whitespace())
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            });
+            let subject = request
+                .name
+                .clone()
+                .unwrap_or_else(|| feed.default_name());
+            request.feed = Some(feed);
+            subject
         };
-        let trials = match (&raw.trials, &subject) {
-            (Some(t), _) => self.count(t)?,
-            (None, SamplerSubject::Outside(o)) if matches!(o.feed, SampleFeed::File(_)) => {
-                ALL_SAMPLES
+        request.tests = match &raw.tests {
+            None => None,
+            Some(tests) => {
+                let mut names: Vec<&str> = Vec::new();
+                for t in tests {
+                    let name = t.get_ref().as_str();
+                    crate::spec::TestKind::parse(name).map_err(self.rethrow(t.span()))?;
+                    if names.contains(&name) {
+                        return Err(self.at(t.span(), format!("test '{name}' is listed twice")));
+                    }
+                    names.push(name);
+                }
+                Some(names.join(","))
             }
-            (None, _) => defaults.trials,
         };
-        let spec = SampleSpec {
-            weights,
-            ..SampleSpec::new(
-                subject,
+        request.bins = match &raw.bins {
+            None => None,
+            Some(b) => Some(usize::try_from(*b.get_ref()).map_err(|_| {
+                self.at(
+                    b.span(),
+                    format!("bins = {} must be at least 2", b.get_ref()),
+                )
+            })?),
+        };
+        request.deck = raw.deck.as_ref().map(|d| d.get_ref().clone());
+        request.categories = raw.categories.as_ref().map(|c| c.get_ref().clone());
+        request.hand = match &raw.hand {
+            Some(h) => Some(usize::try_from(*h.get_ref()).unwrap_or(0)),
+            None => None,
+        };
+        request.trials = match &raw.trials {
+            Some(t) => Some(self.count(t)?),
+            None if request.feed.is_some() => None,
+            None => Some(defaults.trials),
+        };
+        let sizes: Vec<Option<usize>> = match &raw.n {
+            Some(n) => self.sizes(n)?.into_iter().map(Some).collect(),
+            // A deck, a file or a program says its own n.
+            None if request.deck.is_some() || request.feed.is_some() => vec![None],
+            None => defaults.sizes.iter().copied().map(Some).collect(),
+        };
+        let requires = self.requires(&raw.requires);
+        let requests: Vec<Request> = sizes
+            .into_iter()
+            .map(|n| Request {
                 n,
-                trials,
-                self.source_or(&raw.rng, defaults.source)?,
-                raw.seed.unwrap_or(defaults.seed),
-            )
-        };
-        if let Some(sampler) = builtin {
-            sampler
-                .prepare(spec.n, spec.weights.as_deref())
-                .map_err(self.rethrow(span))?;
+                ..request.clone()
+            })
+            .collect();
+        if first_missing(&requires).is_none() {
+            for r in &requests {
+                self.check(r, &spans, span.clone())?;
+            }
         }
-        Ok(SamplePlan {
-            spec,
-            requires: self.requires(&raw.requires),
-            note: raw.note.clone(),
-        })
+        let table = Table {
+            subject,
+            requests,
+            requires,
+            note: raw.note.as_ref().map(|s| s.trim().to_string()),
+        };
+        Ok((table, span))
     }
 
-    /// What a `[[sample]]` table audits: its built-in `sampler`, or the
-    /// sampler behind its `input` or `cmd`.
-    fn sampler_subject(&self, raw: &RawSample, span: Range<usize>) -> Result<SamplerSubject> {
-        if let Some(sampler) = &raw.sampler {
+    /// One `[[sample]]` table: a built-in sampler, or the sampler behind
+    /// its `input` or `cmd` with its `kind`, `base` and `name`.
+    fn sample(&self, raw: &RawSample, defaults: &Defaults, alpha: f64) -> Result<Table> {
+        let span = self.one_of("[[sample]]", [&raw.sampler, &raw.input, &raw.cmd])?;
+        let mut spans = Spans::new();
+        spans.insert(Opt::Subject, span.clone());
+        for (opt, key) in [
+            (Opt::N, raw.n.as_ref().map(Spanned::span)),
+            (Opt::Trials, raw.trials.as_ref().map(Spanned::span)),
+            (Opt::Rng, raw.rng.as_ref().map(Spanned::span)),
+            (Opt::Weights, raw.weights.as_ref().map(Spanned::span)),
+            (Opt::Kind, raw.kind.as_ref().map(Spanned::span)),
+            (Opt::Base, raw.base.as_ref().map(Spanned::span)),
+        ] {
+            if let Some(key) = key {
+                spans.insert(opt, key);
+            }
+        }
+        let mut request = Request {
+            front: Front::Toml,
+            alpha: Some(alpha),
+            seed: Some(raw.seed.unwrap_or(defaults.seed)),
+            rng: Some(self.source_or(&raw.rng, defaults.source)?.to_string()),
+            n: match &raw.n {
+                Some(n) => Some(self.size(*n.get_ref(), n.span())?),
+                None => None,
+            },
+            weights: raw.weights.as_ref().map(|w| {
+                let w: Vec<String> = w.get_ref().iter().map(u64::to_string).collect();
+                w.join(",")
+            }),
+            ..Request::default()
+        };
+        let subject = if let Some(sampler) = &raw.sampler {
             let outside_keys = [&raw.kind, &raw.name].into_iter().flatten();
             let numbers = [&raw.base, &raw.jobs, &raw.cmd_timeout]
                 .into_iter()
@@ -602,51 +671,74 @@ impl Validator<'_> {
                      (input or cmd), not a built-in one",
                 ));
             }
-            let parsed = Sampler::parse(sampler.get_ref()).map_err(self.rethrow(span))?;
-            return Ok(parsed.into());
-        }
-        let kind = match &raw.kind {
-            None => SampleKind::Sample,
-            Some(k) => match k.get_ref().as_str() {
-                "sample" => SampleKind::Sample,
-                "ordered" => SampleKind::Ordered,
-                "pick" => SampleKind::Pick,
-                other => {
-                    return Err(self.at(
-                        k.span(),
-                        format!(
-                            "kind = \"{other}\": a sample (k items per line), ordered (k items \
-                             in the order drawn) or a pick"
-                        ),
-                    ));
+            request.subjects = vec![sampler.get_ref().clone()];
+            if request.n.is_none() && request.weights.is_none() {
+                let named = crate::sampler::Sampler::parse(sampler.get_ref())
+                    .map_err(self.rethrow(span.clone()))?;
+                if named.population().is_none() {
+                    request.n = Some(defaults.sizes[0]);
                 }
-            },
-        };
-        if raw.weights.is_some() && kind != SampleKind::Pick {
-            let at = raw.weights.as_ref().map(Spanned::span).unwrap_or(span);
-            return Err(self.at(at, "weights go with kind = \"pick\""));
-        }
-        let base = match &raw.base {
-            None => None,
-            Some(b) => Some(Base::parse(&b.get_ref().to_string()).map_err(self.rethrow(b.span()))?),
-        };
-        let (feed, default_name) = self.feed(FeedKeys {
-            input: &raw.input,
-            cmd: &raw.cmd,
-            format: &None,
-            jobs: &raw.jobs,
-            cmd_timeout: &raw.cmd_timeout,
-        })?;
-        let feed = SampleFeed::from_feed(feed).map_err(self.rethrow(span))?;
-        Ok(SamplerSubject::Outside(OutsideSampler {
-            name: raw
+            }
+            sampler.get_ref().clone()
+        } else {
+            let holds = match &raw.kind {
+                None => Holds::Sample,
+                Some(k) => match Holds::parse(k.get_ref()) {
+                    Ok(Holds::Deck) | Err(_) => {
+                        return Err(self.at(
+                            k.span(),
+                            format!(
+                                "kind = \"{}\": a sample (k items per line), ordered (k items \
+                                 in the order drawn) or a pick",
+                                k.get_ref()
+                            ),
+                        ));
+                    }
+                    Ok(holds) => holds,
+                },
+            };
+            if raw.weights.is_some() && holds != Holds::Pick {
+                let at = raw.weights.as_ref().map(Spanned::span).unwrap_or(span);
+                return Err(self.at(at, "weights go with kind = \"pick\""));
+            }
+            request.base = match &raw.base {
+                None => None,
+                Some(b) => Some(
+                    crate::ingest::samples::Base::parse(&b.get_ref().to_string())
+                        .map_err(self.rethrow(b.span()))?,
+                ),
+            };
+            let feed = self.feed(FeedKeys {
+                input: &raw.input,
+                cmd: &raw.cmd,
+                format: &None,
+                jobs: &raw.jobs,
+                cmd_timeout: &raw.cmd_timeout,
+            })?;
+            request.holds = Some(holds);
+            request.name = raw.name.as_ref().map(|n| n.get_ref().trim().to_string());
+            let subject = request
                 .name
-                .as_ref()
-                .map_or(default_name, |n| n.get_ref().trim().to_string()),
-            feed,
-            kind,
-            base,
-        }))
+                .clone()
+                .unwrap_or_else(|| feed.default_name());
+            request.feed = Some(feed);
+            subject
+        };
+        request.trials = match &raw.trials {
+            Some(t) => Some(self.count(t)?),
+            None if request.feed.is_some() => None,
+            None => Some(defaults.trials),
+        };
+        let requires = self.requires(&raw.requires);
+        if first_missing(&requires).is_none() {
+            self.check(&request, &spans, span)?;
+        }
+        Ok(Table {
+            subject,
+            requests: vec![request],
+            requires,
+            note: raw.note.clone(),
+        })
     }
 
     /// The programs a table's `requires` lists.
@@ -684,8 +776,8 @@ impl Validator<'_> {
 
     /// Where an outside subject's output comes from, from the `input` or
     /// `cmd` key and the keys that go with them (shared by `[[audit]]` and
-    /// `[[sample]]`), with the name reports give it by default.
-    fn feed(&self, keys: FeedKeys<'_>) -> Result<(Feed, String)> {
+    /// `[[sample]]`).
+    fn feed(&self, keys: FeedKeys<'_>) -> Result<Feed> {
         let positive = |v: &Option<Spanned<i64>>, what: &str| -> Result<Option<u64>> {
             match v {
                 Some(x) if *x.get_ref() < 1 => Err(self.at(
@@ -696,7 +788,7 @@ impl Validator<'_> {
                 None => Ok(None),
             }
         };
-        let found = match (keys.input, keys.cmd) {
+        match (keys.input, keys.cmd) {
             (Some(input), _) => {
                 if let Some(span) = [keys.jobs, keys.cmd_timeout]
                     .into_iter()
@@ -710,8 +802,10 @@ impl Validator<'_> {
                     Some(f) => Format::parse(f.get_ref()).map_err(self.rethrow(f.span()))?,
                     None => Format::Text,
                 };
-                let path = PathBuf::from(input.get_ref());
-                (Feed::File { path, format }, input.get_ref().clone())
+                Ok(Feed::File {
+                    path: PathBuf::from(input.get_ref()),
+                    format,
+                })
             }
             (None, Some(cmd)) => {
                 if let Some(f) = keys.format {
@@ -722,168 +816,14 @@ impl Validator<'_> {
                 }
                 let jobs = positive(keys.jobs, "jobs")?;
                 let timeout = positive(keys.cmd_timeout, "cmd_timeout")?.unwrap_or(60);
-                (
-                    Feed::Command {
-                        template: cmd.get_ref().clone(),
-                        jobs: jobs.map_or_else(rayon::current_num_threads, |j| j as usize),
-                        timeout: std::time::Duration::from_secs(timeout),
-                    },
-                    cmd.get_ref().clone(),
-                )
+                Ok(Feed::Command(CommandSpec {
+                    template: cmd.get_ref().clone(),
+                    jobs: jobs.map_or_else(rayon::current_num_threads, |j| j as usize),
+                    timeout: std::time::Duration::from_secs(timeout),
+                }))
             }
-            (None, None) => return Err(self.src.error(None, "nothing to audit")),
-        };
-        Ok(found)
-    }
-
-    /// What an `[[audit]]` table audits, checked.
-    fn subject(&self, raw: &RawAudit) -> Result<Subject> {
-        self.one_of("[[audit]]", [&raw.algorithm, &raw.input, &raw.cmd])?;
-        let outside_keys = [
-            raw.name.as_ref().map(Spanned::span),
-            raw.format.as_ref().map(Spanned::span),
-            raw.order.as_ref().map(Spanned::span),
-            raw.jobs.as_ref().map(Spanned::span),
-            raw.cmd_timeout.as_ref().map(Spanned::span),
-        ];
-        if let Some(algorithm) = &raw.algorithm {
-            if let Some(span) = outside_keys.into_iter().flatten().next() {
-                return Err(self.at(
-                    span,
-                    "name, format, order, jobs and cmd_timeout describe your own shuffle: use \
-                     them with input or cmd, not algorithm",
-                ));
-            }
-            return Algorithm::parse(algorithm.get_ref())
-                .map(Subject::from)
-                .map_err(self.rethrow(algorithm.span()));
+            (None, None) => Err(self.src.error(None, "nothing to audit")),
         }
-        let order = raw.order.as_ref().map(|o| {
-            o.get_ref()
-                .split(|c: char| c == ',' || c.is_whitespace())
-                .filter(|t| !t.is_empty())
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        });
-        let (feed, default_name) = self.feed(FeedKeys {
-            input: &raw.input,
-            cmd: &raw.cmd,
-            format: &raw.format,
-            jobs: &raw.jobs,
-            cmd_timeout: &raw.cmd_timeout,
-        })?;
-        Ok(Subject::Outside(Outside {
-            name: raw
-                .name
-                .as_ref()
-                .map_or(default_name, |n| n.get_ref().trim().to_string()),
-            feed,
-            order,
-            categories: None,
-        }))
-    }
-
-    fn audit(&self, raw: &RawAudit, defaults: &Defaults) -> Result<AuditPlan> {
-        let subject = self.subject(raw)?;
-        let reads_file = raw.input.is_some();
-        let tests = match &raw.tests {
-            None => None,
-            Some(tests) => {
-                let mut kinds: Vec<TestKind> = Vec::new();
-                for t in tests {
-                    let name = t.get_ref().as_str();
-                    let kind = TestKind::parse(name).map_err(self.rethrow(t.span()))?;
-                    if kinds.contains(&kind) {
-                        return Err(self.at(t.span(), format!("test '{name}' is listed twice")));
-                    }
-                    kinds.push(kind);
-                }
-                Some(kinds)
-            }
-        };
-        let deck = self.deck(raw)?;
-        Ok(AuditPlan {
-            subject,
-            requires: self.requires(&raw.requires),
-            sizes: match (&raw.n, &deck) {
-                (Some(n), Some(deck)) => {
-                    let sizes = self.sizes(n)?;
-                    if sizes != [deck.n()] {
-                        return Err(self.at(
-                            n.span(),
-                            format!("the deck has {} items: leave n out", deck.n()),
-                        ));
-                    }
-                    sizes
-                }
-                (None, Some(deck)) => vec![deck.n()],
-                (Some(n), None) => self.sizes(n)?,
-                // A file's decks say how many items they hold.
-                (None, None) if reads_file => vec![N_FROM_INPUT],
-                (None, None) => defaults.sizes.clone(),
-            },
-            trials: match &raw.trials {
-                Some(t) => self.count(t)?,
-                None if reads_file => ALL_DECKS,
-                None => defaults.trials,
-            },
-            source: self.source_or(&raw.rng, defaults.source)?,
-            seed: raw.seed.unwrap_or(defaults.seed),
-            tests,
-            bins: match &raw.bins {
-                None => None,
-                Some(b) => Some(usize::try_from(*b.get_ref()).map_err(|_| {
-                    self.at(
-                        b.span(),
-                        format!("bins = {} must be at least 2", b.get_ref()),
-                    )
-                })?),
-            },
-            deck,
-            note: raw.note.as_ref().map(|s| s.trim().to_string()),
-        })
-    }
-
-    /// The deck of an `[[audit]]` table's `deck`, `categories` and `hand`
-    /// keys (as `--deck`, `--categories`, `--hand`), if any: for built-in
-    /// algorithms only.
-    fn deck(&self, raw: &RawAudit) -> Result<Option<Deck>> {
-        let keys = [
-            raw.deck.as_ref().map(Spanned::span),
-            raw.categories.as_ref().map(Spanned::span),
-            raw.hand.as_ref().map(Spanned::span),
-        ];
-        let Some(first) = keys.iter().flatten().next().cloned() else {
-            return Ok(None);
-        };
-        if raw.algorithm.is_none() {
-            return Err(self.at(
-                first,
-                "deck, categories and hand are for built-in algorithms (a text input whose items \
-                 repeat is read as a deck by itself)",
-            ));
-        }
-        let deck = match (&raw.deck, &raw.categories) {
-            (Some(d), _) => Deck::parse(d.get_ref()).map_err(self.rethrow(d.span()))?,
-            (None, Some(c)) if c.get_ref() == "cards" => {
-                Deck::parse("cards").map_err(self.rethrow(c.span()))?
-            }
-            (None, _) => {
-                return Err(self.at(first, "categories and hand need a deck = \"...\" here"));
-            }
-        };
-        let deck = match &raw.categories {
-            Some(c) => {
-                crate::deck::categories::apply(deck, c.get_ref()).map_err(self.rethrow(c.span()))?
-            }
-            None => deck,
-        };
-        let hand = match &raw.hand {
-            Some(h) => usize::try_from(*h.get_ref()).unwrap_or(0),
-            None => crate::deck::DEFAULT_HAND.min(deck.n() - 1),
-        };
-        let span = raw.hand.as_ref().map_or(first, Spanned::span);
-        deck.with_hand(hand).map(Some).map_err(self.rethrow(span))
     }
 
     /// A table's trial count, or the file's default.

@@ -1,15 +1,8 @@
 //! `run.json`: everything needed to rerun an experiment bit for bit, written
 //! beside a copy of the experiment file.
 
-use super::PlannedRun;
-use crate::algorithm::Algorithm;
-use crate::audit::Audit;
-use crate::deck::Deck;
-use crate::engine::RunSpec;
-use crate::error::{Error, ErrorKind, Result};
-use crate::source::SourceSpec;
-use crate::spec::TestSet;
-use crate::subject::{Feed, Subject};
+use crate::audit::{FeedRecord, Judged};
+use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -45,142 +38,35 @@ pub struct RunRecord {
     /// The factor applied to every audit's trials.
     pub trials_scale: f64,
     /// Every audit run, in order.
-    pub audits: Vec<RecordedSpec>,
+    pub audits: Vec<RecordedAudit>,
     /// Commands that reproduce or verify this run from its folder.
     pub reproduce: Vec<String>,
 }
 
-/// Everything that determines one audit's counts.
+/// One audit of a run, as `run.json` records it: its kind, what decides its
+/// counts (as its kind records a spec: subject, n, trials, rng, seed and
+/// what the kind adds), and where a subject from outside got its output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RecordedSpec {
-    /// Algorithm with its parameters.
-    pub algorithm: String,
-    /// Elements shuffled.
-    pub n: usize,
-    /// Shuffles (after `--trials-scale`).
-    pub trials: u64,
-    /// Random source with its parameters.
-    pub rng: String,
-    /// Seed.
-    pub seed: u64,
-    /// Tests requested.
-    pub tests: Vec<String>,
-    /// The bins per side chosen for the position-by-value matrix
-    /// (`--bins`, a `bins` key); absent for the default (binned with
-    /// [`crate::tally::DEFAULT_BINS`] above [`crate::spec::LARGE_N`]).
+pub struct RecordedAudit {
+    /// The kind of subject.
+    pub kind: String,
+    /// What decides the counts.
+    pub spec: serde_json::Value,
+    /// Where a subject from outside got its output (`input FILE`, `cmd
+    /// PROGRAM (N jobs)`), with a command's workers as run; absent for a
+    /// built-in subject.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bins: Option<usize>,
-    /// Where a shuffle from outside came from: the input file or the
-    /// command template; absent for built-in algorithms.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub feed: Option<String>,
-    /// A command's workers as run: each one's command, seed and share, so
-    /// that any of them can be rerun by hand.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub workers: Vec<RecordedWorker>,
-    /// The deck of a `--deck`/`--categories` audit (kinds, columns, hand);
-    /// absent for plain decks of distinct items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deck: Option<Deck>,
+    pub feed: Option<FeedRecord>,
 }
 
-/// One worker of a command, as run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RecordedWorker {
-    /// Its number, from 0.
-    pub worker: usize,
-    /// Its `{seed}`.
-    pub seed: u64,
-    /// Its `{count}`.
-    pub count: u64,
-    /// The command after substitution.
-    pub command: String,
-}
-
-impl RecordedSpec {
-    /// The record of a planned run and, once it has run, its audit (which
-    /// knows what an outside feed gave).
-    pub fn of(run: &PlannedRun, audit: Option<&Audit>) -> Self {
-        let feed = match &run.spec.subject {
-            Subject::Builtin(_) => None,
-            Subject::Outside(outside) => match &outside.feed {
-                Feed::File { path, format } => Some(format!("input {} ({format})", path.display())),
-                Feed::Command { template, jobs, .. } => {
-                    Some(format!("cmd {template} ({jobs} jobs)"))
-                }
-                Feed::Function => Some("a Rust function".to_string()),
-                Feed::Given { from } => Some(from.clone()),
-            },
-        };
-        let workers = audit
-            .and_then(|a| a.feed.as_ref())
-            .map(|f| {
-                f.workers
-                    .iter()
-                    .map(|w| RecordedWorker {
-                        worker: w.worker,
-                        seed: w.seed,
-                        count: w.count,
-                        command: w.command.clone(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+impl RecordedAudit {
+    /// The record of a judged audit.
+    pub fn of(audit: &dyn Judged) -> Self {
         Self {
-            feed,
-            workers,
-            ..Self::of_spec(&run.spec)
+            kind: audit.kind().to_string(),
+            spec: audit.planned().recorded(),
+            feed: audit.record().feed,
         }
-    }
-
-    /// The record of what decides `spec`'s counts (no feed, no workers:
-    /// see [`of`](Self::of) for those).
-    pub fn of_spec(spec: &RunSpec) -> Self {
-        Self {
-            algorithm: spec.subject.to_string(),
-            n: spec.n,
-            trials: spec.trials,
-            rng: spec.source.to_string(),
-            seed: spec.seed,
-            tests: spec.tests.iter().map(|t| t.name().to_string()).collect(),
-            bins: spec.tests.chosen_bins(),
-            feed: None,
-            workers: Vec::new(),
-            deck: spec.deck.as_deref().cloned(),
-        }
-    }
-
-    /// The spec of a built-in algorithm's audit recorded here, run on
-    /// `threads` workers (which do not change the counts): what a tally
-    /// file's reader needs to judge its counts. Refuses a record of a
-    /// shuffle from outside, and names that do not parse.
-    pub fn to_spec(&self, threads: Option<usize>) -> Result<RunSpec> {
-        if let Some(feed) = &self.feed {
-            return Err(Error::of_kind(
-                ErrorKind::Unsupported,
-                format!("{feed} is not a built-in algorithm"),
-            ));
-        }
-        let spec = RunSpec {
-            threads,
-            tests: match self.bins {
-                Some(bins) => {
-                    TestSet::parse(&self.tests.join(","), self.n)?.with_bins(bins, self.n)?
-                }
-                None => TestSet::parse(&self.tests.join(","), self.n)?,
-            },
-            ..RunSpec::new(
-                Algorithm::parse(&self.algorithm)?,
-                self.n,
-                self.trials,
-                SourceSpec::parse(&self.rng)?,
-                self.seed,
-            )
-        };
-        Ok(match &self.deck {
-            Some(deck) => spec.with_deck(deck.clone()).0,
-            None => spec,
-        })
     }
 }
 

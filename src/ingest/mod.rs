@@ -88,7 +88,8 @@ use items::{Dict, Lookup};
 use std::io::Read;
 use std::path::Path;
 
-pub use crate::subject::Format;
+mod format;
+pub use format::Format;
 
 /// What to read and how to count it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

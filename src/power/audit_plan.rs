@@ -7,7 +7,10 @@ use super::{
     Effect, EffectOrigin, NEGLIGIBLE_DELTA, PlanOutcome, TrialRange, check_levels, exact_effect,
     law_by_rank, plan_outcome,
 };
-use crate::audit::Audit;
+use crate::subject::Shuffles;
+
+/// A judged audit of shuffles, which this plans for.
+type Audit = crate::audit::Audit<Shuffles>;
 use crate::exact;
 use crate::permutation::Statistic;
 use crate::spec::{MAX_PERMUTATION_N, TestKind};
@@ -176,7 +179,7 @@ pub fn plan_audit_with(
         .any(|t| t.test != TestKind::PositionValue);
     // Exact laws exist only for the built-in algorithms; a shuffle from
     // outside is planned from its own counts (the pilot) alone.
-    let builtin = spec.subject.builtin();
+    let builtin = spec.subject.builtin().copied();
     let law = builtin
         .filter(|&a| needs_law && exact::check_enumerate(a, n, spec.source, max_leaves).is_ok())
         .and_then(|a| exact::enumerate(a, n, spec.source, max_leaves).ok());
@@ -578,14 +581,16 @@ mod tests {
     use super::*;
     use crate::algorithm::Algorithm;
     use crate::audit;
-    use crate::engine::{RunSpec, no_progress};
+    use crate::audit::Spec;
+    use crate::engine::no_progress;
     use crate::source::SourceKind;
     use crate::spec::TestSet;
+    use crate::subject::ShuffleOptions;
 
     fn audit_of(alg: &str, n: usize, trials: u64, tests: &str, seed: u64) -> Audit {
-        let spec = RunSpec {
-            tests: TestSet::parse(tests, n).unwrap(),
-            ..RunSpec::new(
+        let spec = Spec {
+            options: ShuffleOptions::with_tests(TestSet::parse(tests, n).unwrap()),
+            ..Spec::new(
                 Algorithm::parse(alg).unwrap(),
                 n,
                 trials,

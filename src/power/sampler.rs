@@ -34,8 +34,9 @@ use crate::engine::no_progress;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exact::DrawLaw;
 use crate::format::thousands;
-use crate::sampler::audit::SampleTest;
-use crate::sampler::run::{self as sampler_run, SampleSpec};
+use crate::sampler::SampleTest;
+use crate::audit::{Kind, Spec};
+use crate::sampler::{SamplerOptions, Samplers};
 use crate::sampler::{Sampler, Shape, exact_pick_law_capped, exact_subset_law_capped};
 use crate::source::SourceSpec;
 use crate::spec::TestKind;
@@ -248,17 +249,20 @@ fn expected_counts(
     match exact {
         Ok((fair, counts)) => Ok((LawOrigin::Exact { fair }, counts, None)),
         Err(why) => {
-            let mut run = SampleSpec::new(
-                spec.sampler,
-                spec.n,
-                spec.pilot_trials,
-                spec.source,
-                spec.seed,
-            );
-            if let Some(w) = &spec.weights {
-                run = run.with_weights(w.clone());
-            }
-            let tally = sampler_run::run(&run, &no_progress)?;
+            let run = Spec::<Samplers> {
+                options: SamplerOptions {
+                    weights: spec.weights.clone(),
+                },
+                ..Spec::new(
+                    spec.sampler,
+                    spec.n,
+                    spec.pilot_trials,
+                    spec.source,
+                    spec.seed,
+                )
+            };
+            Samplers::check(&run)?;
+            let tally = Samplers::count(&run, run.chunks(), &no_progress)?;
             let law = LawOrigin::Pilot {
                 trials: spec.pilot_trials,
                 seed: spec.seed,

@@ -28,8 +28,9 @@
 //! [`SIMULATION_WORK`]), [`super::plan_audit`] gives no plan below the trials
 //! its approximation needs rather than a false one.
 
-use crate::audit;
-use crate::engine::{self, RunSpec, no_progress};
+use crate::audit::{self, Kind, Spec};
+use crate::engine::{self, no_progress};
+use crate::subject::Shuffles;
 use crate::error::Result;
 use crate::spec::{TestKind, TestSet};
 use crate::stats::gof;
@@ -311,28 +312,26 @@ where
 /// Returns the search with the test kinds its decider indices stand for
 /// (each detection is credited to the test with the smallest p-value).
 pub(crate) fn audits(
-    spec: &RunSpec,
+    spec: &Spec<Shuffles>,
     level: f64,
     power: f64,
     guess: u64,
 ) -> Result<(Search, Vec<TestKind>)> {
-    let m = spec.tests.iter().count().max(1);
+    let m = spec.options.tests.iter().count().max(1);
     let log10_level = level.log10() - (m as f64).log10();
-    let all: Vec<TestKind> = spec.tests.iter().collect();
+    let all: Vec<TestKind> = spec.options.tests.iter().collect();
     let (kinds, simulated) = if all.len() > 1 && all.contains(&TestKind::Permutation) {
         let kinds: Vec<TestKind> = all
             .into_iter()
             .filter(|&k| k != TestKind::Permutation)
             .collect();
         let mut tests = TestSet::of_kinds(kinds.clone());
-        if let Some(bins) = spec.tests.chosen_bins() {
+        if let Some(bins) = spec.options.tests.chosen_bins() {
             tests = tests.with_bins(bins, spec.n)?;
         }
-        let spec = RunSpec {
-            tests,
-            ..spec.clone()
-        };
-        (spec.tests.iter().collect(), spec)
+        let mut spec = spec.clone();
+        spec.options.tests = tests;
+        (spec.options.tests.iter().collect(), spec)
     } else {
         (all, spec.clone())
     };
@@ -345,19 +344,19 @@ pub(crate) fn audits(
         0
     };
     let detect = |trials: u64, run: u64| -> Result<Option<usize>> {
-        let spec = RunSpec {
+        let spec = Spec {
             trials,
             seed: SIMULATION_SEED.wrapping_add(run),
             // Inside the pool: never a dedicated one per run.
             threads: None,
             ..simulated.clone()
         };
-        let tally = engine::run(&spec, &no_progress)?;
+        let tally = Shuffles::count(&spec, spec.chunks(), &no_progress)?;
         // Judged as the audit judges, tails included (at these small trial
         // counts the law alone can be far off), each tail from a null
         // sample shared by the runs of one size rather than a Monte Carlo
         // or an enumeration per run.
-        let results = gof::with_shared_nulls(|| audit::test_results(&spec, &tally));
+        let results = gof::with_shared_nulls(|| audit::tested(&spec, &tally).results);
         let best = results
             .iter()
             .min_by(|a, b| a.log10_p.total_cmp(&b.log10_p))

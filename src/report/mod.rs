@@ -2,24 +2,19 @@
 //! and `report.md` (the same content, pictures as links), written beside the
 //! CSV, JSON and PNG files of a run.
 //!
-//! [`content`] decides what is said, once, into a [`model::Document`]; the
+//! What is said is decided once, into a [`model::Document`] (a study's
+//! report by [`crate::study`], each audit's section by its kind); the
 //! [`html`] and [`markdown`] renderers only decide how it looks.
-//! [`extensions`] is where other analyses (whole-permutation tests, power
-//! planning, exact results) plug in.
 
-pub mod content;
-pub mod extensions;
 pub mod html;
-pub mod lines;
 pub mod markdown;
 pub mod model;
-pub mod samples;
 
-use crate::audit::Audit;
+pub use crate::plot::{HeatmapPanel, LogScale};
+
 use crate::error::Result;
 use crate::experiment::mixing::{LoaderReport, MixingCurve, MixingPlan};
 use crate::experiment::record::{self, RunStart};
-use crate::findings::Findings;
 use crate::output::files;
 use std::path::{Path, PathBuf};
 
@@ -71,54 +66,6 @@ pub enum MixingOutcome {
     NotAvailable(MixingPlan),
     /// Measuring it failed, for the reason given.
     Failed(MixingPlan, String),
-}
-
-/// Everything a report shows.
-#[derive(Debug, Clone)]
-pub struct ReportInput<'a> {
-    /// The title (an experiment's name).
-    pub title: String,
-    /// Why the study was run (may be empty); paragraphs split at blank lines.
-    pub purpose: String,
-    /// The significance level of the verdicts.
-    pub alpha: f64,
-    /// The judged audits, in run order.
-    pub audits: &'a [Audit],
-    /// What the run found (computed once; every output renders it).
-    pub findings: &'a Findings,
-    /// A note per audit (same order; missing entries mean none).
-    pub notes: Vec<Option<String>>,
-    /// Mixing curves requested, if any.
-    pub mixing: Vec<MixingOutcome>,
-    /// Audits that did not run, each with why (a program that is not
-    /// installed): said in the report, never a failure.
-    pub skipped: Vec<String>,
-    /// Where it came from.
-    pub provenance: Provenance,
-}
-
-/// The verdicts alone, as Markdown: the title, the facts of the run and
-/// the verdict section of `report.md`, with its links to other sections
-/// made plain text (what `--export-markdown` writes, to paste anywhere).
-pub fn verdicts_markdown(input: &ReportInput<'_>) -> String {
-    let mut doc = content::build(input);
-    doc.sections.retain(|s| s.id == content::VERDICT_SECTION_ID);
-    for block in doc.sections.iter_mut().flat_map(|s| s.blocks.iter_mut()) {
-        if let model::Block::Table(table) = block {
-            for cell in table.rows.iter_mut().flatten() {
-                if let model::Cell::Link { text, .. } = cell {
-                    *cell = model::Cell::Text(std::mem::take(text));
-                }
-            }
-        }
-    }
-    markdown::render(&doc)
-}
-
-/// Writes `report.html` and `report.md` into `dir`, which must already hold
-/// the run's PNGs (see [`crate::output::write_run`]); returns the paths.
-pub fn write(dir: &Path, input: &ReportInput<'_>) -> Result<Vec<PathBuf>> {
-    write_document(dir, &content::build(input))
 }
 
 /// Writes `doc` as `report.html` (PNGs of `dir` embedded) and `report.md`

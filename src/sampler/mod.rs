@@ -34,16 +34,24 @@
 //! # }
 //! ```
 
-pub mod audit;
+mod count;
 mod exact;
+pub mod files;
 mod kernels;
+mod kind;
 pub mod record;
-pub mod run;
+mod recorded;
+mod section;
 pub mod subject;
 /// What a sampler audit counts (kept with the other tallies, which the
 /// readers of outside samples fill too).
 pub use crate::tally::sample as tally;
 mod weighted;
+
+pub use count::run_sampler;
+pub use kind::{Found, SampleTest, adequate_trials, deviation_words, first_item};
+pub use recorded::Recorded;
+pub use subject::{FnPicker, FnSampler, Reading, Sample, SamplerOptions, Samplers};
 
 pub use exact::{
     MAX_EXACT_N, PickLaw, SubsetLaw, exact_pick_law, exact_pick_law_capped, exact_subset_law,

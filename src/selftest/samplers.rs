@@ -14,8 +14,9 @@ use crate::engine::no_progress;
 use crate::error::Result;
 use crate::power::sampler::effect::ExpectedCounts;
 use crate::power::sampler::{LawOrigin, SAMPLE_TESTS, SamplerPlan, SamplerPowerSpec, plan_sampler};
-use crate::sampler::audit::{self as sampler_audit, SampleTest};
-use crate::sampler::run::{self as sampler_run, SampleSpec};
+use crate::sampler::SampleTest;
+use crate::audit::{self, Kind, Spec};
+use crate::sampler::{SamplerOptions, Samplers};
 use crate::sampler::{
     Sampler, SamplerExact, SubsetMethod, WeightedMethod, exact_pick_law, exact_subset_law,
 };
@@ -73,17 +74,18 @@ impl Case {
     }
 
     /// A run of `trials` samples from `seed`.
-    fn spec(&self, settings: &Settings, trials: u64, seed: u64) -> SampleSpec {
-        let spec = SampleSpec::new(
-            self.sampler,
-            self.n(settings),
-            trials,
-            SourceKind::Chacha8.into(),
-            seed,
-        );
-        match &self.weights {
-            Some(w) => spec.with_weights(w.clone()),
-            None => spec,
+    fn spec(&self, settings: &Settings, trials: u64, seed: u64) -> Spec<Samplers> {
+        Spec {
+            options: SamplerOptions {
+                weights: self.weights.clone(),
+            },
+            ..Spec::new(
+                self.sampler,
+                self.n(settings),
+                trials,
+                SourceKind::Chacha8.into(),
+                seed,
+            )
         }
     }
 
@@ -129,7 +131,7 @@ fn detect_one(settings: &Settings, case: &Case) -> Result<Check> {
         return Ok(fail("no plan".into()));
     };
     let spec = case.spec(settings, trials, settings.seed ^ SEEDS);
-    let audit = sampler_audit::run(&spec, settings.alpha, &no_progress)?;
+    let audit = audit::run(&spec, settings.alpha, &no_progress)?;
     let origin = match plan.law {
         LawOrigin::Exact { .. } => "exact",
         LawOrigin::Pilot { .. } => "pilot",
@@ -180,7 +182,7 @@ pub fn calibration(settings: &Settings) -> Result<Vec<Check>> {
             .into_par_iter()
             .map(|i| {
                 let seed = settings.seed ^ SEEDS ^ ((index as u64) << 40) ^ i;
-                sampler_audit::run(
+                audit::run(
                     &case.spec(settings, trials, seed),
                     CALIBRATION_ALPHA,
                     &no_progress,
@@ -241,10 +243,9 @@ pub fn exact_agreement(settings: &Settings) -> Result<Vec<Check>> {
         .iter()
         .map(|case| {
             let n = case.n(settings);
-            let tally = sampler_run::run(
-                &case.spec(settings, EXACT_TRIALS, settings.seed ^ SEEDS ^ 0xc),
-                &no_progress,
-            )?;
+            let spec = case.spec(settings, EXACT_TRIALS, settings.seed ^ SEEDS ^ 0xc);
+            Samplers::check(&spec)?;
+            let tally = Samplers::count(&spec, spec.chunks(), &no_progress)?;
             let law = match &case.weights {
                 Some(w) => ExpectedCounts::of_pick_law(&exact_pick_law(case.sampler, w)?),
                 None => ExpectedCounts::of_subset_law(&exact_subset_law(case.sampler, n)?, &tally),

@@ -4,7 +4,7 @@
 //! Layout: one header line, then the payload, a JSON document:
 //!
 //! ```text
-//! shuffle-audit tally v4 sha256=<64 hex digits> bytes=<payload length>
+//! shuffle-audit tally v5 sha256=<64 hex digits> bytes=<payload length>
 //! {"tool":"shuffle-audit 0.1.0","command_line":"...","alpha":0.001,...}
 //! ```
 //!
@@ -13,24 +13,21 @@
 //! re-encoding of the JSON is involved in checking it. The version is read
 //! before anything else, so a file of another format version is refused as
 //! such, not as a corrupted one. JSON keeps the file readable and diffable;
-//! its size is that of the counts (n² numbers per audit, n! more with the
-//! permutation test; N inclusion counts per sampler audit, and its pairs
-//! and subsets while there are few).
+//! its size is that of the counts. Every audit, of any kind, is one entry:
+//! its kind, what its kind records of its spec, the chunks counted and the
+//! counts; the kind's name finds how to read the rest ([`super::kinds`]).
 
-use super::Shard;
+use super::{Shard, kinds};
+use crate::audit::{Counts, Planned};
 use crate::digest::sha256_hex;
-use crate::engine::{ChunkRange, RunSpec};
+use crate::engine::ChunkRange;
 use crate::error::{Error, ErrorKind, Result};
-use crate::experiment::record::{RecordedSpec, tool_version};
+use crate::experiment::record::tool_version;
 use crate::output::files;
 use crate::report::Provenance;
-use crate::sampler::Sampler;
-use crate::sampler::run::SampleSpec;
-use crate::source::SourceSpec;
-use crate::study::{Counted, CountedSamples, Study, StudyResult};
-use crate::tally::Tally;
-use crate::tally::sample::SampleTally;
+use crate::study::{Counted, Study, StudyResult};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::path::Path;
 
 /// The words that open every tally file.
@@ -38,20 +35,17 @@ pub const MAGIC: &str = "shuffle-audit tally";
 
 /// The format version this build writes and reads. Changing what the
 /// payload holds, or what its numbers mean, changes it. Version 2: binned
-/// matrices (`bins`), smaller chunks above n = 1024, and the order counts
-/// (inversions, displacement, binned Lehmer digits); a version-1 file is
-/// refused as such rather than read with the chunks meaning other trials.
-/// Version 3: the serial counts are the triples' signed match differences
-/// (given the deals' own law) instead of the pairs' match counts.
-/// Version 4: sampler audits (`samples`, each with its recorded sampler
-/// spec and [`SampleTally`]) are counted in chunks too; a version-3 file is
-/// refused as such, since this build's files may hold counts it cannot.
-pub const VERSION: u32 = 4;
+/// matrices (`bins`), smaller chunks above n = 1024, and the order counts.
+/// Version 3: the serial counts are the triples' signed match differences.
+/// Version 4: sampler audits are counted in chunks too. Version 5: one list
+/// of audits of every kind, each with its `kind`; a version-4 file is
+/// refused as such.
+pub const VERSION: u32 = 5;
 
 /// The counts of a share of a run (a shard, or the whole run) and
 /// everything that decides them: what `audit --shard` and `--checkpoint`
 /// write and what `merge` and `--resume` read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TallyFile {
     /// The tool that counted (`shuffle-audit <version>`): tallies of
     /// different versions are never merged, since an algorithm or the
@@ -67,138 +61,104 @@ pub struct TallyFile {
     pub planned: ChunkRange,
     /// Worker threads the counting used (the counts do not depend on it).
     pub threads: usize,
-    /// Every shuffle audit of the run, in run order.
-    pub audits: Vec<AuditTally>,
-    /// Every sampler audit of the run, in run order (after the shuffles,
-    /// as a [`Study`] runs them); absent when the run audits no sampler.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub samples: Vec<SampleAuditTally>,
+    /// Every audit of the run, of any kind, in run order.
+    pub audits: Vec<Entry>,
+}
+
+/// One audit's spec and what has been counted of it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(try_from = "RawEntry", into = "RawEntry")]
+pub struct Entry {
+    /// What decides the counts (subject, n, trials of the whole run, rng,
+    /// seed and what the kind adds).
+    pub spec: Box<dyn Planned>,
+    /// The chunks counted so far: from the planned range's first chunk up
+    /// to `counted.end`.
+    pub counted: ChunkRange,
+    /// Seconds spent counting them.
+    pub seconds: f64,
+    /// The counts of those chunks.
+    pub counts: Box<dyn Counts>,
+}
+
+/// An entry as the file writes it: the kind's name, and its spec and
+/// counts as the kind records them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct RawEntry {
+    kind: String,
+    spec: Value,
+    counted: ChunkRange,
+    seconds: f64,
+    counts: Value,
+}
+
+impl TryFrom<RawEntry> for Entry {
+    type Error = Error;
+
+    fn try_from(raw: RawEntry) -> Result<Self> {
+        let spec = kinds::planned(&raw.kind, &raw.spec, None)?;
+        let counts = spec.counts_from(raw.counts)?;
+        Ok(Entry {
+            spec,
+            counted: raw.counted,
+            seconds: raw.seconds,
+            counts,
+        })
+    }
+}
+
+impl From<Entry> for RawEntry {
+    fn from(entry: Entry) -> Self {
+        RawEntry {
+            kind: entry.spec.kind().to_string(),
+            spec: entry.spec.recorded(),
+            counted: entry.counted,
+            seconds: entry.seconds,
+            counts: entry.counts.to_json(),
+        }
+    }
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.spec.kind() == other.spec.kind()
+            && self.spec.recorded() == other.spec.recorded()
+            && self.counted == other.counted
+            && self.seconds == other.seconds
+            && self.counts.same(other.counts.as_ref())
+    }
+}
+
+impl PartialEq for TallyFile {
+    fn eq(&self, other: &Self) -> bool {
+        self.tool == other.tool
+            && self.command_line == other.command_line
+            && self.alpha == other.alpha
+            && self.shard == other.shard
+            && self.planned == other.planned
+            && self.threads == other.threads
+            && self.audits == other.audits
+    }
 }
 
 /// How two tally files' runs differ: the first thing that does, with the
 /// value in each (see [`TallyFile::difference`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Difference {
-    /// What differs: `seed`, `n`, `algorithms`, ...
-    pub field: &'static str,
+    /// What differs: `seed`, `n`, `subjects`, ...
+    pub field: String,
     /// Its value in the file asked.
     pub this: String,
     /// Its value in the other file.
     pub other: String,
 }
 
-/// One audit's spec and what has been counted of it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AuditTally {
-    /// What decides the counts: algorithm, n, trials of the whole run, rng,
-    /// seed, tests.
-    pub spec: RecordedSpec,
-    /// The chunks counted so far: from the planned range's first chunk up
-    /// to `counted.end`.
-    pub counted: ChunkRange,
-    /// Seconds spent counting them.
-    pub seconds: f64,
-    /// The counts of those chunks.
-    pub tally: Tally,
-}
-
-/// One sampler audit's spec and what has been counted of it: the
-/// [`AuditTally`] of a sampler.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SampleAuditTally {
-    /// What decides the counts: sampler, N, weights, trials of the whole
-    /// run, rng, seed.
-    pub spec: RecordedSample,
-    /// The chunks counted so far: from the planned range's first chunk up
-    /// to `counted.end`.
-    pub counted: ChunkRange,
-    /// Seconds spent counting them.
-    pub seconds: f64,
-    /// The counts of those chunks.
-    pub tally: SampleTally,
-}
-
-/// Everything that decides a built-in sampler's counts, as a tally file
-/// records it (the [`RecordedSpec`] of a sampler audit): enough to rebuild
-/// its [`SampleSpec`] and to tell two runs apart.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RecordedSample {
-    /// The sampler with its parameters (`floyd:k=3`).
-    pub sampler: String,
-    /// The population size N.
-    pub n: usize,
-    /// The integer weights of a weighted pick; absent for the others.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub weights: Option<Vec<u64>>,
-    /// Samples of the whole run.
-    pub trials: u64,
-    /// Random source with its parameters.
-    pub rng: String,
-    /// Seed.
-    pub seed: u64,
-}
-
-impl RecordedSample {
-    /// The record of `spec`, a built-in sampler's.
-    pub fn of_spec(spec: &SampleSpec) -> Self {
-        Self {
-            sampler: spec.sampler.to_string(),
-            n: spec.n,
-            weights: spec.weights.clone(),
-            trials: spec.trials,
-            rng: spec.source.to_string(),
-            seed: spec.seed,
-        }
-    }
-
-    /// The spec recorded here, run on `threads` workers (which do not
-    /// change the counts); refuses names that do not parse.
-    pub fn to_spec(&self, threads: Option<usize>) -> Result<SampleSpec> {
-        Ok(SampleSpec {
-            weights: self.weights.clone(),
-            threads,
-            ..SampleSpec::new(
-                Sampler::parse(&self.sampler)?,
-                self.n,
-                self.trials,
-                SourceSpec::parse(&self.rng)?,
-                self.seed,
-            )
-        })
-    }
-
-    /// The empty tally of this sampler's samples: the shape its counts
-    /// must have.
-    fn empty_tally(&self) -> Result<SampleTally> {
-        let sampler = Sampler::parse(&self.sampler)?;
-        Ok(SampleTally::new(
-            self.n,
-            sampler.k() as usize,
-            sampler.is_ordered(),
-        ))
-    }
-}
-
 impl TallyFile {
-    /// An empty tally file for the shuffle audits `specs` of one run
-    /// (built-in algorithms with the same trials) judged at `alpha`: their
-    /// chunks `shard` of the run, or all of them, none counted yet. See
-    /// [`of_study`](Self::of_study) for a run with sampler audits too.
-    pub fn new(
-        specs: &[RunSpec],
-        alpha: f64,
-        shard: Option<Shard>,
-        command_line: String,
-        threads: usize,
-    ) -> Result<Self> {
-        Self::of_audits(specs, &[], alpha, shard, command_line, threads)
-    }
-
-    /// An empty tally file for every audit of `study` (its shuffles and its
-    /// samplers, all built-in and of the same trials) judged at its α: its
+    /// An empty tally file for every audit of `study` judged at its α: its
     /// chunks `shard`, or all of them, none counted yet. Refuses what
-    /// cannot be counted in chunks: audits from outside, a sequential
-    /// study, and mixing curves (measured by [`Study::run`] only).
+    /// cannot be counted in chunks: audits from outside, audits of other
+    /// trials or chunk sizes, a sequential study, and mixing curves
+    /// (measured by [`Study::run`] only).
     pub fn of_study(
         study: &Study,
         shard: Option<Shard>,
@@ -215,120 +175,78 @@ impl TallyFile {
                 "mixing curves are measured by Study::run, not counted in shards",
             ));
         }
-        Self::of_audits(
-            &study.audits,
-            &study.samples,
-            study.alpha,
-            shard,
-            command_line,
-            threads,
-        )
-    }
-
-    /// [`new`](Self::new) for the shuffle audits `specs` and the sampler
-    /// audits `samples`.
-    fn of_audits(
-        specs: &[RunSpec],
-        samples: &[SampleSpec],
-        alpha: f64,
-        shard: Option<Shard>,
-        command_line: String,
-        threads: usize,
-    ) -> Result<Self> {
-        let sizes = specs.iter().map(|s| (s.chunks(), s.n, "n"));
-        let sizes: Vec<(ChunkRange, usize, &str)> = sizes
-            .chain(samples.iter().map(|s| (s.chunks(), s.n, "N")))
-            .collect();
-        let Some(&(all, first_n, first_what)) = sizes.first() else {
+        let Some(first) = study.audits.first() else {
             return Err(Error::bad_input("a run needs at least one audit"));
         };
-        if let Some(outside) = samples.iter().find(|s| s.sampler.builtin().is_none()) {
-            return Err(Error::unsupported(format!(
-                "{} is not a built-in sampler: only built-in samplers are drawn in chunks that \
-                 can be split across machines or saved and resumed (a sampler from outside is \
-                 read, not drawn from a seed)",
-                outside.sampler
-            )));
-        }
-        if let Some(outside) = specs.iter().find(|s| s.subject.builtin().is_none()) {
+        if let Some(outside) = study.audits.iter().find(|a| !a.is_builtin()) {
             return Err(Error::of_kind(
                 ErrorKind::Unsupported,
                 format!(
-                    "{} is not a built-in algorithm: only built-in algorithms are counted in \
-                     chunks that can be split across machines or saved and resumed",
-                    outside.subject
+                    "{} is not built in: only built-in subjects are drawn in chunks that can be \
+                     split across machines or saved and resumed",
+                    outside.subject()
                 ),
             ));
         }
-        let trials = specs.iter().map(|s| s.trials);
-        let mut trials = trials.chain(samples.iter().map(|s| s.trials));
-        let first_trials = trials.next();
-        if trials.any(|t| Some(t) != first_trials) {
+        if study.audits.iter().any(|a| a.trials() != first.trials()) {
             return Err(Error::unsupported(
                 "the audits of a sharded or checkpointed run must have the same trials",
             ));
         }
-        if let Some(&(other, n, what)) = sizes.iter().find(|(c, ..)| c.size != all.size) {
+        let all = first.chunks();
+        if let Some(other) = study.audits.iter().find(|a| a.chunks().size != all.size) {
             return Err(Error::unsupported(format!(
                 "the audits of a sharded or checkpointed run must be counted in chunks of the \
-                 same size: {first_what} = {first_n} has chunks of {} trials, {what} = {n} of {} \
-                 (n above {} is counted in smaller chunks)",
+                 same size: {} at n = {} has chunks of {} trials, {} at n = {} of {} (n above \
+                 {} is counted in smaller chunks)",
+                first.subject(),
+                first.n(),
                 all.size,
-                other.size,
+                other.subject(),
+                other.n(),
+                other.chunks().size,
                 crate::spec::LARGE_N
             )));
         }
         let planned = shard.map_or(all, |s| s.range(all));
         let empty = planned.with(planned.first, planned.first);
-        let samples = samples
+        let audits = study
+            .audits
             .iter()
             .map(|spec| {
-                let spec = RecordedSample::of_spec(spec);
-                Ok(SampleAuditTally {
+                Ok(Entry {
+                    spec: spec.on_threads(None),
                     counted: empty,
                     seconds: 0.0,
-                    tally: spec.empty_tally()?,
-                    spec,
+                    counts: spec.empty()?,
                 })
             })
             .collect::<Result<_>>()?;
         Ok(Self {
             tool: tool_version(),
             command_line,
-            alpha,
+            alpha: study.alpha,
             shard,
             planned,
             threads,
-            audits: specs
-                .iter()
-                .map(|spec| AuditTally {
-                    spec: RecordedSpec::of_spec(spec),
-                    counted: empty,
-                    seconds: 0.0,
-                    tally: Tally::collecting(spec.n, spec.collect()).with_hands(spec.hand_counts()),
-                })
-                .collect(),
-            samples,
+            audits,
         })
     }
 
     /// The trials of the whole run, per audit.
     pub fn run_trials(&self) -> u64 {
-        let shuffles = self.audits.first().map(|a| a.spec.trials);
-        shuffles
-            .or_else(|| self.samples.first().map(|a| a.spec.trials))
-            .unwrap_or(0)
+        self.audits.first().map_or(0, |a| a.spec.trials())
     }
 
-    /// How many audits the file counts: its shuffles and its samplers.
+    /// How many audits the file counts.
     pub fn len(&self) -> usize {
-        self.audits.len() + self.samples.len()
+        self.audits.len()
     }
 
     /// Whether the file counts no audit at all (never so for a file read
-    /// or made by [`new`](Self::new)).
+    /// or made by [`of_study`](Self::of_study)).
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.audits.is_empty()
     }
 
     /// Trials this file holds once complete, over all its audits.
@@ -339,25 +257,17 @@ impl TallyFile {
 
     /// Trials counted so far, over all audits.
     pub fn counted_trials(&self) -> u64 {
-        let shuffles = self.audits.iter().map(|a| a.tally.trials());
-        shuffles
-            .chain(self.samples.iter().map(|a| a.tally.trials()))
-            .sum()
+        self.audits.iter().map(|a| a.counts.trials()).sum()
     }
 
-    /// The chunks each audit has counted, in study order (shuffles, then
-    /// samplers).
+    /// The chunks each audit has counted, in study order.
     pub fn counted_ranges(&self) -> Vec<ChunkRange> {
-        let shuffles = self.audits.iter().map(|a| a.counted);
-        shuffles
-            .chain(self.samples.iter().map(|a| a.counted))
-            .collect()
+        self.audits.iter().map(|a| a.counted).collect()
     }
 
     /// Seconds spent counting, over all audits.
     pub fn seconds(&self) -> f64 {
-        let shuffles = self.audits.iter().map(|a| a.seconds);
-        shuffles.chain(self.samples.iter().map(|a| a.seconds)).sum()
+        self.audits.iter().map(|a| a.seconds).sum()
     }
 
     /// Every chunk of the run the file is a part of.
@@ -376,86 +286,57 @@ impl TallyFile {
         self.is_complete() && self.planned == self.all_chunks()
     }
 
-    /// The shuffle audits' specs, on the file's thread count.
-    pub fn specs(&self) -> Result<Vec<RunSpec>> {
+    /// The audits' specs, on the file's thread count.
+    pub fn specs(&self) -> Vec<Box<dyn Planned>> {
         self.audits
             .iter()
-            .map(|a| a.spec.to_spec(Some(self.threads)))
-            .collect()
-    }
-
-    /// The sampler audits' specs, on the file's thread count.
-    pub fn sample_specs(&self) -> Result<Vec<SampleSpec>> {
-        self.samples
-            .iter()
-            .map(|a| a.spec.to_spec(Some(self.threads)))
+            .map(|a| a.spec.on_threads(Some(self.threads)))
             .collect()
     }
 
     /// What makes `other` a different run from this one, or `None` if both
-    /// count the same run: the same tool, shuffle audits (algorithm, n,
-    /// trials, rng, seed, tests), sampler audits (sampler, N, weights,
-    /// trials, rng, seed) and α. The chunk ranges may differ: that is what
-    /// shards do.
+    /// count the same run: the same tool, subjects, and every field that
+    /// decides an audit's counts (n, trials, rng, seed, tests, weights, ...),
+    /// and α. The chunk ranges may differ: that is what shards do.
     pub fn difference(&self, other: &Self) -> Option<Difference> {
-        let differ = |field, this: &dyn ToString, other: &dyn ToString| {
-            let (this, other) = (this.to_string(), other.to_string());
-            (this != other).then_some(Difference { field, this, other })
-        };
-        let audits = |f: &Self| -> Vec<String> {
-            f.audits.iter().map(|a| a.spec.algorithm.clone()).collect()
-        };
-        let samplers = |f: &Self| -> Vec<String> {
-            f.samples.iter().map(|a| a.spec.sampler.clone()).collect()
-        };
-        let found = differ("tool", &self.tool, &other.tool)
-            .or_else(|| {
-                differ(
-                    "algorithms",
-                    &audits(self).join(","),
-                    &audits(other).join(","),
-                )
+        let differ = |field: &str, this: String, other: String| {
+            (this != other).then(|| Difference {
+                field: field.to_string(),
+                this,
+                other,
             })
-            .or_else(|| {
-                differ(
-                    "samplers",
-                    &samplers(self).join(","),
-                    &samplers(other).join(","),
-                )
-            });
-        if found.is_some() {
-            return found;
+        };
+        let subjects = |f: &Self| -> String {
+            let names: Vec<String> = f.audits.iter().map(|a| a.spec.subject()).collect();
+            names.join(",")
+        };
+        if let Some(d) = differ("tool", self.tool.clone(), other.tool.clone())
+            .or_else(|| differ("subjects", subjects(self), subjects(other)))
+        {
+            return Some(d);
         }
-        let pairs = self.audits.iter().zip(&other.audits);
-        let sample_pairs = self.samples.iter().zip(&other.samples);
-        pairs
-            .map(|(a, b)| (&a.spec, &b.spec))
-            .find_map(|(a, b)| {
-                differ("n", &a.n, &b.n)
-                    .or_else(|| differ("trials", &a.trials, &b.trials))
-                    .or_else(|| differ("rng", &a.rng, &b.rng))
-                    .or_else(|| differ("seed", &a.seed, &b.seed))
-                    .or_else(|| differ("tests", &a.tests.join(","), &b.tests.join(",")))
-                    .or_else(|| differ("bins", &bins_words(a.bins), &bins_words(b.bins)))
-            })
-            .or_else(|| {
-                sample_pairs
-                    .map(|(a, b)| (&a.spec, &b.spec))
-                    .find_map(|(a, b)| {
-                        differ("N", &a.n, &b.n)
-                            .or_else(|| {
-                                differ(
-                                    "weights",
-                                    &weights_words(a.weights.as_deref()),
-                                    &weights_words(b.weights.as_deref()),
-                                )
-                            })
-                            .or_else(|| differ("trials", &a.trials, &b.trials))
-                            .or_else(|| differ("rng", &a.rng, &b.rng))
-                            .or_else(|| differ("seed", &a.seed, &b.seed))
-                    })
-            })
-            .or_else(|| differ("alpha", &self.alpha, &other.alpha))
+        for (a, b) in self.audits.iter().zip(&other.audits) {
+            let (a, b) = (a.spec.recorded(), b.spec.recorded());
+            let (Value::Object(a), Value::Object(b)) = (&a, &b) else {
+                continue;
+            };
+            for (key, value) in a {
+                let words = |v: Option<&Value>| match v {
+                    None | Some(Value::Null) => "none".to_string(),
+                    Some(Value::String(s)) => s.clone(),
+                    Some(Value::Array(items)) => items
+                        .iter()
+                        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    Some(v) => v.to_string(),
+                };
+                if let Some(d) = differ(key, words(Some(value)), words(b.get(key))) {
+                    return Some(d);
+                }
+            }
+        }
+        differ("alpha", self.alpha.to_string(), other.alpha.to_string())
     }
 
     /// Judges a whole run's counts ([`is_whole_run`](Self::is_whole_run))
@@ -470,47 +351,24 @@ impl TallyFile {
                 self.counted_words()
             )));
         }
-        let specs = self.specs()?;
-        let samples = self.sample_specs()?;
+        let specs = self.specs();
+        // What an audit on one machine notes of its spec, the merge notes too.
+        let notes = specs.iter().map(|s| s.note()).collect();
         let counted = self
             .audits
             .into_iter()
             .map(|a| Counted {
-                tally: a.tally,
+                counts: a.counts,
                 seconds: a.seconds,
-                feed: None,
             })
             .collect();
-        let counted_samples = self
-            .samples
-            .into_iter()
-            .map(|a| CountedSamples {
-                tally: a.tally,
-                seconds: a.seconds,
-                feed: None,
-            })
-            .collect();
-        // What an audit on one machine notes of a deck, the merge notes too.
-        let notes = specs
-            .iter()
-            .map(|s| s.deck.as_deref().map(crate::deck::battery::note))
-            .collect();
-        // The study as it was planned: a study of samplers only is titled
-        // as one.
-        let study = match specs.is_empty() {
-            true => Study::of_samples(samples),
-            false => Study {
-                samples,
-                ..Study::new(specs)
-            },
-        };
         Study {
             alpha: self.alpha,
             provenance,
             notes,
-            ..study
+            ..Study::new(specs)
         }
-        .conclude_all(counted, counted_samples)
+        .conclude(counted)
     }
 
     /// What has been counted, in words: `chunks 0..5` when every audit got
@@ -546,8 +404,9 @@ impl TallyFile {
         Ok(file)
     }
 
-    /// Checks the payload holds together: built-in audits of one trial
-    /// count, ranges within the run, counts of the right shape and total.
+    /// Checks the payload holds together: audits of one trial count,
+    /// ranges within the run, counts of the right total (their shape was
+    /// checked as they were read).
     fn check(&self) -> Result<()> {
         if self.is_empty() {
             return Err(Error::bad_input("no audit"));
@@ -560,64 +419,24 @@ impl TallyFile {
                 self.planned
             )));
         }
-        for (audit, spec) in self.audits.iter().zip(self.specs()?) {
+        for audit in &self.audits {
+            if audit.spec.trials() != trials {
+                return Err(Error::bad_input("its audits differ in trials"));
+            }
             let counted = audit.counted;
-            let empty = Tally::collecting(spec.n, spec.collect()).with_hands(spec.hand_counts());
-            if shape(&audit.tally) != shape(&empty)
-                || audit
-                    .tally
-                    .hands()
-                    .map(|h| h.consistent(audit.tally.trials()))
-                    == Some(false)
-            {
+            if counted.first != self.planned.first || counted.end > self.planned.end {
                 return Err(Error::bad_input(format!(
-                    "the counts of {} do not have the shape of its tests at n = {}",
-                    spec.subject, spec.n
+                    "chunks {counted} counted of {} planned",
+                    self.planned
                 )));
             }
-            self.check_counted(spec.trials, counted, audit.tally.trials(), "trials")?;
-        }
-        for audit in &self.samples {
-            let spec = &audit.spec;
-            let counted = audit.counted;
-            let empty = spec.empty_tally()?;
-            if sample_shape(&audit.tally) != sample_shape(&empty) {
+            let tallied = audit.counts.trials();
+            if tallied != counted.trials(trials) {
                 return Err(Error::bad_input(format!(
-                    "the counts of {} do not have the shape of its samples at N = {}",
-                    spec.sampler, spec.n
+                    "{tallied} trials counted where chunks {counted} hold {}",
+                    counted.trials(trials)
                 )));
             }
-            self.check_counted(spec.trials, counted, audit.tally.trials(), "samples")?;
-        }
-        Ok(())
-    }
-
-    /// Checks one audit's counted range and total against the run: the
-    /// audit has the run's trials, its chunks start where the file's do and
-    /// end within them, and its tally holds exactly their `unit` (trials or
-    /// samples).
-    fn check_counted(
-        &self,
-        spec_trials: u64,
-        counted: ChunkRange,
-        tallied: u64,
-        unit: &str,
-    ) -> Result<()> {
-        let trials = self.run_trials();
-        if spec_trials != trials {
-            return Err(Error::bad_input("its audits differ in trials"));
-        }
-        if counted.first != self.planned.first || counted.end > self.planned.end {
-            return Err(Error::bad_input(format!(
-                "chunks {counted} counted of {} planned",
-                self.planned
-            )));
-        }
-        if tallied != counted.trials(trials) {
-            return Err(Error::bad_input(format!(
-                "{tallied} {unit} counted where chunks {counted} hold {}",
-                counted.trials(trials)
-            )));
         }
         Ok(())
     }
@@ -700,196 +519,3 @@ pub(crate) fn unseal<'b>(
     Ok(payload)
 }
 
-/// The lengths of everything a tally counts, with its n: two tallies of
-/// the same shape can be merged and tested alike.
-fn shape(tally: &Tally) -> Vec<usize> {
-    let absent = usize::MAX;
-    let mut shape = vec![
-        tally.n(),
-        tally.counts().len(),
-        tally.permutations().map_or(absent, <[u64]>::len),
-    ];
-    match tally.structure() {
-        None => shape.push(absent),
-        Some(s) => {
-            shape.extend([s.fixed_points.len(), s.cycles.len(), s.rising.len()]);
-            shape.push(s.lehmer.len());
-            shape.extend(s.pairs.iter().flat_map(|p| [p.first, p.counts.len()]));
-            shape.push(s.clumping.len());
-        }
-    }
-    match tally.hands() {
-        None => shape.push(absent),
-        Some(h) => {
-            shape.push(h.h);
-            shape.extend(
-                h.columns
-                    .iter()
-                    .flat_map(|c| [c.of_item.len(), c.categories]),
-            );
-        }
-    }
-    match tally.serial() {
-        None => shape.push(absent),
-        Some(s) => shape.extend([s.triples.len(), s.ahead.len()]),
-    }
-    shape.push(tally.deals().map_or(absent, |_| 0));
-    match tally.order() {
-        None => shape.push(absent),
-        Some(o) => {
-            shape.push(o.inversions.len());
-            shape.extend(o.inversion_edges.iter().map(|&e| e as usize));
-            shape.push(o.displacement.len());
-            shape.push(o.lehmer.len());
-        }
-    }
-    shape
-}
-
-/// The lengths of everything a sampler tally counts, with its N and k: two
-/// tallies of the same shape can be merged and tested alike.
-fn sample_shape(tally: &SampleTally) -> [usize; 6] {
-    let len = |counts: Option<&[u64]>| counts.map_or(usize::MAX, <[u64]>::len);
-    [
-        tally.n(),
-        tally.k(),
-        tally.inclusion().len(),
-        len(tally.pairs()),
-        len(tally.slots()),
-        len(tally.subsets()),
-    ]
-}
-
-/// Weights as a difference names them (`none` for an unweighted sampler).
-fn weights_words(weights: Option<&[u64]>) -> String {
-    weights.map_or_else(
-        || "none".to_string(),
-        |w| w.iter().map(u64::to_string).collect::<Vec<_>>().join(","),
-    )
-}
-
-/// A chosen number of bins as a difference names it (`default` when none
-/// was chosen).
-fn bins_words(bins: Option<usize>) -> String {
-    bins.map_or_else(|| "default".to_string(), |b| b.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::algorithm::Algorithm;
-    use crate::engine::{self, CHUNK_TRIALS, no_progress};
-    use crate::source::SourceSpec;
-
-    fn specs() -> Vec<RunSpec> {
-        ["naive-swap", "fisher-yates"]
-            .map(|name| {
-                RunSpec::new(
-                    Algorithm::parse(name).unwrap(),
-                    6,
-                    3 * CHUNK_TRIALS + 7,
-                    SourceSpec::default(),
-                    5,
-                )
-            })
-            .to_vec()
-    }
-
-    /// Shard 1/2 of `specs()`, counted.
-    fn counted() -> TallyFile {
-        let shard = Shard { index: 1, count: 2 };
-        let mut file = TallyFile::new(&specs(), 0.001, Some(shard), "test".into(), 2).unwrap();
-        for (audit, spec) in file.audits.iter_mut().zip(specs()) {
-            audit.tally = engine::run_range(&spec, file.planned, &no_progress).unwrap();
-            audit.counted = file.planned;
-        }
-        file
-    }
-
-    #[test]
-    fn a_tally_file_reads_back_as_written() {
-        let file = counted();
-        assert_eq!(file.planned, ChunkRange::all(1).with(2, 4));
-        assert!(file.is_complete() && !file.is_whole_run());
-        assert_eq!(file.counted_trials(), 2 * (CHUNK_TRIALS + 7));
-        let bytes = file.to_bytes();
-        let text = String::from_utf8(bytes.clone()).unwrap();
-        let (header, payload) = text.split_once('\n').unwrap();
-        assert!(
-            header.starts_with("shuffle-audit tally v4 sha256="),
-            "{header}"
-        );
-        assert!(
-            header.ends_with(&format!("bytes={}", payload.len())),
-            "{header}"
-        );
-        assert_eq!(TallyFile::from_bytes(&bytes).unwrap(), file);
-    }
-
-    #[test]
-    fn damaged_files_and_other_versions_are_refused_for_what_they_are() {
-        let bytes = counted().to_bytes();
-        let refused = |bytes: &[u8]| TallyFile::from_bytes(bytes).unwrap_err();
-        let mut flipped = bytes.clone();
-        let at = bytes.len() - 40;
-        flipped[at] ^= 1;
-        assert!(
-            refused(&flipped).contains("checksum"),
-            "{}",
-            refused(&flipped)
-        );
-        assert!(refused(&bytes[..bytes.len() - 1]).contains("truncated"));
-        let text = String::from_utf8(bytes.clone()).unwrap();
-        for other in [" v3 ", " v5 "] {
-            let changed = text.replacen(" v4 ", other, 1);
-            let e = refused(changed.as_bytes());
-            assert!(
-                e.contains(&format!("version {}", other.trim().trim_start_matches('v'))),
-                "{e}"
-            );
-        }
-        assert!(refused(b"trials,counts\n1,2\n").contains("not a shuffle-audit tally"));
-        assert!(refused(b"").contains("not a shuffle-audit tally"));
-    }
-
-    #[test]
-    fn a_consistent_checksum_does_not_make_inconsistent_counts_acceptable() {
-        let mut file = counted();
-        file.audits[0].counted.end = 3;
-        let e = TallyFile::from_bytes(&file.to_bytes()).unwrap_err();
-        assert!(e.contains("not a consistent tally"), "{e}");
-        let mut file = counted();
-        file.audits[1].tally = Tally::new(6);
-        let e = TallyFile::from_bytes(&file.to_bytes()).unwrap_err();
-        assert!(e.contains("shape"), "{e}");
-    }
-
-    #[test]
-    fn runs_differ_by_what_decides_their_counts() {
-        let a = counted();
-        let mut b = counted();
-        b.planned = b.planned.with(0, 2);
-        b.threads = 7;
-        assert_eq!(a.difference(&b), None, "shards of one run");
-        b.audits[1].spec.seed = 6;
-        let d = a.difference(&b).unwrap();
-        assert_eq!(
-            (d.field, d.this.as_str(), d.other.as_str()),
-            ("seed", "5", "6")
-        );
-        let mut c = counted();
-        c.alpha = 0.01;
-        assert_eq!(a.difference(&c).unwrap().other, "0.01");
-        c.audits.pop();
-        let d = a.difference(&c).unwrap();
-        assert_eq!((d.field, d.other.as_str()), ("algorithms", "naive-swap"));
-    }
-
-    #[test]
-    fn only_built_in_audits_of_equal_trials_are_split() {
-        let mut uneven = specs();
-        uneven[1].trials += 1;
-        assert!(TallyFile::new(&uneven, 0.001, None, String::new(), 1).is_err());
-        assert!(TallyFile::new(&[], 0.001, None, String::new(), 1).is_err());
-    }
-}

@@ -19,14 +19,13 @@
 
 use super::file::{seal, unseal};
 use crate::digest::sha256_hex;
-use crate::engine::RunSpec;
+use crate::audit::{Feed, FeedReport, Spec, Subject};
 use crate::error::{Error, ErrorKind, Result};
-use crate::experiment::record::{RecordedSpec, tool_version};
+use crate::experiment::record::tool_version;
 use crate::ingest::{self, Items, Options, ReadPoint, Resume, Saver};
 use crate::output::files;
 use crate::output::thousands;
-use crate::produce::FeedReport;
-use crate::subject::{Feed, Subject};
+use crate::shuffle::{Recorded, Shuffles};
 use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -54,7 +53,7 @@ pub struct InputCheckpoint {
     /// The significance level of the run's verdict.
     pub alpha: f64,
     /// The audit: its input, n, decks asked for, tests.
-    pub spec: RecordedSpec,
+    pub spec: Recorded,
     /// The starting order as the input writes it: item i is `items[i]`.
     pub items: Vec<String>,
     /// Whether the items are integers from 1 (else from 0, or labels).
@@ -124,15 +123,9 @@ impl InputCheckpoint {
 
     /// What the finished read gave, as a read without checkpoints reports
     /// it (`asked`: the decks asked for, if a limit was set).
-    pub fn feed(&self, asked: Option<u64>) -> FeedReport {
-        FeedReport {
-            decks: self.at.decks,
-            stopped_early: self.stopped_early,
-            asked,
-            items: self.items(),
-            workers: Vec::new(),
-            sha256: Some(self.prefix_sha256.clone()),
-        }
+    pub fn feed(&self, asked: Option<u64>) -> FeedReport<Shuffles> {
+        FeedReport::new(self.at.decks, self.stopped_early, asked, self.items())
+            .with_sha256(Some(self.prefix_sha256.clone()))
     }
 }
 
@@ -142,7 +135,7 @@ impl InputCheckpoint {
 /// checkpoint. Stopped by the flag, it saves and fails with
 /// [`ErrorKind::Interrupted`].
 pub fn read(
-    spec: &RunSpec,
+    spec: &Spec<Shuffles>,
     opts: &Options,
     command_line: String,
     alpha: f64,
@@ -199,7 +192,7 @@ pub fn read(
 }
 
 /// The file an audit reads, refusing other feeds.
-fn input_path(spec: &RunSpec) -> Result<PathBuf> {
+fn input_path(spec: &Spec<Shuffles>) -> Result<PathBuf> {
     match &spec.subject {
         Subject::Outside(outside) => match &outside.feed {
             Feed::File { path, .. } if path.as_os_str() != "-" => Ok(path.clone()),
@@ -217,7 +210,7 @@ fn input_path(spec: &RunSpec) -> Result<PathBuf> {
 /// An empty checkpoint for `spec`, its starting order read from the
 /// input's first deck.
 fn fresh(
-    spec: &RunSpec,
+    spec: &Spec<Shuffles>,
     opts: &Options,
     command_line: String,
     alpha: f64,
@@ -240,7 +233,7 @@ fn fresh(
         tool: tool_version(),
         command_line,
         alpha,
-        spec: RecordedSpec::of_spec(spec),
+        spec: Recorded::of(spec),
         items: (0..n).map(|i| first.items.label(i)).collect(),
         one_based,
         at: ReadPoint::default(),
@@ -256,12 +249,12 @@ fn fresh(
 /// bytes before the saved point have changed.
 fn check_resumable(
     saved: &InputCheckpoint,
-    spec: &RunSpec,
+    spec: &Spec<Shuffles>,
     alpha: f64,
     input: &Path,
     path: &Path,
 ) -> Result<()> {
-    let this = RecordedSpec::of_spec(spec);
+    let this = Recorded::of(spec);
     let why = if saved.tool != tool_version() {
         Some(format!(
             "it was saved by {}, this is {}",

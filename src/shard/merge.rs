@@ -56,12 +56,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
     let mut merged = files.next().expect("at least one file");
     for file in files {
         for (into, audit) in merged.audits.iter_mut().zip(file.audits) {
-            into.tally.merge(&audit.tally);
-            into.seconds += audit.seconds;
-            into.counted.end = into.counted.end.max(audit.counted.end);
-        }
-        for (into, audit) in merged.samples.iter_mut().zip(file.samples) {
-            into.tally.merge(&audit.tally);
+            into.counts.merge(audit.counts.as_ref())?;
             into.seconds += audit.seconds;
             into.counted.end = into.counted.end.max(audit.counted.end);
         }

@@ -22,10 +22,12 @@
 
 pub mod file;
 pub mod input;
+mod kinds;
 pub mod merge;
 pub mod run;
 
 pub use file::TallyFile;
+pub use kinds::register;
 
 use crate::engine::ChunkRange;
 use crate::error::{Error, ErrorKind, Result};

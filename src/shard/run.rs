@@ -2,10 +2,8 @@
 //! that a run stopped or killed at any moment can be resumed.
 
 use super::file::TallyFile;
-use crate::engine;
 use crate::error::{Error, ErrorKind, Result};
 use crate::output::thousands;
-use crate::sampler::run as sample_run;
 use crate::study::Observer;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,48 +41,28 @@ pub fn count(
     checkpoint: Option<Checkpoint<'_>>,
     observer: &dyn Observer,
 ) -> Result<()> {
-    let specs = file.specs()?;
-    let samples = file.sample_specs()?;
+    let specs = file.specs();
     let look = match checkpoint {
         Some(_) => LOOK_EVERY_CHUNKS_PER_THREAD.saturating_mul(file.threads.max(1) as u64),
         None => u64::MAX,
     };
     let mut saved = Instant::now();
     let trials = file.run_trials();
-    for i in 0..file.len() {
+    for (i, spec) in specs.iter().enumerate() {
         let left = file
             .planned
             .with(file.counted_ranges()[i].end, file.planned.end);
-        // Audit i is shuffle i, or sampler j = i - shuffles: the work of
-        // one trial is its n, or its k.
-        let sampler = i.checked_sub(specs.len());
-        let work = sampler.map_or_else(
-            || specs[i].n,
-            |j| samples[j].sampler.known_k().unwrap_or(1) as usize,
-        );
-        observer.begin(i, left.trials(trials), work);
+        observer.begin(i, left.trials(trials), spec.work());
         let progress = |trials| observer.advanced(trials);
         let mut next = left.first;
         while next < left.end {
             let end = next.saturating_add(look).min(left.end);
             let start = Instant::now();
-            let range = left.with(next, end);
-            match sampler {
-                None => {
-                    let part = engine::run_range(&specs[i], range, &progress)?;
-                    let audit = &mut file.audits[i];
-                    audit.tally.merge(&part);
-                    audit.counted.end = end;
-                    audit.seconds += start.elapsed().as_secs_f64();
-                }
-                Some(j) => {
-                    let part = sample_run::run_range(&samples[j], range, &progress)?;
-                    let audit = &mut file.samples[j];
-                    audit.tally.merge(&part);
-                    audit.counted.end = end;
-                    audit.seconds += start.elapsed().as_secs_f64();
-                }
-            }
+            let part = spec.count(left.with(next, end), &progress)?;
+            let audit = &mut file.audits[i];
+            audit.counts.merge(part.as_ref())?;
+            audit.counted.end = end;
+            audit.seconds += start.elapsed().as_secs_f64();
             next = end;
             let Some(checkpoint) = checkpoint else {
                 continue;

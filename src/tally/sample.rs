@@ -202,6 +202,23 @@ impl SampleCounter {
     }
 }
 
+impl SampleTally {
+    /// The lengths of everything a sampler tally counts, with its N and k: two
+    /// tallies of the same shape can be merged and tested alike.
+    pub fn shape(&self) -> [usize; 6] {
+            let tally = self;
+        let len = |counts: Option<&[u64]>| counts.map_or(usize::MAX, <[u64]>::len);
+        [
+            tally.n(),
+            tally.k(),
+            tally.inclusion().len(),
+            len(tally.pairs()),
+            len(tally.slots()),
+            len(tally.subsets()),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,7 +42,7 @@
 //! a term that does not grow with T, so `δ̂ = (X − df)/T` as for shuffles
 //! ([`Effect::from_pilot`](crate::power::Effect::from_pilot)).
 
-use crate::sampler::audit::SampleTest;
+use crate::sampler::SampleTest;
 use crate::sampler::tally::SampleTally;
 use crate::sampler::{PickLaw, SubsetLaw};
 use crate::stats::sampling::{pair_index, pairs, subset_rank};
@@ -241,24 +241,30 @@ pub(crate) fn df_and_cells(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::{self, Kind, Produced, Spec};
     use crate::engine::no_progress;
-    use crate::sampler::audit::evaluate;
-    use crate::sampler::run::{SampleSpec, run};
-    use crate::sampler::{Sampler, exact_pick_law, exact_subset_law};
+    use crate::sampler::{Sampler, Samplers, exact_pick_law, exact_subset_law};
     use crate::source::SourceSpec;
 
-    fn spec(name: &str, n: usize, trials: u64, weights: Option<Vec<u64>>) -> SampleSpec {
-        let spec = SampleSpec::new(
+    fn spec(name: &str, n: usize, trials: u64, weights: Option<Vec<u64>>) -> Spec<Samplers> {
+        let mut spec = Spec::new(
             Sampler::parse(name).unwrap(),
             n,
             trials,
             SourceSpec::parse("xoshiro256pp").unwrap(),
             3,
         );
-        match weights {
-            Some(w) => spec.with_weights(w),
-            None => spec,
-        }
+        spec.options.weights = weights;
+        spec
+    }
+
+    fn run(spec: &Spec<Samplers>) -> SampleTally {
+        Samplers::count(spec, spec.chunks(), &no_progress).unwrap()
+    }
+
+    fn evaluate(spec: &Spec<Samplers>, tally: SampleTally) -> audit::Audit<Samplers> {
+        let produced = Produced { tally, feed: None };
+        audit::evaluate(spec, produced, 0.0, 0.001).unwrap()
     }
 
     /// T·δ(c/T) is each test's own statistic, whenever the test runs: the
@@ -273,10 +279,10 @@ mod tests {
             ("weighted-off-by-one", 4, Some(vec![3, 5, 7, 9])),
         ] {
             let s = spec(name, n, 20_000, weights.clone());
-            let tally = run(&s, &no_progress).unwrap();
+            let tally = run(&s);
             let t = tally.trials() as f64;
             let counts = ExpectedCounts::of_tally(&tally);
-            let audit = evaluate(&s, tally, 0.0, 0.001);
+            let audit = evaluate(&s, tally);
             assert!(!audit.tests.is_empty(), "{name}");
             for result in &audit.tests {
                 let delta = counts.delta(result.test, weights.as_deref()).unwrap();
@@ -290,8 +296,8 @@ mod tests {
                 let (df, _) = df_and_cells(
                     result.test,
                     n,
-                    s.sampler.known_k().unwrap() as usize,
-                    s.weights.as_deref(),
+                    s.subject.known_k().unwrap(),
+                    s.options.weights.as_deref(),
                 );
                 assert_eq!(df, result.df, "{name} {}", result.test);
             }
@@ -303,10 +309,10 @@ mod tests {
     #[test]
     fn exact_expected_counts_match_a_long_run_and_fair_laws_have_no_effect() {
         let s = spec("naive-swap-prefix:k=3", 6, 400_000, None);
-        let tally = run(&s, &no_progress).unwrap();
+        let tally = run(&s);
         let observed = ExpectedCounts::of_tally(&tally);
         let exact = ExpectedCounts::of_subset_law(
-            &exact_subset_law(s.sampler.builtin().unwrap(), 6).unwrap(),
+            &exact_subset_law(*s.subject.builtin().unwrap(), 6).unwrap(),
             &tally,
         );
         for (a, b) in [
@@ -340,9 +346,9 @@ mod tests {
             assert!(d > 1e-6, "{test}: {d}");
         }
         let fair = spec("partial-fisher-yates:k=3", 6, 1, None);
-        let like = run(&fair, &no_progress).unwrap();
+        let like = run(&fair);
         let law = ExpectedCounts::of_subset_law(
-            &exact_subset_law(fair.sampler.builtin().unwrap(), 6).unwrap(),
+            &exact_subset_law(*fair.subject.builtin().unwrap(), 6).unwrap(),
             &like,
         );
         for test in [
@@ -375,9 +381,9 @@ mod tests {
         assert!((law.impossible_rate(Some(&w)) - 0.125).abs() < 1e-15);
 
         let systematic = spec("systematic:k=2", 10, 1, None);
-        let like = run(&systematic, &no_progress).unwrap();
+        let like = run(&systematic);
         let law = ExpectedCounts::of_subset_law(
-            &exact_subset_law(systematic.sampler.builtin().unwrap(), 10).unwrap(),
+            &exact_subset_law(*systematic.subject.builtin().unwrap(), 10).unwrap(),
             &like,
         );
         assert!(law.delta(SampleTest::Inclusion, None).unwrap() < 1e-25);

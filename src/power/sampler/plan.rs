@@ -4,7 +4,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::power::{Effect, PlanOutcome};
-use crate::sampler::audit::SampleTest;
+use crate::sampler::SampleTest;
 use serde::Serialize;
 
 /// Where a sampler plan's effects come from.

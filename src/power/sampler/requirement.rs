@@ -14,7 +14,7 @@
 
 use crate::format::thousands;
 use crate::sampler::Sampler;
-use crate::sampler::audit::SampleTest;
+use crate::sampler::SampleTest;
 use crate::sampler::tally::{MAX_PAIR_N, MAX_SUBSETS, SampleCounter, SampleTally};
 use crate::stats::sampling::{self, MIN_EXPECTED, NotApplicable, SamplingTest};
 

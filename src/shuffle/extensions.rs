@@ -1,13 +1,13 @@
-//! Where other analyses plug into the report.
+//! Where other analyses plug into a shuffle audit's report section.
 //!
 //! Each function here is the single place the report asks for something that
 //! another part of the tool computes (test results, power planning, the
 //! whole-permutation counts, exact laws); the renderers need not know.
 
-use super::model::{Block, Cell, Column, Table, TableLayout};
-use crate::audit::Audit;
+use super::ShuffleAudit as Audit;
+use super::findings::REPORT_MAX_LEAVES;
 use crate::exact;
-use crate::findings::REPORT_MAX_LEAVES;
+use crate::report::model::{Block, Cell, Column, Table, TableLayout};
 use crate::output::thousands;
 use crate::output::yes_no;
 use crate::permutation::unrank;
@@ -126,7 +126,7 @@ pub fn permutation_findings(audit: &Audit) -> Option<Vec<Block>> {
 /// leaves the section out.
 pub fn exact_results(audit: &Audit) -> Option<Vec<Block>> {
     let spec = &audit.spec;
-    let algorithm = spec.subject.builtin()?;
+    let algorithm = *spec.subject.builtin()?;
     if exact::check_enumerate(algorithm, spec.n, spec.source, REPORT_MAX_LEAVES).is_ok() {
         let law = exact::enumerate(algorithm, spec.n, spec.source, REPORT_MAX_LEAVES).ok()?;
         let m = law.marginals();

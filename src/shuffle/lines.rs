@@ -1,15 +1,11 @@
 //! What a report says about the per-position and per-card tests
-//! ([`PositionLines`]): one line in each audit's facts, and an appendix
-//! with every line's statistic, p and result, the tables a gaming lab
-//! files.
+//! ([`PositionLines`]): one line in each audit's facts, and in its section
+//! every line's statistic, p and result, the tables a gaming lab files.
 
-use super::model::{Block, Cell, Column, Section, Table, TableLayout};
-use crate::findings::{AuditFindings, PositionLines};
+use super::findings::PositionLines;
 use crate::output::format_p;
+use crate::report::model::{Block, Cell, Column, Section, Table, TableLayout};
 use crate::stats::lines::{LineTest, LineTests};
-
-/// The appendix's anchor id.
-pub const SECTION_ID: &str = "lines";
 
 /// The audit's per-line result in one sentence, for its facts: "each at
 /// α = 0.01 (uncorrected): 1 of 52 positions and 0 of 52 cards fail (a
@@ -79,18 +75,11 @@ fn chance_words(tests: &LineTests) -> String {
     }
 }
 
-/// The appendix: what the line tests are, then each audit's tables (one
-/// per view and kind of line), for the audits that have them
-/// (`labels[i]` and `anchors[i]` name audit i). `None` when none has.
-pub fn section(
-    findings: &[AuditFindings],
-    labels: &[String],
-    anchors: &[String],
-) -> Option<Section> {
-    let first = findings.iter().find_map(|f| f.lines.as_ref())?;
-    let alpha = first.views.first()?.positions.alpha;
-    let mut section = Section::new(
-        SECTION_ID,
+/// What the line tests are, for the report's method.
+pub(crate) fn method(lines: &PositionLines) -> Section {
+    let alpha = lines.views.first().map_or(0.0, |v| v.positions.alpha);
+    Section::new(
+        "method-lines",
         "Per-position and per-card tests",
         vec![
             Block::Paragraph(format!(
@@ -101,8 +90,8 @@ pub fn section(
                  so Pearson's statistic follows χ²(m − 1) for m cards or categories; column g \
                  is where the items of g went, uniform over the n positions, χ²(n − 1). Every \
                  line is held to α = {alpha} with no correction, so a fair shuffle fails about \
-                 α of the lines by chance; the verdicts above rest on the corrected tests of \
-                 the whole matrix, not on these lines."
+                 α of the lines by chance; the verdicts rest on the corrected tests of the \
+                 whole matrix, not on these lines."
             )),
             Block::Note(
                 "Lines of one matrix share its totals, so they are weakly dependent: the \
@@ -111,40 +100,40 @@ pub fn section(
                     .to_string(),
             ),
         ],
-    );
-    for ((found, label), anchor) in findings.iter().zip(labels).zip(anchors) {
-        let Some(lines) = &found.lines else {
-            continue;
-        };
-        let mut blocks = vec![Block::Paragraph(format!(
-            "{}.",
-            capitalised(&summary_words(lines))
-        ))];
-        for view in &lines.views {
-            let positions: Vec<(String, &LineTest)> = view
-                .positions
-                .lines
-                .iter()
-                .map(|l| (l.index.to_string(), l))
-                .collect();
-            blocks.push(Block::Table(table(
-                "position", &view.name, &positions, alpha,
-            )));
-            let groups: Vec<(String, &LineTest)> = view
-                .by_group
-                .lines
-                .iter()
-                .map(|l| (view.groups[l.index].clone(), l))
-                .collect();
-            blocks.push(Block::Table(table(&view.name, "position", &groups, alpha)));
-        }
-        section.subsections.push(Section::new(
-            format!("{anchor}-lines"),
-            label.clone(),
-            blocks,
-        ));
+    )
+}
+
+/// An audit's line tables (one per view and kind of line), as a
+/// subsection of its section anchored `anchor`.
+pub(crate) fn section(lines: &PositionLines, anchor: &str) -> Section {
+    let alpha = lines.views.first().map_or(0.0, |v| v.positions.alpha);
+    let mut blocks = vec![Block::Paragraph(format!(
+        "{}.",
+        capitalised(&summary_words(lines))
+    ))];
+    for view in &lines.views {
+        let positions: Vec<(String, &LineTest)> = view
+            .positions
+            .lines
+            .iter()
+            .map(|l| (l.index.to_string(), l))
+            .collect();
+        blocks.push(Block::Table(table(
+            "position", &view.name, &positions, alpha,
+        )));
+        let groups: Vec<(String, &LineTest)> = view
+            .by_group
+            .lines
+            .iter()
+            .map(|l| (view.groups[l.index].clone(), l))
+            .collect();
+        blocks.push(Block::Table(table(&view.name, "position", &groups, alpha)));
     }
-    Some(section)
+    Section::new(
+        format!("{anchor}-lines"),
+        "Per-position and per-card tests",
+        blocks,
+    )
 }
 
 /// One table of lines: each `line` (a position, a card, a suit) with its

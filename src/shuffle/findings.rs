@@ -1,11 +1,12 @@
-//! What a run found, computed once from the judged audits and rendered by
+//! What a shuffle audit found, computed once it is judged and rendered by
 //! every output (terminal table, summary.json and .csv, report, heatmap
 //! titles): the largest deviation in words and numbers, and the trials a
 //! biased audit needs for 90% power. Computing them once is what keeps the
 //! outputs from disagreeing (and keeps exact marginals and power plans from
 //! being computed twice).
 
-use crate::audit::Audit;
+use super::ShuffleAudit as Audit;
+use super::battery::cells;
 use crate::deck;
 use crate::exact;
 use crate::format::{and_list, format_ratio};
@@ -14,15 +15,6 @@ use crate::stats::lines::LineTests;
 use crate::stats::{Cell as PvCell, Verdict};
 use crate::tally::Binning;
 use serde::Serialize;
-
-/// The findings of every audit of a run, in run order.
-#[derive(Debug, Clone, Serialize)]
-pub struct Findings {
-    /// The significance level of the verdicts.
-    pub alpha: f64,
-    /// One entry per audit, in the same order as the audits.
-    pub audits: Vec<AuditFindings>,
-}
 
 /// What one audit found beyond its own fields.
 #[derive(Debug, Clone, Serialize)]
@@ -105,18 +97,18 @@ impl PositionLines {
             return None;
         }
         let n = audit.tally.n();
-        let (kind_of, names): (Vec<u32>, Vec<String>) = match &audit.spec.deck {
+        let (kind_of, names): (Vec<u32>, Vec<String>) = match &audit.spec.options.deck {
             Some(deck) => (deck.kind_of().to_vec(), deck.kind_names().to_vec()),
             None => {
                 let label = |v: usize| match &audit.feed {
-                    Some(feed) => feed.items.label(v),
+                    Some(feed) => feed.read.label(v),
                     None => v.to_string(),
                 };
                 ((0..n as u32).collect(), (0..n).map(label).collect())
             }
         };
         let mut views = vec![LineView::of(audit, "card", &kind_of, names, alpha)?];
-        if let Some(deck) = &audit.spec.deck {
+        if let Some(deck) = &audit.spec.options.deck {
             for (column, of_item) in deck.columns().iter().zip(deck.item_columns()) {
                 views.extend(LineView::of(
                     audit,
@@ -151,19 +143,6 @@ pub struct DeviationCell {
     /// kind's index (a column of the position-by-kind counts).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
-}
-
-impl Findings {
-    /// The findings of judged `audits` at `alpha`.
-    pub fn of(audits: &[Audit], alpha: f64) -> Self {
-        Self {
-            alpha,
-            audits: audits
-                .iter()
-                .map(|a| AuditFindings::of(a, alpha, audits.len()))
-                .collect(),
-        }
-    }
 }
 
 impl AuditFindings {
@@ -215,13 +194,13 @@ pub fn exact_marginal_deviation(audit: &Audit) -> Option<(PvCell, f64)> {
     if audit.tally.is_binned() {
         return None;
     }
-    let algorithm = spec.subject.builtin()?;
+    let algorithm = *spec.subject.builtin()?;
     exact::check_marginals(algorithm, spec.n, spec.source).ok()?;
     let m = exact::marginals(algorithm, spec.n, spec.source).ok()?;
     if m.exactly_uniform() != Some(false) {
         return None;
     }
-    let Some(deck) = spec.deck.as_ref().filter(|d| d.repeats()) else {
+    let Some(deck) = spec.options.deck.as_ref().filter(|d| d.repeats()) else {
         let cell = m.max_deviation_cell();
         let ratio = spec.n as f64 * m.probability(cell.position, cell.value);
         return Some((cell, ratio));
@@ -257,6 +236,7 @@ fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
     let kind = |value: usize| {
         audit
             .spec
+            .options
             .deck
             .as_ref()
             .filter(|d| d.repeats())
@@ -272,9 +252,9 @@ fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
             kind: kind(cell.value),
         });
     }
-    let t = &audit.position_value;
+    let t = &audit.found;
     let cell = t.standout(audit.spec.n, audit.sensitivity.level)?;
-    let cells = audit.cells();
+    let cells = cells(&audit.spec, &audit.tally);
     Some(DeviationCell {
         position: cell.position,
         value: cell.value,
@@ -301,7 +281,7 @@ fn deviation_words_of(audit: &Audit, cell: Option<&DeviationCell>) -> String {
         Some(c) if c.exact => format!("{} (exact law)", cell_words(c, None)),
         Some(c) => cell_words(c, binned(audit)),
         None => {
-            let t = &audit.position_value;
+            let t = &audit.found;
             let quiet = format!(
                 "no cell stands out (max |z| {:.1} < {:.1})",
                 t.max_abs_z,

@@ -4,173 +4,33 @@
 //! [`SampleTally`]. Built-in runs keep the shuffles' reproducibility
 //! contract: the counts depend only on the spec, never on the thread count.
 
-use super::subject::{OutsideSampler, Sample, SampleFeed, SamplerSubject};
+use super::Sampler;
+use super::SamplerScratch;
+use super::subject::{Sample, Samplers};
 use super::tally::{SampleCounter, SampleTally};
-use super::{Sampler, SamplerScratch};
+use crate::audit::{ALL_TRIALS, Feed, FeedReport, Outside, Produced, Spec, Subject};
 use crate::engine::{self, ChunkPlan, ChunkRange, Observer, Progress};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ingest::WorkerRun;
-use crate::ingest::samples::{self, Base, SampleKind, SampleOptions};
-use crate::source::{RandomSource, SourceSpec};
+use crate::ingest::samples::{self, SampleKind, SampleOptions};
+use crate::source::RandomSource;
 use crate::values::check_trials;
 
-/// The `trials` of an outside sampler read from a file without a limit:
-/// every sample the file holds.
-pub const ALL_SAMPLES: u64 = u64::MAX;
-
-/// Everything that determines a sampler run's counts.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SampleSpec {
-    /// The sampler (a built-in one with its k, or one from outside).
-    pub sampler: SamplerSubject,
-    /// The population size N (items `0..N`; a board's w·h).
-    pub n: usize,
-    /// One integer weight per item, for a weighted pick.
-    pub weights: Option<Vec<u64>>,
-    /// Samples drawn (or read: at most this many, [`ALL_SAMPLES`] for all).
-    pub trials: u64,
-    /// The random source.
-    pub source: SourceSpec,
-    /// The seed.
-    pub seed: u64,
-    /// A dedicated pool of this many workers; `None` uses the current pool.
-    /// Does not change the counts.
-    pub threads: Option<usize>,
-}
-
-impl SampleSpec {
-    /// A spec for `sampler` over `0..n` without weights, on the current
-    /// thread pool.
-    pub fn new(
-        sampler: impl Into<SamplerSubject>,
-        n: usize,
-        trials: u64,
-        source: SourceSpec,
-        seed: u64,
-    ) -> Self {
-        Self {
-            sampler: sampler.into(),
-            n,
-            weights: None,
-            trials,
-            source,
-            seed,
-            threads: None,
-        }
-    }
-
-    /// The same spec with integer weights (for a weighted pick).
-    pub fn with_weights(self, weights: Vec<u64>) -> Self {
-        Self {
-            weights: Some(weights),
-            ..self
-        }
-    }
-
-    /// Every chunk of the run: a built-in sampler draws chunk `c` from
-    /// stream `c` of the seed, in chunks of [`engine::CHUNK_TRIALS`], so a
-    /// share of these (a shard, what a resumed run has left) is counted by
-    /// [`run_range`].
-    pub fn chunks(&self) -> ChunkRange {
-        ChunkRange::all(self.trials)
-    }
-}
-
-/// What an outside sampler's feed gave.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct SampleFeedReport {
-    /// How the input numbered its items.
-    pub base: Base,
-    /// Whether the trial limit stopped the read before the input ended.
-    pub stopped_early: bool,
-    /// The samples asked for (`--trials`), if a limit was set: a file may
-    /// hold fewer, which is fine and said.
-    pub asked: Option<u64>,
-    /// The workers of a command, in order; empty for a file.
-    pub workers: Vec<WorkerRun>,
-    /// SHA-256 of the input file, so that a report names the exact bytes
-    /// it judged; `None` for stdin and commands.
-    pub sha256: Option<String>,
-}
-
-/// The counts of a run, with what an outside feed gave.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SampleProduced {
-    /// The counts.
-    pub tally: SampleTally,
-    /// For an outside sampler, what its feed gave.
-    pub feed: Option<SampleFeedReport>,
-}
-
-/// Draws `spec.trials` samples and counts them, reporting each finished
-/// chunk's trials to `progress`. Bad requests (k > N, missing weights…)
-/// are refused before anything runs.
-pub fn run(spec: &SampleSpec, progress: Progress<'_>) -> Result<SampleTally> {
-    produce(spec, progress).map(|p| p.tally)
-}
-
-/// Runs the built-in sampler of `spec`, or reads its outside sampler's
-/// samples, and counts them.
-pub fn produce(spec: &SampleSpec, progress: Progress<'_>) -> Result<SampleProduced> {
-    match &spec.sampler {
-        SamplerSubject::Builtin(sampler) => Ok(SampleProduced {
-            tally: run_builtin(spec, *sampler, spec.chunks(), progress)?,
-            feed: None,
-        }),
-        SamplerSubject::Outside(outside) => read_outside(spec, outside, progress),
-    }
-}
-
-/// Reads (or has a program print) an outside sampler's samples.
-fn read_outside(
-    spec: &SampleSpec,
-    outside: &OutsideSampler,
+/// Reads (or has a program print) an outside sampler's samples and counts
+/// them, with what the feed gave.
+pub(crate) fn read(
+    spec: &Spec<Samplers>,
+    outside: &Outside<Samplers>,
     progress: Progress<'_>,
-) -> Result<SampleProduced> {
-    let asked = (spec.trials != ALL_SAMPLES).then_some(spec.trials);
+) -> Result<Produced<Samplers>> {
+    let asked = (spec.trials != ALL_TRIALS).then_some(spec.trials);
     let opts = SampleOptions {
         n: spec.n,
-        kind: outside.kind,
-        base: outside.base,
+        kind: outside.reading.kind,
+        base: outside.reading.base,
         max_samples: asked,
-        weighted: spec.weights.is_some(),
+        weighted: spec.options.weights.is_some(),
     };
-    let mut sha256 = None;
-    let (read, workers) = match &outside.feed {
-        SampleFeed::File(path) => {
-            if path.as_os_str() != "-" {
-                sha256 = Some(crate::digest::file_sha256(path)?);
-            }
-            (
-                samples::read_samples_path(path, &opts, progress)?,
-                Vec::new(),
-            )
-        }
-        SampleFeed::Command(cmd) => {
-            samples::run_sample_command(cmd, &opts, spec.trials, spec.seed, progress)?
-        }
-        SampleFeed::Function => {
-            return Err(Error::of_kind(
-                ErrorKind::Unsupported,
-                format!(
-                    "{}: a sampler written in Rust is run with its function (run_sampler)",
-                    outside.name
-                ),
-            ));
-        }
-        SampleFeed::Given { .. } => {
-            return Err(Error::of_kind(
-                ErrorKind::Unsupported,
-                format!(
-                    "{}: samples handed over in memory are counted by the caller \
-                     (ingest::samples::read_samples) and audited with sampler::audit::of_read",
-                    outside.name
-                ),
-            ));
-        }
-    };
-    if let Some(weights) = &spec.weights
+    if let Some(weights) = &spec.options.weights
         && weights.len() != spec.n
     {
         return Err(Error::out_of_range(format!(
@@ -179,36 +39,61 @@ fn read_outside(
             spec.n
         )));
     }
-    Ok(SampleProduced {
+    let (read, workers, sha256) = match &outside.feed {
+        Feed::File { path, format } => {
+            if format.width().is_some() {
+                return Err(Error::unsupported(format!(
+                    "samples are read as text (one per line), not as {format} records"
+                )));
+            }
+            let sha256 = if path.as_os_str() == "-" {
+                None
+            } else {
+                Some(crate::digest::file_sha256(path)?)
+            };
+            let read = samples::read_samples_path(path, &opts, progress)?;
+            (read, Vec::new(), sha256)
+        }
+        Feed::Command(cmd) => {
+            let (read, workers) =
+                samples::run_sample_command(cmd, &opts, spec.trials, spec.seed, progress)?;
+            (read, workers, None)
+        }
+        Feed::Function | Feed::Given { .. } => {
+            return Err(Error::unsupported(format!(
+                "{}: samples drawn by a function or handed over are counted by the caller",
+                outside.name
+            )));
+        }
+    };
+    let counted = read.tally.trials();
+    let feed = FeedReport::new(counted, read.stopped_early, asked, read.base)
+        .with_workers(workers)
+        .with_sha256(sha256);
+    Ok(Produced {
         tally: read.tally,
-        feed: Some(SampleFeedReport {
-            base: read.base,
-            stopped_early: read.stopped_early,
-            asked,
-            workers,
-            sha256,
-        }),
+        feed: Some(feed),
     })
 }
 
 /// Draws and counts only the chunks `chunks` of the built-in sampler run
-/// `spec` (a shard of it, or what a resumed run has left), reporting each
-/// finished chunk's trials to `progress`. Chunk `c` holds the same samples
-/// whichever range it is drawn in, so the tallies of disjoint ranges merge
-/// ([`SampleTally::merge`]) into their union's, and those of every chunk
-/// into [`run`]'s, bit for bit. Refuses a sampler from outside (its samples
-/// are read, not drawn in chunks of a seed) and chunks of another size or
-/// beyond the run's.
-pub fn run_range(
-    spec: &SampleSpec,
+/// `spec` (the whole run, a shard of it, or what a resumed run has left),
+/// reporting each finished chunk's trials to `progress`. Chunk `c` holds
+/// the same samples whichever range it is drawn in, so the tallies of
+/// disjoint ranges merge ([`SampleTally::merge`]) into their union's, bit
+/// for bit. Refuses a sampler from outside (its samples are read, not
+/// drawn in chunks of a seed) and chunks of another size or beyond the
+/// run's.
+pub(crate) fn count(
+    spec: &Spec<Samplers>,
     chunks: ChunkRange,
     progress: Progress<'_>,
 ) -> Result<SampleTally> {
-    let Some(sampler) = spec.sampler.builtin() else {
+    let Some(&sampler) = spec.subject.builtin() else {
         return Err(Error::unsupported(format!(
             "{} is not a built-in sampler: only those are drawn in chunks that can be split or \
              resumed",
-            spec.sampler
+            spec.subject
         )));
     };
     let size = spec.chunks().size;
@@ -224,12 +109,12 @@ pub fn run_range(
 /// Runs the chunks `chunks` of a built-in sampler on the engine's chunk
 /// runner.
 fn run_builtin(
-    spec: &SampleSpec,
+    spec: &Spec<Samplers>,
     sampler: Sampler,
     chunks: ChunkRange,
     progress: Progress<'_>,
 ) -> Result<SampleTally> {
-    let scratch = sampler.prepare(spec.n, spec.weights.as_deref())?;
+    let scratch = sampler.prepare(spec.n, spec.options.weights.as_deref())?;
     let draw = Builtin {
         sampler,
         n: spec.n,
@@ -251,24 +136,23 @@ fn run_builtin(
 /// out of range or an item twice is an error naming the first such sample,
 /// not a verdict. `spec.sampler` (an outside sampler fed by a function)
 /// says whether it draws samples, ordered samples or picks, and `k` how
-/// many items each sample holds (1 for a pick); see
-/// [`crate::sampler::custom`].
+/// many items each sample holds (1 for a pick); see [`crate::custom`].
 pub fn run_sampler<T: Sample>(
-    spec: &SampleSpec,
+    spec: &Spec<Samplers>,
     k: usize,
     sampler: &T,
     progress: Progress<'_>,
 ) -> Result<SampleTally> {
-    let SamplerSubject::Outside(outside) = &spec.sampler else {
+    let Subject::Outside(outside) = &spec.subject else {
         return Err(Error::of_kind(
             ErrorKind::Unsupported,
             format!(
                 "{}: a built-in sampler runs without a function",
-                spec.sampler
+                spec.subject
             ),
         ));
     };
-    let k = if outside.kind == SampleKind::Pick {
+    let k = if outside.reading.kind == SampleKind::Pick {
         1
     } else {
         k
@@ -282,7 +166,7 @@ pub fn run_sampler<T: Sample>(
             ),
         ));
     }
-    if let Some(weights) = &spec.weights {
+    if let Some(weights) = &spec.options.weights {
         check_weights(weights, spec.n)?;
     }
     let draw = Checked {
@@ -290,11 +174,11 @@ pub fn run_sampler<T: Sample>(
         name: &outside.name,
         n: spec.n,
         k,
-        pick: outside.kind == SampleKind::Pick,
+        pick: outside.reading.kind == SampleKind::Pick,
         seen: vec![u64::MAX; spec.n],
         drawn: 0,
     };
-    let shape = (k, outside.kind.ordered());
+    let shape = (k, outside.reading.kind.ordered());
     run_draws(spec, shape, spec.chunks(), draw, progress)
 }
 
@@ -320,7 +204,7 @@ fn check_weights(weights: &[u64], n: usize) -> Result<()> {
 /// the run, counting samples of `k` items (their slots too when
 /// `ordered`), given as `(k, ordered)`.
 fn run_draws<D: Draw>(
-    spec: &SampleSpec,
+    spec: &Spec<Samplers>,
     (k, ordered): (usize, bool),
     chunks: ChunkRange,
     draw: D,
@@ -454,26 +338,28 @@ impl<D: Draw> Observer for Worker<D> {
 mod tests {
     use super::*;
     use crate::engine::{CHUNK_TRIALS, no_progress};
+    use crate::source::SourceSpec;
 
-    fn spec(name: &str, n: usize, threads: usize) -> SampleSpec {
-        SampleSpec {
-            sampler: Sampler::parse(name).unwrap().into(),
+    fn spec(name: &str, n: usize, threads: usize) -> Spec<Samplers> {
+        let mut spec = Spec::new(
+            Sampler::parse(name).unwrap(),
             n,
-            weights: None,
-            trials: 2 * CHUNK_TRIALS + 777,
-            source: SourceSpec::parse("xoshiro256pp").unwrap(),
-            seed: 5,
-            threads: Some(threads),
-        }
+            2 * CHUNK_TRIALS + 777,
+            SourceSpec::parse("xoshiro256pp").unwrap(),
+            5,
+        );
+        spec.threads = Some(threads);
+        spec
+    }
+
+    fn run(spec: &Spec<Samplers>) -> Result<SampleTally> {
+        count(spec, spec.chunks(), &no_progress)
     }
 
     #[test]
     fn counts_do_not_depend_on_the_thread_count() {
-        let one = run(&spec("partial-fisher-yates:k=3", 9, 1), &no_progress).unwrap();
-        assert_eq!(
-            one,
-            run(&spec("partial-fisher-yates:k=3", 9, 2), &no_progress).unwrap()
-        );
+        let one = run(&spec("partial-fisher-yates:k=3", 9, 1)).unwrap();
+        assert_eq!(one, run(&spec("partial-fisher-yates:k=3", 9, 2)).unwrap());
         assert_eq!(one.trials(), 2 * CHUNK_TRIALS + 777);
         assert_eq!(one.inclusion().iter().sum::<u64>(), 3 * one.trials());
         assert_eq!(one.slots().unwrap().iter().sum::<u64>(), 3 * one.trials());
@@ -482,29 +368,27 @@ mod tests {
     #[test]
     fn ranges_of_chunks_add_up_to_the_run() {
         let spec = spec("reservoir:k=3", 7, 2);
-        let whole = run(&spec, &no_progress).unwrap();
+        let whole = run(&spec).unwrap();
         let all = spec.chunks();
-        let mut merged = run_range(&spec, all.with(0, 1), &no_progress).unwrap();
-        let rest = run_range(&spec, all.with(1, all.end), &no_progress).unwrap();
+        let mut merged = count(&spec, all.with(0, 1), &no_progress).unwrap();
+        let rest = count(&spec, all.with(1, all.end), &no_progress).unwrap();
         merged.merge(&rest);
         assert_eq!(merged, whole);
-        let empty = run_range(&spec, all.with(2, 2), &no_progress).unwrap();
+        let empty = count(&spec, all.with(2, 2), &no_progress).unwrap();
         assert_eq!(empty.trials(), 0);
         let other_size = ChunkRange::all_sized(spec.trials, 10);
-        assert!(run_range(&spec, other_size, &no_progress).is_err());
-        assert!(run_range(&spec, all.with(0, all.end + 1), &no_progress).is_err());
+        assert!(count(&spec, other_size, &no_progress).is_err());
+        assert!(count(&spec, all.with(0, all.end + 1), &no_progress).is_err());
     }
 
     #[test]
     fn bad_requests_are_refused_before_the_run() {
-        assert!(run(&spec("floyd:k=12", 9, 1), &no_progress).is_err());
+        assert!(run(&spec("floyd:k=12", 9, 1)).is_err());
         let weighted = spec("weighted-prefix", 2, 1);
-        assert!(run(&weighted, &no_progress).is_err(), "needs weights");
-        let with = SampleSpec {
-            weights: Some(vec![1, 99]),
-            ..weighted
-        };
-        let tally = run(&with, &no_progress).unwrap();
+        assert!(run(&weighted).is_err(), "needs weights");
+        let mut with = weighted;
+        with.options.weights = Some(vec![1, 99]);
+        let tally = run(&with).unwrap();
         assert!(tally.inclusion()[0] < tally.inclusion()[1] / 50);
     }
 }

@@ -1,0 +1,53 @@
+//! What a run could have detected, for any kind of subject: the figure
+//! behind "no bias detected", and for a run too small to tell, why and the
+//! trials a verdict needs. Each kind computes it from its own tests
+//! ([`super::Kind::sensitivity`]); every output states it from here.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// What a run could have detected, and whether that suffices for a
+/// verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Sensitivity {
+    /// The power the figures are stated at (0.9).
+    pub power: f64,
+    /// The level each test is held to for the guarantee: α over the tests
+    /// corrected for (the audit's tests × the audits of the run × the looks
+    /// of a sequential audit).
+    pub level: f64,
+    /// The test the figure is stated for, if any could state one.
+    pub test: Option<String>,
+    /// The figure in a few words, for tables: `±6.6% in a cell`, `±4.1%
+    /// per item`.
+    pub short: String,
+    /// The figure in one sentence, the same in every output.
+    pub words: String,
+    /// Why the run is too small for "no bias detected", if it is.
+    pub inconclusive: Option<String>,
+    /// For a run too small for "no bias detected": the trials at which its
+    /// tests, held to the same level, would see the bias a verdict must be
+    /// able to see. Running that many gives a verdict.
+    pub trials_needed: Option<u64>,
+    /// The kind's own figures (`detectable_cell_deviation`,
+    /// `detectable_item_deviation`, ...), as `summary.json` records them.
+    pub figures: Map<String, Value>,
+}
+
+impl Sensitivity {
+    /// Whether the run could have seen a bias of the documented size, so
+    /// that finding none may be called "no bias detected".
+    pub fn adequate(&self) -> bool {
+        self.inconclusive.is_none()
+    }
+
+    /// What the run could see and, where it cannot tell, why: the sentence
+    /// the report gives an inconclusive audit.
+    pub fn stated(&self, inconclusive: bool) -> String {
+        match &self.inconclusive {
+            Some(why) if inconclusive => format!("{why}; {}", self.words),
+            _ => self.words.clone(),
+        }
+    }
+}

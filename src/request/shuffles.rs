@@ -1,0 +1,215 @@
+//! What a request says of shuffles: the options a spec of shuffles adds
+//! (tests, bins, a deck with its categories and hand) and their defaults
+//! and refusals, for a built-in algorithm and for decks made outside.
+
+use super::{Header, Request};
+use crate::audit::{ALL_TRIALS, Kind, N_FROM_INPUT, Planned, Spec, Subject};
+use crate::deck::{self, DEFAULT_HAND, Deck};
+use crate::error::{Error, ErrorKind, Opt, Result};
+use crate::source::reach_warning;
+use crate::spec::{DEFAULT_N, TestKind, TestSet};
+use crate::subject::Shuffles;
+
+/// A built-in algorithm's audit: n (the deck's, or given, or the
+/// default), the tests, trials (given, or what n needs) and the deck.
+/// Returns the spec with what the report notes of it.
+pub(super) fn builtin(
+    request: &Request,
+    algorithm: crate::algorithm::Algorithm,
+    header: &Header,
+    warnings: &mut Vec<String>,
+) -> Result<(Box<dyn Planned>, Option<String>)> {
+    let n = request.n.unwrap_or(DEFAULT_N);
+    let spec = Spec::<Shuffles>::new(algorithm, n, 0, header.source, header.seed);
+    finish(request, spec, header, warnings, true)
+}
+
+/// An outside subject's decks: n from the input unless given, every deck
+/// of a file unless a trial count is given, no deck of our own (the input
+/// says what its items are; `categories` names their columns).
+pub(super) fn outside(
+    request: &Request,
+    subject: Subject<Shuffles>,
+    header: &Header,
+    reads_file: bool,
+    warnings: &mut Vec<String>,
+) -> Result<(Box<dyn Planned>, Option<String>)> {
+    if let Some(option) = [
+        (request.deck.is_some(), Opt::Deck),
+        (request.hand.is_some(), Opt::Hand),
+    ]
+    .into_iter()
+    .find_map(|(given, opt)| given.then_some(opt))
+    {
+        let why = match option {
+            Opt::Deck => "describes the deck the built-in algorithms shuffle; decks read say \
+                          what they hold (name their categories with categories)",
+            _ => "is the hand test's size, and hands are not counted while reading decks (the \
+                  position-by-category tests run without it)",
+        };
+        return Err(Error::unsupported(format!("{} {why}", option.named(request.front))).about(option));
+    }
+    let n = request.n.unwrap_or(N_FROM_INPUT);
+    let mut spec = Spec::<Shuffles>::new(subject, n, 0, header.source, header.seed);
+    if reads_file && request.trials.is_none() {
+        spec.trials = ALL_TRIALS;
+    }
+    finish(request, spec, header, warnings, false)
+}
+
+/// Fills in the tests, the deck, the trials and the threads of `spec`,
+/// checks it, and says what the run should note.
+fn finish(
+    request: &Request,
+    mut spec: Spec<Shuffles>,
+    header: &Header,
+    warnings: &mut Vec<String>,
+    builtin: bool,
+) -> Result<(Box<dyn Planned>, Option<String>)> {
+    let n = spec.n;
+    let tests = request.tests.as_deref().unwrap_or("default");
+    // With n from the input, "default" is resolved once n is known; a list
+    // is checked against the largest n it could meet.
+    let mut set = TestSet::parse(tests, n.max(2)).map_err(|e| e.about(Opt::Tests))?;
+    if let Some(bins) = request.bins {
+        // With n from the input, the bins are checked once n is known.
+        let at = if n == N_FROM_INPUT { bins.max(2) } else { n };
+        set = set.with_bins(bins, at).map_err(|e| e.about(Opt::Bins))?;
+    }
+    spec.options.tests = set;
+    spec.threads = request.threads;
+    let mut notes = Vec::new();
+    if builtin {
+        match deck(request, &spec)? {
+            Some(with_deck) => spec = with_deck,
+            None => refuse_deck_tests(request, &spec)?,
+        }
+    }
+    spec.trials = match request.trials {
+        Some(trials) => trials,
+        None if spec.trials == ALL_TRIALS => ALL_TRIALS,
+        None if spec.n == N_FROM_INPUT => crate::spec::DEFAULT_TRIALS,
+        None => Shuffles::default_trials(&spec, header.alpha),
+    };
+    Shuffles::check(&spec)?;
+    if spec.subject.uses_our_source()
+        && spec.n != N_FROM_INPUT
+        && let Some(warning) = reach_warning(&spec.source, spec.n)
+    {
+        if !warnings.contains(&warning) {
+            warnings.push(warning.clone());
+        }
+        notes.insert(0, warning);
+    }
+    notes.extend(Shuffles::note(&spec));
+    let note = (!notes.is_empty()).then(|| notes.join(" "));
+    Ok((Box::new(spec), note))
+}
+
+/// The deck of `deck`, `categories` and `hand` for a built-in algorithm,
+/// if asked: the spec with it (its n the deck's) and the note on the
+/// tests it leaves out.
+fn deck(request: &Request, spec: &Spec<Shuffles>) -> Result<Option<Spec<Shuffles>>> {
+    let front = request.front;
+    let deck = match (&request.deck, &request.categories) {
+        (None, None) => {
+            if request.hand.is_some() {
+                return Err(Error::unsupported(format!(
+                    "{} is the hand size of the hand test: use it with {} or {}",
+                    Opt::Hand.named(front),
+                    Opt::Categories.named(front),
+                    Opt::Deck.named(front)
+                ))
+                .about(Opt::Hand));
+            }
+            return Ok(None);
+        }
+        (Some(text), _) => Deck::parse(text).map_err(|e| e.about(Opt::Deck))?,
+        (None, Some(source)) if source == "cards" => Deck::parse("cards")?,
+        (None, Some(_)) => Deck::distinct(spec.n),
+    };
+    if let (Some(n), Some(_)) = (request.n, &request.deck)
+        && n != deck.n()
+    {
+        return Err(Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!(
+                "{} but the deck {} has {} items: leave {} out",
+                Opt::N.spelled(front, &n.to_string()),
+                deck.label,
+                deck.n(),
+                Opt::N.named(front)
+            ),
+        )
+        .about(Opt::N));
+    }
+    if let Some(bins) = request.bins.filter(|&b| b != deck.n()) {
+        return Err(Error::unsupported(format!(
+            "{}: the tests of decks need the full position-by-value matrix: leave out {}",
+            Opt::Bins.spelled(front, &bins.to_string()),
+            Opt::Bins.named(front)
+        ))
+        .about(Opt::Bins));
+    }
+    let deck = match &request.categories {
+        Some(source) => deck::categories::apply(deck, source).map_err(|e| e.about(Opt::Categories))?,
+        None => deck,
+    };
+    let hand = request.hand.unwrap_or(DEFAULT_HAND.min(deck.n() - 1));
+    let deck = deck.with_hand(hand).map_err(|e| e.about(Opt::Hand))?;
+    if deck.columns().is_empty()
+        && let Some(kind) = spec
+            .options
+            .tests
+            .iter()
+            .find(|k| matches!(k, TestKind::PositionCategory | TestKind::Hand))
+    {
+        return Err(Error::unsupported(format!(
+            "{} needs category columns: add {}",
+            Opt::Tests.spelled(front, kind.name()),
+            Opt::Categories.spelled(front, "cards")
+        ))
+        .about(Opt::Tests));
+    }
+    let with_deck = spec.clone().with_deck(deck).0;
+    with_deck
+        .options
+        .tests
+        .check(with_deck.n)
+        .map_err(|e| e.about(Opt::Tests))?;
+    Ok(Some(with_deck))
+}
+
+/// Refuses a test of decks asked without a deck.
+fn refuse_deck_tests(request: &Request, spec: &Spec<Shuffles>) -> Result<()> {
+    match spec.options.tests.iter().find(|k| k.is_deck()) {
+        Some(kind) => Err(Error::unsupported(format!(
+            "{} is a test of decks: add {} (or {})",
+            Opt::Tests.spelled(request.front, kind.name()),
+            Opt::Deck.named(request.front),
+            Opt::Categories.named(request.front)
+        ))
+        .about(Opt::Tests)),
+        None => Ok(()),
+    }
+}
+
+/// Refuses the options that only shuffles take, for a request without
+/// one.
+pub(super) fn refuse_options(request: &Request) -> Result<()> {
+    let used = [
+        (request.tests.as_deref().is_some_and(|t| t != "default"), Opt::Tests),
+        (request.bins.is_some(), Opt::Bins),
+        (request.deck.is_some(), Opt::Deck),
+        (request.categories.is_some(), Opt::Categories),
+        (request.hand.is_some(), Opt::Hand),
+    ];
+    match used.iter().find(|(on, _)| *on) {
+        Some((_, option)) => Err(Error::unsupported(format!(
+            "{} is for shuffles; sampler audits do not take it",
+            option.named(request.front)
+        ))
+        .about(*option)),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,114 @@
+//! Weights of a weighted pick as a person writes them: whole numbers
+//! (`1,99`) or decimals such as probabilities (`0.1,0.2,0.7`), read the
+//! same by every front.
+
+use crate::error::{Error, ErrorKind, Opt, Result};
+
+/// Weights separated by commas, spaces or lines: whole numbers (`1,99`) or
+/// decimals such as probabilities (`0.1,0.2,0.7`). The exact laws count in
+/// whole numbers, so decimals are scaled exactly to whole numbers in the
+/// same proportions (by ten to the most decimals written, then divided by
+/// their greatest common divisor: `1,2,7`); [`scaled_note`] says so.
+pub fn parse_weights(text: &str) -> Result<Vec<u64>> {
+    let tokens = tokens(text);
+    let decimals: Vec<(u128, u32)> = tokens
+        .iter()
+        .map(|t| {
+            decimal(t).ok_or_else(|| {
+                Error::of_kind(
+                    ErrorKind::BadInput,
+                    format!(
+                        "weight '{t}' is not a number ≥ 0 (write whole numbers, or decimals \
+                         such as 0.25 without an exponent)"
+                    ),
+                )
+                .about(Opt::Weights)
+            })
+        })
+        .collect::<Result<_>>()?;
+    if decimals.is_empty() {
+        return Err(Error::bad_input("no weights were given").about(Opt::Weights));
+    }
+    let places = decimals.iter().map(|&(_, p)| p).max().unwrap_or(0);
+    let too_big = || {
+        Error::of_kind(
+            ErrorKind::OutOfRange,
+            format!(
+                "weights {}: too many digits to scale to whole numbers below 2^64",
+                tokens.join(",")
+            ),
+        )
+        .about(Opt::Weights)
+    };
+    let scaled: Vec<u128> = decimals
+        .iter()
+        .map(|&(digits, p)| {
+            10u128
+                .checked_pow(places - p)
+                .and_then(|s| digits.checked_mul(s))
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(too_big)?;
+    let divisor = scaled.iter().fold(0, |g, &w| num_integer::gcd(g, w)).max(1);
+    let divisor = if places == 0 { 1 } else { divisor };
+    scaled
+        .iter()
+        .map(|&w| u64::try_from(w / divisor).ok())
+        .collect::<Option<_>>()
+        .ok_or_else(too_big)
+}
+
+/// What reading `text` as whole numbers did, when it held decimals:
+/// `weights 0.1,0.9 read as 1,9 (the same proportions in whole numbers,
+/// which the exact laws count in)`; `None` for whole numbers.
+pub fn scaled_note(text: &str, weights: &[u64]) -> Option<String> {
+    let tokens = tokens(text);
+    tokens.iter().any(|t| t.contains('.')).then(|| {
+        let whole: Vec<String> = weights.iter().map(u64::to_string).collect();
+        format!(
+            "weights {} read as {} (the same proportions in whole numbers, which the exact \
+             laws count in)",
+            tokens.join(","),
+            whole.join(",")
+        )
+    })
+}
+
+/// The weights' texts, separated by commas, spaces or lines.
+fn tokens(text: &str) -> Vec<&str> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// A decimal number ≥ 0 written without sign or exponent (`7`, `0.25`,
+/// `.5`, `3.`): its digits as a whole number and how many of them follow
+/// the point; `None` for anything else or more than 30 digits.
+fn decimal(text: &str) -> Option<(u128, u32)> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = format!("{whole}{fraction}");
+    if digits.is_empty() || digits.len() > 30 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((digits.parse().ok()?, fraction.len() as u32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_read_as_proportions_and_whole_numbers_as_they_are() {
+        assert_eq!(parse_weights("1,99").unwrap(), [1, 99]);
+        assert_eq!(parse_weights("0.1, 0.9").unwrap(), [1, 9]);
+        assert_eq!(parse_weights("0.25 0.5\n0.25").unwrap(), [1, 2, 1]);
+        assert_eq!(scaled_note("1,99", &[1, 99]), None);
+        let note = scaled_note("0.1,0.9", &[1, 9]).unwrap();
+        assert!(note.contains("read as 1,9"), "{note}");
+        let e = parse_weights("1,-2").unwrap_err();
+        assert_eq!(e.option(), Some(Opt::Weights));
+        assert!(e.to_string().contains("'-2'"), "{e}");
+        assert!(parse_weights("1e3").is_err());
+        assert!(parse_weights("").is_err());
+    }
+}

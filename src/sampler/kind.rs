@@ -1,0 +1,759 @@
+//! Samplers as a kind of subject: how an audit of a sampler (k of N items,
+//! in no order or in the order drawn, or a weighted pick) counts, tests and
+//! states what it saw, judged with the same rules as a shuffle (Holm within
+//! the audit, then across the audits of a run; "no bias detected" only when
+//! the run could have seen a 20% deviation of one item's inclusion with 90%
+//! power; otherwise "inconclusive").
+//!
+//! The tests and their calibrated null laws are in
+//! [`crate::stats::sampling`]; a test that cannot be calibrated at this
+//! many trials (too few expected per cell) is not run, and says why.
+
+use super::subject::{Reading, SamplerOptions, Samplers};
+use super::tally::SampleTally;
+use super::{Sampler, count, files, section};
+use crate::audit::{
+    self, Audit, FeedReport, Kind, Named, Outside, Produced, Sensitivity, Spec, Subject, Tested,
+};
+use crate::error::Result;
+use crate::format::{format_ratio, thousands};
+use crate::ingest::samples::{Base, SampleKind};
+use crate::pacing::{ChunkRange, Progress};
+use crate::plot::{HeatmapPanel, LogScale};
+use crate::report::model::Section;
+use crate::stats::pvalue::departure;
+use crate::stats::sampling::{self, Deviation, Method, NotApplicable, SamplingTest};
+use crate::stats::sensitivity::{MAX_CELL_DEVIATION, SENSITIVITY_POWER};
+use crate::stats::special::{chi2_isf, noncentrality_for_power};
+use crate::stats::{TestResult, Verdict};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use std::fmt;
+
+/// A judged audit of a sampler.
+pub(crate) type SampleAudit = Audit<Samplers>;
+
+/// A test of a sampler's counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SampleTest {
+    /// How often each item is in the sample, against k/N.
+    Inclusion,
+    /// How often each pair is sampled together, beyond what inclusion
+    /// explains (catches `systematic`).
+    Pairs,
+    /// Every whole k-subset, against 1/C(N, k) (small C(N, k)).
+    Subsets,
+    /// Which item comes at which slot, beyond inclusion (ordered samplers).
+    Order,
+    /// A weighted pick's counts against w_i / Σw.
+    Picks,
+}
+
+impl SampleTest {
+    /// The name used in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            SampleTest::Inclusion => "inclusion",
+            SampleTest::Pairs => "pairs",
+            SampleTest::Subsets => "subsets",
+            SampleTest::Order => "order",
+            SampleTest::Picks => "picks",
+        }
+    }
+}
+
+impl fmt::Display for SampleTest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+
+impl Named for SampleTest {
+    fn name(self) -> &'static str {
+        SampleTest::name(self)
+    }
+
+    fn title(self) -> &'static str {
+        SampleTest::name(self)
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            SampleTest::Inclusion => {
+                "how often each item is in the sample against k/N; Q = ((N−1)/N) Σ (C_i − Tp)² / (T p (1 − p)) follows χ²(N − 1) for uniform k-subsets (the inclusion indicators are negatively correlated, Cov = −p(1−p)/(N−1))"
+            }
+            SampleTest::Pairs => {
+                "how often each pair is drawn together, projected off what inclusion explains (the Johnson-scheme part beyond the items' own counts): catches samplers whose items are each fair but whose pairs are not (systematic sampling)"
+            }
+            SampleTest::Subsets => {
+                "every whole k-subset against 1/C(N, k), while there are few enough to count"
+            }
+            SampleTest::Order => {
+                "which item comes at which slot of an ordered sample, beyond its inclusion; χ²((k − 1)(N − 1))"
+            }
+            SampleTest::Picks => {
+                "a weighted pick's counts against w_i / Σw (Pearson); a pick of a zero-weight item is impossible for a correct sampler (p = 0)"
+            }
+        }
+    }
+}
+
+/// What a sampler's tests found beyond their results.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    /// Each test's most deviant cell, where it has one (items numbered from
+    /// 0; outputs number them as the input did, see [`first_item`]).
+    pub deviations: Vec<(SampleTest, Deviation)>,
+    /// Tests whose p-value is only a bound (too few trials for their law's
+    /// tail, but an overwhelming departure): they can find bias, but do not
+    /// count towards what the run could have seen.
+    pub bounded: Vec<SampleTest>,
+}
+
+impl Kind for Samplers {
+    const NAME: &'static str = "sampler";
+
+    type Builtin = Sampler;
+    type Options = SamplerOptions;
+    type Reading = Reading;
+    type Read = Base;
+    type Tally = SampleTally;
+    type Test = SampleTest;
+    type Found = Found;
+    type Findings = ();
+
+    fn parse(name: &str) -> Result<Sampler> {
+        Sampler::parse(name)
+    }
+
+    fn slug(sampler: &Sampler) -> String {
+        sampler.slug()
+    }
+
+    fn expected(spec: &Spec<Self>) -> Option<Verdict> {
+        let sampler = spec.subject.builtin()?;
+        Some(match sampler.expected_fair() && !spec.source.kind.is_weak() {
+            true => Verdict::NoBiasDetected,
+            false => Verdict::Biased,
+        })
+    }
+
+    fn options(_n: usize) -> SamplerOptions {
+        SamplerOptions::default()
+    }
+
+    fn check(spec: &Spec<Self>) -> Result<()> {
+        if let Some(sampler) = spec.subject.builtin() {
+            sampler.prepare(spec.n, spec.options.weights.as_deref())?;
+        }
+        Ok(())
+    }
+
+    fn chunk_trials(_spec: &Spec<Self>) -> u64 {
+        crate::pacing::CHUNK_TRIALS
+    }
+
+    fn default_trials(spec: &Spec<Self>, alpha: f64) -> u64 {
+        let k = spec.subject.known_k().unwrap_or(1);
+        let weights = spec.options.weights.as_deref();
+        let tests = match weights {
+            Some(_) => 1,
+            None => {
+                let kept = SampleTally::new(spec.n, k.min(spec.n), spec.subject.is_ordered());
+                1 + usize::from(kept.pairs().is_some())
+                    + usize::from(kept.subsets().is_some())
+                    + usize::from(kept.slots().is_some())
+            }
+        };
+        let planned =
+            adequate_trials(spec.n, k, weights, alpha / tests as f64).max(audit::MIN_DEFAULT_TRIALS);
+        match spec.subject {
+            Subject::Builtin(_) => planned.max(crate::spec::DEFAULT_TRIALS),
+            Subject::Outside(_) => planned,
+        }
+    }
+
+    fn work(spec: &Spec<Self>) -> usize {
+        spec.subject.known_k().unwrap_or(1)
+    }
+
+    fn prepare(_spec: &Spec<Self>) {
+        // The weighted tests judge by the Pearson law, as the shuffles' do.
+        crate::stats::pearson_law::build_in_background();
+    }
+
+    fn empty(spec: &Spec<Self>) -> Result<SampleTally> {
+        let sampler = spec.subject.builtin().ok_or_else(|| {
+            crate::error::Error::unsupported(format!(
+                "{}: only a built-in sampler's counts have a shape known before the run",
+                spec.subject
+            ))
+        })?;
+        Ok(SampleTally::new(
+            spec.n,
+            sampler.k() as usize,
+            sampler.is_ordered(),
+        ))
+    }
+
+    fn count(spec: &Spec<Self>, chunks: ChunkRange, progress: Progress<'_>) -> Result<SampleTally> {
+        count::count(spec, chunks, progress)
+    }
+
+    fn read(
+        spec: &Spec<Self>,
+        outside: &Outside<Self>,
+        progress: Progress<'_>,
+    ) -> Result<Produced<Self>> {
+        count::read(spec, outside, progress)
+    }
+
+    fn merge(into: &mut SampleTally, other: &SampleTally) {
+        into.merge(other);
+    }
+
+    fn trials(tally: &SampleTally) -> u64 {
+        tally.trials()
+    }
+
+    fn fits(spec: &Spec<Self>, tally: &SampleTally) -> bool {
+        Self::empty(spec).is_ok_and(|empty| empty.shape() == tally.shape())
+    }
+
+    fn complete(
+        spec: &Spec<Self>,
+        tally: &SampleTally,
+        _feed: Option<&FeedReport<Self>>,
+    ) -> Result<Spec<Self>> {
+        Ok(Spec {
+            n: tally.n(),
+            trials: tally.trials(),
+            ..spec.clone()
+        })
+    }
+
+    fn test(spec: &Spec<Self>, tally: &SampleTally) -> Tested<Self> {
+        test(spec, tally)
+    }
+
+    fn sensitivity(audit: &Audit<Self>, alpha: f64, family: usize) -> Sensitivity {
+        sensitivity(audit, alpha / family.max(1) as f64)
+    }
+
+    fn find(_audit: &Audit<Self>, _audits_in_run: usize) {}
+
+    fn unit(spec: &Spec<Self>) -> &'static str {
+        let pick = spec.options.weights.is_some()
+            || spec
+                .subject
+                .outside()
+                .is_some_and(|o| o.reading.kind == SampleKind::Pick);
+        if pick { "picks" } else { "samples" }
+    }
+
+    fn read_words(base: &Base, n: usize) -> String {
+        base.describe(n)
+    }
+
+    fn drawn_words(audit: &Audit<Self>) -> String {
+        files::drawn_words(audit)
+    }
+
+    fn deviation_words(audit: &Audit<Self>) -> String {
+        deviation_words(audit)
+    }
+
+    fn record(audit: &Audit<Self>) -> Map<String, Value> {
+        let mut map = Map::new();
+        map.insert("k".into(), json!(audit.tally.k()));
+        if let Some(feed) = &audit.feed {
+            map.insert("base".into(), json!(feed.read.offset()));
+        }
+        if let Some(weights) = &audit.spec.options.weights {
+            map.insert("weights".into(), json!(weights));
+        }
+        map.insert("inclusion".into(), json!(audit.tally.inclusion()));
+        map
+    }
+
+    fn files(audit: &Audit<Self>) -> Result<Vec<(String, Vec<u8>)>> {
+        files::files(audit)
+    }
+
+    fn section(audit: &Audit<Self>, folder: &str, anchor: &str, note: Option<&str>) -> Section {
+        section::section(audit, folder, anchor, note)
+    }
+
+    fn method(_audit: &Audit<Self>) -> Vec<Section> {
+        section::method()
+    }
+
+    fn panel(audit: &Audit<Self>) -> Option<(HeatmapPanel, LogScale)> {
+        Some(files::comparison_panel(audit))
+    }
+
+    fn recheck(
+        audit: &Audit<Self>,
+        recorded: &Value,
+        _folder: &std::path::Path,
+    ) -> Result<audit::Recheck> {
+        let counts: Vec<u64> = recorded["inclusion"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
+        Ok(match counts == audit.tally.inclusion() {
+            true => audit::Recheck::Same {
+                counts: counts.len() as u64,
+                what: "inclusion counts",
+            },
+            false => audit::Recheck::Different("inclusion counts differ".to_string()),
+        })
+    }
+
+    fn recorded(spec: &Spec<Self>) -> Value {
+        serde_json::to_value(super::Recorded::of(spec)).expect("a record serialises")
+    }
+
+    fn from_recorded(value: &Value, threads: Option<usize>) -> Result<Spec<Self>> {
+        super::Recorded::from_value(value)?.to_spec(threads)
+    }
+}
+
+/// The number the input wrote for item 0: 1 for an outside sampler that
+/// numbers its items from 1, else 0. Every output names items as the input
+/// wrote them.
+pub fn first_item(audit: &SampleAudit) -> usize {
+    audit.feed.as_ref().map_or(0, |f| f.read.offset() as usize)
+}
+
+/// Runs every test that applies to `tally` (counted for `spec`), with
+/// their raw p-values; the audit applies Holm across them.
+fn test(spec: &Spec<Samplers>, tally: &SampleTally) -> Tested<Samplers> {
+    let (n, k, trials) = (tally.n(), tally.k(), tally.trials());
+    let mut outcomes: Vec<(SampleTest, std::result::Result<SamplingTest, String>)> = Vec::new();
+    let why = |e: NotApplicable| e.to_string();
+    match &spec.options.weights {
+        Some(weights) => outcomes.push((
+            SampleTest::Picks,
+            sampling::weighted(tally.inclusion(), weights).map_err(why),
+        )),
+        None => {
+            outcomes.push((
+                SampleTest::Inclusion,
+                sampling::inclusion(tally.inclusion(), trials, k, spec.seed).map_err(why),
+            ));
+            if let Some(pairs) = tally.pairs() {
+                outcomes.push((
+                    SampleTest::Pairs,
+                    sampling::pairs(pairs, n, trials, k).map_err(why),
+                ));
+            }
+            if let Some(subsets) = tally.subsets() {
+                outcomes.push((
+                    SampleTest::Subsets,
+                    sampling::subset(subsets, n, k, spec.seed).map_err(why),
+                ));
+            }
+            if let Some(slots) = tally.slots() {
+                outcomes.push((
+                    SampleTest::Order,
+                    sampling::order(slots, n, k, trials).map_err(why),
+                ));
+            }
+        }
+    }
+    let mut results = Vec::new();
+    let mut not_run = Vec::new();
+    let mut found = Found::default();
+    for (test, outcome) in outcomes {
+        let t = match outcome {
+            Ok(t) => t,
+            Err(reason) => {
+                not_run.push((test, reason));
+                continue;
+            }
+        };
+        if matches!(t.method, Method::Cantelli { .. }) {
+            found.bounded.push(test);
+        }
+        if let Some(d) = t.largest.clone() {
+            found.deviations.push((test, d));
+        }
+        results.push(TestResult {
+            test,
+            statistic: t.statistic,
+            df: t.df,
+            log10_p: t.log10_p,
+            log10_p_holm: t.log10_p,
+            departure: departure(t.statistic, t.df),
+            method: t.describe(),
+        });
+    }
+    Tested {
+        results,
+        not_run,
+        found,
+    }
+}
+
+/// The test that states what a run of `spec` could see: picks for a
+/// weighted pick, inclusion otherwise.
+fn sensitivity_test(spec: &Spec<Samplers>) -> SampleTest {
+    match spec.options.weights {
+        Some(_) => SampleTest::Picks,
+        None => SampleTest::Inclusion,
+    }
+}
+
+/// What `audit` could have detected with each test held to `level`: the
+/// smallest relative deviation of one item's inclusion (or pick)
+/// probability its inclusion test sees with 90% power; adequate when that
+/// is at most [`MAX_CELL_DEVIATION`], else why not and the samples a
+/// verdict needs.
+fn sensitivity(audit: &SampleAudit, level: f64) -> Sensitivity {
+    let test = sensitivity_test(&audit.spec);
+    let deviation = item_deviation(audit, test, level);
+    let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
+    let weights = audit.spec.options.weights.as_deref();
+    let unit = Samplers::unit(&audit.spec);
+    let (inconclusive, trials_needed) = if deviation <= MAX_CELL_DEVIATION {
+        (None, None)
+    } else {
+        let needed = adequate_trials(n, k, weights, level).max(trials + 1);
+        let why = if let Some((_, why)) = audit.not_run.iter().find(|(t, _)| *t == test) {
+            format!("the {test} test did not run ({why})")
+        } else if audit.found.bounded.contains(&test) {
+            format!("the {test} test's p-value is only a bound at this many {unit}")
+        } else {
+            format!(
+                "could see only a ±{:.0}% deviation of one item's probability, not ±{:.0}%",
+                100.0 * deviation,
+                100.0 * MAX_CELL_DEVIATION
+            )
+        };
+        (
+            Some(format!(
+                "{why}; run at least {} {unit} for a verdict",
+                thousands(needed)
+            )),
+            Some(needed),
+        )
+    };
+    let (short, words) = if deviation.is_finite() {
+        (
+            format!("±{:.2}% per item", 100.0 * deviation),
+            format!(
+                "with 90% power this run would have detected a ±{:.2}% deviation of one item's \
+                 probability",
+                100.0 * deviation
+            ),
+        )
+    } else {
+        (
+            "nothing".to_string(),
+            "this run could not have detected any bias".to_string(),
+        )
+    };
+    let mut figures = Map::new();
+    figures.insert("detectable_item_deviation".into(), json!(deviation));
+    Sensitivity {
+        power: SENSITIVITY_POWER,
+        level,
+        test: Some(test.name().to_string()),
+        short,
+        words,
+        inconclusive,
+        trials_needed,
+        figures,
+    }
+}
+
+/// The largest deviation in words: for a biased verdict the decisive
+/// test's most deviant cell ("item 0: 0.71× expected (inclusion)");
+/// otherwise the largest |z| seen, naming no cell (noise is not a
+/// finding). Items are numbered as the input numbered them.
+pub fn deviation_words(audit: &SampleAudit) -> String {
+    let decisive = audit.decisive().map(|t| t.test);
+    let first = first_item(audit);
+    let found = audit
+        .found
+        .deviations
+        .iter()
+        .find(|(test, _)| Some(*test) == decisive);
+    match found {
+        Some((test, d)) if audit.verdict == Verdict::Biased => {
+            let ratio = d.ratio();
+            let cell = d.cell.numbered_from(first);
+            if ratio == 0.0 {
+                format!("{cell} never drawn ({test})")
+            } else {
+                format!("{cell}: {}× expected ({test})", format_ratio(ratio))
+            }
+        }
+        _ => {
+            let z = audit
+                .found
+                .deviations
+                .iter()
+                .map(|(_, d)| d.z.abs())
+                .fold(0.0, f64::max);
+            format!("no cell stands out (max |z| {z:.1})")
+        }
+    }
+}
+
+/// The relative deviation of one item's inclusion probability p = k/N
+/// (or pick probability) that `test` sees with 90% power at `level`:
+/// with the item at p(1 + δ) and the others making up for it, the test's
+/// non-centrality is λ = T δ² p / (1 − p), so δ = √(λ (1 − p) / (T p)).
+/// Infinite when the test did not run or is only bounded (nothing was
+/// checked).
+fn item_deviation(audit: &SampleAudit, test: SampleTest, level: f64) -> f64 {
+    let Some(result) = audit.tests.iter().find(|t| t.test == test) else {
+        return f64::INFINITY;
+    };
+    if audit.found.bounded.contains(&test) {
+        return f64::INFINITY;
+    }
+    let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
+    let p = hardest_probability(n, k, audit.spec.options.weights.as_deref());
+    if !(p > 0.0 && p < 1.0) || result.df <= 0.0 {
+        return f64::INFINITY;
+    }
+    (detectable_lambda(level, result.df) * (1.0 - p) / (trials as f64 * p)).sqrt()
+}
+
+/// The probability of the item hardest to see off: k/N for a sample, the
+/// rarest positive weight's share for a weighted pick.
+fn hardest_probability(n: usize, k: usize, weights: Option<&[u64]>) -> f64 {
+    match weights {
+        Some(w) => {
+            let total: u64 = w.iter().sum();
+            w.iter().filter(|&&x| x > 0).min().copied().unwrap_or(0) as f64 / total.max(1) as f64
+        }
+        None => k as f64 / n as f64,
+    }
+}
+
+/// The non-centrality a test of `df` degrees of freedom at `level` sees
+/// with 90% power.
+fn detectable_lambda(level: f64, df: f64) -> f64 {
+    noncentrality_for_power(chi2_isf(level, df), df, SENSITIVITY_POWER)
+}
+
+/// The samples (or picks) an audit of k of N items (or of picks with
+/// `weights`) needs for "no bias detected" to mean something when its
+/// inclusion (or picks) test is held to `level`: the fewest with which a
+/// [`MAX_CELL_DEVIATION`] deviation of the hardest item's probability is
+/// seen with 90% power (the inverse of what [`SampleSensitivity`] states).
+/// A plan, not a promise: a test that pools sparse cells has fewer degrees
+/// of freedom than the N − 1 assumed here, and sees a little more.
+pub fn adequate_trials(n: usize, k: usize, weights: Option<&[u64]>, level: f64) -> u64 {
+    let p = hardest_probability(n, k, weights);
+    let df = match weights {
+        Some(w) => w.iter().filter(|&&x| x > 0).count().saturating_sub(1),
+        None => n.saturating_sub(1),
+    };
+    if !(p > 0.0 && p < 1.0) || df == 0 {
+        return 0;
+    }
+    let lambda = detectable_lambda(level, df as f64);
+    (lambda * (1.0 - p) / (MAX_CELL_DEVIATION * MAX_CELL_DEVIATION * p)).ceil() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pacing::no_progress;
+    use crate::sampler::Sampler;
+    use crate::source::SourceSpec;
+
+    fn audit(name: &str, n: usize, trials: u64, weights: Option<Vec<u64>>) -> SampleAudit {
+        let spec = SampleSpec {
+            sampler: Sampler::parse(name).unwrap().into(),
+            n,
+            weights,
+            trials,
+            source: SourceSpec::parse("xoshiro256pp").unwrap(),
+            seed: 11,
+            threads: None,
+        };
+        run(&spec, 0.001, &no_progress).unwrap()
+    }
+
+    #[test]
+    fn fair_samplers_pass_and_biased_ones_are_caught() {
+        let mut audits = vec![
+            audit("floyd:k=3", 10, 200_000, None),
+            audit("partial-fisher-yates:k=3", 10, 200_000, None),
+            audit("reservoir:k=3", 10, 200_000, None),
+            audit("reservoir-off-by-one:k=3", 10, 200_000, None),
+            audit("systematic:k=2", 10, 200_000, None),
+            audit("weighted-prefix", 2, 200_000, Some(vec![1, 99])),
+            audit("weighted-off-by-one", 2, 200_000, Some(vec![1, 99])),
+        ];
+        judge(&mut audits, 0.001);
+        let verdicts: Vec<(String, Verdict)> = audits
+            .iter()
+            .map(|a| (a.spec.sampler.to_string(), a.verdict))
+            .collect();
+        use Verdict::{Biased, NoBiasDetected};
+        let want = [
+            NoBiasDetected,
+            NoBiasDetected,
+            NoBiasDetected,
+            Biased,
+            Biased,
+            NoBiasDetected,
+            Biased,
+        ];
+        for ((name, got), want) in verdicts.iter().zip(want) {
+            assert_eq!(*got, want, "{name}: {verdicts:?}");
+        }
+        // systematic keeps every item's inclusion at k/N: pairs catch it.
+        let systematic = &audits[4];
+        let decisive = systematic
+            .tests
+            .iter()
+            .min_by(|a, b| a.log10_p_holm.total_cmp(&b.log10_p_holm))
+            .unwrap();
+        assert_ne!(decisive.test, SampleTest::Inclusion);
+        // A fair run states what it could have seen.
+        assert!(audits[0].sensitivity.item_deviation < 0.05);
+        assert!(
+            audits[0]
+                .deviation_words()
+                .starts_with("no cell stands out")
+        );
+        // The off-by-one reservoir keeps the first k items too rarely.
+        let words = audits[3].deviation_words();
+        assert!(
+            words.starts_with("item ") && words.contains("× expected"),
+            "{words}"
+        );
+        assert_eq!(audits[6].deviation_words(), "item 0 never drawn (picks)");
+    }
+
+    #[test]
+    fn a_run_too_small_to_tell_is_inconclusive_and_says_why() {
+        let small = audit("floyd:k=3", 40, 30, None);
+        assert_eq!(small.verdict, Verdict::Inconclusive);
+        assert!(
+            small
+                .not_run
+                .iter()
+                .any(|(t, why)| *t == SampleTest::Inclusion && !why.is_empty()),
+            "{:?}",
+            small.not_run
+        );
+        assert!(small.sensitivity.item_deviation.is_infinite());
+    }
+
+    fn sequential(name: &str, trials: u64, max: u64, audits: usize) -> SampleAudit {
+        let spec = SampleSpec::new(
+            Sampler::parse(name).unwrap(),
+            10,
+            trials,
+            SourceSpec::parse("xoshiro256pp").unwrap(),
+            11,
+        );
+        run_until_decisive(&spec, 0.001, max, audits, &no_progress).unwrap()
+    }
+
+    #[test]
+    fn a_biased_sampler_stops_early_and_a_fair_one_spends_the_budget() {
+        let looks = crate::sequential::look_schedule(2_000, 256_000);
+        assert_eq!(looks.len(), 8);
+        let level = (0.001f64 / 8.0).log10();
+        let biased = sequential("reservoir-off-by-one:k=3", 2_000, 256_000, 1);
+        assert_eq!(biased.verdict, Verdict::Biased);
+        let stopped = biased.looks.last().unwrap().trials;
+        assert!(stopped < 256_000, "stopped at {stopped}");
+        assert_eq!(biased.tally.trials(), stopped);
+        assert_eq!(biased.spec.trials, stopped);
+        // Every look but the last was within its level; all spent α / J.
+        let (last, before) = biased.looks.split_last().unwrap();
+        assert!(last.log10_p <= level, "{last:?}");
+        assert!(before.iter().all(|l| l.log10_p > level), "{before:?}");
+        assert!(
+            biased
+                .looks
+                .iter()
+                .all(|l| (l.log10_alpha - level).abs() < 1e-12)
+        );
+        let trials: Vec<u64> = biased.looks.iter().map(|l| l.trials).collect();
+        assert_eq!(trials, looks[..trials.len()]);
+
+        let fair = sequential("floyd:k=3", 2_000, 256_000, 1);
+        assert_eq!(fair.verdict, Verdict::NoBiasDetected);
+        assert_eq!(fair.tally.trials(), 256_000);
+        let trials: Vec<u64> = fair.looks.iter().map(|l| l.trials).collect();
+        assert_eq!(trials, looks);
+        assert!(fair.sensitivity.adequate());
+    }
+
+    #[test]
+    fn a_sequential_verdict_pays_for_every_look_and_audit() {
+        // 3 planned looks (1k, 2k, 4k) among 4 audits: α is divided by 12,
+        // even when the audit stops at its first look.
+        let a = sequential("reservoir-off-by-one:k=3", 1_000, 4_000, 4);
+        assert_eq!(a.verdict, Verdict::Biased);
+        assert_eq!(a.looks.len(), 1);
+        let best = a.looks[0].log10_p;
+        assert!((a.log10_p_adjusted - (best + 12f64.log10())).abs() < 1e-12);
+        let level = (0.001f64 / 12.0).log10();
+        assert!((a.looks[0].log10_alpha - level).abs() < 1e-12);
+        // The sensitivity is stated at the level each test was held to.
+        let tests = a.tests.len() + a.not_run.len();
+        let level = 0.001 / (tests * 12) as f64;
+        assert!(
+            (a.sensitivity.level / level - 1.0).abs() < 1e-12,
+            "{:?}",
+            a.sensitivity
+        );
+        // Alone in its run, the same looks pay for 3, not 12.
+        let alone = sequential("reservoir-off-by-one:k=3", 1_000, 4_000, 1);
+        assert_eq!(alone.looks[0].log10_p, best);
+        assert!((alone.log10_p_adjusted - (best + 3f64.log10())).abs() < 1e-12);
+        // A fair sampler's adjusted p is capped at 1.
+        let fair = sequential("floyd:k=3", 1_000, 4_000, 4);
+        let best = fair
+            .looks
+            .iter()
+            .map(|l| l.log10_p)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(fair.log10_p_adjusted, (best + 12f64.log10()).min(0.0));
+    }
+
+    #[test]
+    fn sequential_batches_follow_the_seed_rule() {
+        let spec = SampleSpec::new(
+            Sampler::parse("floyd:k=3").unwrap(),
+            10,
+            1_000,
+            SourceSpec::parse("xoshiro256pp").unwrap(),
+            11,
+        );
+        // Two looks: batch 0 from the seed, batch 1 from splitmix64(seed ^ 1).
+        let a = run_until_decisive(&spec, 0.001, 2_000, 1, &no_progress).unwrap();
+        let mut want = sampler_run::run(&spec, &no_progress).unwrap();
+        let second = SampleSpec {
+            seed: crate::sequential::batch_seed(11, 1),
+            ..spec.clone()
+        };
+        want.merge(&sampler_run::run(&second, &no_progress).unwrap());
+        assert_eq!(a.tally, want);
+        // One look is a plain audit of the first look's trials, at α / 1.
+        let one = run_until_decisive(&spec, 0.001, 1_000, 1, &no_progress).unwrap();
+        let plain = run(&spec, 0.001, &no_progress).unwrap();
+        assert_eq!(one.tally, plain.tally);
+        assert_eq!(one.log10_p_adjusted, plain.log10_p_adjusted);
+        assert_eq!(one.verdict, plain.verdict);
+        assert!(plain.looks.is_empty());
+        // A budget below the first look is refused, naming it.
+        let err = run_until_decisive(&spec, 0.001, 999, 1, &no_progress).unwrap_err();
+        assert!(err.to_string().contains("999"), "{err}");
+    }
+}

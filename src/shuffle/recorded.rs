@@ -1,0 +1,91 @@
+//! What a tally file and `run.json` record of a shuffle audit's spec:
+//! everything that decides its counts, enough to rebuild the spec and to
+//! tell two runs apart.
+
+use crate::algorithm::Algorithm;
+use crate::audit::Spec;
+use crate::deck::Deck;
+use crate::error::{Error, Result};
+use crate::source::SourceSpec;
+use crate::spec::TestSet;
+use crate::subject::Shuffles;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Everything that decides one shuffle audit's counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Recorded {
+    /// The algorithm with its parameters (or the name of a shuffle from
+    /// outside).
+    pub subject: String,
+    /// Elements shuffled.
+    pub n: usize,
+    /// Shuffles.
+    pub trials: u64,
+    /// Random source with its parameters.
+    pub rng: String,
+    /// Seed.
+    pub seed: u64,
+    /// Tests requested.
+    pub tests: Vec<String>,
+    /// The bins per side chosen for the position-by-value matrix
+    /// (`--bins`, a `bins` key); absent for the default (binned with
+    /// [`crate::tally::DEFAULT_BINS`] above [`crate::spec::LARGE_N`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bins: Option<usize>,
+    /// The deck of a `--deck`/`--categories` audit (kinds, columns, hand);
+    /// absent for plain decks of distinct items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<Deck>,
+}
+
+impl Recorded {
+    /// The record of what decides `spec`'s counts.
+    pub fn of(spec: &Spec<Shuffles>) -> Self {
+        Self {
+            subject: spec.subject.to_string(),
+            n: spec.n,
+            trials: spec.trials,
+            rng: spec.source.to_string(),
+            seed: spec.seed,
+            tests: spec
+                .options
+                .tests
+                .iter()
+                .map(|t| t.name().to_string())
+                .collect(),
+            bins: spec.options.tests.chosen_bins(),
+            deck: spec.options.deck.as_deref().cloned(),
+        }
+    }
+
+    /// The record in `value`.
+    pub fn from_value(value: &Value) -> Result<Self> {
+        serde_json::from_value(value.clone())
+            .map_err(|e| Error::bad_input(format!("not the record of a shuffle audit: {e}")))
+    }
+
+    /// The spec of a built-in algorithm's audit recorded here, run on
+    /// `threads` workers (which do not change the counts); refuses names
+    /// that do not parse.
+    pub fn to_spec(&self, threads: Option<usize>) -> Result<Spec<Shuffles>> {
+        let tests = TestSet::parse(&self.tests.join(","), self.n)?;
+        let tests = match self.bins {
+            Some(bins) => tests.with_bins(bins, self.n)?,
+            None => tests,
+        };
+        let mut spec = Spec::new(
+            Algorithm::parse(&self.subject)?,
+            self.n,
+            self.trials,
+            SourceSpec::parse(&self.rng)?,
+            self.seed,
+        );
+        spec.threads = threads;
+        spec.options.tests = tests;
+        Ok(match &self.deck {
+            Some(deck) => spec.with_deck(deck.clone()).0,
+            None => spec,
+        })
+    }
+}

@@ -1,0 +1,549 @@
+//! A study: the audits (of any kinds) and mixing curves of one run, judged
+//! together and shown as one set of findings.
+//!
+//! `shuffle-audit audit`, `shuffle-audit run`, the Python package, the page
+//! and a program calling the library all do the same three things: build a
+//! [`Study`] (from a [`crate::request::Request`], or by hand), [`Study::run`]
+//! it, and show the [`StudyResult`] (print it, [`StudyResult::write`] its
+//! files, or read its records). What was found is computed once, when the
+//! study finishes, and every output renders that one result, so the
+//! terminal, the JSON, the CSV and the report never disagree.
+//!
+//! ```
+//! use shuffle_audit::audit::Spec;
+//! use shuffle_audit::study::{Study, Unobserved};
+//! use shuffle_audit::{algorithm::Algorithm, shuffle::Shuffles, source::SourceSpec};
+//!
+//! # fn main() -> shuffle_audit::Result<()> {
+//! let specs = ["naive-swap", "fisher-yates"].map(|name| {
+//!     let algorithm = Algorithm::parse(name).unwrap();
+//!     Spec::<Shuffles>::new(algorithm, 10, 100_000, SourceSpec::default(), 1).into()
+//! });
+//! let result = Study { alpha: 0.001, ..Study::new(specs.to_vec()) }.run(&Unobserved)?;
+//! assert!(result.any_biased());
+//! println!("{}", result.summary().to_json()); // what --json prints
+//! // result.write(dir) writes summary, pictures and report.html into a staged folder.
+//! # Ok(())
+//! # }
+//! ```
+
+mod report;
+mod summary;
+
+pub use report::{
+    COMPARISON_FILE, VERDICT_SECTION_ID, VERDICT_TABLE_ID, anchor, paragraphs, tool_words,
+    verdict_counts, verdicts_markdown,
+};
+pub use summary::{SUMMARY_SCHEMA, Summary};
+
+use crate::algorithm::Algorithm;
+use crate::audit::{Counts, DEFAULT_ALPHA, Judged, Planned, Record, judge};
+use crate::error::{Error, ErrorKind, Result};
+use crate::experiment::mixing::{LoaderReport, MixingCurve as PlannedCurve, MixingPlan};
+use crate::experiment::record::{RunStart, tool_version};
+use crate::format::human_bytes;
+use crate::mixing::{self, MixingCurve};
+use crate::output::{self, files};
+use crate::plot::{self, LogScale};
+use crate::report::model::Document;
+use crate::report::{self as document, MixingOutcome, Provenance};
+use crate::stats::Verdict;
+use crate::values::check_alpha;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What a study runs and how it is judged and presented.
+#[derive(Debug, Clone)]
+pub struct Study {
+    /// The report's title.
+    pub title: String,
+    /// Why the study was run (may be empty); paragraphs split at blank lines.
+    pub purpose: String,
+    /// The significance level of the verdicts (before any correction).
+    pub alpha: f64,
+    /// The audits, of any kinds, in the order they run and are shown.
+    pub audits: Vec<Box<dyn Planned>>,
+    /// A note per audit for the report (same order; missing means none).
+    pub notes: Vec<Option<String>>,
+    /// The per-audit trial budget of a sequential study (each audit doubles
+    /// its trials until decisively biased or out of budget); `None` runs
+    /// every audit once, at its own trials.
+    pub until_decisive: Option<u64>,
+    /// Mixing curves to measure.
+    pub mixing: Vec<MixingPlan>,
+    /// Audits that were planned but cannot run here, each with why (said in
+    /// the report, never a failure).
+    pub skipped: Vec<String>,
+    /// Where the study comes from and how to redo it.
+    pub provenance: Provenance,
+}
+
+/// Follows a study as it runs (progress bars, log lines), whatever kind of
+/// subject each audit has. Every method has a do-nothing default.
+pub trait Observer: Sync {
+    /// Audit `index` starts, with `trials` trials (its budget for a
+    /// sequential study; [`crate::audit::ALL_TRIALS`] for a file read to
+    /// its end) of about `work` items each (n for a shuffle, k for a
+    /// sample).
+    fn begin(&self, index: usize, trials: u64, work: usize) {
+        let _ = (index, trials, work);
+    }
+
+    /// `trials` more trials of the current audit are done (called from
+    /// worker threads).
+    fn advanced(&self, trials: u64) {
+        let _ = trials;
+    }
+
+    /// Audit `index` finished after counting `trials` in `seconds` (its
+    /// verdict is provisional until the whole study is judged).
+    fn finished(&self, index: usize, trials: u64, seconds: f64) {
+        let _ = (index, trials, seconds);
+    }
+}
+
+/// An [`Observer`] that shows nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unobserved;
+
+impl Observer for Unobserved {}
+
+/// One audit's counts made outside [`Study::run`] (a shard's, a resumed
+/// run's), for [`Study::conclude`].
+#[derive(Debug, Clone)]
+pub struct Counted {
+    /// The counts.
+    pub counts: Box<dyn Counts>,
+    /// Seconds spent counting them (shown as the audit's time).
+    pub seconds: f64,
+}
+
+/// The most a study may write: count matrices beyond this (a few hundred
+/// million counts) are no report anyone can open.
+pub const MAX_OUTPUT_BYTES: u128 = 1 << 30;
+
+/// What a study costs, estimated before it runs.
+pub use crate::audit::Cost;
+
+impl Study {
+    /// A study of `audits` with the defaults: α = [`DEFAULT_ALPHA`], a title
+    /// naming what is audited, no purpose, no mixing curves, and provenance
+    /// naming the library call.
+    pub fn new(audits: Vec<Box<dyn Planned>>) -> Self {
+        let call = format!("shuffle_audit::study::Study::new(..) ({})", tool_version());
+        Self {
+            title: default_title(&audits),
+            purpose: String::new(),
+            alpha: DEFAULT_ALPHA,
+            notes: Vec::new(),
+            until_decisive: None,
+            mixing: Vec::new(),
+            skipped: Vec::new(),
+            provenance: Provenance::of(&RunStart::now(), call.clone(), vec![call]),
+            audits,
+        }
+    }
+
+    /// The trials the study plans to count in all (budgets for a sequential
+    /// study); [`crate::audit::ALL_TRIALS`] if any audit reads a file to
+    /// its end.
+    pub fn planned_trials(&self) -> u64 {
+        self.audits
+            .iter()
+            .map(|a| self.until_decisive.unwrap_or(a.trials()))
+            .fold(0, u64::saturating_add)
+    }
+
+    /// How many audits the study makes.
+    pub fn len(&self) -> usize {
+        self.audits.len()
+    }
+
+    /// Whether the study has no audit at all (mixing curves only).
+    pub fn is_empty(&self) -> bool {
+        self.audits.is_empty()
+    }
+
+    /// What the study will cost: the most memory one audit needs while it
+    /// runs, and the bytes its files take. Estimates, made before anything
+    /// runs; a sequential study is costed at its budget.
+    pub fn cost(&self) -> Cost {
+        self.audits.iter().fold(Cost::default(), |cost, a| {
+            let planned = match self.until_decisive {
+                Some(budget) => a.with_trials(budget),
+                None => a.clone(),
+            };
+            let c = planned.cost();
+            Cost {
+                memory: cost.memory.max(c.memory),
+                output: cost.output.saturating_add(c.output),
+            }
+        })
+    }
+
+    /// [`cost`](Self::cost), refusing ([`ErrorKind::TooCostly`]) a study
+    /// whose files would exceed [`MAX_OUTPUT_BYTES`].
+    pub fn check_cost(&self) -> Result<Cost> {
+        let cost = self.cost();
+        if cost.output > MAX_OUTPUT_BYTES {
+            return Err(Error::of_kind(
+                ErrorKind::TooCostly,
+                format!(
+                    "this run would write about {} of count matrices (n² counts per audit; at \
+                     most {} is allowed): audit fewer or smaller n, or bin the matrix (--bins)",
+                    human_bytes(cost.output),
+                    human_bytes(MAX_OUTPUT_BYTES)
+                ),
+            ));
+        }
+        Ok(cost)
+    }
+
+    /// Runs every audit (telling `observer`), judges them together and
+    /// measures the mixing curves; nothing is written. Refuses, before
+    /// anything runs, a bad α and a study whose files would be absurdly
+    /// large ([`check_cost`](Self::check_cost)).
+    pub fn run(self, observer: &dyn Observer) -> Result<StudyResult> {
+        check_alpha(self.alpha)?;
+        self.check_cost()?;
+        let count = self.len();
+        let mut audits = Vec::with_capacity(count);
+        for (i, spec) in self.audits.iter().enumerate() {
+            observer.begin(
+                i,
+                self.until_decisive.unwrap_or(spec.trials()),
+                spec.work(),
+            );
+            let progress = |k| observer.advanced(k);
+            let audit = match self.until_decisive {
+                // Bonferroni across the audits: each sequential audit at α / m.
+                Some(max) => spec.run_until_decisive(self.alpha, max, count, &progress)?,
+                None => spec.run(self.alpha, &progress)?,
+            };
+            observer.finished(i, audit.trials(), audit.seconds());
+            audits.push(audit);
+        }
+        Ok(self.finish(audits))
+    }
+
+    /// Judges counts made elsewhere, one [`Counted`] per audit in study
+    /// order, exactly as [`run`](Self::run) judges the counts it makes: the
+    /// same tests, the same corrections across the audits, the same
+    /// findings and files. This is how the shards of a run, merged, and a
+    /// run resumed from a checkpoint are reported (see [`crate::shard`]).
+    /// Refuses what `run` refuses, a sequential study (its looks decide how
+    /// much is counted), and counts that do not match the study.
+    pub fn conclude(self, counted: Vec<Counted>) -> Result<StudyResult> {
+        check_alpha(self.alpha)?;
+        self.check_cost()?;
+        if self.until_decisive.is_some() {
+            return Err(Error::of_kind(
+                ErrorKind::Unsupported,
+                "a sequential study decides its own trials: its counts cannot come from elsewhere",
+            ));
+        }
+        if counted.len() != self.audits.len() {
+            return Err(Error::bad_input(format!(
+                "{} tallies for {} audits",
+                counted.len(),
+                self.audits.len()
+            )));
+        }
+        let audits = self
+            .audits
+            .iter()
+            .zip(counted)
+            .map(|(spec, c)| spec.judge_counts(c.counts, c.seconds, self.alpha))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.finish(audits))
+    }
+
+    /// Judges the finished `audits` together (unless the study is
+    /// sequential: each of its audits was judged as it ran) and measures
+    /// the mixing curves.
+    fn finish(mut self, mut audits: Vec<Box<dyn Judged>>) -> StudyResult {
+        // A default title made before n was known (a file says n only once
+        // read) names the n counted.
+        if self.title == default_title(&self.audits) {
+            let counted: Vec<Box<dyn Planned>> = audits.iter().map(|a| a.planned()).collect();
+            self.title = default_title(&counted);
+        }
+        if self.until_decisive.is_none() {
+            judge(&mut audits, self.alpha);
+        }
+        let mixing = self.mixing.iter().map(measure).collect();
+        StudyResult::judged(self, audits, mixing)
+    }
+}
+
+/// The title a study gets when nobody names it: "Audit of naive-swap at
+/// n = 10", "Audit of 16 shuffles at n = 10", "Audit of 12 samplers",
+/// "Audit of 3 subjects".
+pub fn default_title(audits: &[Box<dyn Planned>]) -> String {
+    let Some(first) = audits.first() else {
+        return "Audit".to_string();
+    };
+    let same_n = audits.iter().all(|a| a.n() == first.n()) && first.n() > 0;
+    let at_n = if same_n {
+        format!(" at n = {}", first.n())
+    } else {
+        String::new()
+    };
+    if audits.len() == 1 {
+        return format!("Audit of {}{at_n}", first.subject());
+    }
+    let what = match audits.iter().all(|a| a.kind() == first.kind()) {
+        true => format!("{}s", first.kind()),
+        false => "subjects".to_string(),
+    };
+    format!("Audit of {} {what}{at_n}", audits.len())
+}
+
+/// What a study found: its judged audits (of every kind, in study order,
+/// their specs completed from what was counted: a file's n and deck), and
+/// its mixing curves.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct StudyResult {
+    /// The study that ran.
+    pub study: Study,
+    /// The judged audits, in study order.
+    pub audits: Vec<Box<dyn Judged>>,
+    /// The mixing curves, in study order.
+    pub mixing: Vec<MeasuredMixing>,
+}
+
+/// One mixing curve of a study: what the report says of it, and the curve
+/// itself when it was measured (for its CSV and PNG).
+#[derive(Debug, Clone)]
+pub struct MeasuredMixing {
+    /// What became of it, as the report shows it.
+    pub outcome: MixingOutcome,
+    /// The measured curve.
+    pub curve: Option<MixingCurve>,
+}
+
+impl StudyResult {
+    /// The result of `study` whose `audits` have already run and been
+    /// judged: what each found, computed once, among them all.
+    pub fn judged(
+        study: Study,
+        mut audits: Vec<Box<dyn Judged>>,
+        mixing: Vec<MeasuredMixing>,
+    ) -> Self {
+        let count = audits.len();
+        for audit in &mut audits {
+            audit.find(count);
+        }
+        Self {
+            study,
+            audits,
+            mixing,
+        }
+    }
+
+    /// Every audit's record, in study order: what every output states.
+    pub fn records(&self) -> Vec<Record> {
+        self.audits.iter().map(|a| a.record()).collect()
+    }
+
+    /// The `summary.json` document (also what `--json` prints).
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.audits, self.study.alpha)
+    }
+
+    /// Whether any audit was judged biased.
+    pub fn any_biased(&self) -> bool {
+        self.audits.iter().any(|a| a.verdict() == Verdict::Biased)
+    }
+
+    /// Whether every audit found no bias with a run large enough to have
+    /// seen one (what `--require-pass` asks).
+    pub fn all_passed(&self) -> bool {
+        self.audits
+            .iter()
+            .all(|a| a.verdict() == Verdict::NoBiasDetected)
+    }
+
+    /// The folder of each audit's files in the report folder: the subject's
+    /// slug, with its n and source where two audits would share it, and a
+    /// number where they still would.
+    pub fn folders(&self) -> Vec<String> {
+        let mut slugs: HashMap<String, usize> = HashMap::new();
+        for a in &self.audits {
+            *slugs.entry(a.slug()).or_default() += 1;
+        }
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        self.audits
+            .iter()
+            .map(|a| {
+                let slug = a.slug();
+                let base = match slugs[&slug] {
+                    1 => slug,
+                    _ => format!("{slug}_n{}_{}", a.n(), source_name(&a.source_label())),
+                };
+                let count = seen.entry(base.clone()).or_insert(0);
+                *count += 1;
+                match *count {
+                    1 => base,
+                    k => format!("{base}-{k}"),
+                }
+            })
+            .collect()
+    }
+
+    /// The report of the study, as a document (what [`write`](Self::write)
+    /// renders as `report.html` and `report.md`).
+    pub fn document(&self) -> Document {
+        report::build(self, &self.folders(), &self.records())
+    }
+
+    /// Writes every file of the study into `dir` (which should be staged:
+    /// see [`files::staged`]): summary.json and .csv, comparison.png, a
+    /// folder per audit with its kind's files, a folder per mixing curve,
+    /// report.html and report.md.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let summary = self.summary();
+        files::write_atomic(&dir.join("summary.json"), summary.to_json().as_bytes())?;
+        files::write_atomic(&dir.join("summary.csv"), summary.to_csv().as_bytes())?;
+        let mut panels = Vec::new();
+        let mut scales = Vec::new();
+        for (audit, folder) in self.audits.iter().zip(self.folders()) {
+            for (name, bytes) in audit.files()? {
+                files::write_atomic(&dir.join(&folder).join(name), &bytes)?;
+            }
+            if let Some((panel, scale)) = audit.panel() {
+                panels.push(panel);
+                scales.push(scale);
+            }
+        }
+        // One scale for all panels: the widest of theirs.
+        if let Some(shared) = LogScale::widest(scales) {
+            let png = dir.join(COMPARISON_FILE);
+            output::write_png(&png, || plot::draw_comparison(&panels, &shared))?;
+        }
+        for measured in &self.mixing {
+            if let (Some(curve), MixingOutcome::Measured(planned)) =
+                (&measured.curve, &measured.outcome)
+            {
+                output::mixing::write_mixing(&dir.join(mixing_folder(&planned.plan)), curve)?;
+            }
+            if let MixingOutcome::Loaders(report) = &measured.outcome {
+                let folder = dir.join(mixing_folder(&report.plan));
+                output::mixing::write_loaders(&folder, &report.curve)?;
+            }
+        }
+        document::write_document(dir, &self.document())?;
+        Ok(())
+    }
+}
+
+/// Writes the report of one judged `audit` (its summary, files,
+/// report.html and .md) into `dir`, replacing what an earlier report left
+/// there (a folder not written by shuffle-audit is refused), with
+/// `provenance` saying how to redo it; returns the HTML's path. What a
+/// failing [`crate::custom::CustomAudit::assert_fair`] writes.
+pub fn write_report(
+    audit: Box<dyn Judged>,
+    provenance: Provenance,
+    dir: &Path,
+) -> Result<std::path::PathBuf> {
+    let study = Study {
+        alpha: audit.alpha(),
+        provenance,
+        ..Study::new(vec![audit.planned()])
+    };
+    let result = StudyResult {
+        study,
+        audits: vec![audit],
+        mixing: Vec::new(),
+    };
+    files::staged(dir, |staged| result.write(staged))?;
+    Ok(dir.join(document::HTML_FILE))
+}
+
+/// The bare name of a source label (`chacha8` of `chacha8`, `seed32` of
+/// `seed32:bits=32`), for folder names.
+fn source_name(label: &str) -> &str {
+    label.split(':').next().unwrap_or(label)
+}
+
+/// The folder of a mixing curve in the report folder.
+fn mixing_folder(plan: &MixingPlan) -> String {
+    format!("mixing-{}-n{}", plan.process, plan.n)
+}
+
+/// Measures the curve of `plan`: exact where the law is known, Monte Carlo
+/// otherwise; a data loader's exact curve against its size. A process the
+/// mixing library cannot measure, or a failure, is reported, not fatal.
+fn measure(plan: &MixingPlan) -> MeasuredMixing {
+    if let Some(loader) = plan.loader() {
+        let outcome = match mixing::buffer::curve(loader, plan.n, &plan.steps) {
+            Ok(curve) => MixingOutcome::Loaders(LoaderReport {
+                plan: plan.clone(),
+                curve,
+                image: Some(format!("{}/loaders.png", mixing_folder(plan))),
+            }),
+            Err(e) => MixingOutcome::Failed(plan.clone(), e.to_string()),
+        };
+        return MeasuredMixing {
+            outcome,
+            curve: None,
+        };
+    }
+    let Some(algorithm) = Algorithm::parse(&plan.process)
+        .ok()
+        .and_then(|a| a.with_k(1))
+    else {
+        return MeasuredMixing {
+            outcome: MixingOutcome::NotAvailable(plan.clone()),
+            curve: None,
+        };
+    };
+    match measure_with(plan, algorithm) {
+        Ok(curve) => {
+            let method = match curve.statistic {
+                Some(statistic) => {
+                    format!("Monte Carlo, {} trials per k, via {statistic}", plan.trials)
+                }
+                None => "exact".to_string(),
+            };
+            MeasuredMixing {
+                outcome: MixingOutcome::Measured(PlannedCurve {
+                    plan: plan.clone(),
+                    metric: format!("total variation distance to uniform ({method})"),
+                    points: curve.points.clone(),
+                    image: Some(format!("{}/mixing.png", mixing_folder(plan))),
+                }),
+                curve: Some(curve),
+            }
+        }
+        Err(e) => MeasuredMixing {
+            outcome: MixingOutcome::Failed(plan.clone(), e.to_string()),
+            curve: None,
+        },
+    }
+}
+
+fn measure_with(plan: &MixingPlan, algorithm: Algorithm) -> Result<MixingCurve> {
+    let ks = plan
+        .steps
+        .iter()
+        .map(|&k| {
+            u32::try_from(k).map_err(|_| {
+                Error::out_of_range(format!("k = {k} is too large for a mixing curve"))
+            })
+        })
+        .collect::<Result<Vec<u32>>>()?;
+    let spec = mixing::MixingSpec {
+        algorithm,
+        n: plan.n,
+        ks,
+        monte_carlo: false,
+        trials: plan.trials,
+        source: plan.source,
+        seed: plan.seed,
+    };
+    mixing::run(&spec, &crate::engine::no_progress)
+}
+

@@ -38,40 +38,42 @@
 
 #![warn(missing_docs)]
 
-pub mod algorithm;
+mod algorithm;
 pub mod audit;
-pub mod bench;
-pub mod custom;
-pub mod deck;
-pub mod digest;
-pub mod engine;
+mod bench;
+#[cfg(feature = "cli")]
+pub mod cli;
+mod custom;
+mod deck;
+mod digest;
+mod engine;
 pub mod error;
 pub mod exact;
 pub mod experiment;
-pub mod format;
+mod format;
 pub mod ingest;
 pub mod mixing;
-pub mod output;
-pub(crate) mod pacing;
-pub mod params;
-pub mod permutation;
-pub(crate) mod plot;
+mod output;
+mod pacing;
+mod params;
+mod permutation;
+mod plot;
 pub mod power;
 pub mod report;
 pub mod request;
 pub mod sampler;
-pub mod selftest;
-pub mod sequential;
-pub mod shuffle;
+mod selftest;
+mod sequential;
 pub mod shard;
+pub mod shuffle;
 pub mod source;
-pub mod spec;
+mod spec;
 pub mod stats;
 pub mod study;
-pub mod subject;
-pub(crate) mod subsets;
-pub mod tally;
-pub mod values;
+mod subject;
+mod subsets;
+mod tally;
+mod values;
 
 /// The README's Rust blocks, compiled and run by `cargo test` as doc tests
 /// so that what it shows stays true (never built otherwise).
@@ -86,7 +88,9 @@ mod book;
 // The small front a test suite needs: assert a shuffle or a sampler fair,
 // or build an audit, read its verdict, and match the kind of an error.
 pub use audit::{Audit, Kind, Spec};
-pub use custom::{CustomAudit, assert_fair, assert_fair_picks, assert_fair_sample};
+pub use custom::{
+    CustomAudit, Own, OwnSampler, OwnShuffle, assert_fair, assert_fair_picks, assert_fair_sample,
+};
 pub use error::{Error, ErrorKind, Result};
 pub use sampler::{Sample, Samplers};
 pub use shuffle::{Shuffle, Shuffles};

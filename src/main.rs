@@ -1,10 +1,9 @@
-//! The `shuffle-audit` command: a thin shell over the library.
-
-mod cli;
+//! The `shuffle-audit` command: a thin shell over the library, whose
+//! command-line front is [`shuffle_audit::cli`] (behind the `cli` feature).
 
 fn main() {
     restore_sigpipe();
-    std::process::exit(cli::main());
+    std::process::exit(shuffle_audit::cli::main());
 }
 
 /// Lets a closed pipe end the program quietly (`shuffle-audit … --json |

@@ -14,15 +14,16 @@ use serde::{Deserialize, Serialize};
 
 pub use binning::{Binning, DEFAULT_BINS};
 pub use cells::{Cells, Columns};
-pub use deals::{DealSample, EXACT_N as DEAL_EXACT_N, MAX_KEPT as MAX_KEPT_DEALS, deal_value};
-pub use hands::{HandColumn, HandCounts};
+pub use deals::{DealSample, EXACT_N as DEAL_EXACT_N, MAX_KEPT as MAX_KEPT_DEALS};
+pub use hands::HandCounts;
 pub use observe::ObserveScratch;
 use observe::{Rows, StructureChunk};
 pub use order::{
-    DISPLACEMENT_BINS, INVERSION_BINS, LEHMER_DIGIT_BINS, LEHMER_ROWS, OrderCounts, OrderParts,
-    OrderScratch, displacement_bin, displacement_bins, inversion_bin, inversion_edges,
-    inversion_moments, inversions, lehmer_digit_bin, lehmer_rows, max_inversions,
+    LEHMER_DIGIT_BINS, OrderCounts, OrderParts, OrderScratch, displacement_bin,
+    displacement_bins, inversion_edges, inversion_moments, lehmer_rows, max_inversions,
 };
+#[cfg(test)]
+pub use order::{LEHMER_ROWS, inversions, lehmer_digit_bin};
 pub use serial::SerialCounts;
 use serial::SerialState;
 

@@ -169,6 +169,7 @@ pub fn window_shuffle<R: RandomSource>(a: &mut [u32], rng: &mut R, w: usize) {
 /// at step t, and each is output with probability 1/m_t; so
 /// P(i at t) = (1/m_t) · Π_{s = e_i}^{t−1} (1 − 1/m_s) for t ≥ e_i, else 0.
 /// O(n²) time and memory; each row and column sums to 1.
+#[cfg(test)]
 pub fn buffer_marginals(n: usize, b: usize) -> Vec<f64> {
     let b = b.clamp(1, n.max(1));
     let mut p = vec![0.0; n * n];

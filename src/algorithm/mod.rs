@@ -11,7 +11,9 @@ mod riffle;
 mod sorts;
 mod swaps;
 
-pub use loaders::{Loader, buffer_marginals, buffer_shuffle, shard_shuffle, window_shuffle};
+#[cfg(test)]
+pub use loaders::buffer_marginals;
+pub use loaders::{Loader, buffer_shuffle, shard_shuffle, window_shuffle};
 pub use moves::{fisher_yates_original, insert_last, pick_until_unused, rotation, top_to_random};
 pub use riffle::riffle;
 pub use sorts::{insertion_random_comparator, merge_random_comparator, sort_random_keys};

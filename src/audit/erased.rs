@@ -31,6 +31,10 @@ pub trait Planned: Debug + Send + Sync {
     /// Items shuffled, or the population sampled (0: the input says).
     fn n(&self) -> usize;
 
+    /// Where a subject from outside's output comes from; `None` for a
+    /// built-in subject.
+    fn feed(&self) -> Option<super::Feed>;
+
     /// Trials asked for.
     fn trials(&self) -> u64;
 
@@ -199,6 +203,10 @@ pub trait Judged: Debug + Send + Sync {
     /// The record every output states.
     fn record(&self) -> Record;
 
+    /// The largest deviation in a few characters (see
+    /// [`Kind::deviation_short`]).
+    fn deviation_short(&self) -> String;
+
     /// The files of the audit's own folder, by name.
     fn files(&self) -> Result<Vec<(String, Vec<u8>)>>;
 
@@ -319,6 +327,10 @@ impl<K: Kind> Planned for Spec<K> {
 
     fn n(&self) -> usize {
         self.n
+    }
+
+    fn feed(&self) -> Option<super::Feed> {
+        self.subject.outside().map(|o| o.feed.clone())
     }
 
     fn trials(&self) -> u64 {
@@ -529,6 +541,10 @@ impl<K: Kind> Judged for Audit<K> {
 
     fn record(&self) -> Record {
         Record::of(self)
+    }
+
+    fn deviation_short(&self) -> String {
+        K::deviation_short(self)
     }
 
     fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {

@@ -39,10 +39,11 @@ pub use section::{decisive_fact, looks_words, test_table};
 pub use sensitivity::Sensitivity;
 pub use spec::{ALL_TRIALS, Feed, N_FROM_INPUT, OWN_SOURCE, Outside, Spec, Subject, slug_of};
 
-pub use crate::sequential::Look;
+pub use crate::pacing::{CHUNK_TRIALS, ChunkRange, Progress, no_progress};
+pub use crate::sequential::{Look, look_schedule};
 
 use crate::error::{Error, Front, Opt, Result};
-use crate::pacing::{Progress, in_pool};
+use crate::pacing::in_pool;
 use crate::sequential::Plan;
 use crate::stats::{self, TestResult, Verdict, holm_log10};
 use crate::values::check_alpha;

@@ -6,7 +6,7 @@ use super::color::ColorChoice;
 use super::mixing::MixingArgs;
 use super::run::RunArgs;
 use clap::{Args, Parser, Subcommand};
-use shuffle_audit::values;
+use crate::values;
 use std::path::PathBuf;
 
 /// Tells, with calibrated statistics, whether a shuffle is fair.

@@ -7,9 +7,8 @@
 
 use super::study::ExportArgs;
 use clap::Args;
-use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
-use shuffle_audit::shard::Shard;
-use shuffle_audit::values;
+use crate::shard::Shard;
+use crate::values;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -57,7 +56,7 @@ impl AuditArgs {
     /// so that everything downstream reads one level.
     pub fn with_confidence(mut self) -> Self {
         if let Some(alpha) = self.run.confidence {
-            self.run.alpha = alpha;
+            self.run.alpha = Some(alpha);
         }
         self
     }
@@ -82,8 +81,9 @@ pub struct SubjectArgs {
     #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
     pub algorithms: Vec<String>,
 
-    /// Number of elements to shuffle [default: 10; with --input, the first
-    /// line's].
+    /// Number of elements to shuffle, or the population a sampler draws
+    /// from [default: 10; with --input or --cmd, the first deck's; a
+    /// board's cells or the weights' count].
     #[arg(short = 'n', long, value_parser = values::parse_n)]
     pub n: Option<usize>,
 
@@ -128,8 +128,8 @@ pub struct InputArgs {
     /// sample (k distinct items of a population of -n items, e.g. a lottery
     /// draw), ordered (the same in the order drawn, tested slot by slot
     /// too) or pick (one item; with --weights, a weighted pick).
-    #[arg(long, value_enum, default_value_t = InputKind::Deck, value_name = "KIND")]
-    pub kind: InputKind,
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub kind: Option<InputKind>,
 
     /// --kind sample|ordered|pick: items are numbered from 0 (0..N-1) or from 1
     /// (1..N) [default: the input decides: a 0 or an N].
@@ -196,18 +196,20 @@ pub struct DeckArgs {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Run")]
 pub struct RunOptions {
-    /// Shuffles per algorithm (1e6, 1_000_000 and 1M are all accepted)
-    /// [default: 1M; with --input, every deck in the file].
+    /// Trials per audit (1e6, 1_000_000 and 1M are all accepted) [default:
+    /// what n needs for a verdict, at least 1M for a built-in subject; with
+    /// --input, every line of the file].
     #[arg(short = 't', long, value_name = "TRIALS", value_parser = values::parse_trials)]
     pub trials: Option<u64>,
 
-    /// Seed of the run; the same seed reproduces the same counts.
-    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = values::parse_seed)]
-    pub seed: u64,
+    /// Seed of the run; the same seed reproduces the same counts
+    /// [default: 20261121].
+    #[arg(long, value_parser = values::parse_seed)]
+    pub seed: Option<u64>,
 
-    /// Random source (see `shuffle-audit list`).
-    #[arg(long = "rng", default_value = "chacha8", value_name = "NAME")]
-    pub rng: String,
+    /// Random source (see `shuffle-audit list`) [default: chacha8].
+    #[arg(long = "rng", value_name = "NAME")]
+    pub rng: Option<String>,
 
     /// Tests to run, comma-separated: position-value, permutation (n <= 10),
     /// fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs, clumping,
@@ -215,9 +217,10 @@ pub struct RunOptions {
     /// (all but permutation above n = 8, birthday below n = 13, clumping,
     /// and inversions and displacement up to n = 1024). With --deck or
     /// --categories: position-kind, arrangement (n <= 10),
-    /// position-category, hand (structure tests are skipped, with a note).
-    #[arg(long, default_value = "default", value_name = "LIST")]
-    pub tests: String,
+    /// position-category, hand (structure tests are skipped, with a note)
+    /// [default: default].
+    #[arg(long, value_name = "LIST")]
+    pub tests: Option<String>,
 
     /// Count the position-by-value matrix in B×B bins (2 <= B <= n; B = n
     /// is the full n×n matrix). Index i (a position or a value) falls in
@@ -235,9 +238,10 @@ pub struct RunOptions {
     #[arg(long, value_parser = values::parse_threads)]
     pub threads: Option<usize>,
 
-    /// Significance level of the verdicts (after Holm correction).
-    #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = values::parse_alpha)]
-    pub alpha: f64,
+    /// Significance level of the verdicts (after Holm correction)
+    /// [default: 0.001].
+    #[arg(long, value_parser = values::parse_alpha)]
+    pub alpha: Option<f64>,
 
     /// The confidence level of the verdicts, as lab standards state it:
     /// 0.99 or 99% is --alpha 0.01. The per-position and per-card tests of
@@ -325,13 +329,6 @@ pub struct ShardArgs {
     /// --checkpoint names another.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
-}
-
-impl InputArgs {
-    /// Whether the subject comes from outside (--input or --cmd).
-    pub fn given(&self) -> bool {
-        self.input.is_some() || self.cmd.is_some()
-    }
 }
 
 impl OutputArgs {

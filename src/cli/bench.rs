@@ -2,13 +2,13 @@
 
 use super::args::BenchArgs;
 use super::table::{Table, table_width, wrap};
-use shuffle_audit::Result;
-use shuffle_audit::bench;
-use shuffle_audit::engine::chunk_trials;
-use shuffle_audit::format::{counted, human_rate};
-use shuffle_audit::output::thousands;
-use shuffle_audit::source::SourceSpec;
-use shuffle_audit::spec::LARGE_N;
+use crate::Result;
+use crate::bench;
+use crate::engine::chunk_trials;
+use crate::format::{counted, human_rate};
+use crate::output::thousands;
+use crate::source::SourceSpec;
+use crate::spec::LARGE_N;
 
 /// Elements shuffled per measurement when no trial count is given.
 const AUTO_WORK: u64 = 200_000_000;

@@ -3,18 +3,17 @@
 
 use super::args::ExactArgs;
 use super::exact_samples;
-use super::samples;
 use super::table::Table;
 use num_rational::BigRational;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::exact::{self, DrawLaw, EXACT_MAX_BITS, EXACT_MAX_N, ExactLaw, ExactMarginals};
-use shuffle_audit::output::exact::{ExactReport, permutation_text, write_exact};
-use shuffle_audit::output::yes_no;
-use shuffle_audit::output::{files, thousands};
-use shuffle_audit::params::parse_count;
-use shuffle_audit::sampler::Sampler;
-use shuffle_audit::source::SourceSpec;
-use shuffle_audit::{Error, Result};
+use crate::algorithm::Algorithm;
+use crate::exact::{self, DrawLaw, EXACT_MAX_BITS, EXACT_MAX_N, ExactLaw, ExactMarginals};
+use crate::output::exact::{ExactReport, permutation_text, write_exact};
+use crate::output::yes_no;
+use crate::output::{files, thousands};
+use crate::params::parse_count;
+use crate::sampler::Sampler;
+use crate::source::SourceSpec;
+use crate::{Error, Result};
 use std::time::Instant;
 
 /// Up to this many reachable permutations, all are printed.
@@ -60,7 +59,7 @@ pub fn run(args: &ExactArgs) -> Result<i32> {
                 let weights = args
                     .weights
                     .as_deref()
-                    .map(samples::parse_weights)
+                    .map(crate::request::parse_weights)
                     .transpose()?;
                 if let Some(w) = weights.as_ref().filter(|w| w.len() != args.n) {
                     return Err(Error::out_of_range(format!(
@@ -88,7 +87,7 @@ pub fn run(args: &ExactArgs) -> Result<i32> {
         exact::check_enumerate(algorithm, args.n, source, max_leaves)?;
     }
     if let Some(dir) = &args.out {
-        let _ = files::prepare_dir(dir)?;
+        files::prepare_dir(dir)?;
     }
 
     let start = Instant::now();

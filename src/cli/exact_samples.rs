@@ -6,9 +6,9 @@
 
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
-use shuffle_audit::Result;
-use shuffle_audit::output::{thousands, yes_no};
-use shuffle_audit::sampler::{Sampler, exact_pick_law_capped, exact_subset_law_capped};
+use crate::Result;
+use crate::output::{thousands, yes_no};
+use crate::sampler::{Sampler, exact_pick_law_capped, exact_subset_law_capped};
 
 /// Subsets listed by name; beyond, the most and least likely.
 const LISTED: usize = 12;

@@ -9,8 +9,8 @@
 //! received by one watcher thread with `sigwait`, so no code runs inside a
 //! signal handler.
 
-use shuffle_audit::Result;
-use shuffle_audit::output::files;
+use crate::Result;
+use crate::output::files;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -90,8 +90,8 @@ fn interrupted() -> ! {
     let progress = if total > 0 {
         format!(
             " after {} of {} trials",
-            shuffle_audit::output::thousands(done),
-            shuffle_audit::output::thousands(total)
+            crate::output::thousands(done),
+            crate::output::thousands(total)
         )
     } else {
         String::new()

@@ -3,10 +3,10 @@
 
 use super::args::ListArgs;
 use super::table::{hanging, table_width, wrap};
-use shuffle_audit::Result;
-use shuffle_audit::algorithm::{Algorithm, Exact, Record};
-use shuffle_audit::sampler::Sampler;
-use shuffle_audit::source::{SourceKind, arrangement_bits};
+use crate::Result;
+use crate::algorithm::{Algorithm, Exact, Record};
+use crate::sampler::Sampler;
+use crate::source::{SourceKind, arrangement_bits};
 
 /// The exact method of a record, in a word or two.
 fn exact_words(record: &Record<'_>) -> &'static str {
@@ -92,7 +92,7 @@ pub fn run(args: &ListArgs) -> Result<i32> {
         "\n{}",
         wrap(
             "Your own shuffle: --input FILE (decks one per line, or - for stdin), --cmd 'PROGRAM \
-             {n} {count} {seed}', or shuffle_audit::assert_fair in cargo test.",
+             {n} {count} {seed}', or crate::assert_fair in cargo test.",
             table_width()
         )
     );

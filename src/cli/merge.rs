@@ -4,10 +4,10 @@
 
 use super::args::MergeArgs;
 use super::shard::present;
-use shuffle_audit::Result;
-use shuffle_audit::experiment::record::{self, RunStart, shell_line};
-use shuffle_audit::report::Provenance;
-use shuffle_audit::shard::merge::merge;
+use crate::Result;
+use crate::experiment::record::{self, RunStart, shell_line};
+use crate::report::Provenance;
+use crate::shard::merge::merge;
 
 /// Merges, judges, writes and shows; a refusal writes nothing.
 pub fn run(args: &MergeArgs) -> Result<i32> {
@@ -17,8 +17,5 @@ pub fn run(args: &MergeArgs) -> Result<i32> {
     // The shards' own command (one per --shard I/N), then this merge.
     let reproduce = vec![merged.command_line.clone(), command.clone()];
     let provenance = Provenance::of(&RunStart::now(), command, reproduce);
-    let samplers_only = merged.audits.is_empty();
-    present(&args.output, false, samplers_only, || {
-        merged.judge(provenance)
-    })
+    present(&args.output, || merged.judge(provenance))
 }

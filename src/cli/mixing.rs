@@ -4,19 +4,19 @@
 use super::progress::{Progress, work};
 use super::table::{Table, table_width, wrap};
 use clap::Args;
-use shuffle_audit::Result;
-use shuffle_audit::algorithm::{Algorithm, StepKind};
-use shuffle_audit::audit::DEFAULT_SEED;
-use shuffle_audit::mixing::buffer::{self, Loader, LoaderCurve};
-use shuffle_audit::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
-use shuffle_audit::mixing::{self, Method, MixingCurve, MixingSpec};
-use shuffle_audit::output::mixing::{
+use crate::Result;
+use crate::algorithm::{Algorithm, StepKind};
+use crate::audit::DEFAULT_SEED;
+use crate::mixing::buffer::{self, Loader, LoaderCurve};
+use crate::mixing::monte_carlo::RANGE_STANDARD_ERRORS;
+use crate::mixing::{self, Method, MixingCurve, MixingSpec};
+use crate::output::mixing::{
     LOADER_NOTE, distance_text, fraction_text, loader_threshold_lines, loader_tv_text, tv_text,
     write_loaders, write_mixing,
 };
-use shuffle_audit::output::{files, thousands};
-use shuffle_audit::source::SourceSpec;
-use shuffle_audit::values;
+use crate::output::{files, thousands};
+use crate::source::SourceSpec;
+use crate::values;
 use std::path::PathBuf;
 
 /// What `mixing --help` adds after the options: how to read the Monte Carlo
@@ -122,7 +122,7 @@ pub fn run(args: &MixingArgs) -> Result<i32> {
         return run_loaders(args, loader);
     }
     let spec = spec(args)?;
-    let _ = files::prepare_dir(&args.out)?;
+    files::prepare_dir(&args.out)?;
 
     let total = if mixing::simulates(&spec) {
         spec.trials
@@ -152,7 +152,7 @@ fn run_loaders(args: &MixingArgs, loader: Loader) -> Result<i32> {
         None => buffer::default_sizes(args.n),
     };
     buffer::check(args.n, &sizes)?;
-    let _ = files::prepare_dir(&args.out)?;
+    files::prepare_dir(&args.out)?;
     let curve = buffer::curve(loader, args.n, &sizes)?;
     write_loaders(&args.out, &curve)?;
     show(

@@ -1,4 +1,7 @@
-//! Command-line parsing and dispatch. Exit codes: 0 ran (and, with
+//! The command line (behind the default feature `cli`), kept in the
+//! library so that the binary is one call ([`main`]) and what only the
+//! command line uses stays private to the crate. Parsing and dispatch.
+//! Exit codes: 0 ran (and, with
 //! `--fail-on-bias`, nothing was biased; with `run --check`, the counts are
 //! identical); 1 `--fail-on-bias` found bias or `run --check` found a
 //! difference; 2 bad input or a failure to write; 130 interrupted (Ctrl-C;
@@ -11,7 +14,6 @@ mod bench;
 mod color;
 mod exact;
 mod exact_samples;
-mod feed;
 mod interrupt;
 mod list;
 mod merge;
@@ -20,7 +22,6 @@ mod power;
 mod power_samples;
 mod progress;
 mod run;
-mod samples;
 mod selftest;
 mod shard;
 mod shown;
@@ -30,10 +31,10 @@ mod verdicts;
 
 use args::{Cli, Command, CompletionsArgs};
 use clap::{CommandFactory, Parser};
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::error::ErrorKind;
-use shuffle_audit::sampler::Sampler;
-use shuffle_audit::{Error, Result};
+use crate::algorithm::Algorithm;
+use crate::error::ErrorKind;
+use crate::sampler::Sampler;
+use crate::{Error, Result};
 
 /// Exit code: a `--fail-on-bias` run found bias.
 pub const EXIT_BIASED: i32 = 1;
@@ -71,7 +72,7 @@ pub fn main() -> i32 {
 }
 
 /// `completions SHELL`: the completion script on stdout.
-fn completions(args: &CompletionsArgs) -> shuffle_audit::Result<i32> {
+fn completions(args: &CompletionsArgs) -> crate::Result<i32> {
     let mut command = Cli::command();
     clap_complete::generate(
         args.shell,

@@ -8,14 +8,14 @@
 
 use super::progress::{Progress, work};
 use clap::Args;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
-use shuffle_audit::output::thousands;
-use shuffle_audit::power::{self, Effect, EffectOrigin, Plan, PlanOutcome};
-use shuffle_audit::source::SourceSpec;
-use shuffle_audit::spec::{DEFAULT_N, TestKind, TestSet};
-use shuffle_audit::values;
-use shuffle_audit::{Error, Result};
+use crate::algorithm::Algorithm;
+use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
+use crate::output::thousands;
+use crate::power::{self, Effect, EffectOrigin, Plan, PlanOutcome};
+use crate::source::SourceSpec;
+use crate::spec::{DEFAULT_N, TestKind, TestSet};
+use crate::values;
+use crate::{Error, Result};
 
 /// Arguments of `shuffle-audit power`.
 #[derive(Debug, Args)]

@@ -2,18 +2,18 @@
 //! to see the sampler's bias, test by test (`power::sampler`).
 
 use super::power::{PowerArgs, effect_lines, level_text, outcome_effect, outcome_lines};
-use super::samples::parse_weights;
+use crate::request::parse_weights;
 use serde::Serialize;
-use shuffle_audit::error::ErrorKind;
-use shuffle_audit::output::thousands;
-use shuffle_audit::power::sampler::{
+use crate::error::ErrorKind;
+use crate::output::thousands;
+use crate::power::sampler::{
     LawOrigin, SamplerPlan, SamplerPowerSpec, SamplerTestPlan, parse_sample_test, plan_sampler,
 };
-use shuffle_audit::power::{PILOT_TRIALS, PlanOutcome};
-use shuffle_audit::sampler::audit::SampleTest;
-use shuffle_audit::sampler::{Sampler, Shape};
-use shuffle_audit::source::SourceSpec;
-use shuffle_audit::{Error, Result};
+use crate::power::{PILOT_TRIALS, PlanOutcome};
+use crate::sampler::SampleTest;
+use crate::sampler::{Sampler, Shape};
+use crate::source::SourceSpec;
+use crate::{Error, Result};
 
 /// The JSON document: the chosen test's plan (as the shuffle command
 /// prints it), what it is of, and the plan of the whole audit.
@@ -87,7 +87,7 @@ pub fn run(args: &PowerArgs, sampler: Sampler) -> Result<i32> {
 /// refused), else -n, else the default.
 fn population(args: &PowerArgs, sampler: Sampler, weights: Option<&[u64]>) -> Result<usize> {
     let Some(fixed) = sampler.population().or(weights.map(<[u64]>::len)) else {
-        return Ok(args.n.unwrap_or(shuffle_audit::spec::DEFAULT_N));
+        return Ok(args.n.unwrap_or(crate::spec::DEFAULT_N));
     };
     if let Some(n) = args.n.filter(|&n| n != fixed) {
         return Err(Error::of_kind(

@@ -7,8 +7,8 @@
 //! five at n = 10).
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use shuffle_audit::engine::ALL_DECKS;
-use shuffle_audit::format::human_rate;
+use crate::audit::ALL_TRIALS;
+use crate::format::human_rate;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -28,10 +28,10 @@ pub struct Progress {
 }
 
 /// The work of `trials` trials of `n` items, as the overall bar counts it:
-/// saturating, and [`ALL_DECKS`] (unknown) stays unknown.
+/// saturating, and [`ALL_TRIALS`] (unknown) stays unknown.
 pub fn work(trials: u64, n: usize) -> u64 {
-    if trials == ALL_DECKS {
-        ALL_DECKS
+    if trials == ALL_TRIALS {
+        ALL_TRIALS
     } else {
         trials.saturating_mul(n.max(1) as u64)
     }
@@ -80,7 +80,7 @@ impl Progress {
     /// Starts the next audit: `label` with `trials` trials of `n` items.
     pub fn begin(&self, label: String, trials: u64, n: usize) {
         self.weight.store(n.max(1) as u64, Ordering::Relaxed);
-        if trials == ALL_DECKS {
+        if trials == ALL_TRIALS {
             self.item.unset_length();
             self.overall.unset_length();
         } else {
@@ -134,7 +134,7 @@ mod tests {
         // counting trials alone made the ETA of a mixed run far off.
         assert_eq!(work(1_000, 52), 52_000);
         assert_eq!(work(5_200, 10), 52_000);
-        assert_eq!(work(ALL_DECKS, 10), ALL_DECKS);
+        assert_eq!(work(ALL_TRIALS, 10), ALL_TRIALS);
         assert_eq!(work(u64::MAX - 1, 10), u64::MAX);
         let progress = Progress::new(2_000, work(1_000, 10) + work(1_000, 52), true);
         progress.begin("a".into(), 1_000, 10);

@@ -2,24 +2,21 @@
 //! (`--check`) verify that a report folder's counts reproduce bit for bit.
 
 use super::color;
-use super::samples;
 use super::study::{ExportArgs, execute};
 use super::table::{table_width, wrap};
 use super::verdicts;
 use clap::Args;
-use shuffle_audit::Result;
-use shuffle_audit::experiment::check::{self, RecordedSummary};
-use shuffle_audit::experiment::mixing::MixingPlan;
-use shuffle_audit::experiment::record::{
-    self, EXPERIMENT_FILE, RUN_FILE, RecordedSpec, RunRecord, RunStart, shell_line,
+use crate::Result;
+use crate::experiment::Experiment;
+use crate::experiment::check::{self, Checked};
+use crate::experiment::record::{
+    self, EXPERIMENT_FILE, RUN_FILE, RecordedAudit, RunRecord, RunStart, shell_line,
 };
-use shuffle_audit::experiment::{Experiment, scale_trials};
-use shuffle_audit::format::counted;
-use shuffle_audit::output::mixing::loader_threshold_lines;
-use shuffle_audit::output::samples::SampleSummary;
-use shuffle_audit::output::{files, thousands};
-use shuffle_audit::report::{self, MixingOutcome, Provenance, content};
-use shuffle_audit::study::{SAMPLERS_FOLDER, Study, StudyResult};
+use crate::format::counted;
+use crate::output::mixing::loader_threshold_lines;
+use crate::output::{files, thousands};
+use crate::report::{self, MixingOutcome, Provenance};
+use crate::study::StudyResult;
 use std::path::{Path, PathBuf};
 
 /// Exit code of `--check` when the counts differ.
@@ -55,7 +52,7 @@ pub struct RunArgs {
 
     /// Worker threads [default: the file's `threads`, else all cores]. Does
     /// not change the counts.
-    #[arg(long, value_parser = shuffle_audit::values::parse_threads)]
+    #[arg(long, value_parser = crate::values::parse_threads)]
     pub threads: Option<usize>,
 
     /// Rerun the experiment recorded in DIR (its experiment.toml and the
@@ -80,46 +77,21 @@ pub fn run(args: &RunArgs) -> Result<i32> {
 fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     let start = RunStart::now();
     let experiment = Experiment::load(file)?;
-    let runs = experiment.runs(args.trials_scale, args.threads)?;
-    let samples = experiment.sample_runs(args.trials_scale, args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| experiment.out.clone());
-    let skipped: Vec<String> = experiment
-        .skipped()
-        .into_iter()
-        .map(|(plan, missing)| format!("{} (needs `{missing}`, not installed)", plan.subject))
-        .chain(experiment.skipped_samples())
-        .collect();
+    let skipped = experiment.skipped();
     if !args.quiet {
         for line in &skipped {
             eprintln!("skipped: {line}");
         }
     }
-    if runs.is_empty() && samples.is_empty() && experiment.mixing.is_empty() {
-        return Err(shuffle_audit::Error::io(
+    if experiment.nothing_runs() {
+        return Err(crate::Error::io(
             "every [[audit]] and [[sample]] table was skipped: nothing to run",
         ));
     }
     let command = record::command_line();
-    let reproduce = reproduce(&out, args);
-    let study = Study {
-        title: experiment.name.clone(),
-        purpose: experiment.purpose.clone(),
-        alpha: experiment.alpha,
-        audits: runs.iter().map(|r| r.spec.clone()).collect(),
-        samples: samples.iter().map(|p| p.spec.clone()).collect(),
-        notes: runs.iter().map(|r| r.note.clone()).collect(),
-        until_decisive: None,
-        mixing: experiment
-            .mixing
-            .iter()
-            .map(|plan| MixingPlan {
-                trials: scale_trials(plan.trials, args.trials_scale),
-                ..plan.clone()
-            })
-            .collect(),
-        skipped,
-        provenance: Provenance::of(&start, shell_line(&command), reproduce),
-    };
+    let provenance = Provenance::of(&start, shell_line(&command), reproduce(&out, args));
+    let study = experiment.study(args.trials_scale, args.threads, provenance)?;
     let result = execute(
         study,
         Some(&out),
@@ -127,95 +99,39 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
         true,
         &args.export,
         |dir, result| {
-            let threads = result.audits.first().map_or_else(
-                || args.threads.unwrap_or_else(rayon::current_num_threads),
-                |a| a.threads(),
-            );
-            let audits = runs
-                .iter()
-                .enumerate()
-                .map(|(i, run)| RecordedSpec::of(run, result.audits.get(i)))
-                .collect();
-            let record = run_record(
-                &experiment,
-                file,
-                &command,
-                &result.study.provenance,
+            let threads = args
+                .threads
+                .or(experiment.threads)
+                .unwrap_or_else(rayon::current_num_threads);
+            let record = RunRecord {
+                tool: result.study.provenance.tool.clone(),
+                git_commit: result.study.provenance.git_commit.clone(),
+                git_dirty: result.study.provenance.git_dirty,
+                command_line: command.clone(),
+                date: result.study.provenance.date.clone(),
+                experiment: experiment.name.clone(),
+                experiment_file: file.display().to_string(),
+                alpha: experiment.alpha,
                 threads,
-                args,
-                audits,
-            );
+                trials_scale: args.trials_scale,
+                audits: result
+                    .audits
+                    .iter()
+                    .map(|a| RecordedAudit::of(a.as_ref()))
+                    .collect(),
+                reproduce: result.study.provenance.reproduce.clone(),
+            };
             files::write_atomic(&dir.join(EXPERIMENT_FILE), experiment.text.as_bytes())?;
             files::write_atomic(&dir.join(RUN_FILE), record.to_json().as_bytes())
         },
     )?;
-    let only_samples = result.audits.is_empty() && result.mixing.is_empty();
-    if args.json && only_samples {
-        println!(
-            "{}",
-            SampleSummary::of(&result.samples, experiment.alpha).to_json()
-        );
-    } else if args.json {
+    if args.json {
         println!("{}", result.summary().to_json());
     } else {
-        let judged_with = result.study.len();
-        let samplers = samples::render(&result.samples, judged_with, experiment.alpha);
-        if only_samples {
-            print!(
-                "{}: {}",
-                experiment.name,
-                color::verdicts(&samplers, color::stdout())
-            );
-        } else {
-            print!("{}", color::verdicts(&render(&result), color::stdout()));
-            if !result.samples.is_empty() {
-                print!(
-                    "\nsamplers: {}",
-                    color::verdicts(&samplers, color::stdout())
-                );
-            }
-        }
+        print!("{}", color::verdicts(&render(&result), color::stdout()));
     }
     announce(&out, args.quiet);
     Ok(0)
-}
-
-/// `--check DIR` of the sampler audits of a study: compare every rerun
-/// audit's inclusion counts with the `summary.json` they were written to
-/// (DIR's own for a study of samplers only, else DIR/samplers'). `None`
-/// when all match, else the first difference.
-fn check_samples(dir: &Path, result: &StudyResult) -> Result<Option<String>> {
-    let folder = match result.audits.is_empty() {
-        true => dir.to_path_buf(),
-        false => dir.join(SAMPLERS_FOLDER),
-    };
-    let path = folder.join("summary.json");
-    let text = std::fs::read_to_string(&path).map_err(|source| shuffle_audit::Error::Io {
-        path: path.clone(),
-        source,
-    })?;
-    let recorded: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| shuffle_audit::Error::bad_input(format!("{}: {e}", path.display())))?;
-    let empty = Vec::new();
-    let entries = recorded["audits"].as_array().unwrap_or(&empty);
-    let audits = &result.samples;
-    if entries.len() != audits.len() {
-        return Ok(Some(format!(
-            "{} recorded, {} rerun",
-            counted(entries.len() as u64, "sampler audit", "sampler audits"),
-            audits.len()
-        )));
-    }
-    for (entry, audit) in entries.iter().zip(audits) {
-        let counts: Vec<u64> = entry["inclusion"]
-            .as_array()
-            .map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect())
-            .unwrap_or_default();
-        if counts != audit.tally().inclusion() {
-            return Ok(Some(format!("{} inclusion counts", audit.spec().sampler)));
-        }
-    }
-    Ok(None)
 }
 
 /// The commands that verify and redo a run written to `out`.
@@ -236,33 +152,6 @@ fn reproduce(out: &Path, args: &RunArgs) -> Vec<String> {
     ]
 }
 
-/// run.json: the provenance of the run, what ran (`audits`, one per
-/// shuffle audit; none for a sampler experiment) and how to redo it.
-fn run_record(
-    experiment: &Experiment,
-    file: &Path,
-    command: &[String],
-    provenance: &Provenance,
-    threads: usize,
-    args: &RunArgs,
-    audits: Vec<RecordedSpec>,
-) -> RunRecord {
-    RunRecord {
-        tool: provenance.tool.clone(),
-        git_commit: provenance.git_commit.clone(),
-        git_dirty: provenance.git_dirty,
-        command_line: command.to_vec(),
-        date: provenance.date.clone(),
-        experiment: experiment.name.clone(),
-        experiment_file: file.display().to_string(),
-        alpha: experiment.alpha,
-        threads,
-        trials_scale: args.trials_scale,
-        audits,
-        reproduce: provenance.reproduce.clone(),
-    }
-}
-
 /// Says where the report went, unless quiet.
 fn announce(out: &Path, quiet: bool) {
     if !quiet {
@@ -273,28 +162,13 @@ fn announce(out: &Path, quiet: bool) {
     }
 }
 
-/// The verdict table printed on stdout.
+/// The verdict table printed on stdout, with the title, and what the
+/// mixing curves answer.
 fn render(result: &StudyResult) -> String {
-    let (study, audits) = (&result.study, &result.audits);
-    let mut out = if audits.is_empty() {
-        format!("{}: no audits\n", study.title)
-    } else {
-        let mut shared = verdicts::shared(audits);
-        shared.push(format!(
-            "alpha {}, Holm within each audit and over all audits",
-            study.alpha
-        ));
-        let verdicts = audits.iter().map(|a| a.verdict());
-        let all: Vec<_> = verdicts
-            .chain(result.samples.iter().map(|a| a.verdict()))
-            .collect();
-        format!(
-            "{}: {}\n{}\n\n{}",
-            study.title,
-            content::verdict_counts_of(&all),
-            wrap(&shared.join(", "), table_width()),
-            verdicts::render(audits, &result.findings)
-        )
+    let study = &result.study;
+    let mut out = match result.audits.is_empty() {
+        true => format!("{}: no audits\n", study.title),
+        false => format!("{}: {}", study.title, verdicts::render(result)),
     };
     let unavailable: Vec<String> = result
         .mixing
@@ -334,12 +208,11 @@ fn render(result: &StudyResult) -> String {
 fn check(dir: &Path, args: &RunArgs) -> Result<i32> {
     let record = RunRecord::load(dir)?;
     let experiment = Experiment::load(&dir.join(EXPERIMENT_FILE))?;
-    let runs = experiment.runs(record.trials_scale, args.threads)?;
-    let samples = experiment.sample_runs(record.trials_scale, args.threads)?;
-    let study = Study {
-        alpha: experiment.alpha,
-        samples: samples.iter().map(|p| p.spec.clone()).collect(),
-        ..Study::new(runs.iter().map(|r| r.spec.clone()).collect())
+    let provenance = Provenance::of(&RunStart::now(), String::new(), Vec::new());
+    let study = experiment.study(record.trials_scale, args.threads, provenance)?;
+    let study = crate::study::Study {
+        mixing: Vec::new(),
+        ..study
     };
     let result = execute(
         study,
@@ -349,51 +222,23 @@ fn check(dir: &Path, args: &RunArgs) -> Result<i32> {
         &ExportArgs::default(),
         |_, _| Ok(()),
     )?;
-    let audits = &result.audits;
-    let mut difference = None;
-    if !audits.is_empty() {
-        let mut recorded = RecordedSummary::load(dir)?;
-        check::load_counts(&mut recorded, audits, dir)?;
-        difference = check::compare(&recorded, audits).map(|d| d.to_string());
+    match check::compare(dir, &result)? {
+        Checked::Different(difference) => {
+            println!("different: {difference}");
+            Ok(EXIT_DIFFERENT)
+        }
+        Checked::Identical(compared) => {
+            let compared: Vec<String> = compared
+                .iter()
+                .map(|(counts, what)| format!("{} {what}", thousands(*counts)))
+                .collect();
+            println!(
+                "identical: {}, {} match {}",
+                counted(result.study.len() as u64, "audit", "audits"),
+                crate::format::and_list(&compared),
+                dir.join("summary.json").display()
+            );
+            Ok(0)
+        }
     }
-    if difference.is_none() && !result.samples.is_empty() {
-        difference = check_samples(dir, &result)?;
-    }
-    if let Some(difference) = difference {
-        println!("different: {difference}");
-        return Ok(EXIT_DIFFERENT);
-    }
-    // What was compared, by kind: position-by-value cells of the shuffles,
-    // inclusion counts of the samplers (each against its own summary).
-    let cells: usize = audits.iter().map(|a| a.spec().n * a.spec().n).sum();
-    let inclusions: usize = result.samples.iter().map(|a| a.tally().n()).sum();
-    let mut compared = Vec::new();
-    if !audits.is_empty() {
-        let what = match result.samples.is_empty() {
-            true => "counts",
-            false => "position-by-value counts",
-        };
-        compared.push(format!(
-            "{} {what} match {}",
-            thousands(cells as u64),
-            dir.join("summary.json").display()
-        ));
-    }
-    if !result.samples.is_empty() {
-        let folder = match audits.is_empty() {
-            true => dir.to_path_buf(),
-            false => dir.join(SAMPLERS_FOLDER),
-        };
-        compared.push(format!(
-            "{} inclusion counts match {}",
-            thousands(inclusions as u64),
-            folder.join("summary.json").display()
-        ));
-    }
-    println!(
-        "identical: {}, {}",
-        counted(result.study.len() as u64, "audit", "audits"),
-        compared.join(" and ")
-    );
-    Ok(0)
 }

@@ -3,8 +3,8 @@
 
 use super::table::Table;
 use clap::Args;
-use shuffle_audit::Result;
-use shuffle_audit::selftest::{self, Check, Settings};
+use crate::Result;
+use crate::selftest::{self, Check, Settings};
 use std::time::Instant;
 
 /// Arguments of `shuffle-audit selftest`.

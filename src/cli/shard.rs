@@ -1,76 +1,29 @@
 //! `audit --shard`, `--checkpoint` and `--resume`: the audit (of built-in
-//! shuffles or of built-in samplers) counted chunk by chunk into a tally
-//! file (see [`shuffle_audit::shard`]): a shard's tally is written for
-//! `merge`; a whole run's is judged and reported as `audit` reports any
-//! run.
+//! subjects of any kind) counted chunk by chunk into a tally file (see
+//! [`crate::shard`]): a shard's tally is written for `merge`; a
+//! whole run's is judged and reported as `audit` reports any run. A deck
+//! file's read can be checkpointed and resumed too.
 
 use super::audit_args::{AuditArgs, OutputArgs};
 use super::interrupt;
-use super::samples;
 use super::shown::{Shown, show};
-use super::study::{Bars, ExportArgs, deliver, prepare};
-use shuffle_audit::engine::{ALL_DECKS, ChunkRange, RunSpec};
-use shuffle_audit::error::ErrorKind;
-use shuffle_audit::experiment::record::{self, RunStart, shell_line};
-use shuffle_audit::output::thousands;
-use shuffle_audit::produce;
-use shuffle_audit::report::Provenance;
-use shuffle_audit::sampler::run::SampleSpec;
-use shuffle_audit::sampler::subject::SamplerSubject;
-use shuffle_audit::shard::TallyFile;
-use shuffle_audit::shard::input::{self, InputCheckpoint, InputSaving};
-use shuffle_audit::shard::run::{self, Checkpoint};
-use shuffle_audit::study::{Counted, Observer, Study, StudyResult};
-use shuffle_audit::subject::{Feed, Outside, Subject};
-use shuffle_audit::{Error, Result};
+use super::study::{Bars, deliver, prepare};
+use crate::audit::{self, ALL_TRIALS, Feed, Produced, Spec, Subject};
+use crate::error::ErrorKind;
+use crate::experiment::record::{self, RunStart, shell_line};
+use crate::output::thousands;
+use crate::report::Provenance;
+use crate::shard::TallyFile;
+use crate::shard::input::{self, InputCheckpoint, InputSaving};
+use crate::shard::run::{self, Checkpoint};
+use crate::shuffle::{Shuffles, read_options};
+use crate::study::{Observer, Study, StudyResult};
+use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 
-/// Refuses, before anything runs, what cannot be counted in chunks:
-/// samplers and decks from outside (except a deck file's checkpointed
-/// read), sequential audits; and a shard asked for a report, which only the
-/// merge of all shards can give. `samplers` are the samplers audited (none
-/// for an audit of shuffles).
-pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: &[SamplerSubject]) -> Result<()> {
-    let flag = match (&args.shards.shard, &args.shards.checkpoint) {
-        (Some(_), _) => "--shard",
-        (None, Some(_)) => "--checkpoint",
-        (None, None) => "--resume",
-    };
-    let outside_sampler = samplers.iter().find(|s| s.builtin().is_none());
-    let why = if let Some(outside) = outside_sampler {
-        Some(format!(
-            "{outside} is your own sampler, whose samples are read (--input, --cmd), not drawn \
-             in chunks of a seed: such a run is not split or resumed"
-        ))
-    } else if args.outside.input.is_some() && args.shards.shard.is_some() {
-        Some(
-            "--input decks are read from a file, not drawn in chunks of a seed: split the file \
-             and audit each part, or checkpoint the read (--checkpoint, --resume)"
-                .to_string(),
-        )
-    } else if args.outside.input.as_deref() == Some(Path::new("-")) {
-        Some("stdin cannot be reopened where it stopped: give --input a file to checkpoint".into())
-    } else if args.outside.cmd.is_some() {
-        Some(
-            "--cmd decks come from a program, not from chunks of the seed: such a run is not \
-             split or resumed"
-                .to_string(),
-        )
-    } else if args.run.until_decisive {
-        Some("--until-decisive decides its trials as it goes: give a fixed --trials".to_string())
-    } else {
-        None
-    };
-    if let Some(why) = why {
-        let what = match samplers.is_empty() {
-            false => "built-in samplers",
-            true => "built-in shuffle algorithms",
-        };
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!("{flag} works for {what} only: {why}"),
-        ));
-    }
+/// Refuses a shard asked for a report, which only the merge of all shards
+/// can give (the flags of a report are this command's).
+fn refuse_report_flags(args: &AuditArgs) -> Result<()> {
     let report = [
         (args.output.out.is_some(), "--out"),
         (args.output.json, "--json"),
@@ -92,6 +45,7 @@ pub(super) fn refuse_unsupported(args: &AuditArgs, samplers: &[SamplerSubject]) 
 /// tally file; a whole run is judged and shown like any audit. Ctrl-C
 /// saves and stops (exit 130).
 pub(super) fn run(args: &AuditArgs, study: Study) -> Result<i32> {
+    refuse_report_flags(args)?;
     let files = [
         &args.shards.tally,
         &args.shards.checkpoint,
@@ -103,15 +57,12 @@ pub(super) fn run(args: &AuditArgs, study: Study) -> Result<i32> {
             folder.display()
         )));
     }
-    if let [spec] = study.audits.as_slice()
-        && let Subject::Outside(outside) = &spec.subject
+    if let [planned] = study.audits.as_slice()
+        && let Some(spec) = planned.as_any().downcast_ref::<Spec<Shuffles>>()
+        && !planned.is_builtin()
     {
-        return run_input(args, spec, outside);
+        return run_input(args, spec, study.alpha);
     }
-    let study = Study {
-        alpha: args.run.alpha,
-        ..study
-    };
     let threads = args.run.threads.unwrap_or_else(rayon::current_num_threads);
     let command = shell_line(&record::command_line());
     let fresh = TallyFile::of_study(&study, args.shards.shard, command.clone(), threads)?;
@@ -141,8 +92,7 @@ pub(super) fn run(args: &AuditArgs, study: Study) -> Result<i32> {
     };
     let Some(shard) = args.shards.shard else {
         let provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
-        let samplers_only = file.audits.is_empty();
-        return present(&args.output, false, samplers_only, || {
+        return present(&args.output, || {
             count(&mut file)?;
             file.judge(provenance)
         });
@@ -169,41 +119,31 @@ pub(super) fn run(args: &AuditArgs, study: Study) -> Result<i32> {
 }
 
 /// Judges a whole run with `judge` (counted here, resumed or merged from
-/// shards), writes its report and exports, and shows it as `audit` shows a
-/// run of its kind: the sampler audits' table for a run of samplers only
-/// (`samplers_only`), else the shuffles' (with the samplers' after them),
-/// and the looks of a sequential run (`until_decisive`). Returns the exit
-/// code.
+/// shards), writes its report and exports, and shows it as `audit` shows
+/// any run. Returns the exit code.
 pub(super) fn present(
     output: &OutputArgs,
-    until_decisive: bool,
-    samplers_only: bool,
     judge: impl FnOnce() -> Result<StudyResult>,
 ) -> Result<i32> {
     let out = output.dir();
-    // A run of samplers writes its own exports (samples::show).
-    let exports = match samplers_only {
-        true => ExportArgs::default(),
-        false => output.export.clone(),
-    };
-    let result = deliver(out.as_deref(), &exports, judge, |_, _| Ok(()))?;
-    match samplers_only {
-        true => samples::show(&result, output, out.as_deref()),
-        false => Ok(show(
-            &result,
-            &Shown::of(output, until_decisive, out.as_deref()),
-        )),
-    }
+    let result = deliver(out.as_deref(), &output.export, judge, |_, _| Ok(()))?;
+    Ok(show(&result, &Shown::of(output, out.as_deref())))
 }
 
 /// `audit --input FILE --checkpoint C` (or `--resume C`): the file read
 /// with its counts saved every so often, resumed from a saved checkpoint,
 /// then judged and shown as any audit. Ctrl-C saves and stops (exit 130).
-fn run_input(args: &AuditArgs, spec: &RunSpec, outside: &Outside) -> Result<i32> {
-    let Feed::File { format, .. } = &outside.feed else {
+fn run_input(args: &AuditArgs, spec: &Spec<Shuffles>, alpha: f64) -> Result<i32> {
+    let Subject::Outside(outside) = &spec.subject else {
         return Err(Error::unsupported("only an --input file is checkpointed"));
     };
-    let opts = produce::read_options(spec, outside, *format);
+    let Feed::File { format, .. } = &outside.feed else {
+        return Err(Error::unsupported(
+            "--cmd decks come from a program, not from chunks of the seed: such a run is not \
+             split or resumed",
+        ));
+    };
+    let opts = read_options(spec, outside, *format);
     let command = shell_line(&record::command_line());
     let resumed = args
         .shards
@@ -224,13 +164,13 @@ fn run_input(args: &AuditArgs, spec: &RunSpec, outside: &Outside) -> Result<i32>
     };
     let out = args.output.dir();
     let study = Study {
-        alpha: args.run.alpha,
+        alpha,
         provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command.clone()]),
-        ..Study::new(vec![spec.clone()])
+        ..Study::new(vec![spec.clone().into()])
     };
     prepare(&study, args.output.quiet, &args.output.export)?;
     let bars = Bars::new(&study, args.output.quiet, false);
-    let asked = (spec.trials != ALL_DECKS).then_some(spec.trials);
+    let asked = (spec.trials != ALL_TRIALS).then_some(spec.trials);
     let result = deliver(
         out.as_deref(),
         &args.output.export,
@@ -240,25 +180,23 @@ fn run_input(args: &AuditArgs, spec: &RunSpec, outside: &Outside) -> Result<i32>
                 spec,
                 &opts,
                 command,
-                args.run.alpha,
+                alpha,
                 resumed,
                 saving,
                 &|k| bars.advanced(k),
             );
             bars.finish();
             let done = read.map_err(|e| with_resume_hint(e, Some(path)))?;
-            study.conclude(vec![Counted {
+            let produced = Produced {
                 feed: Some(done.feed(asked)),
                 tally: done.tally,
-                seconds: done.seconds,
-            }])
+            };
+            let judged = audit::of_read(spec, produced, done.seconds, alpha, false)?;
+            Ok(StudyResult::judged(study, vec![judged.into()], Vec::new()))
         },
         |_, _| Ok(()),
     )?;
-    Ok(show(
-        &result,
-        &Shown::of(&args.output, args.run.until_decisive, out.as_deref()),
-    ))
+    Ok(show(&result, &Shown::of(&args.output, out.as_deref())))
 }
 
 /// The tally file saved at `path`, checked to be the run `fresh` describes
@@ -294,28 +232,16 @@ fn resumed(path: &Path, fresh: TallyFile) -> Result<TallyFile> {
 /// The study as progress and the run-length warning see it: each audit
 /// with the trials it has left.
 fn left_to_count(file: &TallyFile, study: Study) -> Study {
-    let left = |counted: ChunkRange, trials| {
-        file.planned
-            .with(counted.end, file.planned.end)
-            .trials(trials)
-    };
-    let audits = (study.audits.into_iter().zip(&file.audits))
-        .map(|(spec, audit)| RunSpec {
-            trials: left(audit.counted, spec.trials),
-            ..spec
+    let audits = (study.audits.iter().zip(&file.audits))
+        .map(|(spec, audit)| {
+            let left = file
+                .planned
+                .with(audit.counted.end, file.planned.end)
+                .trials(spec.trials());
+            spec.with_trials(left)
         })
         .collect();
-    let samples = (study.samples.into_iter().zip(&file.samples))
-        .map(|(spec, audit)| SampleSpec {
-            trials: left(audit.counted, spec.trials),
-            ..spec
-        })
-        .collect();
-    Study {
-        audits,
-        samples,
-        ..study
-    }
+    Study { audits, ..study }
 }
 
 /// An interrupted run's error, telling how to continue it.

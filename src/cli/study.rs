@@ -6,15 +6,12 @@
 use super::interrupt;
 use super::progress::{Progress, work};
 use clap::Args;
-use shuffle_audit::Result;
-use shuffle_audit::engine::{N_FROM_INPUT, RunSpec};
-use shuffle_audit::format::human_bytes;
-use shuffle_audit::ingest;
-use shuffle_audit::output::{files, thousands};
-use shuffle_audit::report;
-use shuffle_audit::sampler::run::SampleSpec;
-use shuffle_audit::study::{Observer, Study, StudyResult};
-use shuffle_audit::subject::{Feed, Subject};
+use crate::Result;
+use crate::audit::{Feed, N_FROM_INPUT, Planned};
+use crate::format::human_bytes;
+use crate::ingest;
+use crate::output::{files, thousands};
+use crate::study::{Observer, Study, StudyResult, verdicts_markdown};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -46,7 +43,7 @@ impl ExportArgs {
         for path in self.paths() {
             let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
             if parent.is_some_and(|p| !p.is_dir()) {
-                return Err(shuffle_audit::Error::io(format!(
+                return Err(crate::Error::io(format!(
                     "cannot export to {}: no such folder",
                     path.display()
                 )));
@@ -71,10 +68,7 @@ impl ExportArgs {
             files::write_atomic(path, summary.to_csv().as_bytes())?;
         }
         if let Some(path) = &self.export_markdown {
-            files::write_atomic(
-                path,
-                report::verdicts_markdown(&result.report_input()).as_bytes(),
-            )?;
+            files::write_atomic(path, verdicts_markdown(&result.document()).as_bytes())?;
         }
         Ok(())
     }
@@ -164,18 +158,16 @@ impl Bars {
     /// for a sequential study); see [`execute`] for `quiet` and `announce`.
     pub fn new(study: &Study, quiet: bool, announce: bool) -> Self {
         let budget = |trials| study.until_decisive.unwrap_or(trials);
-        let shuffles = study.audits.iter().map(|s| work(budget(s.trials), s.n));
-        let samplers = (study.samples.iter()).map(|s| work(budget(s.trials), sample_size(s)));
-        let total_work = shuffles.chain(samplers).fold(0, u64::saturating_add);
+        let total_work = (study.audits.iter())
+            .map(|a| work(budget(a.trials()), a.work()))
+            .fold(0, u64::saturating_add);
         Self {
             progress: Progress::new(study.planned_trials(), total_work, quiet),
             // Without bars (stderr not a terminal), a line per finished
             // audit shows that a long run is alive.
             announce: announce || !std::io::stderr().is_terminal(),
             count: study.len(),
-            labels: (study.audits.iter().map(label))
-                .chain(study.samples.iter().map(sample_label))
-                .collect(),
+            labels: study.audits.iter().map(|a| label(a.as_ref())).collect(),
         }
     }
 }
@@ -187,34 +179,17 @@ impl Bars {
     }
 }
 
-/// How progress names a sampler audit: `floyd:k=3 N=10 chacha8`, or
-/// without the source for a sampler from outside.
-pub fn sample_label(spec: &SampleSpec) -> String {
-    match spec.sampler.builtin() {
-        Some(_) => format!("{} N={} {}", spec.sampler, spec.n, spec.source),
-        None => format!("{} N={}", spec.sampler, spec.n),
-    }
-}
-
-/// The sample size for weighing progress: 1 for an outside sampler, whose
-/// k is known only from its first line.
-pub fn sample_size(spec: &SampleSpec) -> usize {
-    spec.sampler.known_k().unwrap_or(1) as usize
-}
-
-/// How progress names an audit: `naive-swap n=10 chacha8`. Decks read
-/// from a text file say n from their first line before the read starts;
-/// from stdin, n is known only once read.
-fn label(spec: &RunSpec) -> String {
-    let n = match (&spec.subject, spec.n) {
-        (Subject::Outside(outside), N_FROM_INPUT) => match &outside.feed {
-            Feed::File { path, format } => ingest::peek_n(path, *format),
-            Feed::Command { .. } | Feed::Function | Feed::Given { .. } => None,
-        },
+/// How progress names an audit: `naive-swap n=10 chacha8`. Output read
+/// from a text file says n from its first line before the read starts;
+/// from stdin or a program, n is known only once read.
+fn label(planned: &dyn Planned) -> String {
+    let n = match (planned.feed(), planned.n()) {
+        (Some(Feed::File { path, format }), N_FROM_INPUT) => ingest::peek_n(&path, format),
+        (_, N_FROM_INPUT) => None,
         (_, n) => Some(n),
     };
-    let n = n.map_or_else(|| "n from its first deck".to_string(), |n| format!("n={n}"));
-    format!("{} {n} {}", spec.subject, spec.source_label())
+    let n = n.map_or_else(|| "n from its first line".to_string(), |n| format!("n={n}"));
+    format!("{} {n} {}", planned.subject(), planned.source_label())
 }
 
 impl Observer for Bars {
@@ -253,8 +228,8 @@ fn warn_if_long(study: &Study, quiet: bool) {
     let work: f64 = study
         .audits
         .iter()
-        .filter(|s| s.subject.builtin().is_some())
-        .map(|s| study.until_decisive.unwrap_or(s.trials) as f64 * s.n as f64)
+        .filter(|a| a.is_builtin())
+        .map(|a| study.until_decisive.unwrap_or(a.trials()) as f64 * a.work() as f64)
         .sum();
     let seconds = work / (ROUGH_ELEMENTS_PER_CORE_SECOND * rayon::current_num_threads() as f64);
     if seconds > 86_400.0 && !quiet {

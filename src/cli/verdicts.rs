@@ -1,55 +1,99 @@
-//! The verdict table both `audit` and `run` print: one rendering of the
-//! judged audits, with the same words and numbers as the report and JSON,
+//! The verdict table every command prints (`audit`, `run`, `merge`, a
+//! resumed run): one rendering of the judged audits of any kinds, with the
+//! same words and numbers as the report and JSON (each audit's record),
 //! fitted to the terminal (see [`table_width`]).
 
 use super::table::{Table, table_width, wrap};
-use shuffle_audit::audit::Audit;
-use shuffle_audit::findings::{AuditFindings, Findings};
-use shuffle_audit::format::{counted, format_ratio, short_count};
-use shuffle_audit::output::{format_p, thousands};
-use shuffle_audit::report::content;
-use shuffle_audit::sequential::Look;
-use shuffle_audit::stats::Verdict;
+use crate::audit::{ALL_TRIALS, Record};
+use crate::format::{counted, short_count};
+use crate::output::{format_p, thousands};
+use crate::stats::Verdict;
+use crate::study::{StudyResult, is_surprise, verdict_counts};
 
-/// What every audit of a run shares, for a header line (`n = 10`,
-/// `1,000,000 trials each`, `rng chacha8`); these columns are left out of
-/// the table.
-pub fn shared(audits: &[Audit]) -> Vec<String> {
-    let Some(first) = audits.first() else {
-        return Vec::new();
+/// The human-readable result: a header line (what every audit shares),
+/// the verdict table and its notes.
+pub fn render(result: &StudyResult) -> String {
+    let records = result.records();
+    let Some(first) = records.first() else {
+        return format!("{}: no audits\n", result.study.title);
     };
-    let mut out = Vec::new();
-    if audits.iter().all(|a| a.spec().n == first.spec().n) {
-        out.push(format!("n = {}", first.spec().n));
+    let same = |f: &dyn Fn(&Record) -> String| records.iter().all(|r| f(r) == f(first));
+    let sequential = result.study.until_decisive.is_some();
+    let mut shared = Vec::new();
+    if same(&|r| r.n.to_string()) {
+        shared.push(format!("n = {}", first.n));
     }
-    if audits
-        .iter()
-        .all(|a| a.spec().trials == first.spec().trials)
-    {
-        out.push(format!("{} trials each", thousands(first.spec().trials)));
+    let unit = match same(&|r| r.unit.to_string()) {
+        true => first.unit,
+        false => "trials",
+    };
+    match result.study.until_decisive {
+        Some(ALL_TRIALS) => shared.push(format!("{unit} as read, look after look (until decisive)")),
+        Some(budget) => shared.push(format!(
+            "up to {} {unit} each (until decisive)",
+            thousands(budget)
+        )),
+        None if same(&|r| r.trials.to_string()) => {
+            shared.push(format!("{} {unit} each", thousands(first.trials)));
+        }
+        None => {}
     }
-    if audits
-        .iter()
-        .all(|a| a.spec().source_label() == first.spec().source_label())
-    {
-        out.push(format!("rng {}", first.spec().source_label()));
+    if same(&|r| r.rng.clone()) {
+        shared.push(format!("rng {}", first.rng));
+    }
+    if same(&|r| r.seed.to_string()) {
+        shared.push(format!("seed {}", first.seed));
+    }
+    let verdicts: Vec<Verdict> = records.iter().map(|r| r.verdict).collect();
+    let correction = match sequential {
+        true => "each sequential: alpha spent over its looks and the audits (Bonferroni)",
+        false => "Holm within each audit and over",
+    };
+    let mut out = format!(
+        "{}: {}\n",
+        wrap(&shared.join(", "), table_width()),
+        verdict_counts(&verdicts)
+    );
+    out.push_str(&match sequential {
+        true => format!("alpha {}, {correction}\n", result.study.alpha),
+        false => format!(
+            "alpha {}, {correction} {}\n",
+            result.study.alpha,
+            counted(records.len() as u64, "audit", "audits")
+        ),
+    });
+    if same(&|r| r.tests_run.clone()) {
+        out.push_str(&wrap(&format!("tests: {}", first.tests_run), table_width()));
+        out.push('\n');
+    }
+    for record in records.iter().filter(|r| r.feed.is_some()) {
+        out.push_str(&wrap(
+            &format!("{}: {}", record.subject, record.drawn),
+            table_width(),
+        ));
+        out.push('\n');
+    }
+    out.push('\n');
+    out.push_str(&table(result, &records));
+    for note in result.study.notes.iter().flatten() {
+        out.push_str(&wrap(&format!("\nnote: {note}\n"), table_width()));
+    }
+    if sequential {
+        out.push_str(&sequential_note(&records));
     }
     out
 }
 
 /// The table of verdicts, followed by what its columns mean and a note on
 /// any verdict opposite to the expected one and on inconclusive runs.
-/// Columns every audit shares (see [`shared`]) are left out.
-pub fn render(audits: &[Audit], findings: &Findings) -> String {
-    let first = match audits.first() {
-        Some(first) => first,
-        None => return String::new(),
-    };
-    let same = |f: &dyn Fn(&Audit) -> String| audits.iter().all(|a| f(a) == f(first));
-    let with_n = !same(&|a| a.spec().n.to_string());
-    let with_trials = !same(&|a| a.spec().trials.to_string());
-    let with_rng = !same(&|a| a.spec().source_label());
-    let mut header = vec![("algorithm", false)];
+/// Columns every audit shares are left out (the header says them).
+fn table(result: &StudyResult, records: &[Record]) -> String {
+    let first = &records[0];
+    let same = |f: &dyn Fn(&Record) -> String| records.iter().all(|r| f(r) == f(first));
+    let with_n = !same(&|r| r.n.to_string());
+    let with_trials = !same(&|r| r.trials.to_string()) || result.study.until_decisive.is_some();
+    let with_rng = !same(&|r| r.rng.clone());
+    let mut header = vec![("subject", false)];
     if with_n {
         header.push(("n", true));
     }
@@ -69,40 +113,35 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
     let mut rows = Vec::new();
     let mut surprises = Vec::new();
     let mut inconclusive = Vec::new();
-    for (a, found) in audits.iter().zip(&findings.audits) {
+    for (audit, r) in result.audits.iter().zip(records) {
         let rng = if with_rng {
-            format!(", {}", a.spec().source_label())
+            format!(", {}", r.rng)
         } else {
             String::new()
         };
-        let label = format!("{} (n = {}{rng})", a.spec().subject, a.spec().n);
-        if content::is_surprise(a) {
+        let label = format!("{} (n = {}{rng})", r.subject, r.n);
+        if is_surprise(audit.as_ref()) {
             surprises.push(label.clone());
         }
-        if let Some(why) = a
-            .sensitivity()
-            .inconclusive
-            .as_ref()
-            .filter(|_| a.verdict() == Verdict::Inconclusive)
-        {
+        if let Some(why) = &r.inconclusive_reason {
             inconclusive.push(format!("  {label}: {why}"));
         }
-        let mut row = vec![a.spec().subject.to_string()];
+        let mut row = vec![r.subject.clone()];
         if with_n {
-            row.push(a.spec().n.to_string());
+            row.push(r.n.to_string());
         }
         if with_trials {
-            row.push(short_count(a.spec().trials));
+            row.push(short_count(r.trials));
         }
         if with_rng {
-            row.push(a.spec().source_label());
+            row.push(r.rng.clone());
         }
         row.extend([
-            format!("{} {}", a.verdict().symbol(), a.verdict()),
-            format_p(a.log10_p_adjusted()),
-            seen_by_cell(a.seen_by().iter().map(|t| t.test)),
-            a.sensitivity().short(),
-            deviation_short(found),
+            format!("{} {}", r.verdict.symbol(), r.verdict),
+            format_p(r.log10_p_adjusted),
+            seen_by_cell(&r.seen_by),
+            r.could_detect.clone(),
+            audit.deviation_short(),
         ]);
         rows.push(row);
     }
@@ -119,7 +158,7 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
         }
         let mut table = Table::new(&header)
             .droppable(&["seen by", "could detect"])
-            .shrinkable(&["seen by", "algorithm", "largest deviation", "rng"])
+            .shrinkable(&["seen by", "subject", "largest deviation", "rng"])
             .lists(&["seen by"], "tests");
         rows.into_iter().for_each(|row| table.push(row));
         table
@@ -128,38 +167,39 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
     let mut detect = "could detect".to_string();
     // A "could detect" every audit shares is said once in the note when
     // leaving its column out keeps every other column.
-    if audits.len() > 1 && same(&|a| a.sensitivity().short()) && !fitted.dropped.is_empty() {
+    if records.len() > 1 && same(&|r| r.could_detect.clone()) && !fitted.dropped.is_empty() {
         let without = build(false).fit(table_width());
         if without.dropped.is_empty() {
             fitted = without;
             detect = format!(
                 "could detect ({} for every audit, so not a column here)",
-                first.sensitivity().short()
+                first.could_detect
             );
         }
     }
     let mut out = fitted.text.clone();
     let mut notes = format!(
-        "\np (adj.): the p-value each verdict compared with alpha, after every correction. \
-         seen by: the tests that rejected after those corrections, strongest evidence (smallest \
-         p) first. {detect}: the smallest deviation of one cell (or effect of Cohen's w) the run \
-         would have seen with 90% power. largest deviation: observed/expected count of value v \
-         (or a deck's kind, by name) at position p (exact: from the exact law).",
+        "\np (adj.): the p-value each verdict compared with alpha, after every correction. seen \
+         by: the tests that rejected after those corrections, strongest evidence (smallest p) \
+         first. {detect}: the smallest deviation the run would have seen with 90% power (of one \
+         cell, an effect of Cohen's w, or one item's probability). largest deviation: \
+         observed/expected of the decisive test's most deviant cell (value v or a deck's kind \
+         at position p; an item, pair or slot; exact: from the exact law).",
     );
     notes.push_str(&fitted.note());
     out.push_str(&wrap(&notes, table_width()));
     out.push('\n');
     if !inconclusive.is_empty() {
         out.push_str(&format!(
-            "\nInconclusive (too few trials to tell):\n{}\n",
+            "\nInconclusive (too few trials to tell; -t sets the trials):\n{}\n",
             wrap(&inconclusive.join("\n"), table_width())
         ));
     }
     if !surprises.is_empty() {
         let note = format!(
-            "\nOpposite to the expected verdict: {}. The position-by-value test sees only where \
-             single values land: uniform marginals with non-uniform orderings (rotation) pass \
-             it; a mild bias may need more trials (see `power`).\n",
+            "\nOpposite to the expected verdict: {}. A test sees only what it looks at: uniform \
+             marginals with non-uniform orderings (rotation) pass the position-by-value test; a \
+             mild bias may need more trials (see `power`).\n",
             surprises.join(", ")
         );
         out.push_str(&wrap(&note, table_width()));
@@ -170,54 +210,26 @@ pub fn render(audits: &[Audit], findings: &Findings) -> String {
 /// The "seen by" cell of a verdict table: the tests that saw the bias,
 /// strongest first (`position-value, lehmer, cycles`; the table shortens
 /// it to `position-value +2 more`), or `-` when none did.
-pub fn seen_by_cell<T: std::fmt::Display>(tests: impl IntoIterator<Item = T>) -> String {
-    let names: Vec<String> = tests.into_iter().map(|t| t.to_string()).collect();
-    if names.is_empty() {
+pub fn seen_by_cell(tests: &[String]) -> String {
+    if tests.is_empty() {
         "-".to_string()
     } else {
-        names.join(", ")
+        tests.join(", ")
     }
 }
 
-/// The largest deviation in a few characters: `1.27× v1 p0 exact`, or
-/// `none stands out`. The same finding as the report's sentence.
-fn deviation_short(found: &AuditFindings) -> String {
-    match &found.deviation_cell {
-        Some(c) => {
-            let exact = if c.exact { " exact" } else { "" };
-            let ratio = if c.ratio == 0.0 {
-                "0".to_string()
-            } else {
-                format_ratio(c.ratio)
-            };
-            // A binned matrix's cell is a bin of values at a bin of positions;
-            // a multiset deck's is a kind at a position.
-            let bin = if c.bins.is_some() { "bin" } else { "" };
-            let what = match &c.kind {
-                Some(kind) => format!("{kind} "),
-                None => format!("v{bin}{} ", c.value),
-            };
-            format!("{ratio}× {what}p{bin}{}{exact}", c.position)
-        }
-        None => "none stands out".to_string(),
-    }
-}
-
-/// The note under a sequential run's verdict table, for shuffles and
-/// samplers alike: how α was spent, and each audit's looks (wrapped to the
-/// table's width).
-pub(super) fn sequential_note<'a>(
-    audits: impl ExactSizeIterator<Item = (String, &'a [Look])>,
-) -> String {
+/// The note under a sequential run's verdict table: how α was spent, and
+/// each audit's looks (wrapped to the table's width).
+fn sequential_note(records: &[Record]) -> String {
     let mut out = format!(
         "\nSequential: each audit doubled its trials until biased at alpha / (looks x {}) \
-         (Bonferroni alpha-spending) or its budget ran out; p (adjusted) is its best look's p \
-         times that factor.\n",
-        counted(audits.len() as u64, "audit", "audits")
+         (Bonferroni alpha-spending) or its budget ran out (a file until it ended); p (adjusted) \
+         is its best look's p times that factor.\n",
+        counted(records.len() as u64, "audit", "audits")
     );
-    for (name, looks) in audits {
-        let looks: Vec<String> = looks.iter().map(|l| thousands(l.trials)).collect();
-        out.push_str(&format!("  {name}: looks at {}\n", looks.join(", ")));
+    for r in records {
+        let looks: Vec<String> = r.looks.iter().map(|l| thousands(l.trials)).collect();
+        out.push_str(&format!("  {}: looks at {}\n", r.subject, looks.join(", ")));
     }
     wrap(&out, table_width())
 }

@@ -9,10 +9,8 @@ use std::path::{Path, PathBuf};
 /// Makes sure `dir` exists (creating it if needed) and is writable, before any
 /// shuffling starts, so a bad `--out` fails in milliseconds, not after the run.
 ///
-/// A folder this call created is removed again if it turns out unusable;
-/// the returned [`Prepared`] can remove it later if the run fails, so that a
-/// failed run leaves nothing behind.
-pub fn prepare_dir(dir: &Path) -> Result<Prepared> {
+/// A folder this call created is removed again if it turns out unusable.
+pub fn prepare_dir(dir: &Path) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::io(format!(
             "output folder {} exists and is not a folder",
@@ -38,29 +36,7 @@ pub fn prepare_dir(dir: &Path) -> Result<Prepared> {
             dir.display()
         )));
     }
-    Ok(Prepared {
-        dir: dir.to_path_buf(),
-        created,
-    })
-}
-
-/// An output folder made ready by [`prepare_dir`].
-#[derive(Debug)]
-#[must_use = "call discard() if the run fails"]
-pub struct Prepared {
-    dir: PathBuf,
-    created: bool,
-}
-
-impl Prepared {
-    /// Removes the folder again if [`prepare_dir`] created it and nothing
-    /// has been written into it: what a run that failed before writing
-    /// calls, so that no empty folder is left.
-    pub fn discard(&self) {
-        if self.created {
-            let _ = fs::remove_dir(&self.dir);
-        }
-    }
+    Ok(())
 }
 
 /// The file that marks a folder as written by shuffle-audit, so that a

@@ -10,6 +10,7 @@ pub mod html;
 pub mod markdown;
 pub mod model;
 
+pub use crate::output::{format_p, p_phrase};
 pub use crate::plot::{HeatmapPanel, LogScale};
 
 use crate::error::Result;

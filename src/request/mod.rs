@@ -111,10 +111,20 @@ pub struct Request {
     /// The trial budget of a sequential audit (default 64 × the first
     /// look's trials).
     pub max_trials: Option<u64>,
-    /// Whether the run is counted chunk by chunk into a tally file (a
-    /// shard, a checkpointed run): only built-in subjects of one trial
-    /// count are.
-    pub chunked: bool,
+    /// Whether the run is counted into a tally file as it goes: a shard
+    /// of it, or the whole run checkpointed (see [`Chunks`]).
+    pub chunks: Option<Chunks>,
+}
+
+/// How a run is counted into a tally file as it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chunks {
+    /// One shard of the run's chunks: only built-in subjects, drawn in
+    /// chunks of a seed, are split.
+    Shard,
+    /// The whole run, saved as it goes and resumed: built-in subjects by
+    /// chunks, a file of decks by how far its read has got.
+    Checkpoint,
 }
 
 /// What each line of an outside subject's output holds.
@@ -282,8 +292,8 @@ impl Request {
             }
         }
         let until_decisive = self.budget(&planned)?;
-        if self.chunked {
-            self.refuse_unchunked(&planned)?;
+        if let Some(chunks) = self.chunks {
+            self.refuse_unchunked(chunks, &planned)?;
         }
         let (audits, notes) = planned.into_iter().unzip();
         Ok(Resolved {
@@ -344,7 +354,7 @@ impl Request {
         if !self.until_decisive {
             return Ok(None);
         }
-        if self.chunked {
+        if self.chunks.is_some() {
             return Err(self.refuse(
                 Opt::UntilDecisive,
                 format!(
@@ -371,20 +381,46 @@ impl Request {
         Ok(Some(max))
     }
 
-    /// Refuses, for a run counted in chunks, subjects that are not drawn
-    /// in chunks of a seed.
-    fn refuse_unchunked(&self, planned: &[(Box<dyn Planned>, Option<String>)]) -> Result<()> {
-        if let Some((outside, _)) = planned.iter().find(|(p, _)| !p.is_builtin()) {
-            return Err(self.refuse(
-                Opt::Shard,
-                format!(
-                    "{} is read, not drawn in chunks of a seed: only built-in subjects are split \
-                     into shards or checkpointed by chunks",
-                    outside.subject()
-                ),
-            ));
-        }
-        Ok(())
+    /// Refuses, for a run counted into a tally file, subjects that are not
+    /// drawn in chunks of a seed (a file of decks may be checkpointed by
+    /// how far its read has got).
+    fn refuse_unchunked(
+        &self,
+        chunks: Chunks,
+        planned: &[(Box<dyn Planned>, Option<String>)],
+    ) -> Result<()> {
+        let Some((outside, _)) = planned.iter().find(|(p, _)| !p.is_builtin()) else {
+            return Ok(());
+        };
+        let why = match (chunks, outside.feed(), self.holds.unwrap_or_default()) {
+            (Chunks::Checkpoint, Some(Feed::File { path, .. }), Holds::Deck)
+                if path.as_os_str() != "-" && planned.len() == 1 =>
+            {
+                return Ok(());
+            }
+            (Chunks::Checkpoint, Some(Feed::File { path, .. }), Holds::Deck)
+                if path.as_os_str() == "-" =>
+            {
+                "stdin cannot be reopened where it stopped: give a file to checkpoint"
+            }
+            (Chunks::Checkpoint, Some(Feed::File { .. }), _) => {
+                "a read of samples or picks is not checkpointed: audit the file in one go, or \
+                 split it"
+            }
+            (Chunks::Shard, Some(Feed::File { .. }), _) => {
+                "it is read from a file, not drawn in chunks of a seed: split the file and audit \
+                 each part, or checkpoint the read of a file of decks"
+            }
+            _ => "its output comes from outside, not from chunks of the seed",
+        };
+        Err(self.refuse(
+            Opt::Shard,
+            format!(
+                "{}: {why}; only built-in subjects are split into shards or checkpointed by \
+                 chunks",
+                outside.subject()
+            ),
+        ))
     }
 }
 

@@ -265,6 +265,28 @@ impl Kind for Samplers {
         deviation_words(audit)
     }
 
+    fn deviation_short(audit: &Audit<Self>) -> String {
+        let decisive = audit.decisive().map(|t| t.test);
+        let first = first_item(audit);
+        match audit
+            .found
+            .deviations
+            .iter()
+            .find(|(t, _)| Some(*t) == decisive)
+        {
+            Some((_, d)) if audit.verdict == Verdict::Biased => {
+                let ratio = d.ratio();
+                let cell = d.cell.numbered_from(first);
+                if ratio == 0.0 {
+                    format!("never: {cell}")
+                } else {
+                    format!("{}× {cell}", format_ratio(ratio))
+                }
+            }
+            _ => "none stands out".to_string(),
+        }
+    }
+
     fn record(audit: &Audit<Self>) -> Map<String, Value> {
         let mut map = Map::new();
         map.insert("k".into(), json!(audit.tally.k()));

@@ -48,6 +48,7 @@ pub mod subject;
 pub use crate::tally::sample as tally;
 mod weighted;
 
+pub use crate::tally::sample::SampleTally;
 pub use count::run_sampler;
 pub use kind::{Found, SampleTest, adequate_trials, deviation_words, first_item};
 pub use recorded::Recorded;

@@ -31,14 +31,23 @@ mod record;
 mod recorded;
 mod section;
 
+pub use crate::algorithm::{
+    Algorithm, ComparatorSort, Draws, Exact, Expected, Leaves, Loader, Param, Positional, Record,
+    StepKind,
+};
+pub use crate::deck::{DEFAULT_HAND, Deck};
+pub use crate::spec::{
+    DEFAULT_BIRTHDAY_N, DEFAULT_N, DEFAULT_PERMUTATION_N, DEFAULT_TRIALS, LARGE_N,
+    MAX_PERMUTATION_N, TestKind, TestSet,
+};
 pub use crate::subject::{FnShuffle, Reading, Shuffle, ShuffleOptions, Shuffles};
+pub use crate::tally::{Binning, Cells, Columns, DEFAULT_BINS, Tally};
 pub use battery::cells;
 pub use count::run_shuffle;
 pub use read::options as read_options;
 pub use record::{BINNED_NOTE, MAX_EMBEDDED_N};
 pub use recorded::Recorded;
 
-use crate::algorithm::{Algorithm, Expected};
 use crate::audit::{
     self, Audit, Cost, FeedReport, Kind, Named, Outside, Produced, Sensitivity, Spec, Subject,
     Tested,
@@ -49,9 +58,7 @@ use crate::ingest::Items;
 use crate::pacing::ChunkRange;
 use crate::plot::{HeatmapPanel, LogScale};
 use crate::report::model::Section;
-use crate::spec::TestKind;
 use crate::stats::{self, PositionValueStats, Verdict};
-use crate::tally::Tally;
 use serde_json::{Map, Value, json};
 
 /// A judged audit of shuffles.
@@ -287,6 +294,32 @@ impl Kind for Shuffles {
         match &audit.findings {
             Some(found) => found.deviation.clone(),
             None => findings::deviation_words(audit),
+        }
+    }
+
+    fn deviation_short(audit: &Audit<Self>) -> String {
+        let cell = match &audit.findings {
+            Some(found) => found.deviation_cell.clone(),
+            None => findings::AuditFindings::of(audit, audit.alpha, 1).deviation_cell,
+        };
+        match cell {
+            Some(c) => {
+                let exact = if c.exact { " exact" } else { "" };
+                let ratio = if c.ratio == 0.0 {
+                    "0".to_string()
+                } else {
+                    crate::format::format_ratio(c.ratio)
+                };
+                // A binned matrix's cell is a bin of values at a bin of
+                // positions; a multiset deck's is a kind at a position.
+                let bin = if c.bins.is_some() { "bin" } else { "" };
+                let what = match &c.kind {
+                    Some(kind) => format!("{kind} "),
+                    None => format!("v{bin}{} ", c.value),
+                };
+                format!("{ratio}× {what}p{bin}{}{exact}", c.position)
+            }
+            None => "none stands out".to_string(),
         }
     }
 

@@ -31,8 +31,8 @@ mod report;
 mod summary;
 
 pub use report::{
-    COMPARISON_FILE, VERDICT_SECTION_ID, VERDICT_TABLE_ID, anchor, paragraphs, tool_words,
-    verdict_counts, verdicts_markdown,
+    COMPARISON_FILE, VERDICT_SECTION_ID, VERDICT_TABLE_ID, anchor, is_surprise, paragraphs,
+    tool_words, verdict_counts, verdicts_markdown,
 };
 pub use summary::{SUMMARY_SCHEMA, Summary};
 

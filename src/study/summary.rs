@@ -64,11 +64,16 @@ impl Summary {
                 _ => serde_json::Map::new(),
             })
             .collect();
+        let nested = |key: &String| {
+            key != "seen_by"
+                && rows
+                    .iter()
+                    .any(|r| matches!(r.get(key), Some(Value::Array(_) | Value::Object(_))))
+        };
         let mut columns: Vec<String> = Vec::new();
         for row in &rows {
-            for (key, value) in row {
-                let flat = !matches!(value, Value::Array(_) | Value::Object(_)) || key == "seen_by";
-                if flat && !columns.contains(key) {
+            for key in row.keys() {
+                if !columns.contains(key) && !nested(key) {
                     columns.push(key.clone());
                 }
             }

@@ -11,10 +11,10 @@ pub use ingest::{IngestRow, measure_ingest};
 use crate::algorithm::{Algorithm, fisher_yates};
 use crate::audit::{self, DEFAULT_ALPHA, Spec};
 use crate::engine::no_progress;
-use crate::subject::{ShuffleOptions, Shuffles};
 use crate::error::Result;
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
 use crate::spec::TestSet;
+use crate::subject::{ShuffleOptions, Shuffles};
 use serde::Serialize;
 use std::time::Instant;
 

@@ -93,6 +93,8 @@ pub enum Opt {
     Subject,
     /// Items per deck, or the population sampled.
     N,
+    /// Items per sample.
+    K,
     /// Trials.
     Trials,
     /// The significance level.
@@ -154,6 +156,7 @@ impl Opt {
         match self {
             Opt::Subject => "subject",
             Opt::N => "n",
+            Opt::K => "k",
             Opt::Trials => "trials",
             Opt::Alpha => "alpha",
             Opt::Seed => "seed",
@@ -180,6 +183,7 @@ impl Opt {
         match self {
             Opt::Subject => "-a".to_string(),
             Opt::N => "-n".to_string(),
+            Opt::K => "-k".to_string(),
             Opt::Trials => "-t".to_string(),
             Opt::Alpha => "--alpha".to_string(),
             other => format!("--{}", other.key().replace('_', "-")),

@@ -59,6 +59,7 @@ fn three_digits(value: f64) -> String {
 }
 
 /// A rate for people: `2.58 M/s`, `950 k/s`, `12.0 /s`.
+#[cfg(feature = "cli")]
 pub fn human_rate(per_sec: f64) -> String {
     human_rate_of(per_sec, "")
 }
@@ -78,6 +79,7 @@ pub fn human_rate_of(per_sec: f64, things: &str) -> String {
 /// A count in a few characters, for narrow tables: exact below 10,000
 /// (`9,999`), else three significant digits and a unit (`18.3k`, `100k`,
 /// `10M`).
+#[cfg(feature = "cli")]
 pub fn short_count(x: u64) -> String {
     if x < 10_000 {
         return thousands(x);

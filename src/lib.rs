@@ -40,6 +40,7 @@
 
 mod algorithm;
 pub mod audit;
+#[cfg(feature = "cli")]
 mod bench;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -62,6 +63,7 @@ pub mod power;
 pub mod report;
 pub mod request;
 pub mod sampler;
+#[cfg(feature = "cli")]
 mod selftest;
 mod sequential;
 pub mod shard;

@@ -145,4 +145,3 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
     pools.push((threads, Arc::clone(&pool)));
     Ok(pool)
 }
-

@@ -20,9 +20,9 @@
 //! - an exact effect below [`NEGLIGIBLE_DELTA`] is rounding in the f64
 //!   probabilities, not bias, and a plan beyond 2^64 trials is no plan;
 //! - [`plan_audit`] plans for the battery an audit actually runs, at the
-//!   level its Holm corrections (within the audit and across the run) imply,
-//!   and keeps "trials for power" apart from "trials for the chi-square
-//!   approximation".
+//!   level its Holm corrections (within the audit and across the run) imply
+//!   (one [`AuditPlan`] type for every kind of subject), and keeps "trials
+//!   for power" apart from "trials for the chi-square approximation".
 //!
 //! - a plan is only given where it holds: at small trial counts the
 //!   non-central χ² is only a first guess (a test may not even be able to
@@ -37,10 +37,14 @@
 
 mod audit_plan;
 pub mod sampler;
+mod shuffle;
 pub mod simulate;
 mod structure;
 
-pub use audit_plan::{AuditPlan, PLAN_AUDIT_MAX_LEAVES, TestPlan, plan_audit, plan_audit_with};
+pub use audit_plan::{AuditPlan, NotRun, PlanKind, PlannedTest, TestPlan};
+pub use shuffle::{
+    PLAN_AUDIT_MAX_LEAVES, ShuffleDetails, ShuffleTestDetails, plan_audit, plan_audit_with,
+};
 pub use structure::{StructureLaws, riffle_rising_law};
 
 use crate::algorithm::Algorithm;
@@ -53,10 +57,10 @@ use crate::format::thousands;
 use crate::permutation::{factorial, rank};
 use crate::source::SourceSpec;
 use crate::spec::{LARGE_N, MAX_PERMUTATION_N, TestKind, TestSet};
-use crate::subject::{ShuffleOptions, Shuffles};
 use crate::stats::TestResult;
 use crate::stats::order;
 use crate::stats::special::{chi2_isf, noncentral_chi2_sf, noncentrality_for_power};
+use crate::subject::{ShuffleOptions, Shuffles};
 use serde::Serialize;
 
 /// Where an effect size came from.

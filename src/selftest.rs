@@ -15,13 +15,13 @@ use crate::algorithm::Algorithm;
 use crate::audit;
 use crate::audit::Spec;
 use crate::engine::no_progress;
-use crate::subject::{ShuffleOptions, Shuffles};
 use crate::error::Result;
 use crate::power;
 use crate::source::SourceKind;
 use crate::spec::{TestKind, TestSet};
 use crate::stats::Verdict;
 use crate::stats::special::{binomial_band, ks_uniform};
+use crate::subject::{ShuffleOptions, Shuffles};
 use rayon::prelude::*;
 use serde::Serialize;
 

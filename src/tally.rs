@@ -19,8 +19,8 @@ pub use hands::HandCounts;
 pub use observe::ObserveScratch;
 use observe::{Rows, StructureChunk};
 pub use order::{
-    LEHMER_DIGIT_BINS, OrderCounts, OrderParts, OrderScratch, displacement_bin,
-    displacement_bins, inversion_edges, inversion_moments, lehmer_rows, max_inversions,
+    LEHMER_DIGIT_BINS, OrderCounts, OrderParts, OrderScratch, displacement_bin, displacement_bins,
+    inversion_edges, inversion_moments, lehmer_rows, max_inversions,
 };
 #[cfg(test)]
 pub use order::{LEHMER_ROWS, inversions, lehmer_digit_bin};
@@ -834,7 +834,7 @@ impl Tally {
     /// The lengths of everything a tally counts, with its n: two tallies of
     /// the same shape can be merged and tested alike.
     pub fn shape(&self) -> Vec<usize> {
-            let tally = self;
+        let tally = self;
         let absent = usize::MAX;
         let mut shape = vec![
             tally.n(),

@@ -41,14 +41,25 @@ pub fn parse_n(text: &str) -> Result<usize> {
     check_n(usize::try_from(n).unwrap_or(usize::MAX))
 }
 
+/// Reads a number of items per sample (count syntax): at least 1; the
+/// request checks it against the population.
+pub fn parse_k(text: &str) -> Result<usize> {
+    let k = parse_count(text).map_err(|e| renamed(e, "k"))?;
+    if k == 0 {
+        return Err(
+            Error::of_kind(ErrorKind::OutOfRange, "k must be at least 1 (got 0)").about(Opt::K),
+        );
+    }
+    Ok(usize::try_from(k).unwrap_or(usize::MAX))
+}
+
 /// Checks a number of trials: at least 1.
 pub fn check_trials(trials: u64) -> Result<u64> {
     if trials == 0 {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            "trials must be at least 1 (got 0)",
-        )
-        .about(Opt::Trials));
+        return Err(
+            Error::of_kind(ErrorKind::OutOfRange, "trials must be at least 1 (got 0)")
+                .about(Opt::Trials),
+        );
     }
     Ok(trials)
 }
@@ -84,6 +95,7 @@ pub fn check_alpha(alpha: f64) -> Result<f64> {
 }
 
 /// Reads and checks a significance level (`0.001`, `1e-3`).
+#[cfg(feature = "cli")]
 pub fn parse_alpha(text: &str) -> Result<f64> {
     let alpha: f64 = text.trim().parse().map_err(|_| {
         Error::of_kind(
@@ -118,22 +130,23 @@ pub fn parse_confidence(text: &str) -> Result<f64> {
 /// Checks a number of worker threads (or program copies): at least 1.
 pub fn check_threads(threads: usize) -> Result<usize> {
     if threads == 0 {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            "threads must be at least 1 (got 0)",
-        )
-        .about(Opt::Threads));
+        return Err(
+            Error::of_kind(ErrorKind::OutOfRange, "threads must be at least 1 (got 0)")
+                .about(Opt::Threads),
+        );
     }
     Ok(threads)
 }
 
 /// Reads and checks a number of worker threads.
+#[cfg(feature = "cli")]
 pub fn parse_threads(text: &str) -> Result<usize> {
     let threads = parse_count(text).map_err(|e| renamed(e, "threads"))?;
     check_threads(usize::try_from(threads).unwrap_or(usize::MAX))
 }
 
 /// Reads a positive number of seconds (`60`, `0.5`, `1e3`) as a duration.
+#[cfg(feature = "cli")]
 pub fn parse_seconds(text: &str) -> Result<std::time::Duration> {
     text.trim()
         .parse::<f64>()

@@ -3,11 +3,9 @@
 //! the uncorrected textbook statistic is not, and this check catches it.
 
 use rayon::prelude::*;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::audit;
-use shuffle_audit::engine::{self, RunSpec, no_progress};
+use shuffle_audit::audit::{self, Kind, Spec, no_progress};
+use shuffle_audit::shuffle::{Algorithm, ShuffleOptions, Shuffles, TestKind, TestSet};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::PositionValueStats;
 use shuffle_audit::stats::special::{binomial_band, chi2_sf, ks_uniform};
 
@@ -23,9 +21,9 @@ fn audits(n: usize, trials: u64) -> Vec<PositionValueStats> {
         .into_par_iter()
         .map(|seed| {
             let seed = 1_000_000 * n as u64 + seed;
-            let spec = RunSpec {
-                tests: TestSet::position_value(),
-                ..RunSpec::new(
+            let spec = Spec::<Shuffles> {
+                options: ShuffleOptions::with_tests(TestSet::position_value()),
+                ..Spec::new(
                     Algorithm::FisherYates,
                     n,
                     trials,
@@ -33,7 +31,7 @@ fn audits(n: usize, trials: u64) -> Vec<PositionValueStats> {
                     seed,
                 )
             };
-            PositionValueStats::run(&engine::run(&spec, &no_progress).unwrap())
+            PositionValueStats::run(&Shuffles::count(&spec, spec.chunks(), &no_progress).unwrap())
         })
         .collect()
 }
@@ -110,9 +108,9 @@ fn check_tests(n: usize, trials: u64, tests: &str) {
         .into_par_iter()
         .map(|seed| {
             let seed = 7_000_000 + 1_000 * n as u64 + seed;
-            let spec = RunSpec {
-                tests: tests.clone(),
-                ..RunSpec::new(
+            let spec = Spec::<Shuffles> {
+                options: ShuffleOptions::with_tests(tests.clone()),
+                ..Spec::new(
                     Algorithm::FisherYates,
                     n,
                     trials,
@@ -177,29 +175,4 @@ fn sparse_permutation_test_is_calibrated() {
     check_tests(7, 5_000, "permutation");
     // 24 permutations, 60 trials: sequential Monte Carlo p-values.
     check_tests(4, 60, "permutation");
-}
-
-/// Looking repeatedly does not inflate false alarms: sequential audits of a
-/// fair shuffle, each with up to 5 looks, call it biased at most at rate α.
-#[test]
-fn sequential_audits_keep_their_false_alarm_rate() {
-    const RUNS: u64 = 400;
-    const LEVEL: f64 = 0.05;
-    let alarms = (0..RUNS)
-        .into_par_iter()
-        .filter(|&seed| {
-            let spec = RunSpec::new(
-                Algorithm::FisherYates,
-                5,
-                500,
-                SourceKind::Chacha8.into(),
-                40_000 + seed,
-            );
-            let a = audit::run_until_decisive(&spec, LEVEL, 8_000, 1, &no_progress).unwrap();
-            a.verdict() == shuffle_audit::stats::Verdict::Biased
-        })
-        .count() as u64;
-    let (_, hi) = binomial_band(RUNS, LEVEL, 0.999);
-    println!("sequential false alarms: {alarms} of {RUNS} at alpha {LEVEL} (at most {hi})");
-    assert!(alarms <= hi, "{alarms} false alarms of {RUNS}");
 }

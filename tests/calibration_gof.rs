@@ -13,11 +13,9 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::deck::{Deck, battery};
-use shuffle_audit::engine::{self, RunSpec, no_progress};
+use shuffle_audit::audit::{self, Kind, Spec, no_progress};
+use shuffle_audit::shuffle::{Algorithm, Deck, ShuffleOptions, Shuffles, TestKind, TestSet};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::special::{binomial_band, ln_chi2_sf};
 use shuffle_audit::stats::{gof, hypergeometric, laws};
 use std::f64::consts::LN_10;
@@ -202,10 +200,10 @@ fn structure_tests_reject_at_their_level_long() {
 
 /// The audit of fisher-yates with `tests` at `n` (or on `deck`) and
 /// `trials`, seed `seed`, the way the CLI runs it (chacha8).
-fn run_spec(n: usize, trials: u64, seed: u64, tests: TestSet) -> RunSpec {
-    RunSpec {
-        tests,
-        ..RunSpec::new(
+fn run_spec(n: usize, trials: u64, seed: u64, tests: TestSet) -> Spec<Shuffles> {
+    Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(tests),
+        ..Spec::new(
             Algorithm::FisherYates,
             n,
             trials,
@@ -241,8 +239,8 @@ fn repro_rising_sequences_audits() {
         .into_par_iter()
         .map(|seed| {
             let spec = run_spec(5, 600, seed, tests.clone());
-            let tally = engine::run(&spec, &no_progress).unwrap();
-            let r = shuffle_audit::audit::test_results(&spec, &tally);
+            let tally = Shuffles::count(&spec, spec.chunks(), &no_progress).unwrap();
+            let r = audit::tested(&spec, &tally).results;
             let r = r
                 .iter()
                 .find(|r| r.test == TestKind::RisingSequences)
@@ -264,7 +262,7 @@ fn repro_hand_test_audits() {
     let pairs: Vec<(f64, f64)> = (1..=40_000u64)
         .into_par_iter()
         .map(|seed| {
-            let (spec, _) = RunSpec::new(
+            let (spec, _) = Spec::<Shuffles>::new(
                 Algorithm::FisherYates,
                 deck.n(),
                 300,
@@ -272,8 +270,8 @@ fn repro_hand_test_audits() {
                 seed,
             )
             .with_deck(deck.clone());
-            let tally = engine::run(&spec, &no_progress).unwrap();
-            let results = battery::run(&tally, &spec.tests, &deck, seed);
+            let tally = Shuffles::count(&spec, spec.chunks(), &no_progress).unwrap();
+            let results = audit::tested(&spec, &tally).results;
             let hand = results.iter().find(|r| r.test == TestKind::Hand).unwrap();
             // The old p-value: every part by χ²(df), Bonferroni.
             let hands = tally.hands().unwrap();
@@ -318,15 +316,15 @@ fn power_before_after() {
         ("riffle:k=7", 52, 100_000),
     ] {
         for seed in 1..=3u64 {
-            let spec = RunSpec::new(
+            let spec = Spec::<Shuffles>::new(
                 Algorithm::parse(algorithm).unwrap(),
                 n,
                 trials,
                 SourceKind::Chacha8.into(),
                 seed,
             );
-            let tally = engine::run(&spec, &no_progress).unwrap();
-            let results = shuffle_audit::audit::test_results(&spec, &tally);
+            let tally = Shuffles::count(&spec, spec.chunks(), &no_progress).unwrap();
+            let results = audit::tested(&spec, &tally).results;
             let shown: Vec<String> = results
                 .iter()
                 .filter(|r| {

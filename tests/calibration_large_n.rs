@@ -6,23 +6,21 @@
 //! matrix.
 
 use rayon::prelude::*;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::engine::{self, RunSpec, no_progress};
+use shuffle_audit::audit::{Kind, Spec, no_progress};
+use shuffle_audit::shuffle::{Algorithm, ShuffleOptions, Shuffles, Tally, TestSet};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::TestSet;
 use shuffle_audit::stats::PositionValueStats;
 use shuffle_audit::stats::special::binomial_band;
-use shuffle_audit::tally::Tally;
 
 /// Fair audits per configuration.
 const AUDITS: u64 = 2000;
 
 /// The spec of a position-value audit of `algorithm` at `n` in `bins` bins.
-fn spec(algorithm: &str, n: usize, bins: usize, trials: u64, seed: u64) -> RunSpec {
-    RunSpec {
-        tests: TestSet::position_value().with_bins(bins, n).unwrap(),
+fn spec(algorithm: &str, n: usize, bins: usize, trials: u64, seed: u64) -> Spec<Shuffles> {
+    Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::position_value().with_bins(bins, n).unwrap()),
         threads: Some(1),
-        ..RunSpec::new(
+        ..Spec::new(
             Algorithm::parse(algorithm).unwrap(),
             n,
             trials,
@@ -30,6 +28,11 @@ fn spec(algorithm: &str, n: usize, bins: usize, trials: u64, seed: u64) -> RunSp
             seed,
         )
     }
+}
+
+/// The counts of the whole run of `spec`.
+fn count(spec: &Spec<Shuffles>) -> Tally {
+    Shuffles::count(spec, spec.chunks(), &no_progress).unwrap()
 }
 
 /// `AUDITS` independent fair audits (seeds from `base`) at `n` in `bins`
@@ -40,11 +43,11 @@ fn fair_audits(n: usize, bins: usize, trials: u64, base: u64) -> Vec<PositionVal
         .map(|i| {
             let spec = spec("fisher-yates", n, bins, trials, base + i);
             // The engine's own dedicated pool is not needed inside rayon.
-            let spec = RunSpec {
+            let spec = Spec::<Shuffles> {
                 threads: None,
                 ..spec
             };
-            PositionValueStats::run(&engine::run(&spec, &no_progress).unwrap())
+            PositionValueStats::run(&count(&spec))
         })
         .collect()
 }
@@ -89,7 +92,7 @@ fn binned_fair_audits_reject_at_the_stated_rate() {
 #[test]
 fn binned_test_catches_biased_shuffles() {
     for algorithm in ["naive-swap", "buffer-shuffle:b=200"] {
-        let tally = engine::run(&spec(algorithm, 2000, 16, 2000, 11), &no_progress).unwrap();
+        let tally = count(&spec(algorithm, 2000, 16, 2000, 11));
         let stats = PositionValueStats::run(&tally);
         assert!(
             stats.log10_p() < -6.0,
@@ -105,33 +108,28 @@ fn binned_test_catches_biased_shuffles() {
 #[test]
 fn binned_tallies_are_deterministic_and_sum_the_full_matrix() {
     let (n, bins, trials) = (5000usize, 9usize, 40_000u64);
-    let one = engine::run(&spec("naive-swap", n, bins, trials, 3), &no_progress).unwrap();
-    let two = engine::run(
-        &RunSpec {
-            threads: Some(2),
-            ..spec("naive-swap", n, bins, trials, 3)
-        },
-        &no_progress,
-    )
-    .unwrap();
+    let one = count(&spec("naive-swap", n, bins, trials, 3));
+    let two = count(&Spec::<Shuffles> {
+        threads: Some(2),
+        ..spec("naive-swap", n, bins, trials, 3)
+    });
     assert_eq!(one, two);
-    assert!(engine::chunk_trials(n) < trials, "several chunks");
+    assert!(
+        Shuffles::chunk_trials(&spec("naive-swap", n, bins, trials, 3)) < trials,
+        "several chunks"
+    );
     assert_eq!(one.counts().len(), bins * bins);
     assert_eq!(one.trials(), trials);
     // The binned counts are the full matrix's summed over the bins.
     let small = 1500usize;
-    let full = engine::run(&spec("naive-swap", small, small, 300, 5), &no_progress).unwrap();
+    let full = count(&spec("naive-swap", small, small, 300, 5));
     assert!(!full.is_binned());
-    let plain = engine::run(
-        &RunSpec {
-            tests: TestSet::position_value(),
-            ..spec("naive-swap", small, small, 300, 5)
-        },
-        &no_progress,
-    )
-    .unwrap();
+    let plain = count(&Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::position_value()),
+        ..spec("naive-swap", small, small, 300, 5)
+    });
     assert_eq!(full, plain, "bins = n is the full matrix");
-    let binned = engine::run(&spec("naive-swap", small, 10, 300, 5), &no_progress).unwrap();
+    let binned = count(&spec("naive-swap", small, 10, 300, 5));
     let binning = binned.binning();
     for i in 0..10 {
         for j in 0..10 {
@@ -144,7 +142,7 @@ fn binned_tallies_are_deterministic_and_sum_the_full_matrix() {
         }
     }
     // Tallies of different bins do not merge.
-    let other = engine::run(&spec("naive-swap", small, 11, 10, 5), &no_progress).unwrap();
+    let other = count(&spec("naive-swap", small, 11, 10, 5));
     let merged = std::panic::catch_unwind(|| {
         let mut a: Tally = binned.clone();
         a.merge(&other);

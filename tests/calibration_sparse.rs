@@ -311,20 +311,18 @@ fn monte_carlo_path_is_valid() {
 /// whole-permutation test alone, α = 0.001.
 #[test]
 fn fair_audits_keep_their_false_alarm_rate_at_n_5() {
-    use shuffle_audit::algorithm::Algorithm;
-    use shuffle_audit::audit;
-    use shuffle_audit::engine::{RunSpec, no_progress};
+    use shuffle_audit::audit::{self, Spec, no_progress};
+    use shuffle_audit::shuffle::{Algorithm, ShuffleOptions, Shuffles, TestKind, TestSet};
     use shuffle_audit::source::SourceKind;
-    use shuffle_audit::spec::{TestKind, TestSet};
     use shuffle_audit::stats::Verdict;
     const AUDITS: u64 = 20_000;
     const ALPHA: f64 = 0.001;
     let alarms = (0..AUDITS)
         .into_par_iter()
         .filter(|&seed| {
-            let spec = RunSpec {
-                tests: TestSet::parse("permutation", 5).unwrap(),
-                ..RunSpec::new(
+            let spec = Spec::<Shuffles> {
+                options: ShuffleOptions::with_tests(TestSet::parse("permutation", 5).unwrap()),
+                ..Spec::new(
                     Algorithm::FisherYates,
                     5,
                     590,

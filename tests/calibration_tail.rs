@@ -13,12 +13,9 @@
 //! one the tables in the README come from.
 
 use rayon::prelude::*;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::audit;
-use shuffle_audit::deck::Deck;
-use shuffle_audit::engine::{RunSpec, no_progress};
+use shuffle_audit::audit::{self, Spec, no_progress};
+use shuffle_audit::shuffle::{Algorithm, Deck, Shuffles, TestKind};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::TestKind;
 use shuffle_audit::stats::Verdict;
 use shuffle_audit::stats::special::binomial_band;
 
@@ -99,7 +96,7 @@ struct Tally {
 
 fn run_case(case: &Case, audits: u64) -> Tally {
     let spec = |seed: u64| {
-        let spec = RunSpec::new(
+        let spec = Spec::<Shuffles>::new(
             Algorithm::FisherYates,
             case.n,
             case.trials,

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{run, stderr, summary, temp};
-use shuffle_audit::digest::file_sha256;
+use sha2::{Digest, Sha256};
 use std::io::Write;
 
 #[test]
@@ -125,7 +125,11 @@ fn an_input_file_is_named_by_its_sha256_in_every_output() {
         "-q",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let digest = file_sha256(&input).unwrap();
+    // SHA-256 as `sha256sum` prints it: 64 lowercase hex digits.
+    let digest: String = Sha256::digest(std::fs::read(&input).unwrap())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     assert_eq!(
         summary(&out)["audits"][0]["feed"]["sha256"],
         digest.as_str()

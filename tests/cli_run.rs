@@ -147,9 +147,11 @@ fn a_run_writes_a_reproducible_report_and_check_confirms_it() {
     let record: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(out_dir.join("run.json")).unwrap()).unwrap();
     assert_eq!(record["trials_scale"], 1.5);
-    assert_eq!(record["audits"][0]["trials"], 105_000);
-    assert_eq!(record["audits"][3]["trials"], 45_000);
-    assert_eq!(record["audits"][2]["seed"], 11);
+    // Each audit is recorded as its kind and its spec.
+    assert_eq!(record["audits"][0]["kind"], "shuffle");
+    assert_eq!(record["audits"][0]["spec"]["trials"], 105_000);
+    assert_eq!(record["audits"][3]["spec"]["trials"], 45_000);
+    assert_eq!(record["audits"][2]["spec"]["seed"], 11);
     assert_eq!(record["command_line"][1], "run");
     assert!(record["date"].as_str().unwrap().ends_with('Z'));
 
@@ -169,7 +171,7 @@ fn a_run_writes_a_reproducible_report_and_check_confirms_it() {
         "the deviation is said in words"
     );
     let md = fs::read_to_string(out_dir.join("report.md")).unwrap();
-    assert!(md.contains("![Grid of 4 heatmaps"), "{md}");
+    assert!(md.contains("![Grid of 4 squares, one per audit"), "{md}");
     assert!(md.contains("(naive-swap/heatmap.png)"), "{md}");
     assert!(md.contains(r"small \<script\>"), "{md}");
 
@@ -222,8 +224,9 @@ fn check_notices_a_changed_experiment() {
     assert_eq!(check.status.code(), Some(1));
     assert!(
         stdout(&check).starts_with(
-            "different: audit 1: recorded fisher-yates n = 5, 7000 trials, rng chacha8, seed 11, \
-             the experiment now gives fisher-yates n = 5, 7000 trials, rng chacha8, seed 12"
+            "different: audit 1: recorded shuffle fisher-yates n = 5, 7000 trials, rng chacha8, \
+             seed 11, the experiment now gives shuffle fisher-yates n = 5, 7000 trials, rng \
+             chacha8, seed 12"
         ),
         "{}",
         stdout(&check)
@@ -257,7 +260,7 @@ fn audit_writes_the_same_report() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let html = fs::read_to_string(out_dir.join("report.html")).unwrap();
-    assert!(html.contains("<title>Audit of 2 algorithms at n = 6</title>"));
+    assert!(html.contains("<title>Audit of 2 shuffles at n = 6</title>"));
     assert!(html.contains("id=\"verdicts\""));
     assert!(html.contains("value 0 never at position 0 (exact law)"));
     let md = fs::read_to_string(out_dir.join("report.md")).unwrap();
@@ -355,7 +358,7 @@ fn large_matrices_live_in_counts_csv_and_still_check() {
     let check = run(&["run", "--check", out_dir.to_str().unwrap(), "-q"]);
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
     assert!(
-        stdout(&check).starts_with("identical: 1 audit, 4,900 counts"),
+        stdout(&check).starts_with("identical: 1 audit, 4,900 position-by-value counts"),
         "{}",
         stdout(&check)
     );

@@ -1,11 +1,17 @@
-//! Auditing samplers from the command line: verdicts, files, refusals.
+//! Auditing samplers from the command line: what their verdicts rest on,
+//! their pictures, refusals and exact laws; and shuffles and samplers
+//! judged together in one run (one table, one summary, one report). What
+//! every audit states alike, whatever its kind, is checked in tests/cli.rs.
 
 mod common;
 
 use common::{run, run_experiment, scratch, stderr, stdout, summary, temp};
 
+/// A sampler's audit says which of its tests saw the bias (systematic
+/// sampling keeps each item's inclusion fair: the pairs and subsets tests
+/// see it), in the JSON and the CSV alike, and draws its counts.
 #[test]
-fn samplers_are_judged_and_written_like_shuffles() {
+fn sampler_audits_name_what_saw_the_bias_and_draw_their_counts() {
     let out = temp("run");
     let o = run(&[
         "audit",
@@ -31,10 +37,9 @@ fn samplers_are_judged_and_written_like_shuffles() {
     }
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(summary["kind"], "samplers");
-    let verdicts: Vec<&str> = summary["audits"]
-        .as_array()
-        .unwrap()
+    let audits = summary["audits"].as_array().unwrap();
+    assert!(audits.iter().all(|a| a["kind"] == "sampler"), "{summary}");
+    let verdicts: Vec<&str> = audits
         .iter()
         .map(|a| a["verdict"].as_str().unwrap())
         .collect();
@@ -77,28 +82,21 @@ fn samplers_are_judged_and_written_like_shuffles() {
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows[2][column], seen(2).join(";"));
     assert_eq!(&rows[0][column], "");
-    // The table and the JSON state the same verdicts and p-values.
-    for (i, name) in ["floyd:k=3", "reservoir-off-by-one:k=3"].iter().enumerate() {
-        let row = table.lines().find(|l| l.starts_with(&name[..9])).unwrap();
-        let words = verdicts[i].replace('-', " ");
-        assert!(row.contains(&words), "{row}");
-    }
-    for file in ["report.html", "report.md", "summary.csv", "comparison.png"] {
-        assert!(out.join(file).is_file(), "{file}");
-    }
+    // Each sampler's folder holds its counts and pictures: the slots of
+    // an ordered sampler too.
     for file in [
-        "partial-fisher-yates_k-3_n10/slots.csv",
-        "partial-fisher-yates_k-3_n10/slots.png",
-        "floyd_k-3_n10/pairs.csv",
-        "floyd_k-3_n10/pairs.png",
-        "floyd_k-3_n10/inclusion.png",
-        "systematic_k-2_n10/pairs.png",
+        "partial-fisher-yates_k-3/slots.csv",
+        "partial-fisher-yates_k-3/slots.png",
+        "floyd_k-3/pairs.csv",
+        "floyd_k-3/pairs.png",
+        "floyd_k-3/inclusion.png",
+        "systematic_k-2/pairs.png",
     ] {
         assert!(out.join(file).is_file(), "{file}");
     }
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
-        md.contains("(systematic_k-2_n10/pairs.png)") && md.contains("(comparison.png)"),
+        md.contains("(systematic_k-2/pairs.png)") && md.contains("(comparison.png)"),
         "the report shows the pictures and the comparison grid"
     );
     std::fs::remove_dir_all(&out).unwrap();
@@ -140,7 +138,7 @@ fn weighted_picks_take_their_weights_and_boards_their_size() {
         board.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let folder = "minesweeper_w-9_h-9_m-10_method-shuffle-prefix_n81";
+    let folder = "minesweeper_w-9_h-9_m-10_method-shuffle-prefix";
     assert!(board.join(folder).join("board.png").is_file());
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(doc["audits"][0]["n"], 81);
@@ -268,6 +266,10 @@ fn sampler_experiments_run_and_rerun_identically() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An experiment with [[audit]] and [[sample]] tables is one run: one
+/// table, one Holm correction over every audit, one summary, report and
+/// folder per audit (no folder of its own for the samplers), and `run
+/// --check` compares each kind's counts against that one summary.
 #[test]
 fn one_experiment_holds_shuffles_and_samplers_judged_together() {
     let dir = temp("mixed");
@@ -283,41 +285,48 @@ fn one_experiment_holds_shuffles_and_samplers_judged_together() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
-        text.starts_with("m: 2 biased, 2 no bias detected"),
+        text.starts_with(
+            "m: 40,000 trials each, rng chacha8, seed 20261121: 2 biased, 2 no bias detected"
+        ),
         "{text}"
     );
-    assert!(
-        text.contains("samplers: 1 biased, 1 no bias detected"),
-        "{text}"
-    );
-    assert!(text.contains("over 4 audits"), "{text}");
+    assert_eq!(text.matches("over 4 audits").count(), 1, "{text}");
+    assert_eq!(text.matches(" biased ").count(), 2, "one table: {text}");
     // A line per finished audit, samplers too (stderr is not a terminal).
     assert!(
-        stderr(&o).contains("[4/4] reservoir-off-by-one:k=2 N=6"),
+        stderr(&o).contains("[4/4] reservoir-off-by-one:k=2 n=6"),
         "{}",
         stderr(&o)
     );
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(summary["audits"].as_array().unwrap().len(), 2);
-    assert_eq!(summary["samplers"][1]["verdict"], "biased");
-    assert_eq!(summary["samplers"][1]["decisive_test"], "inclusion");
-    for name in ["summary.json", "report.html", "floyd_k-2_n6/inclusion.csv"] {
-        assert!(out.join("samplers").join(name).is_file(), "{name}");
+    let audits = summary["audits"].as_array().unwrap();
+    let kinds: Vec<&str> = audits.iter().map(|a| a["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["shuffle", "shuffle", "sampler", "sampler"]);
+    assert_eq!(audits[3]["verdict"], "biased");
+    assert_eq!(audits[3]["decisive_test"], "inclusion");
+    for name in ["summary.json", "report.html", "floyd_k-2/inclusion.csv"] {
+        assert!(out.join(name).is_file(), "{name}");
     }
+    assert!(!out.join("samplers").exists(), "one report for both kinds");
     let o = run(&["run", "--check", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    // Each kind's counts, against its own summary.
+    // Each kind's counts, against the one summary.
     let said = stdout(&o);
     assert!(
-        said.starts_with("identical: 4 audits, 128 position-by-value counts match"),
+        said.starts_with(
+            "identical: 4 audits, 128 position-by-value counts and 12 inclusion counts match"
+        ),
         "{said}"
     );
-    assert!(said.contains("and 12 inclusion counts match"), "{said}");
-    assert!(said.trim_end().ends_with("samplers/summary.json"), "{said}");
+    assert!(said.trim_end().ends_with("/summary.json"), "{said}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// One `audit` command with shuffles and samplers is one run, as its
+/// experiment would be: one table and one Holm correction over the 4
+/// audits, the shuffles' tests as asked, every audit in one summary; and
+/// the same command in 2 shards, merged, prints the same table.
 #[test]
 fn one_audit_command_holds_shuffles_and_samplers_judged_together() {
     let dir = scratch("mixed-command");
@@ -345,20 +354,28 @@ fn one_audit_command_holds_shuffles_and_samplers_judged_together() {
     let o = run(&[&args[..], &["--out", &whole]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.starts_with("n = 8, 200,000 trials each"), "{text}");
-    // One Holm correction over the 4 audits, stated for both tables.
-    assert_eq!(text.matches("over 4 audits").count(), 2, "{text}");
-    assert!(text.contains("tests: position-value,lehmer"), "{text}");
     assert!(
-        text.contains("samplers: 1 biased, 1 no bias detected"),
+        text.starts_with("n = 8, 200,000 trials each, rng chacha8, seed 5: 2 biased, 2 no bias"),
         "{text}"
     );
+    // One Holm correction over the 4 audits, stated once for the one table.
+    assert_eq!(text.matches("over 4 audits").count(), 1, "{text}");
     let summary = summary(std::path::Path::new(&whole));
-    assert_eq!(summary["audits"][0]["verdict"], "biased");
-    assert_eq!(summary["audits"][1]["verdict"], "no-bias-detected");
-    assert_eq!(summary["samplers"][0]["verdict"], "no-bias-detected");
-    assert_eq!(summary["samplers"][1]["verdict"], "biased");
-    let csv = std::path::Path::new(&whole).join("samplers/floyd_k-2_n8/inclusion.csv");
+    let audits = summary["audits"].as_array().unwrap();
+    let verdicts: Vec<&str> = audits
+        .iter()
+        .map(|a| a["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["biased", "no-bias-detected", "no-bias-detected", "biased"]
+    );
+    assert_eq!(audits[0]["kind"], "shuffle");
+    assert_eq!(audits[2]["kind"], "sampler");
+    // The tests asked are the shuffles' (samplers run their own).
+    assert_eq!(audits[0]["tests_run"], "position-value,lehmer");
+    assert_eq!(audits[1]["tests_run"], "position-value,lehmer");
+    let csv = std::path::Path::new(&whole).join("floyd_k-2/inclusion.csv");
     assert!(csv.is_file(), "{}", csv.display());
     // The same command in 2 shards, merged: the same table.
     let mut tallies = Vec::new();

@@ -1,9 +1,11 @@
 //! Runs that outgrow one machine, through the command line: the shards of a
 //! run merged give the run on one machine (the same counts bit for bit, the
-//! same verdicts and files); `merge` refuses tallies that do not belong
-//! together; samplers shard, merge and resume alike; a checkpointed run
-//! stopped by SIGINT or killed by SIGKILL resumes to the same counts; and the per-task commands of the Slurm and
-//! Kubernetes files in deploy/ run here as local processes and merge.
+//! same verdicts and files), for shuffles and samplers alike, and a whole
+//! run saved as it goes resumes to the same judgement; `merge` refuses
+//! tallies that do not belong together; a checkpointed run stopped by
+//! SIGINT or killed by SIGKILL resumes to the same counts; and the per-task
+//! commands of the Slurm and Kubernetes files in deploy/ run here as local
+//! processes and merge.
 
 mod common;
 
@@ -30,20 +32,24 @@ fn untimed(path: &Path) -> Value {
     for audit in doc["audits"].as_array_mut().unwrap() {
         let audit = audit.as_object_mut().unwrap();
         assert!(audit.remove("seconds").is_some());
-        assert!(audit.remove("shuffles_per_sec").is_some());
+        assert!(audit.remove("per_second").is_some());
     }
     doc
 }
 
-/// summary.csv without the `seconds` and `shuffles_per_sec` columns.
+/// summary.csv without the `seconds` and `per_second` columns, read as
+/// CSV (quoted fields hold commas).
 fn untimed_csv(path: &Path) -> Vec<Vec<String>> {
-    let rows: Vec<Vec<String>> = std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| l.split(',').map(str::to_string).collect())
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(path)
+        .unwrap();
+    let rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
         .collect();
     let timing: Vec<usize> = (0..rows[0].len())
-        .filter(|&i| rows[0][i] == "seconds" || rows[0][i] == "shuffles_per_sec")
+        .filter(|&i| rows[0][i] == "seconds" || rows[0][i] == "per_second")
         .collect();
     assert_eq!(timing.len(), 2);
     rows.into_iter()
@@ -82,38 +88,32 @@ fn payload(path: &Path) -> Value {
     serde_json::from_slice(&bytes[at + 1..]).unwrap()
 }
 
-#[test]
-fn shards_merged_in_any_order_are_the_run_on_one_machine() {
-    let dir = scratch("equal");
-    // n = 8 counts whole permutations and the structure statistics too;
-    // 300k trials are 5 chunks, so the 4 shards are uneven.
-    let run_args = [
-        "audit",
-        "-a",
-        "naive-swap",
-        "-a",
-        "fisher-yates",
-        "-n",
-        "8",
-        "-t",
-        "300k",
-        "--seed",
-        "7",
-        "--threads",
-        "2",
-    ];
+/// Runs `run_args` whole and in `shards` shards, merges the shards in the
+/// order `order` (indices), and asserts that the merge is the run on one
+/// machine: the same table, summaries (but for the timing), files (every
+/// count matrix and picture byte for byte, at least `pictures` of them) and
+/// `--json`. Returns the whole run's folder and its table.
+fn assert_shards_merge_to_the_whole_run(
+    dir: &Path,
+    run_args: &[&str],
+    order: &[usize],
+    pictures: usize,
+) -> (PathBuf, String) {
+    let shards = order.len();
     let whole = dir.join("whole");
-    let one = ok(&run(&[&run_args[..], &["--out", p(&whole)]].concat())).clone();
-    let tallies: Vec<PathBuf> = (0..4).map(|i| dir.join(format!("s{i}.tally"))).collect();
+    let one = ok(&run(&[run_args, &["--out", p(&whole)]].concat())).clone();
+    let tallies: Vec<PathBuf> = (0..shards)
+        .map(|i| dir.join(format!("s{i}.tally")))
+        .collect();
     for (i, tally) in tallies.iter().enumerate() {
-        let shard = format!("{i}/4");
-        let o = run(&[&run_args[..], &["--shard", &shard, "--tally", p(tally)]].concat());
+        let shard = format!("{i}/{shards}");
+        let o = run(&[run_args, &["--shard", &shard, "--tally", p(tally)]].concat());
         ok(&o);
-        assert!(stderr(&o).contains(&format!("shard {i}/4: chunks")));
+        assert!(stderr(&o).contains(&format!("shard {i}/{shards}: chunks")));
         assert!(o.stdout.is_empty(), "a shard prints no verdicts");
     }
     let merged = dir.join("merged");
-    let order = [&tallies[2], &tallies[0], &tallies[3], &tallies[1]].map(|t| p(t));
+    let order: Vec<&str> = order.iter().map(|&i| p(&tallies[i])).collect();
     let m = ok(&run(
         &[&["merge"], &order[..], &["--out", p(&merged)]].concat()
     ))
@@ -139,9 +139,7 @@ fn shards_merged_in_any_order_are_the_run_on_one_machine() {
             compared += 1;
         }
     }
-    // counts.csv, permutations.csv and heatmap.png of each audit, and
-    // comparison.png.
-    assert!(compared >= 7, "{files:?}");
+    assert!(compared >= pictures, "{files:?}");
     // --json prints the same summary.
     let json = dir.join("merged.json");
     ok(&run(&[
@@ -151,86 +149,27 @@ fn shards_merged_in_any_order_are_the_run_on_one_machine() {
     ]
     .concat()));
     assert_eq!(untimed(&json), untimed(&whole.join("summary.json")));
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// A sampler summary (summary.json, --json) without its timing fields.
-fn untimed_samplers(path: &Path) -> Value {
-    let mut doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    assert_eq!(doc["kind"], "samplers");
-    for audit in doc["audits"].as_array_mut().unwrap() {
-        assert!(audit.as_object_mut().unwrap().remove("seconds").is_some());
-    }
-    doc
-}
-
-#[test]
-fn sampler_shards_merged_and_resumed_runs_are_the_run_on_one_machine() {
-    let dir = scratch("samplers");
-    // 300k samples are 5 chunks: shards of 2 and 3 chunks.
-    let run_args = [
-        "audit",
-        "-a",
-        "floyd:k=3",
-        "-a",
-        "reservoir-off-by-one:k=3",
-        "-n",
-        "10",
-        "-t",
-        "300k",
-        "--seed",
-        "7",
-    ];
-    let whole = dir.join("whole");
-    let one = ok(&run(&[&run_args[..], &["--out", p(&whole)]].concat())).clone();
-    let tallies: Vec<PathBuf> = (0..2).map(|i| dir.join(format!("s{i}.tally"))).collect();
-    for (i, tally) in tallies.iter().enumerate() {
-        let shard = format!("{i}/2");
-        let o = run(&[&run_args[..], &["--shard", &shard, "--tally", p(tally)]].concat());
-        assert!(stderr(ok(&o)).contains(&format!("shard {i}/2: chunks")));
-        assert!(o.stdout.is_empty(), "a shard prints no verdicts");
-    }
-    assert!(payload(&tallies[0])["samples"].is_array());
-    let merged = dir.join("merged");
-    let m = ok(&run(&[
-        "merge",
-        p(&tallies[1]),
-        p(&tallies[0]),
-        "--out",
-        p(&merged),
-    ]))
-    .clone();
-    assert_eq!(stdout(&m), stdout(&one), "the same table");
-    assert!(stdout(&one).contains("1 biased, 1 no bias detected"));
-    let summary = untimed_samplers(&merged.join("summary.json"));
-    assert_eq!(summary, untimed_samplers(&whole.join("summary.json")));
-    // What the table says, from the counts: verdicts, p and inclusion.
-    let audits = summary["audits"].as_array().unwrap();
-    assert_eq!(audits[1]["verdict"], "biased");
-    assert!(audits[0]["inclusion"].as_array().unwrap().len() == 10);
-    assert_eq!(files_under(&merged), files_under(&whole));
     // A whole run saved as it goes and resumed from its save judges alike.
     let saved = dir.join("saved.tally");
-    let c = ok(&run(&[
-        &run_args[..],
-        &["--checkpoint", p(&saved), "--json"],
-    ]
-    .concat()))
+    let c = ok(&run(
+        &[run_args, &["--checkpoint", p(&saved), "--json"]].concat()
+    ))
     .clone();
     let r = ok(&run(
-        &[&run_args[..], &["--resume", p(&saved), "--json"]].concat()
+        &[run_args, &["--resume", p(&saved), "--json"]].concat()
     ))
     .clone();
     for o in [&c, &r] {
-        let json = dir.join("printed.json");
-        std::fs::write(&json, &o.stdout).unwrap();
-        assert_eq!(untimed_samplers(&json), summary);
+        let printed = dir.join("printed.json");
+        std::fs::write(&printed, &o.stdout).unwrap();
+        assert_eq!(untimed(&printed), untimed(&whole.join("summary.json")));
     }
     // A shard of another seed is another run.
     let other = dir.join("other.tally");
     let mut other_args = run_args.to_vec();
-    let last = other_args.len() - 1;
-    other_args[last] = "8";
+    let seed = other_args.iter().position(|&a| a == "--seed").unwrap() + 1;
+    assert_eq!(other_args[seed], "7");
+    other_args[seed] = "8";
     ok(&run(&[
         &other_args[..],
         &["--shard", "1/2", "--tally", p(&other)],
@@ -249,6 +188,66 @@ fn sampler_shards_merged_and_resumed_runs_are_the_run_on_one_machine() {
         "{}",
         stderr(&o)
     );
+    (whole, stdout(&one))
+}
+
+/// The shards of a run of shuffles, and of a run of samplers, merged in
+/// any order, are the run on one machine; each kind's shards hold its own
+/// counts.
+#[test]
+fn shards_merged_in_any_order_are_the_run_on_one_machine() {
+    // n = 8 counts whole permutations and the structure statistics too;
+    // 300k trials are 5 chunks, so the 4 shards are uneven. counts.csv,
+    // permutations.csv and heatmap.png of each audit, and comparison.png.
+    let dir = scratch("equal");
+    let shuffles = [
+        "audit",
+        "-a",
+        "naive-swap",
+        "-a",
+        "fisher-yates",
+        "-n",
+        "8",
+        "-t",
+        "300k",
+        "--seed",
+        "7",
+        "--threads",
+        "2",
+    ];
+    let (_, table) = assert_shards_merge_to_the_whole_run(&dir, &shuffles, &[2, 0, 3, 1], 7);
+    assert!(table.contains("1 biased, 1 no bias detected"), "{table}");
+    let counts = &payload(&dir.join("s0.tally"))["audits"][0];
+    assert_eq!(counts["kind"], "shuffle");
+    assert!(counts["counts"]["structure"]["lehmer"].is_array());
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // 300k samples are 5 chunks: shards of 2 and 3 chunks. Each sampler's
+    // inclusion and pairs, as CSV and PNG.
+    let dir = scratch("samplers");
+    let samplers = [
+        "audit",
+        "-a",
+        "floyd:k=3",
+        "-a",
+        "reservoir-off-by-one:k=3",
+        "-n",
+        "10",
+        "-t",
+        "300k",
+        "--seed",
+        "7",
+    ];
+    let (whole, table) = assert_shards_merge_to_the_whole_run(&dir, &samplers, &[1, 0], 8);
+    assert!(table.contains("1 biased, 1 no bias detected"), "{table}");
+    let counts = &payload(&dir.join("s0.tally"))["audits"][0];
+    assert_eq!(counts["kind"], "sampler");
+    assert!(counts["counts"]["inclusion"].is_array());
+    // What the table says, from the counts: verdicts, p and inclusion.
+    let summary = untimed(&whole.join("summary.json"));
+    let audits = summary["audits"].as_array().unwrap();
+    assert_eq!(audits[1]["verdict"], "biased");
+    assert_eq!(audits[0]["inclusion"].as_array().unwrap().len(), 10);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -343,12 +342,17 @@ fn merge_refuses_tallies_that_do_not_belong_together() {
     );
     let newer = dir.join("newer.tally");
     let text_of = String::from_utf8(bytes).unwrap();
-    std::fs::write(&newer, text_of.replacen(" v4 ", " v5 ", 1)).unwrap();
+    assert!(
+        text_of.starts_with("shuffle-audit tally v5 "),
+        "{}",
+        &text_of[..40]
+    );
+    std::fs::write(&newer, text_of.replacen(" v5 ", " v6 ", 1)).unwrap();
     assert_merge_refused(
         &dir,
         &[&s[0], &newer, &s[2], &s[3]],
         &newer,
-        "format version 5",
+        "format version 6",
     );
     let not_a_tally = dir.join("counts.csv");
     std::fs::write(&not_a_tally, "position,v0\n0,1\n").unwrap();
@@ -393,17 +397,27 @@ fn what_cannot_be_split_or_resumed_is_refused_before_anything_runs() {
             "--tally",
             t,
         ],
-        "--input decks",
+        "decks.txt: it is read from a file, not drawn in chunks of a seed",
     );
     refused(&["audit", "--input", "-", "--checkpoint", t], "stdin");
     refused(
         &["audit", "--cmd", "true", "-n", "5", "--checkpoint", t],
-        "--cmd decks",
+        "true: its output comes from outside, not from chunks of the seed",
     );
     let samples = dir.join("samples.txt");
     std::fs::write(&samples, "0 1 2\n2 1 4\n").unwrap();
-    for flag in ["--shard", "--checkpoint"] {
-        let value = if flag == "--shard" { "0/2" } else { t };
+    for (flag, value, needle) in [
+        (
+            "--shard",
+            "0/2",
+            "samples.txt: it is read from a file, not drawn in chunks of a seed",
+        ),
+        (
+            "--checkpoint",
+            t,
+            "samples.txt: a read of samples or picks is not checkpointed",
+        ),
+    ] {
         refused(
             &[
                 "audit",
@@ -416,39 +430,27 @@ fn what_cannot_be_split_or_resumed_is_refused_before_anything_runs() {
                 flag,
                 value,
             ],
-            "is your own sampler, whose samples are read",
+            needle,
         );
     }
-    refused(
-        &[
-            "audit",
-            "-a",
-            "reservoir:k=3",
-            "--until-decisive",
-            "-t",
-            "1k",
-            "--shard",
-            "0/2",
-            "--tally",
-            t,
-        ],
-        "works for built-in samplers only: --until-decisive",
-    );
-    refused(
-        &[
-            "audit",
-            "-a",
-            "naive-swap",
-            "--until-decisive",
-            "-t",
-            "1k",
-            "--shard",
-            "0/2",
-            "--tally",
-            t,
-        ],
-        "--until-decisive",
-    );
+    // A sequential run decides its trials as it goes, whatever its kind.
+    for subject in ["reservoir:k=3", "naive-swap"] {
+        refused(
+            &[
+                "audit",
+                "-a",
+                subject,
+                "--until-decisive",
+                "-t",
+                "1k",
+                "--shard",
+                "0/2",
+                "--tally",
+                t,
+            ],
+            "--until-decisive decides its trials as it goes: it is not split or checkpointed",
+        );
+    }
     refused(
         &[
             "audit",
@@ -646,7 +648,7 @@ fn a_run_stopped_by_sigint_or_killed_by_sigkill_resumes_to_the_same_counts() {
     assert!(stale.is_empty(), "{stale:?}");
 
     // Both saved files end complete, with the same counts of every kind.
-    let tallies = |path: &Path| payload(path)["audits"][0]["tally"].clone();
+    let tallies = |path: &Path| payload(path)["audits"][0]["counts"].clone();
     assert_eq!(tallies(&interrupted), tallies(&killed));
     assert!(tallies(&killed)["structure"]["lehmer"].is_array());
     eprintln!(

@@ -5,7 +5,7 @@
 //! seeds, which is what makes a fixed seed an honest choice.)
 
 use rand::RngExt;
-use shuffle_audit::Audit;
+use shuffle_audit::CustomAudit;
 use shuffle_audit::stats::Verdict;
 
 fn durstenfeld(deck: &mut [u32], rng: &mut dyn rand::Rng) {
@@ -27,7 +27,7 @@ fn fair_closures_pass_at_the_stated_rate_and_broken_ones_never_do() {
     let seeds = 5_000u64;
     let (mut at_01, mut at_001) = (0, 0);
     for seed in 0..seeds {
-        let audit = Audit::of_fn("durstenfeld", 5, durstenfeld)
+        let audit = CustomAudit::shuffle_fn("durstenfeld", 5, durstenfeld)
             .seed(seed)
             .run()
             .unwrap();
@@ -45,7 +45,7 @@ fn fair_closures_pass_at_the_stated_rate_and_broken_ones_never_do() {
         "{at_001} of {seeds} fair runs rejected at 0.001"
     );
     for seed in 0..20 {
-        let audit = Audit::of_fn("off-by-one", 5, off_by_one)
+        let audit = CustomAudit::shuffle_fn("off-by-one", 5, off_by_one)
             .seed(seed)
             .run()
             .unwrap();

@@ -5,17 +5,18 @@
 //! uniform) and catch known biases.
 
 use rayon::prelude::*;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::deck::{Column, Deck, battery};
-use shuffle_audit::engine::{self, RunSpec, no_progress};
+use shuffle_audit::audit::{self, Feed, Kind, Outside, Spec, Subject, no_progress};
+use shuffle_audit::request::Request;
+use shuffle_audit::shuffle::{
+    self, Algorithm, Deck, SerialCounts, ShuffleOptions, Shuffles, TestKind, TestSet,
+};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::TestResult;
 use shuffle_audit::stats::special::{binomial_band, ks_uniform};
 
 /// One audit of `algorithm` on `deck`: its deck tests.
 fn audit(algorithm: &str, deck: &Deck, trials: u64, seed: u64) -> Vec<TestResult> {
-    let (spec, _) = RunSpec::new(
+    let (spec, _) = Spec::<Shuffles>::new(
         Algorithm::parse(algorithm).unwrap(),
         deck.n(),
         trials,
@@ -23,8 +24,38 @@ fn audit(algorithm: &str, deck: &Deck, trials: u64, seed: u64) -> Vec<TestResult
         seed,
     )
     .with_deck(deck.clone());
-    let tally = engine::run(&spec, &no_progress).unwrap();
-    battery::run(&tally, &spec.tests, deck, seed)
+    let tally = Shuffles::count(&spec, spec.chunks(), &no_progress).unwrap();
+    audit::tested(&spec, &tally).results
+}
+
+/// The deck `deck` with the category columns of the CSV `csv`
+/// (`item,column,...`) and hands of `hand`, as a user gives them
+/// (`--deck`, `--categories FILE`, `--hand`), resolved by the request layer.
+fn deck_with_categories(deck: &str, csv: &str, hand: usize) -> Deck {
+    let dir = std::env::temp_dir().join(format!("deck-categories-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.csv", deck.len()));
+    std::fs::write(&path, csv).unwrap();
+    let request = Request {
+        subjects: vec!["fisher-yates".into()],
+        deck: Some(deck.into()),
+        categories: Some(path.to_str().unwrap().into()),
+        hand: Some(hand),
+        trials: Some(1),
+        ..Request::default()
+    };
+    let resolved = request.resolve().unwrap();
+    std::fs::remove_file(&path).ok();
+    let spec: &Spec<Shuffles> = resolved.audits[0].as_any().downcast_ref().unwrap();
+    Deck::clone(spec.options.deck.as_ref().expect("a deck"))
+}
+
+/// The 52 card labels in deck order (`AS 2S … KC`), as decks of cards are
+/// printed.
+fn card_labels() -> Vec<String> {
+    let labels = Deck::parse("cards").unwrap().kind_names().to_vec();
+    assert_eq!(labels.len(), 52);
+    labels
 }
 
 /// `audits` fair audits of `deck`: the raw p-values of each test, and the
@@ -66,15 +97,9 @@ fn assert_calibrated(label: &str, p: &[f64]) {
 /// hand of 2: every test is a single chi-square, so each must be calibrated
 /// exactly, not only conservatively.
 fn small_deck() -> Deck {
-    Deck::parse("AABBBC")
-        .unwrap()
-        .with_columns(vec![Column {
-            name: "side".into(),
-            names: vec!["ab".into(), "c".into()],
-            of_kind: vec![0, 0, 1],
-        }])
-        .with_hand(2)
-        .unwrap()
+    let deck = deck_with_categories("AABBBC", "item,side\nA,ab\nB,ab\nC,c\n", 2);
+    assert_eq!(deck.columns()[0].names, ["ab", "c"]);
+    deck
 }
 
 #[test]
@@ -162,15 +187,7 @@ fn the_hand_test_catches_clumped_lands() {
     // 24 lands stacked on top of 36 other cards, one riffle: opening hands
     // of 7 hold too many or too few lands.
     let lands = format!("{}{}", "L".repeat(24), "N".repeat(36));
-    let deck = Deck::parse(&lands)
-        .unwrap()
-        .with_columns(vec![Column {
-            name: "land".into(),
-            names: vec!["land".into(), "other".into()],
-            of_kind: vec![0, 1],
-        }])
-        .with_hand(7)
-        .unwrap();
+    let deck = deck_with_categories(&lands, "item,land\nL,land\nN,other\n", 7);
     let riffled = log10_p("riffle:k=2", &deck, 20_000, TestKind::Hand);
     let fair = log10_p("fisher-yates", &deck, 20_000, TestKind::Hand);
     println!("lands in 7: riffle:k=2 log10 p {riffled:.1}, fisher-yates {fair:.1}");
@@ -180,20 +197,25 @@ fn the_hand_test_catches_clumped_lands() {
 
 #[test]
 fn structure_tests_are_skipped_with_a_reason() {
-    let spec = RunSpec::new(Algorithm::FisherYates, 6, 10, SourceKind::Chacha8.into(), 1);
+    let spec = Spec::<Shuffles>::new(Algorithm::FisherYates, 6, 10, SourceKind::Chacha8.into(), 1);
     let (spec, note) = spec.with_deck(Deck::parse("AABBCC").unwrap());
     let note = note.unwrap();
     assert!(
         note.contains("cycles") && note.contains("distinct items"),
         "{note}"
     );
-    assert_eq!(spec.tests.to_string(), "position-kind,arrangement,serial");
-    let listed = RunSpec {
-        tests: TestSet::parse("cycles,position-value,hand", 6).unwrap(),
-        ..RunSpec::new(Algorithm::FisherYates, 6, 10, SourceKind::Chacha8.into(), 1)
+    assert_eq!(
+        spec.options.tests.to_string(),
+        "position-kind,arrangement,serial"
+    );
+    let listed = Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(
+            TestSet::parse("cycles,position-value,hand", 6).unwrap(),
+        ),
+        ..Spec::new(Algorithm::FisherYates, 6, 10, SourceKind::Chacha8.into(), 1)
     };
     let (spec, note) = listed.with_deck(Deck::parse("AABBCC").unwrap());
-    assert_eq!(spec.tests.to_string(), "position-kind");
+    assert_eq!(spec.options.tests.to_string(), "position-kind");
     let note = note.unwrap();
     assert!(
         note.contains("--categories") && note.contains("cycles"),
@@ -207,8 +229,8 @@ fn structure_tests_are_skipped_with_a_reason() {
 /// against a direct count), whatever the per-index counts.
 #[test]
 fn repeated_items_from_text_aggregate_exactly() {
-    use shuffle_audit::deck::laws::group_matrix;
     use shuffle_audit::ingest::{self, Items, Options};
+    use shuffle_audit::shuffle::Cells;
     let kinds = ["7", "10", "A"];
     let start = [0usize, 0, 1, 2, 2, 2];
     let mut state = 12_345u64;
@@ -244,19 +266,17 @@ fn repeated_items_from_text_aggregate_exactly() {
     let deck = Deck::from_labels(labels).unwrap();
     assert_eq!(deck.kind_names(), &["7", "10", "A"]);
     assert_eq!(
-        group_matrix(&read.tally, deck.kind_of(), deck.kinds()),
+        Cells::by_kind(&read.tally, deck.kind_of(), deck.kinds()).counts(),
         direct
     );
 }
 
 #[test]
 fn a_shoe_from_text_is_audited_by_kind() {
-    use shuffle_audit::audit;
-    use shuffle_audit::subject::{Feed, Outside, Subject};
     let dir = std::env::temp_dir().join(format!("deck-shoe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("shoe.txt");
-    let labels: Vec<String> = shuffle_audit::deck::cards::labels();
+    let labels: Vec<String> = card_labels();
     let mut state = 99u64;
     let mut text = String::new();
     for _ in 0..4000 {
@@ -279,13 +299,15 @@ fn a_shoe_from_text_is_audited_by_kind() {
             path: path.clone(),
             format: shuffle_audit::ingest::Format::Text,
         },
-        order: None,
-        categories: None,
+        reading: shuffle::Reading {
+            order: None,
+            categories: None,
+        },
     };
-    let spec = RunSpec::new(
+    let spec = Spec::<Shuffles>::new(
         Subject::Outside(outside),
-        engine::N_FROM_INPUT,
-        engine::ALL_DECKS,
+        audit::N_FROM_INPUT,
+        audit::ALL_TRIALS,
         SourceKind::Chacha8.into(),
         1,
     );
@@ -309,7 +331,6 @@ fn the_kinds_serial_test_holds_its_level_at_every_trial_count() {
     // Edgeworth expansion (many).
     use rand::{RngExt, SeedableRng};
     use shuffle_audit::stats::sequence;
-    use shuffle_audit::tally::SerialCounts;
     let cases: [(&[usize], u64, u64); 5] = [
         (&[2, 2, 2], 3, 40_000),
         (&[2, 2, 2], 60, 40_000),
@@ -389,7 +410,7 @@ fn the_kinds_serial_test_of_fair_shoes_is_calibrated_end_to_end() {
 /// pairs of the previous shoe.
 fn dealer(decks: usize, repeat: f64, swaps: usize, seed: u64) -> String {
     use rand::{RngExt, SeedableRng};
-    let labels = shuffle_audit::deck::cards::labels();
+    let labels = card_labels();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut shoe: Vec<usize> = (0..312).map(|i| i % 52).collect();
     let mut text = String::new();
@@ -413,8 +434,6 @@ fn dealer(decks: usize, repeat: f64, swaps: usize, seed: u64) -> String {
 
 /// The serial test's log10 p for shoes read from `text`.
 fn serial_of_text(name: &str, text: &str) -> f64 {
-    use shuffle_audit::audit;
-    use shuffle_audit::subject::{Feed, Outside, Subject};
     let dir = std::env::temp_dir().join(format!("deck-serial-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("shoes.txt");
@@ -425,13 +444,15 @@ fn serial_of_text(name: &str, text: &str) -> f64 {
             path,
             format: shuffle_audit::ingest::Format::Text,
         },
-        order: None,
-        categories: None,
+        reading: shuffle::Reading {
+            order: None,
+            categories: None,
+        },
     };
-    let spec = RunSpec::new(
+    let spec = Spec::<Shuffles>::new(
         Subject::Outside(outside),
-        engine::N_FROM_INPUT,
-        engine::ALL_DECKS,
+        audit::N_FROM_INPUT,
+        audit::ALL_TRIALS,
         SourceKind::Chacha8.into(),
         1,
     );

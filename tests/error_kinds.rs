@@ -1,13 +1,13 @@
 //! Every sort of wrong a library call can meet has its own kind: programs
 //! match `Error::kind()`, people read the message (unchanged by the kind).
 
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::deck::Deck;
-use shuffle_audit::engine::{RunSpec, no_progress};
+use shuffle_audit::audit::{self, Spec, no_progress};
+use shuffle_audit::experiment::Experiment;
 use shuffle_audit::ingest::{self, Options};
-use shuffle_audit::params::parse_count;
+use shuffle_audit::shuffle::{Algorithm, Deck, Shuffles};
 use shuffle_audit::source::SourceSpec;
-use shuffle_audit::{Error, ErrorKind, audit, exact, mixing, output};
+use shuffle_audit::study::{self, Study, Unobserved};
+use shuffle_audit::{Error, ErrorKind, exact, mixing};
 use std::path::Path;
 
 #[test]
@@ -25,14 +25,16 @@ fn unknown_names() {
 
 #[test]
 fn numbers_out_of_range() {
-    let spec = RunSpec::new(Algorithm::FisherYates, 5, 1000, SourceSpec::default(), 1);
+    let spec = Spec::<Shuffles>::new(Algorithm::FisherYates, 5, 1000, SourceSpec::default(), 1);
     let e = audit::run(&spec, 2.0, &no_progress).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::OutOfRange, "{e}");
-    let none = RunSpec { trials: 0, ..spec };
+    let none = Spec { trials: 0, ..spec };
     let e = audit::run(&none, 0.01, &no_progress).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::OutOfRange, "{e}");
     assert_eq!(e.to_string(), "trials must be at least 1");
-    let e = parse_count("lots").unwrap_err();
+    // A count that is no number, in an experiment file.
+    let text = "name = \"x\"\npurpose = \"y\"\n[[audit]]\nalgorithm = \"fisher-yates\"\ntrials = \"lots\"\n";
+    let e = Experiment::parse(text, Path::new("x.toml")).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::OutOfRange, "{e}");
     let e = mixing::parse_ks("5..1").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::OutOfRange, "{e}");
@@ -63,7 +65,8 @@ fn malformed_input_is_bad_input() {
     assert!(e.to_string().starts_with("deals.txt:2:"), "{e}");
     let e = ingest::read("".as_bytes(), "empty.txt", &opts, &no_progress).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
-    let e = shuffle_audit::params::NamedParams::parse("fisher-yates:k").unwrap_err();
+    // A parameter without its value.
+    let e = Algorithm::parse("fisher-yates:k").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
 }
 
@@ -78,7 +81,10 @@ fn files_and_folders_are_io() {
     // as an I/O problem.
     let file = std::env::temp_dir().join(format!("sa-error-kinds-{}", std::process::id()));
     std::fs::write(&file, "x").unwrap();
-    let Err(e) = output::files::stage(&file) else {
+    let spec = Spec::<Shuffles>::new(Algorithm::FisherYates, 5, 1000, SourceSpec::default(), 1);
+    let result = Study::new(vec![spec.into()]).run(&Unobserved).unwrap();
+    let provenance = result.study.provenance.clone();
+    let Err(e) = study::write_report(result.audits[0].clone(), provenance, &file) else {
         panic!("a file is not a folder");
     };
     std::fs::remove_file(&file).unwrap();

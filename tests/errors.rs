@@ -1,15 +1,13 @@
 //! Errors carry a kind programs can match, whatever layer said them; the
 //! messages stay the ones people read.
 
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::engine::{RunSpec, no_progress};
+use shuffle_audit::audit::{self, Feed, Kind, Outside, Planned, Spec, Subject, no_progress};
 use shuffle_audit::error::ErrorKind;
+use shuffle_audit::exact;
 use shuffle_audit::experiment::Experiment;
 use shuffle_audit::ingest::{self, Options};
+use shuffle_audit::shuffle::{self, Algorithm, ShuffleOptions, Shuffles, TestSet};
 use shuffle_audit::source::SourceSpec;
-use shuffle_audit::subject::{Feed, Outside, Subject};
-use shuffle_audit::tally::Collect;
-use shuffle_audit::{engine, exact};
 use std::path::Path;
 
 #[test]
@@ -18,11 +16,19 @@ fn each_sort_of_wrong_has_its_kind() {
     assert_eq!(unknown.kind(), ErrorKind::UnknownName);
     assert!(unknown.to_string().contains("did you mean 'fisher-yates'?"));
 
-    let alpha = shuffle_audit::values::check_alpha(2.0).unwrap_err();
+    let fair = Spec::<Shuffles>::new(Algorithm::FisherYates, 5, 100, SourceSpec::default(), 1);
+    let alpha = audit::run(&fair, 2.0, &no_progress).unwrap_err();
     assert_eq!(alpha.kind(), ErrorKind::OutOfRange);
 
-    let memory = engine::check_memory(1_000_000, 2, Collect::default()).unwrap_err();
-    assert_eq!(memory.kind(), ErrorKind::TooCostly);
+    // The full position-by-value matrix of a million items, on 2 workers.
+    let n = 1_000_000;
+    let huge = Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::position_value().with_bins(n, n).unwrap()),
+        threads: Some(2),
+        ..Spec::new(Algorithm::FisherYates, n, 100, SourceSpec::default(), 1)
+    };
+    let memory = Shuffles::check(&huge).unwrap_err();
+    assert_eq!(memory.kind(), ErrorKind::TooCostly, "{memory}");
 
     let raw_bits = exact::enumerate(Algorithm::RandCrate, 3, SourceSpec::default(), 100);
     assert_eq!(raw_bits.unwrap_err().kind(), ErrorKind::Unsupported);
@@ -41,8 +47,8 @@ fn each_sort_of_wrong_has_its_kind() {
     let shoe = ingest::read(&[0u8, 0, 1, 1][..], "shoe.bin", &binary, &no_progress);
     assert_eq!(shoe.unwrap_err().kind(), ErrorKind::Unsupported);
 
-    // A bad deck read from a file is bad input; the engine refuses to read
-    // files at all (it runs built-in algorithms).
+    // A bad deck read from a file is bad input; counting in chunks refuses
+    // to read files at all (it runs built-in algorithms).
     let file = std::env::temp_dir().join(format!("sa-errors-{}.txt", std::process::id()));
     std::fs::write(&file, "0 1 2\n1 2\n").unwrap();
     let subject = Subject::Outside(Outside {
@@ -51,19 +57,23 @@ fn each_sort_of_wrong_has_its_kind() {
             path: file.clone(),
             format: ingest::Format::Text,
         },
-        order: None,
-        categories: None,
+        reading: shuffle::Reading {
+            order: None,
+            categories: None,
+        },
     });
-    let spec = RunSpec::new(
+    let spec = Spec::<Shuffles>::new(
         subject,
-        engine::N_FROM_INPUT,
-        engine::ALL_DECKS,
+        audit::N_FROM_INPUT,
+        audit::ALL_TRIALS,
         SourceSpec::default(),
         1,
     );
-    let refused = engine::run(&spec, &no_progress).unwrap_err();
+    let refused = Shuffles::count(&spec, spec.chunks(), &no_progress).unwrap_err();
     assert_eq!(refused.kind(), ErrorKind::Unsupported, "{refused}");
-    let bad = shuffle_audit::produce::run(&spec, &no_progress).unwrap_err();
+    let refused = Planned::count(&spec, spec.chunks(), &no_progress).unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Unsupported, "{refused}");
+    let bad = audit::produce(&spec, &no_progress).unwrap_err();
     assert_eq!(bad.kind(), ErrorKind::BadInput);
     assert!(
         bad.to_string().contains(":2: expected 3 items, found 2"),

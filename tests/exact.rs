@@ -5,11 +5,10 @@
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
-use shuffle_audit::algorithm::{Algorithm, ComparatorSort};
-use shuffle_audit::engine::{self, RunSpec};
+use shuffle_audit::audit::{Kind, Spec};
 use shuffle_audit::exact::{self, DEFAULT_MAX_LEAVES, ExactLaw, Method};
+use shuffle_audit::shuffle::{Algorithm, ComparatorSort, ShuffleOptions, Shuffles, TestSet};
 use shuffle_audit::source::{SourceKind, SourceSpec};
-use shuffle_audit::spec::TestSet;
 
 fn q(num: u64, den: u64) -> BigRational {
     BigRational::new(BigInt::from(num), BigInt::from(den))
@@ -292,12 +291,12 @@ fn the_monte_carlo_engine_agrees_with_the_exact_marginals() {
     ] {
         let n = 5;
         let exact = law(alg, n, kind);
-        let spec = RunSpec {
+        let spec = Spec::<Shuffles> {
             threads: Some(2),
-            tests: TestSet::position_value(),
-            ..RunSpec::new(alg, n, 400_000, kind.into(), 12_345)
+            options: ShuffleOptions::with_tests(TestSet::position_value()),
+            ..Spec::new(alg, n, 400_000, kind.into(), 12_345)
         };
-        let tally = engine::run(&spec, &|_| {}).unwrap();
+        let tally = Shuffles::count(&spec, spec.chunks(), &|_| {}).unwrap();
         let t = spec.trials as f64;
         for p in 0..n {
             for v in 0..n {
@@ -393,15 +392,23 @@ fn f64_views_match_the_exact_values() {
 #[test]
 fn enumerated_riffles_match_bayer_diaconis() {
     use shuffle_audit::mixing::laws::ln_riffle_ratio;
-    use shuffle_audit::permutation::{factorial, rising_sequences};
+    // The rising sequences of a permutation: 1 + the values v whose
+    // successor v + 1 lies before them.
+    let rising_sequences = |perm: &[u32]| -> usize {
+        let mut position = vec![0; perm.len()];
+        for (i, &v) in perm.iter().enumerate() {
+            position[v as usize] = i;
+        }
+        1 + position.windows(2).filter(|w| w[1] < w[0]).count()
+    };
     for (n, k) in [(3, 1), (4, 2), (5, 1), (5, 2), (6, 1)] {
         let algorithm = Algorithm::parse(&format!("riffle:k={k}")).unwrap();
         let law = exact::enumerate(algorithm, n, SourceSpec::default(), 50_000_000).unwrap();
-        let mut scratch = Vec::new();
+        let factorial: usize = (1..=n).product();
         let mut total = 0.0;
         for (perm, p) in law.iter_f64() {
-            let r = rising_sequences(perm, &mut scratch);
-            let closed = ln_riffle_ratio(n, k, r).exp() / factorial(n) as f64;
+            let r = rising_sequences(perm);
+            let closed = ln_riffle_ratio(n, k, r).exp() / factorial as f64;
             assert!(
                 (p - closed).abs() < 1e-12,
                 "n={n} k={k} {perm:?}: {p} vs {closed}"
@@ -414,15 +421,34 @@ fn enumerated_riffles_match_bayer_diaconis() {
 
 /// The data-loader shuffles enumerate like any other (their bounds do not
 /// depend on the values drawn), and the buffer shuffle's closed-form
-/// marginals are exactly what enumeration of the real kernel gives.
+/// distance from uniform (the mean and the worst item's TV of its
+/// marginals) is exactly what enumeration of the real kernel gives.
 #[test]
 fn loader_shuffles_enumerate_and_the_buffer_marginals_are_exact() {
+    use shuffle_audit::mixing::buffer::buffer_distance;
     for (n, b) in [(5usize, 1u32), (6, 2), (6, 3), (7, 4), (6, 6)] {
         let law = law(Algorithm::BufferShuffle { b }, n, SourceKind::Chacha8);
-        let closed = shuffle_audit::algorithm::buffer_marginals(n, b as usize);
-        for (p, &want) in law.marginals().probabilities().iter().zip(&closed) {
-            assert!((p - want).abs() < 1e-12, "n {n} b {b}: {p} vs {want}");
-        }
+        // P(item v at position p) is cell (p, v): item v's TV from a
+        // uniform position is half the sum of its column's departures.
+        let p = law.marginals().probabilities();
+        let tv: Vec<f64> = (0..n)
+            .map(|v| {
+                0.5 * (0..n)
+                    .map(|t| (p[t * n + v] - 1.0 / n as f64).abs())
+                    .sum::<f64>()
+            })
+            .collect();
+        let mean = tv.iter().sum::<f64>() / n as f64;
+        let max = tv.iter().cloned().fold(0.0, f64::max);
+        let closed = buffer_distance(n, b as usize);
+        assert!(
+            (mean - closed.mean_tv).abs() < 1e-12,
+            "n {n} b {b}: mean {mean} vs {closed:?}"
+        );
+        assert!(
+            (max - closed.max_tv).abs() < 1e-12,
+            "n {n} b {b}: max {max} vs {closed:?}"
+        );
         assert_eq!(law.marginals().exactly_uniform(), Some(b as usize >= n));
     }
     // Shards of 3 of 6: 2! shard orders times 3!·3! inside = 72 arrangements.

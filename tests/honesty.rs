@@ -8,17 +8,16 @@ mod common;
 
 use common::{bin, stderr, summary, temp};
 use rayon::prelude::*;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::audit::{self, Audit};
-use shuffle_audit::engine::{RunSpec, no_progress};
-use shuffle_audit::findings::deviation_words;
-use shuffle_audit::output::format_p;
+use shuffle_audit::audit::{self, Audit, Spec, no_progress};
+use shuffle_audit::report::format_p;
+use shuffle_audit::shuffle::findings::deviation_words;
+use shuffle_audit::shuffle::{Algorithm, ShuffleOptions, Shuffles, TestKind, TestSet};
 use shuffle_audit::source::{SourceKind, SourceSpec};
-use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::Verdict;
 
-fn audit(algorithm: &str, n: usize, trials: u64, source: &str, seed: u64) -> Audit {
-    let spec = RunSpec::new(
+/// The audit of `algorithm` at `n`, judged alone at the default α.
+fn audit(algorithm: &str, n: usize, trials: u64, source: &str, seed: u64) -> Audit<Shuffles> {
+    let spec = Spec::<Shuffles>::new(
         Algorithm::parse(algorithm).unwrap(),
         n,
         trials,
@@ -26,6 +25,14 @@ fn audit(algorithm: &str, n: usize, trials: u64, source: &str, seed: u64) -> Aud
         seed,
     );
     audit::run(&spec, audit::DEFAULT_ALPHA, &no_progress).unwrap()
+}
+
+/// The smallest deviation of one cell that `a` would have seen with 90%
+/// power (relative to the cell's expected count).
+fn cell_deviation(a: &Audit<Shuffles>) -> f64 {
+    a.sensitivity().figures["detectable_cell_deviation"]
+        .as_f64()
+        .expect("a shuffle's audit states the cell deviation it could detect")
 }
 
 #[test]
@@ -42,13 +49,13 @@ fn runs_too_small_to_see_anything_are_inconclusive() {
         "{:?}",
         small.sensitivity()
     );
-    assert!(small.sensitivity().cell_deviation.unwrap() > 1.0);
+    assert!(cell_deviation(&small) > 1.0);
     // Enough trials: a fair shuffle is "no bias detected", with what it could see.
     let fair = audit("fisher-yates", 10, 1_000_000, "chacha8", 1);
     assert_eq!(fair.verdict(), Verdict::NoBiasDetected);
-    let eps = fair.sensitivity().cell_deviation.unwrap();
+    let eps = cell_deviation(&fair);
     assert!(eps < 0.03, "{eps}");
-    assert!(fair.sensitivity().words().contains("90% power"));
+    assert!(fair.sensitivity().words.contains("90% power"));
 }
 
 #[test]
@@ -74,7 +81,7 @@ fn a_scaled_down_experiment_calls_nothing_fair() {
         assert_ne!(
             a["verdict"], "no-bias-detected",
             "{}: 2 trials prove nothing",
-            a["algorithm"]
+            a["subject"]
         );
     }
     let _ = std::fs::remove_dir_all(&out);
@@ -104,7 +111,7 @@ fn p_values_beyond_the_floor_are_bounds_and_still_rank_the_tests_that_saw_the_bi
         .min_by(|x, y| x.log10_p.total_cmp(&y.log10_p))
         .unwrap();
     assert_eq!(seen[0].test, most.test);
-    assert_eq!(a.decisive().test, most.test);
+    assert_eq!(a.decisive().unwrap().test, most.test);
 }
 
 #[test]
@@ -119,18 +126,11 @@ fn a_cell_is_named_only_when_it_stands_out() {
     );
     // Without an exact law, noise is not reported as a finding...
     let fair = audit("rand-crate", 52, 200_000, "chacha8", 1);
-    assert!(
-        fair.position_value()
-            .standout(52, audit::DEFAULT_ALPHA)
-            .is_none()
-    );
+    assert!(fair.found().standout(52, audit::DEFAULT_ALPHA).is_none());
     assert!(deviation_words(&fair).starts_with("no cell stands out"));
     // ... and a real deviation is.
     let naive = audit("naive-swap", 10, 100_000, "chacha8", 1);
-    let cell = naive
-        .position_value()
-        .standout(10, audit::DEFAULT_ALPHA)
-        .unwrap();
+    let cell = naive.found().standout(10, audit::DEFAULT_ALPHA).unwrap();
     assert_eq!((cell.position, cell.value), (0, 1));
 }
 
@@ -143,9 +143,9 @@ fn tv_noise_is_the_noise_of_the_worst_position() {
         let tvs: Vec<(f64, f64)> = (0..200u64)
             .into_par_iter()
             .map(|seed| {
-                let spec = RunSpec {
-                    tests: TestSet::position_value(),
-                    ..RunSpec::new(
+                let spec = Spec::<Shuffles> {
+                    options: ShuffleOptions::with_tests(TestSet::position_value()),
+                    ..Spec::new(
                         Algorithm::FisherYates,
                         n,
                         trials,
@@ -154,7 +154,7 @@ fn tv_noise_is_the_noise_of_the_worst_position() {
                     )
                 };
                 let a = audit::run(&spec, audit::DEFAULT_ALPHA, &no_progress).unwrap();
-                (a.position_value().tv_marginal, a.position_value().tv_noise)
+                (a.found().tv_marginal, a.found().tv_noise)
             })
             .collect();
         let mean = tvs.iter().map(|t| t.0).sum::<f64>() / tvs.len() as f64;
@@ -174,7 +174,7 @@ fn tv_noise_is_the_noise_of_the_worst_position() {
 #[test]
 fn a_sequential_audit_shows_the_p_its_verdict_used() {
     // Was: p = 0.037 printed next to "fair" at alpha = 0.05.
-    let spec = RunSpec::new(
+    let spec = Spec::<Shuffles>::new(
         Algorithm::FisherYates,
         6,
         1000,

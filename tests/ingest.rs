@@ -2,13 +2,12 @@
 //! must count exactly as the same decks counted directly; and every bad
 //! input must be refused with its exact message.
 
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::engine::no_progress;
+use shuffle_audit::audit::no_progress;
 use shuffle_audit::ingest::{
-    self, CommandSpec, Format, Ingested, Items, Options, run_command, shares, worker_seed,
+    self, CommandSpec, Decks, Format, Ingested, Items, Options, run_command, shares, worker_seed,
 };
+use shuffle_audit::shuffle::{Algorithm, Collect, OrderParts, StructureParts, Tally};
 use shuffle_audit::source::{ChaCha8Source, StreamSource};
-use shuffle_audit::tally::{Collect, OrderParts, StructureParts, Tally};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -86,18 +85,32 @@ fn lines(
         .collect()
 }
 
-fn opts(collect: Collect) -> Options {
+fn opts(collect: Collect) -> Options<Decks> {
     Options {
-        collect,
+        reading: Decks {
+            collect,
+            ..Decks::default()
+        },
         ..Options::default()
     }
 }
 
-fn read_text(src: &str, options: &Options) -> shuffle_audit::Result<Ingested> {
+/// `options` reading decks in the starting order `order`.
+fn in_order(order: Option<Vec<String>>, options: Options<Decks>) -> Options<Decks> {
+    Options {
+        reading: Decks {
+            order,
+            ..options.reading
+        },
+        ..options
+    }
+}
+
+fn read_text(src: &str, options: &Options<Decks>) -> shuffle_audit::Result<Ingested<Tally, Items>> {
     ingest::read(src.as_bytes(), "deals.txt", options, &no_progress)
 }
 
-fn text_error(src: &str, options: &Options) -> String {
+fn text_error(src: &str, options: &Options<Decks>) -> String {
     read_text(src, options).unwrap_err().to_string()
 }
 
@@ -155,14 +168,11 @@ fn every_text_spelling_gives_the_direct_tally() {
         ),
     ];
     for (what, text, order) in spellings {
-        let options = Options {
-            order: order.clone(),
-            ..opts(ALL)
-        };
+        let options = in_order(order.clone(), opts(ALL));
         let path = dir.write("deals.txt", text.as_bytes());
         let from_file = ingest::read_path(&path, &options, &no_progress).unwrap();
         assert_eq!(from_file.tally, want, "{what}");
-        assert_eq!(from_file.decks, 5000, "{what}");
+        assert_eq!(from_file.counted, 5000, "{what}");
         assert!(!from_file.stopped_early);
         let from_reader = ingest::read(text.as_bytes(), "stdin", &options, &no_progress).unwrap();
         assert_eq!(from_reader, from_file, "{what}");
@@ -270,7 +280,7 @@ fn a_file_larger_than_a_block_counts_every_deck() {
         progressed.fetch_add(k, std::sync::atomic::Ordering::Relaxed);
     };
     let got = ingest::read(text.as_bytes(), "big.txt", &options, &progress).unwrap();
-    assert_eq!(got.tally, direct(n, &decks, options.collect));
+    assert_eq!(got.tally, direct(n, &decks, options.reading.collect));
     assert_eq!(progressed.into_inner(), 70_000);
     // An error far into the file names its line.
     let mut bad: Vec<&str> = text.lines().collect();
@@ -288,17 +298,17 @@ fn max_decks_stops_early_and_says_so() {
     let decks = naive_swap_decks(6, 100, 15);
     let text = lines(&decks, |v| v.to_string(), " ", ("", ""));
     let limited = |t| Options {
-        max_decks: Some(t),
+        max_records: Some(t),
         ..opts(ALL)
     };
     let got = read_text(&text, &limited(30)).unwrap();
-    assert_eq!(got.decks, 30);
+    assert_eq!(got.counted, 30);
     assert!(got.stopped_early);
     assert_eq!(got.tally, direct(6, &decks[..30], ALL));
     let all = read_text(&text, &limited(100)).unwrap();
     assert!(!all.stopped_early, "exactly as many decks as asked for");
     let more = read_text(&text, &limited(1000)).unwrap();
-    assert_eq!(more.decks, 100, "fewer decks than asked for is fine");
+    assert_eq!(more.counted, 100, "fewer decks than asked for is fine");
     assert!(!more.stopped_early);
     // Comments after the last deck are not decks.
     let trailing = format!("{text}# end\n\n");
@@ -354,10 +364,7 @@ fn bad_text_is_refused_with_its_place() {
         text_error("0 1 2\n", &with_n),
         "deals.txt:1: expected 52 items, found 3"
     );
-    let ordered = Options {
-        order: Some(vec!["AS".into(), "KH".into(), "2C".into()]),
-        ..o.clone()
-    };
+    let ordered = in_order(Some(vec!["AS".into(), "KH".into(), "2C".into()]), o.clone());
     assert_eq!(
         text_error("AS KH 2C\nAS KH 3C\n", &ordered),
         "deals.txt:2: \"3C\" is not one of the 3 items of the starting order"
@@ -384,7 +391,7 @@ fn bad_binary_is_refused_with_its_record() {
     assert_eq!(
         ingest::read(&ok[..], "deals.bin", &options(Format::U8), &no_progress)
             .unwrap()
-            .decks,
+            .counted,
         2
     );
     ok.extend_from_slice(&[1, 2, 9, 0]);
@@ -470,7 +477,7 @@ fn commands_count_like_files() {
     )
     .unwrap();
     assert_eq!(got.tally, want);
-    assert_eq!(got.decks, 900);
+    assert_eq!(got.counted, 900);
     assert_eq!(
         runs.iter().map(|r| r.count).collect::<Vec<_>>(),
         vec![300; 3]
@@ -515,7 +522,7 @@ fn commands_count_like_files() {
         &no_progress,
     )
     .unwrap();
-    assert_eq!(got.decks, 1001);
+    assert_eq!(got.counted, 1001);
     assert_eq!(got.items, Items::Numeric { one_based: true });
     assert!(start.elapsed() < Duration::from_secs(10));
 }
@@ -543,7 +550,7 @@ fn seeded_commands_rerun_identically() {
     let (c, _) = run(43);
     assert_eq!(a.tally, b.tally);
     assert_ne!(a.tally, c.tally);
-    assert_eq!(a.decks, 3000);
+    assert_eq!(a.counted, 3000);
     let seeds: Vec<u64> = runs.iter().map(|r| r.seed).collect();
     assert_eq!(
         seeds,
@@ -687,12 +694,14 @@ fn read_path_reports_missing_files() {
 fn binary_values_follow_an_explicit_order() {
     // Records of the values 3, 1, 2, 0 with the starting order 3 1 2 0: the
     // first record is the identity of that order.
-    let options = Options {
-        n: Some(4),
-        format: Format::U8,
-        order: Some(["3", "1", "2", "0"].map(String::from).to_vec()),
-        ..Options::default()
-    };
+    let options = in_order(
+        Some(["3", "1", "2", "0"].map(String::from).to_vec()),
+        Options {
+            n: Some(4),
+            format: Format::U8,
+            ..Options::default()
+        },
+    );
     let got = ingest::read(
         &[3u8, 1, 2, 0, 0, 1, 2, 3][..],
         "deals.bin",
@@ -726,12 +735,10 @@ fn placeholders_are_substituted_including_the_help_spelling_of_n() {
 /// such a feed is refused, as it has nothing to read.
 #[test]
 fn decks_handed_over_in_memory_are_judged_as_a_file() {
-    use shuffle_audit::audit;
-    use shuffle_audit::engine::{ALL_DECKS, N_FROM_INPUT, RunSpec};
+    use shuffle_audit::audit::{self, ALL_TRIALS, Feed, N_FROM_INPUT, Outside, Spec, Subject};
     use shuffle_audit::error::ErrorKind;
-    use shuffle_audit::produce::read_options;
+    use shuffle_audit::shuffle::{Reading, Shuffles};
     use shuffle_audit::source::SourceKind;
-    use shuffle_audit::subject::{Feed, Outside, Subject};
     let decks = naive_swap_decks(6, 20_000, 3);
     let text = lines(&decks, |v| v.to_string(), " ", ("", ""));
     let dir = TempDir::new("given");
@@ -741,19 +748,20 @@ fn decks_handed_over_in_memory_are_judged_as_a_file() {
         let outside = Outside {
             name: "naive".to_string(),
             feed,
-            order: None,
-            categories: None,
+            reading: Reading {
+                order: None,
+                categories: None,
+            },
         };
-        let spec = RunSpec::new(
-            Subject::Outside(outside.clone()),
+        Spec::<Shuffles>::new(
+            Subject::Outside(outside),
             N_FROM_INPUT,
-            ALL_DECKS,
+            ALL_TRIALS,
             SourceKind::Chacha8.into(),
             1,
-        );
-        (spec, outside)
+        )
     };
-    let (file_spec, _) = spec_of(Feed::File {
+    let file_spec = spec_of(Feed::File {
         path: path.clone(),
         format: Format::Text,
     });
@@ -761,15 +769,15 @@ fn decks_handed_over_in_memory_are_judged_as_a_file() {
     let given = Feed::Given {
         from: "handed over by a test".to_string(),
     };
-    let (spec, outside) = spec_of(given);
-    let opts = read_options(&spec, &outside, Format::Text);
-    let read = ingest::read(text.as_bytes(), "naive", &opts, &no_progress).unwrap();
-    let in_memory = audit::of_read(&spec, read, 0.0, 0.001, false).unwrap();
+    let spec = spec_of(given);
+    let mut bytes = text.as_bytes();
+    let in_memory =
+        audit::read_given(&spec, &mut bytes, Format::Text, 0.001, false, &no_progress).unwrap();
     assert_eq!(in_memory.verdict(), from_file.verdict());
     assert_eq!(in_memory.verdict(), shuffle_audit::Verdict::Biased);
     assert_eq!(in_memory.log10_p(), from_file.log10_p());
-    assert_eq!(in_memory.feed().unwrap().decks, 20_000);
-    let words = shuffle_audit::output::run_words(&in_memory);
+    assert_eq!(in_memory.feed().unwrap().counted, 20_000);
+    let words = in_memory.drawn_words();
     assert!(words.contains("handed over by a test"), "{words}");
     assert!(
         !spec.subject.uses_our_source(),

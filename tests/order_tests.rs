@@ -11,13 +11,11 @@
 mod common;
 
 use common::{scratch, stderr};
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::engine::{self, RunSpec, no_progress};
+use shuffle_audit::audit::{Kind, Spec, no_progress};
+use shuffle_audit::shuffle::{Algorithm, ShuffleOptions, Shuffles, Tally, TestSet};
 use shuffle_audit::source::SourceSpec;
-use shuffle_audit::spec::TestSet;
 use shuffle_audit::stats::order;
 use shuffle_audit::stats::special::binomial_band;
-use shuffle_audit::tally::Tally;
 use std::path::Path;
 use std::process::Output;
 
@@ -35,10 +33,10 @@ fn tally_of(
     seed: u64,
     threads: usize,
 ) -> Tally {
-    let spec = RunSpec {
-        tests: TestSet::parse(tests, n).unwrap(),
+    let spec = Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::parse(tests, n).unwrap()),
         threads: Some(threads),
-        ..RunSpec::new(
+        ..Spec::new(
             Algorithm::parse(algorithm).unwrap(),
             n,
             trials,
@@ -46,7 +44,7 @@ fn tally_of(
             seed,
         )
     };
-    engine::run(&spec, &no_progress).unwrap()
+    Shuffles::count(&spec, spec.chunks(), &no_progress).unwrap()
 }
 
 /// log10 p of the inversion and displacement tests on one tally.

@@ -6,12 +6,10 @@ mod common;
 
 use common::{run, stderr, stdout};
 use rayon::prelude::*;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::audit;
-use shuffle_audit::engine::{RunSpec, no_progress};
+use shuffle_audit::audit::{self, Spec, no_progress};
 use shuffle_audit::power::{self, Effect, EffectOrigin, PlanOutcome};
+use shuffle_audit::shuffle::{Algorithm, ShuffleOptions, Shuffles, TestKind, TestSet};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::Verdict;
 use shuffle_audit::stats::special::binomial_band;
 use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
@@ -105,9 +103,9 @@ fn naive_swap_plan_matches_an_independent_derivation_and_simulation() {
     let detected = (0..RUNS)
         .into_par_iter()
         .filter(|&seed| {
-            let spec = RunSpec {
-                tests: TestSet::position_value(),
-                ..RunSpec::new(
+            let spec = Spec::<Shuffles> {
+                options: ShuffleOptions::with_tests(TestSet::position_value()),
+                ..Spec::new(
                     Algorithm::NaiveSwap,
                     N,
                     plan.trials,
@@ -147,9 +145,9 @@ fn detections(
     (0..runs)
         .into_par_iter()
         .filter(|&i| {
-            let spec = RunSpec {
-                tests: TestSet::parse(tests, n).unwrap(),
-                ..RunSpec::new(
+            let spec = Spec::<Shuffles> {
+                options: ShuffleOptions::with_tests(TestSet::parse(tests, n).unwrap()),
+                ..Spec::new(
                     Algorithm::parse(alg).unwrap(),
                     n,
                     trials,
@@ -219,9 +217,9 @@ fn audit_plans_hold_up_in_simulation() {
     for (k, &(alg, n, tests, big_m, runs, decider)) in cases.iter().enumerate() {
         let start = std::time::Instant::now();
         let pilot = audit::run(
-            &RunSpec {
-                tests: TestSet::parse(tests, n).unwrap(),
-                ..RunSpec::new(
+            &Spec::<Shuffles> {
+                options: ShuffleOptions::with_tests(TestSet::parse(tests, n).unwrap()),
+                ..Spec::new(
                     Algorithm::parse(alg).unwrap(),
                     n,
                     5_000,
@@ -236,7 +234,7 @@ fn audit_plans_hold_up_in_simulation() {
         let plan = power::plan_audit(&pilot, ALPHA, big_m, POWER);
         println!(
             "{alg} n={n} tests={tests}: decided by {:?} (exact {}), range {:?}",
-            plan.deciding_test, plan.exact, plan.trials_for_power_range
+            plan.deciding_test, plan.details.exact, plan.details.trials_for_power_range
         );
         assert_eq!(plan.deciding_test, Some(decider), "{alg}: {plan:#?}");
         let m = TestSet::parse(tests, n).unwrap().iter().count();
@@ -250,12 +248,12 @@ fn audit_plans_hold_up_in_simulation() {
             "{alg} n={n} tests={tests} M={big_m}: level {:.2e}, planned T = {t} (approximation \
              {}), detected {hit}/{runs} at T, {half}/{runs} at T/2 (band low {lo}), {:.1}s",
             plan.level,
-            plan.trials_for_approximation,
+            plan.details.trials_for_approximation,
             start.elapsed().as_secs_f64()
         );
         assert!(hit >= lo, "{alg}: {hit}/{runs} at the planned {t}");
         assert!(
-            !plan.exact || (half as f64) < 0.8 * runs as f64,
+            !plan.details.exact || (half as f64) < 0.8 * runs as f64,
             "{alg}: {half}/{runs} at T/2 = {}: the plan is far too conservative",
             t / 2
         );

@@ -5,12 +5,10 @@
 //! clearly do not (the plan is not wildly conservative).
 
 use rayon::prelude::*;
-use shuffle_audit::engine::no_progress;
+use shuffle_audit::audit::{self, Spec, no_progress};
 use shuffle_audit::power::PlanOutcome;
 use shuffle_audit::power::sampler::{LawOrigin, SamplerPowerSpec, plan_sampler};
-use shuffle_audit::sampler::Sampler;
-use shuffle_audit::sampler::audit::{self, SampleTest};
-use shuffle_audit::sampler::run::SampleSpec;
+use shuffle_audit::sampler::{SampleTest, Sampler, SamplerOptions, Samplers};
 use shuffle_audit::source::{SourceKind, SourceSpec};
 use shuffle_audit::stats::Verdict;
 use shuffle_audit::stats::special::binomial_band;
@@ -35,10 +33,11 @@ fn detections(
     let outcomes: Vec<(bool, bool)> = (0..RUNS)
         .into_par_iter()
         .map(|i| {
-            let mut spec = SampleSpec::new(sampler, n, trials, source, seed + i);
-            if let Some(w) = weights {
-                spec = spec.with_weights(w.clone());
-            }
+            let spec = Spec::<Samplers>::new(sampler, n, trials, source, seed + i).with_options(
+                SamplerOptions {
+                    weights: weights.clone(),
+                },
+            );
             let a = audit::run(&spec, ALPHA, &no_progress).unwrap();
             let planned = a
                 .tests()
@@ -80,9 +79,9 @@ fn sampler_plans_hold_up_in_simulation() {
             spec = spec.with_weights(w.clone());
         }
         let plan = plan_sampler(&spec).unwrap();
-        assert_eq!(plan.law, LawOrigin::Exact { fair: false }, "{name}");
+        assert_eq!(plan.details.law, LawOrigin::Exact { fair: false }, "{name}");
         let planned = plan.test(*test).unwrap();
-        let PlanOutcome::Planned(p) = &planned.outcome else {
+        let PlanOutcome::Planned(p) = &planned.details.outcome else {
             panic!("{name}: {planned:?}")
         };
         let t = p.trials;

@@ -7,12 +7,10 @@
 //! detect the bias about as often as promised.
 
 use rayon::prelude::*;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::audit;
-use shuffle_audit::engine::{RunSpec, no_progress};
+use shuffle_audit::audit::{self, Spec, no_progress};
 use shuffle_audit::power::{self, AuditPlan};
+use shuffle_audit::shuffle::{Algorithm, ShuffleOptions, Shuffles, TestKind, TestSet};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::{TestKind, TestSet};
 
 const ALPHA: f64 = 0.001;
 const POWER: f64 = 0.9;
@@ -22,10 +20,10 @@ const RUNS: u64 = 200;
 /// (`power::simulate::SIMULATION_SEED` + i) and the pilots'.
 const CHECK_SEED: u64 = 1_000_000;
 
-fn spec(alg: &str, n: usize, trials: u64, tests: &str, seed: u64) -> RunSpec {
-    RunSpec {
-        tests: TestSet::parse(tests, n).unwrap(),
-        ..RunSpec::new(
+fn spec(alg: &str, n: usize, trials: u64, tests: &str, seed: u64) -> Spec<Shuffles> {
+    Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::parse(tests, n).unwrap()),
+        ..Spec::new(
             Algorithm::parse(alg).unwrap(),
             n,
             trials,
@@ -37,7 +35,7 @@ fn spec(alg: &str, n: usize, trials: u64, tests: &str, seed: u64) -> RunSpec {
 
 /// The plan printed for one audit of `alg` (judged alone, M = 1) of
 /// `pilot` trials.
-fn plan_of(alg: &str, n: usize, tests: &str, pilot: u64) -> AuditPlan {
+fn plan_of(alg: &str, n: usize, tests: &str, pilot: u64) -> AuditPlan<Shuffles> {
     let a = audit::run(&spec(alg, n, pilot, tests, 20_261_121), ALPHA, &no_progress).unwrap();
     power::plan_audit(&a, ALPHA, 1, POWER)
 }
@@ -89,7 +87,7 @@ fn six_printed_plans_hold_in_simulation() {
         let hits = detected(alg, n, t, tests);
         println!(
             "{alg} n={n} tests={tests}: plan {t} ({}), detected {hits}/{RUNS}, {:.1}s",
-            plan.simulation
+            plan.details.simulation
                 .as_ref()
                 .map_or("χ²".to_string(), |s| s.words()),
             start.elapsed().as_secs_f64()
@@ -128,7 +126,7 @@ fn the_d3_cases_print_plans_that_hold() {
     for (alg, n, before) in cases {
         let plan = plan_of(alg, n, "default", 100_000);
         let Some(t) = plan.trials_for_power else {
-            println!("{alg} n={n}: no plan ({:?})", plan.no_power_reason);
+            println!("{alg} n={n}: no plan ({:?})", plan.details.no_power_reason);
             continue;
         };
         let hits = detected(alg, n, t, "default");
@@ -156,8 +154,8 @@ fn the_d3_cases_print_plans_that_hold() {
 /// its effect cannot be told from zero.
 #[test]
 fn plans_that_cannot_hold_are_withdrawn_with_a_reason() {
-    let test_of = |plan: &AuditPlan, kind: TestKind| {
-        plan.tests.iter().find(|t| t.test == kind).unwrap().clone()
+    let test_of = |plan: &AuditPlan<Shuffles>, kind: TestKind| {
+        plan.test(kind).unwrap().details.clone()
     };
     let sparse = test_of(
         &plan_of("shrinking-range", 52, "default", 100_000),
@@ -178,11 +176,7 @@ fn plans_that_cannot_hold_are_withdrawn_with_a_reason() {
     let serial = test_of(&plan, TestKind::Serial);
     assert_eq!(serial.trials_for_power, None, "{serial:?}");
     assert!(serial.reason.is_some(), "{serial:?}");
-    let fixed = plan
-        .tests
-        .iter()
-        .find(|t| t.test == shuffle_audit::spec::TestKind::FixedPoints)
-        .unwrap();
+    let fixed = test_of(&plan, TestKind::FixedPoints);
     let sim = fixed
         .simulation
         .as_ref()
@@ -190,7 +184,7 @@ fn plans_that_cannot_hold_are_withdrawn_with_a_reason() {
     assert_eq!(fixed.trials_for_power, Some(sim.trials));
     assert!(sim.detected >= 180);
     // The battery's own plan is the simulated audits'.
-    let sim = plan.simulation.as_ref().expect("simulated audits");
+    let sim = plan.details.simulation.as_ref().expect("simulated audits");
     assert_eq!(plan.trials_for_power, Some(sim.trials));
     assert_eq!(sim.runs, power::simulate::SIMULATED_RUNS);
     assert!(sim.detected >= 180 && sim.fewer.unwrap().trials == sim.trials - 1);
@@ -205,7 +199,7 @@ fn plans_that_cannot_hold_are_withdrawn_with_a_reason() {
 fn a_battery_with_the_permutation_test_is_simulated_quickly_and_safely() {
     let start = std::time::Instant::now();
     let plan = plan_of("rotation", 5, "default", 50_000);
-    let sim = plan.simulation.as_ref().expect("simulated audits");
+    let sim = plan.details.simulation.as_ref().expect("simulated audits");
     assert!(
         start.elapsed().as_secs_f64() < 10.0,
         "{:?}",

@@ -2,7 +2,7 @@
 //! `seed32` (a fresh 32-bit seed per deal) repeat about C(T, 2) / 2^32 ≈ 116
 //! decks, where a good source repeats none (52! ≈ 2^225.6).
 
-use shuffle_audit::algorithm::Algorithm;
+use shuffle_audit::shuffle::Algorithm;
 use shuffle_audit::source::{ChaCha8Source, RandomSource, Seed32Source, StreamSource};
 use std::collections::HashMap;
 

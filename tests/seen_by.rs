@@ -3,25 +3,30 @@
 //! own p-values rather than a standardised departure that favours tests of
 //! few degrees of freedom; the decisive test is the first of them.
 
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::audit::{self, Audit, DEFAULT_ALPHA, DEFAULT_SEED};
-use shuffle_audit::engine::{RunSpec, no_progress};
+mod common;
+
+use shuffle_audit::audit::{Audit, DEFAULT_ALPHA, DEFAULT_SEED};
+use shuffle_audit::shuffle::{Algorithm, Shuffles, TestKind};
 use shuffle_audit::source::SourceKind;
-use shuffle_audit::spec::TestKind;
-use shuffle_audit::stats::Verdict;
+use shuffle_audit::{Spec, Verdict};
 
 /// `algorithms` at `n`, judged together as one run (Holm across them).
-fn judged(algorithms: &[Algorithm], n: usize, trials: u64) -> Vec<Audit> {
-    let specs: Vec<RunSpec> = algorithms
+fn judged(algorithms: &[Algorithm], n: usize, trials: u64) -> Vec<Audit<Shuffles>> {
+    let specs = algorithms
         .iter()
-        .map(|&a| RunSpec::new(a, n, trials, SourceKind::Chacha8.into(), DEFAULT_SEED))
+        .map(|&a| {
+            Spec::<Shuffles>::new(a, n, trials, SourceKind::Chacha8.into(), DEFAULT_SEED).into()
+        })
         .collect();
-    audit::run_all(&specs, DEFAULT_ALPHA, &no_progress).unwrap()
+    common::judged(specs, DEFAULT_ALPHA)
+        .iter()
+        .map(|a| common::as_kind::<Shuffles>(a.as_ref()).clone())
+        .collect()
 }
 
 /// Every test in `seen` rejects after the run's correction, no other does,
 /// and they come strongest (smallest raw p) first.
-fn check_seen_by(a: &Audit) {
+fn check_seen_by(a: &Audit<Shuffles>) {
     let seen = a.seen_by();
     let further = a.log10_p_adjusted() - a.log10_p();
     let rejecting: Vec<TestKind> = a
@@ -38,7 +43,7 @@ fn check_seen_by(a: &Audit) {
     assert_eq!(listed, rejecting, "{}", a.spec().subject);
     assert_eq!(seen.is_empty(), a.verdict() != Verdict::Biased);
     if let Some(first) = seen.first() {
-        assert_eq!(first.test, a.decisive().test);
+        assert_eq!(first.test, a.decisive().unwrap().test);
     }
 }
 
@@ -53,7 +58,7 @@ fn the_naive_swap_names_position_by_value_first() {
     assert_eq!(naive.verdict(), Verdict::Biased);
     let seen: Vec<TestKind> = naive.seen_by().iter().map(|t| t.test).collect();
     assert_eq!(seen.first(), Some(&TestKind::PositionValue), "{seen:?}");
-    assert_eq!(naive.decisive().test, TestKind::PositionValue);
+    assert_eq!(naive.decisive().unwrap().test, TestKind::PositionValue);
     let cycles = naive.test(TestKind::Cycles).unwrap();
     let pv = naive.test(TestKind::PositionValue).unwrap();
     assert!(

@@ -9,20 +9,20 @@ mod common;
 
 use common::{bin, scratch};
 use rayon::prelude::*;
-use shuffle_audit::algorithm::Algorithm;
-use shuffle_audit::engine::{self, RunSpec, no_progress};
-use shuffle_audit::permutation::Statistic;
+use shuffle_audit::audit::{Kind, Spec, no_progress};
+use shuffle_audit::mixing::Statistic;
+use shuffle_audit::shuffle::{
+    Algorithm, SerialCounts, ShuffleOptions, Shuffles, Tally, TestKind, TestSet,
+};
 use shuffle_audit::source::{ChaCha8Source, SourceSpec, StreamSource};
-use shuffle_audit::spec::{TestKind, TestSet};
 use shuffle_audit::stats::special::binomial_band;
 use shuffle_audit::stats::{gof, sequence};
-use shuffle_audit::tally::{SerialCounts, Tally};
 
 fn tally(algorithm: &str, n: usize, trials: u64, rng: &str, seed: u64, tests: &str) -> Tally {
-    let spec = RunSpec {
-        tests: TestSet::parse(tests, n).unwrap(),
+    let spec = Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::parse(tests, n).unwrap()),
         threads: Some(1),
-        ..RunSpec::new(
+        ..Spec::new(
             Algorithm::parse(algorithm).unwrap(),
             n,
             trials,
@@ -30,7 +30,7 @@ fn tally(algorithm: &str, n: usize, trials: u64, rng: &str, seed: u64, tests: &s
             seed,
         )
     };
-    engine::run(&spec, &no_progress).unwrap()
+    Shuffles::count(&spec, spec.chunks(), &no_progress).unwrap()
 }
 
 /// log10 p of each test on one tally.
@@ -318,9 +318,9 @@ fn positional_bias_is_not_serial_dependence() {
 fn an_audit_of_the_naive_swap_does_not_blame_serial_dependence() {
     use shuffle_audit::audit;
     for n in [10, 52] {
-        let spec = RunSpec {
+        let spec = Spec::<Shuffles> {
             threads: Some(2),
-            ..RunSpec::new(
+            ..Spec::new(
                 Algorithm::parse("naive-swap").unwrap(),
                 n,
                 1_000_000,
@@ -329,7 +329,7 @@ fn an_audit_of_the_naive_swap_does_not_blame_serial_dependence() {
             )
         };
         let result = audit::run(&spec, 0.001, &no_progress).unwrap();
-        let decisive = result.decisive();
+        let decisive = result.decisive().unwrap();
         let serial = result.test(TestKind::Serial).unwrap();
         println!(
             "naive swap n={n}: decisive {} (log10 p {:.0}), serial log10 p {:.2}",

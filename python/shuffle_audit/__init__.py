@@ -61,24 +61,67 @@ DEFAULT_ALPHA: float = _native.DEFAULT_ALPHA
 RngSpec = Union[str, Callable[[int], Any]]
 
 
+def _asked(
+    *,
+    name: str,
+    holds: str = "deck",
+    n: Optional[int] = None,
+    trials: Optional[int] = None,
+    seed: int = DEFAULT_SEED,
+    alpha: float = DEFAULT_ALPHA,
+    tests: Optional[Union[str, Sequence[str]]] = None,
+    categories: Optional[str] = None,
+    order: Optional[Sequence[Any]] = None,
+    weights: Optional[Sequence[Any]] = None,
+    base: Optional[int] = None,
+    k: Optional[int] = None,
+) -> dict:
+    """What a call asked, as the library's request reads it: every default,
+    check and refusal is the library's (the command line's too), worded for
+    Python (``trials=4629``)."""
+    if tests is not None and not isinstance(tests, str):
+        tests = ",".join(str(t) for t in tests)
+    return {
+        "name": name,
+        "holds": holds,
+        "n": n,
+        "trials": trials,
+        "seed": seed,
+        "alpha": alpha,
+        "tests": tests,
+        "categories": categories,
+        "order": None if order is None else [str(x) for x in order],
+        "weights": None if weights is None else list(weights),
+        "base": base,
+        "k": k,
+    }
+
+
 def default_trials(n: int, alpha: float = DEFAULT_ALPHA) -> int:
     """Trials a default audit of a shuffle of ``n`` items runs (as Rust's
-    ``custom::default_trials``): enough to catch the naive swap and to make
-    "no bias detected" mean something (18,500 at n = 10, 480,598 at 52)."""
-    return _native.default_trials(n, alpha)
+    ``custom::default_trials`` and the command line's): enough to catch the
+    naive swap and to make "no bias detected" mean something (18,500 at
+    n = 10, 480,598 at 52). ``n`` below 2 raises ``ValueError``."""
+    return _native.default_trials(_asked(name="shuffle", n=n, alpha=alpha))
 
 
 def default_sample_trials(
-    n: int,
+    n: Optional[int] = None,
     k: int = 1,
     *,
     ordered: bool = False,
-    weights: Optional[Sequence[int]] = None,
+    weights: Optional[Sequence[Any]] = None,
     alpha: float = DEFAULT_ALPHA,
 ) -> int:
-    """Samples a default audit of k of ``n`` (or of picks) runs."""
-    w = None if weights is None else [int(x) for x in weights]
-    return _native.default_sample_trials(n, k, ordered, w, alpha)
+    """Samples (or picks) a default audit of k of ``n`` runs; with
+    ``weights`` (whole numbers, or proportions such as ``[0.1, 0.9]``) the
+    picks a weighted pick's default audit runs."""
+    if weights is not None:
+        holds = "pick"
+    else:
+        holds = "ordered" if ordered else ("sample" if k > 1 else "pick")
+    asked = _asked(name="sampler", holds=holds, n=n, alpha=alpha, weights=weights, k=k)
+    return _native.default_trials(asked)
 
 
 def _make_rng(rng: RngSpec, seed: int) -> Any:
@@ -117,7 +160,12 @@ class Result:
     @property
     def name(self) -> str:
         """The name of what was audited."""
-        return self._entry.get("algorithm") or self._entry.get("sampler")
+        return self._entry["subject"]
+
+    @property
+    def kind(self) -> str:
+        """The kind of subject: ``"shuffle"`` or ``"sampler"``."""
+        return self._entry["kind"]
 
     @property
     def verdict(self) -> str:
@@ -229,18 +277,19 @@ def audit(
     alpha: float = DEFAULT_ALPHA,
     rng: RngSpec = "random",
     name: Optional[str] = None,
+    tests: Optional[Union[str, Sequence[str]]] = None,
 ) -> Result:
     """Audits ``shuffle(deck, rng)``, a shuffle written in Python: called
     ``trials`` times (default :func:`default_trials`) on a fresh list
     ``[0, ..., n-1]``, which it shuffles in place (or returns shuffled), with
     one generator seeded by ``seed`` (``rng``: ``"random"`` for
     ``random.Random``, ``"numpy"`` for ``numpy.random.default_rng``, or a
-    function of the seed)."""
-    name = _name_of(shuffle, name)
-    native = _native.run_shuffle(
-        shuffle, _make_rng(rng, seed), n, trials, seed, alpha, name
+    function of the seed). ``tests``: the tests to run, as ``--tests``
+    names them (``"default"``, ``"all"`` or a list)."""
+    asked = _asked(
+        name=_name_of(shuffle, name), n=n, trials=trials, seed=seed, alpha=alpha, tests=tests
     )
-    return Result(native)
+    return Result(_native.audit_shuffle(shuffle, _make_rng(rng, seed), asked))
 
 
 def _report_dir(name: str, report_dir: Optional[Union[str, os.PathLike]]) -> Path:
@@ -273,6 +322,7 @@ def assert_fair(
     alpha: float = DEFAULT_ALPHA,
     rng: RngSpec = "random",
     name: Optional[str] = None,
+    tests: Optional[Union[str, Sequence[str]]] = None,
     report_dir: Optional[Union[str, os.PathLike]] = None,
 ) -> Result:
     """:func:`audit`, then raises ``AssertionError`` unless no bias was
@@ -280,7 +330,9 @@ def assert_fair(
     decisive test, its p, the largest deviation and the report) and on
     "inconclusive" (naming the trials a verdict needs), with the message of
     Rust's ``assert_fair``. Deterministic for its seed: never flaky."""
-    result = audit(shuffle, n, trials=trials, seed=seed, alpha=alpha, rng=rng, name=name)
+    result = audit(
+        shuffle, n, trials=trials, seed=seed, alpha=alpha, rng=rng, name=name, tests=tests
+    )
     return _assert_passed(result, report_dir)
 
 
@@ -293,30 +345,37 @@ def audit_orders(
     name: str = "decks",
     seed: int = DEFAULT_SEED,
     alpha: float = DEFAULT_ALPHA,
+    tests: Optional[Union[str, Sequence[str]]] = None,
+    categories: Optional[str] = None,
 ) -> Result:
     """Audits permutations already made, read as ``--input`` reads a file:
 
     - a 2-D numpy integer array of shape (T, n), one deck per row, read in
       place (``uint8``/``uint16``/``uint32`` in C order without any copy,
-      other integer types a block at a time), with the GIL released;
+      other integer types a block at a time), with the GIL released; rows
+      whose values repeat are a shoe, read as labels;
     - any iterable of decks (lists, tuples, arrays, a generator of a data
       loader's epochs): integers 0..n-1 or 1..n, or labels (``"AS"``,
       ``"10H"``, ...; repeated labels make a shoe).
 
+    A numpy array and the same decks as a list give the same answer.
     ``trials`` reads only the first decks; ``order`` is the starting order
-    (``--order``); ``seed`` drives the Monte Carlo p-values of sparse
-    tables."""
-    order_list = None if order is None else [str(x) for x in order]
-    native = _native.read_orders(decks, n, trials, order_list, name, seed, alpha)
-    return Result(native)
+    (``--order``); ``categories`` groups the items (``"cards"`` or a CSV
+    file, as ``--categories``); ``seed`` drives the Monte Carlo p-values of
+    sparse tables."""
+    asked = _asked(
+        name=name, n=n, trials=trials, seed=seed, alpha=alpha, tests=tests,
+        categories=categories, order=order,
+    )
+    return Result(_native.audit_given(decks, asked))
 
 
 def _sampler(
     draw: Any,
-    n: int,
+    holds: str,
+    n: Optional[int],
     k: Optional[int],
-    kind: str,
-    weights: Optional[Sequence[int]],
+    weights: Optional[Sequence[Any]],
     trials: Optional[int],
     seed: int,
     alpha: float,
@@ -324,17 +383,19 @@ def _sampler(
     name: Optional[str],
     base: Optional[int],
 ) -> Result:
-    w = None if weights is None else [int(x) for x in weights]
+    """A sampler's audit, of a function (``draw(rng)``) or of draws already
+    made (any iterable)."""
     if callable(draw):
-        native = _native.run_sampler(
-            draw, _make_rng(rng, seed), None, n, k, kind, w, trials, None,
-            _name_of(draw, name), seed, alpha,
+        asked = _asked(
+            name=_name_of(draw, name), holds=holds, n=n, k=k, weights=weights, trials=trials,
+            seed=seed, alpha=alpha, base=base,
         )
-    else:
-        native = _native.run_sampler(
-            None, None, draw, n, k, kind, w, trials, base, name or "draws", seed, alpha
-        )
-    return Result(native)
+        return Result(_native.audit_draws(draw, _make_rng(rng, seed), asked))
+    asked = _asked(
+        name=name or "draws", holds=holds, n=n, k=k, weights=weights, trials=trials,
+        seed=seed, alpha=alpha, base=base,
+    )
+    return Result(_native.audit_given(draw, asked))
 
 
 def audit_samples(
@@ -356,14 +417,14 @@ def audit_samples(
     already made (an iterable of samples, items 0..n-1 or 1..n, or say
     ``base``). ``ordered``: the order within a sample is the sampler's
     (first prize, second prize...) and is tested too."""
-    kind = "ordered" if ordered else "sample"
-    return _sampler(sampler_or_draws, n, k, kind, None, trials, seed, alpha, rng, name, base)
+    holds = "ordered" if ordered else "sample"
+    return _sampler(sampler_or_draws, holds, n, k, None, trials, seed, alpha, rng, name, base)
 
 
 def audit_picks(
     picker_or_draws: Any,
     *,
-    weights: Optional[Sequence[int]] = None,
+    weights: Optional[Sequence[Any]] = None,
     n: Optional[int] = None,
     trials: Optional[int] = None,
     seed: int = DEFAULT_SEED,
@@ -373,13 +434,11 @@ def audit_picks(
     base: Optional[int] = None,
 ) -> Result:
     """Audits picks of one item: ``picker(rng)`` returning an item, or
-    picks already made (an iterable of items), against integer ``weights``
-    (item i with probability ``weights[i] / sum(weights)``), or uniform over
-    ``n`` items without weights."""
-    if weights is None and n is None:
-        raise ValueError("give the weights, or n for uniform picks")
-    size = len(weights) if weights is not None else int(n)  # type: ignore[arg-type]
-    return _sampler(picker_or_draws, size, 1, "pick", weights, trials, seed, alpha, rng, name, base)
+    picks already made (an iterable of items), against ``weights`` (item i
+    with probability ``weights[i] / sum(weights)``: whole numbers, or
+    proportions such as ``[0.1, 0.9]``, read as the command line reads
+    them), or uniform over ``n`` items without weights."""
+    return _sampler(picker_or_draws, "pick", n, 1, weights, trials, seed, alpha, rng, name, base)
 
 
 def assert_fair_sample(
@@ -405,7 +464,7 @@ def assert_fair_sample(
 
 def assert_fair_picks(
     picker: Callable[[Any], int],
-    weights: Sequence[int],
+    weights: Sequence[Any],
     *,
     trials: Optional[int] = None,
     seed: int = DEFAULT_SEED,

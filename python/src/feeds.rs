@@ -115,6 +115,8 @@ pub struct Records<'a, T> {
     row: usize,
     staging: Vec<u8>,
     pos: usize,
+    /// Text lines instead of binary records.
+    text: bool,
 }
 
 impl<'a, T: Element> Records<'a, T> {
@@ -126,8 +128,57 @@ impl<'a, T: Element> Records<'a, T> {
             row: 0,
             staging: Vec::new(),
             pos: 0,
+            text: false,
         }
     }
+
+    /// The rows of `view` as text lines of integers: a deck whose items
+    /// repeat (a shoe of labels), which only the text reader reads.
+    pub fn text(view: ArrayView2<'a, T>) -> Self {
+        Self {
+            text: true,
+            ..Self::new(view)
+        }
+    }
+}
+
+/// Whether `row` holds each of `0..n` (or each of `1..=n`) once: a deck of
+/// distinct items, which binary records carry.
+pub fn is_permutation<T: Element>(row: &numpy::ndarray::ArrayView1<'_, T>) -> bool {
+    let n = row.len() as i128;
+    let mut seen = vec![false; row.len() + 1];
+    row.iter().all(|v| {
+        let v = v.value();
+        (0..=n).contains(&v) && !std::mem::replace(&mut seen[v as usize], true)
+    }) && !(seen[0] && seen[row.len()])
+}
+
+/// `given` as a numpy array of decks when it is one (an object with `ndim`
+/// and `dtype`), refused unless it is 2-D and of integers: `expected a 2-D
+/// integer array (trials, n), got float64`; `None` for anything else (an
+/// iterable the text reader reads).
+pub fn numpy_array<'py>(given: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let (Ok(ndim), Ok(dtype)) = (given.getattr("ndim"), given.getattr("dtype")) else {
+        return Ok(None);
+    };
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let name: String = dtype.getattr("name")?.extract()?;
+    // Strings and objects are labels: the text reader reads them.
+    if matches!(kind.as_str(), "U" | "S" | "O") {
+        return Ok(None);
+    }
+    let ndim: usize = ndim.extract()?;
+    if !matches!(kind.as_str(), "i" | "u") {
+        return Err(PyValueError::new_err(format!(
+            "expected a 2-D integer array (trials, n), got {name}"
+        )));
+    }
+    if ndim != 2 {
+        return Err(PyValueError::new_err(format!(
+            "expected a 2-D integer array (trials, n), got a {ndim}-D array of {name}"
+        )));
+    }
+    Ok(Some(given.clone()))
 }
 
 impl<T: Element> Read for Records<'_, T> {
@@ -141,6 +192,16 @@ impl<T: Element> Read for Records<'_, T> {
             self.staging.clear();
             self.pos = 0;
             for r in self.row..end {
+                if self.text {
+                    for (i, &v) in self.view.row(r).iter().enumerate() {
+                        if i > 0 {
+                            self.staging.push(b' ');
+                        }
+                        self.staging.extend_from_slice(v.value().to_string().as_bytes());
+                    }
+                    self.staging.push(b'\n');
+                    continue;
+                }
                 for &v in self.view.row(r) {
                     self.staging
                         .extend_from_slice(&(v.value() as u32).to_le_bytes());
@@ -398,10 +459,3 @@ fn check_permutation(deck: &[u32], n: usize, seen: &mut [bool], name: &str) -> P
     }
 }
 
-/// `read` run with the GIL released (the library counts on its own
-/// threads), and the seconds it took: an audit's reading time.
-pub(crate) fn timed<R: Send>(py: Python<'_>, read: impl FnOnce() -> R + Send) -> (R, f64) {
-    let start = std::time::Instant::now();
-    let out = py.allow_threads(read);
-    (out, start.elapsed().as_secs_f64())
-}

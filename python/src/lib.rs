@@ -1,25 +1,23 @@
 //! `shuffle_audit._native`: the shuffle-audit library behind the Python
 //! package `shuffle_audit` (whose `__init__.py` is the documented front).
-//! Everything here runs the library's own readers, tests and reports, so
-//! a Python audit means exactly what a command-line audit means.
+//! What Python asks is a library request and what it gives is read by the
+//! library's readers, so a Python audit means exactly what a command-line
+//! audit means; one binding ([`audit`]) serves every kind of subject.
 
+mod audit;
 mod errors;
 mod feeds;
-mod samples;
-mod shuffles;
 
 use pyo3::prelude::*;
 
-/// The native module: audits of shuffles and samplers, and their results.
+/// The native module: audits of any kind of subject, and their results.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<shuffles::ShuffleAudit>()?;
-    m.add_class::<samples::SamplerAudit>()?;
-    m.add_function(wrap_pyfunction!(shuffles::run_shuffle, m)?)?;
-    m.add_function(wrap_pyfunction!(shuffles::read_orders, m)?)?;
-    m.add_function(wrap_pyfunction!(shuffles::default_trials, m)?)?;
-    m.add_function(wrap_pyfunction!(samples::run_sampler, m)?)?;
-    m.add_function(wrap_pyfunction!(samples::default_sample_trials, m)?)?;
+    m.add_class::<audit::Audit>()?;
+    m.add_function(wrap_pyfunction!(audit::audit_shuffle, m)?)?;
+    m.add_function(wrap_pyfunction!(audit::audit_draws, m)?)?;
+    m.add_function(wrap_pyfunction!(audit::audit_given, m)?)?;
+    m.add_function(wrap_pyfunction!(audit::default_trials, m)?)?;
     m.add_function(wrap_pyfunction!(slug_of, m)?)?;
     m.add("DEFAULT_SEED", shuffle_audit::audit::DEFAULT_SEED)?;
     m.add("DEFAULT_ALPHA", shuffle_audit::audit::DEFAULT_ALPHA)?;
@@ -30,5 +28,5 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// `assert_fair` names its report folder).
 #[pyfunction]
 fn slug_of(name: &str) -> String {
-    shuffle_audit::subject::slug_of(name)
+    shuffle_audit::audit::slug_of(name)
 }

@@ -96,7 +96,7 @@ def test_a_shoe_is_audited_by_kind():
         (np.array([[0, 1, 2], [0, 1, -1]]), "decks: record 2: value -1 is not one of the 3 items of record 1"),
         ([[0, 1, 2], 7], "expected a sequence of items, found int"),
         ([["a b", "c"]], "cannot be read as one item"),
-        (5, "decks must be a 2-D numpy integer array or an iterable"),
+        (5, "expected a 2-D integer array (trials, n) or an iterable of decks, got int"),
     ],
 )
 def test_bad_input_raises_value_error_in_the_command_lines_words(decks, message):

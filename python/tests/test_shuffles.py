@@ -37,7 +37,7 @@ def test_the_naive_swap_is_caught(report_dir):
     with pytest.raises(AssertionError) as caught:
         sa.assert_fair(naive_swap, 10, report_dir=report_dir)
     message = str(caught.value)
-    assert message.startswith("naive_swap is biased (n = 10, 18500 trials, seed 20261121)")
+    assert message.startswith("naive_swap is biased (n = 10, 18,500 shuffles, seed 20261121)")
     assert "decisive test position-by-value" in message
     assert "p (adjusted) < 1e-12" in message
     assert f"report: {report_dir / 'report.html'}" in message
@@ -58,14 +58,14 @@ def test_a_small_run_is_inconclusive_and_says_how_many_trials_it_needs(report_di
         sa.assert_fair(durstenfeld, 52, trials=200, report_dir=report_dir)
     message = str(caught.value)
     assert "durstenfeld is inconclusive" in message
-    assert "run at least 480598 trials" in message
+    assert "about 480,598 trials would make it conclusive (trials=480598)" in message
 
 
 def test_the_message_is_rusts():
     """The same words as Rust's assert_fair (its failure message)."""
     result = sa.audit(naive_swap, 10)
     assert result.failure_message == (
-        "naive_swap is biased (n = 10, 18500 trials, seed 20261121): decisive test "
+        "naive_swap is biased (n = 10, 18,500 shuffles, seed 20261121): decisive test "
         f"position-by-value χ², p (adjusted) < 1e-12; {result.failure_message.split('; ', 1)[1]}"
     )
 

@@ -67,6 +67,31 @@ pub trait Planned: Debug + Send + Sync {
         progress: Progress<'_>,
     ) -> Result<Box<dyn Judged>>;
 
+    /// Reads and judges what `reader` holds for this run, an outside
+    /// subject's output handed over in memory (see [`super::read_given`]):
+    /// a finished audit, judged alone with its findings, as a study of one
+    /// would give it.
+    fn read_given(
+        &self,
+        reader: &mut (dyn std::io::Read + Send),
+        format: crate::ingest::Format,
+        alpha: f64,
+        from_function: bool,
+        progress: Progress<'_>,
+    ) -> Result<Box<dyn Judged>>;
+
+    /// Reads what `reader` holds for this run into counts, not judged: one
+    /// piece of an outside subject's output handed over piece by piece (the
+    /// page's batches), to be merged ([`Counts::merge`]) and judged with
+    /// [`judge_counts`](Self::judge_counts). Each piece is read as one
+    /// stream, as a file's block is.
+    fn read_counts(
+        &self,
+        reader: &mut (dyn std::io::Read + Send),
+        format: crate::ingest::Format,
+        progress: Progress<'_>,
+    ) -> Result<Box<dyn Counts>>;
+
     /// The empty counts of the run.
     fn empty(&self) -> Result<Box<dyn Counts>>;
 
@@ -206,6 +231,15 @@ pub trait Judged: Debug + Send + Sync {
     /// The largest deviation in a few characters (see
     /// [`Kind::deviation_short`]).
     fn deviation_short(&self) -> String;
+
+    /// Why the audit is not "no bias detected", with the trials a verdict
+    /// needs spelled as `front` spells them (see [`Audit::failure_message`]).
+    fn failure_message(&self, front: crate::error::Front) -> String;
+
+    /// The counts every front shows, as rows: a shuffle's position-by-value
+    /// matrix (by kind for a deck whose items repeat), a sampler's draws
+    /// per item as one row.
+    fn table(&self) -> Vec<Vec<u64>>;
 
     /// The files of the audit's own folder, by name.
     fn files(&self) -> Result<Vec<(String, Vec<u8>)>>;
@@ -370,6 +404,31 @@ impl<K: Kind> Planned for Spec<K> {
     ) -> Result<Box<dyn Judged>> {
         let audit = run_until_decisive(self, alpha, max_trials, audits_in_run, progress)?;
         Ok(Box::new(audit))
+    }
+
+    fn read_given(
+        &self,
+        reader: &mut (dyn std::io::Read + Send),
+        format: crate::ingest::Format,
+        alpha: f64,
+        from_function: bool,
+        progress: Progress<'_>,
+    ) -> Result<Box<dyn Judged>> {
+        let mut audit = super::read_given(self, reader, format, alpha, from_function, progress)?;
+        audit.find(1);
+        Ok(Box::new(audit))
+    }
+
+    fn read_counts(
+        &self,
+        reader: &mut (dyn std::io::Read + Send),
+        format: crate::ingest::Format,
+        progress: Progress<'_>,
+    ) -> Result<Box<dyn Counts>> {
+        K::prepare(self);
+        let name = self.subject.to_string();
+        let produced = K::read_from(self, reader, &name, format, progress)?;
+        Ok(Box::new(TallyOf::<K>(produced.tally)))
     }
 
     fn empty(&self) -> Result<Box<dyn Counts>> {
@@ -545,6 +604,14 @@ impl<K: Kind> Judged for Audit<K> {
 
     fn deviation_short(&self) -> String {
         K::deviation_short(self)
+    }
+
+    fn failure_message(&self, front: crate::error::Front) -> String {
+        Audit::failure_message(self, front)
+    }
+
+    fn table(&self) -> Vec<Vec<u64>> {
+        K::table(self)
     }
 
     fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {

@@ -12,8 +12,9 @@
 //! Everything else ([`Audit`], judging, sequential looks, studies, shards,
 //! summaries, reports) is written once, over any `K: Kind`.
 
-use super::{Audit, FeedReport, Outside, Produced, Sensitivity, Spec};
+use super::{Audit, FeedReport, Produced, Sensitivity, Spec};
 use crate::error::Result;
+use crate::ingest::{CommandSpec, Format};
 use crate::pacing::{ChunkRange, Progress};
 use crate::plot::{HeatmapPanel, LogScale};
 use crate::report::model::Section;
@@ -22,6 +23,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::fmt::{Debug, Display};
+use std::io::Read;
 use std::path::Path;
 
 /// A kind of subject: what differs between shuffles, samplers and any
@@ -126,11 +128,23 @@ pub trait Kind: Sized + Clone + Debug + PartialEq + Send + Sync + 'static {
     /// of disjoint ranges merge into their union's, bit for bit.
     fn count(spec: &Spec<Self>, chunks: ChunkRange, progress: Progress<'_>) -> Result<Self::Tally>;
 
-    /// Reads what `outside` made (a file or a program's output) and
-    /// counts it.
-    fn read(
+    /// Reads what `reader` holds for `spec` (lines of text, or binary
+    /// records of `format`), named `name` in messages, and counts it: how
+    /// a file, stdin, and output handed over in memory are read alike.
+    fn read_from(
         spec: &Spec<Self>,
-        outside: &Outside<Self>,
+        reader: &mut (dyn Read + Send),
+        name: &str,
+        format: Format,
+        progress: Progress<'_>,
+    ) -> Result<Produced<Self>>;
+
+    /// Runs `command` for `spec` (its copies in parallel, each printing
+    /// its share of the trials, seeded from the spec's seed) and counts
+    /// what it prints.
+    fn read_command(
+        spec: &Spec<Self>,
+        command: &CommandSpec,
         progress: Progress<'_>,
     ) -> Result<Produced<Self>>;
 
@@ -200,6 +214,10 @@ pub trait Kind: Sized + Clone + Debug + PartialEq + Send + Sync + 'static {
         let _ = audit;
         None
     }
+
+    /// The counts every front shows, as rows (a matrix, or one row of
+    /// counts per item).
+    fn table(audit: &Audit<Self>) -> Vec<Vec<u64>>;
 
     /// The kind's own fields of the audit's record in `summary.json`,
     /// beside the fields every kind has.

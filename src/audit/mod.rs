@@ -340,18 +340,75 @@ pub fn produce<K: Kind>(spec: &Spec<K>, progress: Progress<'_>) -> Result<Produc
             Ok(Produced { tally, feed: None })
         }
         Subject::Outside(outside) => match &outside.feed {
-            Feed::File { .. } | Feed::Command(_) => K::read(spec, outside, progress),
+            Feed::File { path, format } => read_file(spec, path, *format, progress),
+            Feed::Command(command) => K::read_command(spec, command, progress),
             Feed::Function => Err(Error::unsupported(format!(
                 "{} is a Rust function: run it with its function (see shuffle_audit::custom)",
                 outside.name
             ))),
-            Feed::Given { .. } => Err(Error::unsupported(format!(
+            Feed::Given { .. } | Feed::Drawn { .. } => Err(Error::unsupported(format!(
                 "{}: output handed over in memory is counted by the caller and audited with \
                  audit::of_read",
                 outside.name
             ))),
         },
     }
+}
+
+/// Reads the file at `path` (`-` is stdin) for `spec`, on the run's pool,
+/// naming the exact bytes it judged (SHA-256) in what the feed gave.
+fn read_file<K: Kind>(
+    spec: &Spec<K>,
+    path: &std::path::Path,
+    format: crate::ingest::Format,
+    progress: Progress<'_>,
+) -> Result<Produced<K>> {
+    if path.as_os_str() == "-" {
+        let mut reader = std::io::stdin();
+        return in_pool(spec.threads, || {
+            K::read_from(spec, &mut reader, "stdin", format, progress)
+        })?;
+    }
+    let sha256 = crate::digest::file_sha256(path)?;
+    let mut file = std::fs::File::open(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let name = path.display().to_string();
+    let mut produced = in_pool(spec.threads, || {
+        K::read_from(spec, &mut file, &name, format, progress)
+    })??;
+    produced.feed = produced.feed.map(|f| f.with_sha256(Some(sha256)));
+    Ok(produced)
+}
+
+/// Reads and judges output handed over in memory, as the Python package
+/// and the page hand it: what `reader` holds for `spec` (an outside
+/// subject's; text lines, or binary records of `format`), read exactly as
+/// a file of it would be, judged alone at `alpha`. `from_function`: the
+/// caller's own function drew it (the report then names no input).
+pub fn read_given<K: Kind>(
+    spec: &Spec<K>,
+    reader: &mut (dyn std::io::Read + Send),
+    format: crate::ingest::Format,
+    alpha: f64,
+    from_function: bool,
+    progress: Progress<'_>,
+) -> Result<Audit<K>> {
+    check_alpha(alpha)?;
+    K::prepare(spec);
+    let start = Instant::now();
+    let name = spec.subject.to_string();
+    let produced = in_pool(spec.threads, || {
+        K::read_from(spec, reader, &name, format, progress)
+    })??;
+    of_read(
+        spec,
+        produced,
+        start.elapsed().as_secs_f64(),
+        alpha,
+        from_function,
+    )
 }
 
 /// Audits output the caller has already counted (read from a buffer or an
@@ -392,10 +449,7 @@ pub fn evaluate<K: Kind>(
         not_run,
         found,
     } = tested(&spec, &tally);
-    let log10_p = results
-        .iter()
-        .map(|t| t.log10_p_holm)
-        .fold(0.0, f64::min);
+    let log10_p = results.iter().map(|t| t.log10_p_holm).fold(0.0, f64::min);
     let mut audit = Audit {
         threads: spec.threads.unwrap_or_else(rayon::current_num_threads),
         spec,
@@ -487,7 +541,7 @@ pub fn run_until_decisive<K: Kind>(
         Subject::Outside(outside) => match &outside.feed {
             Feed::File { .. } => true,
             Feed::Command(_) => false,
-            Feed::Function | Feed::Given { .. } => {
+            Feed::Function | Feed::Given { .. } | Feed::Drawn { .. } => {
                 return Err(Error::unsupported(format!(
                     "{}: output made by a function or handed over is audited as it is: it \
                      cannot be asked for more trials look after look (leave out \
@@ -551,3 +605,6 @@ pub fn run_until_decisive<K: Kind>(
     audit.looks = seq.looks;
     Ok(audit)
 }
+
+#[cfg(test)]
+mod tests;

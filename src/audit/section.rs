@@ -39,11 +39,7 @@ pub fn decisive_fact<T: Named + Copy>(
         None => (
             "Decisive test".to_string(),
             Cell::text(match decisive {
-                Some(d) => format!(
-                    "{}, departure {:.1} SD; {p}",
-                    d.test.title(),
-                    d.departure
-                ),
+                Some(d) => format!("{}, departure {:.1} SD; {p}", d.test.title(), d.departure),
                 None => format!("no test could run; {p}"),
             }),
         ),
@@ -96,7 +92,11 @@ pub fn looks_words(looks: &[Look], unit: &str) -> Option<String> {
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            let unit = if i == 0 { format!(" {unit}") } else { String::new() };
+            let unit = if i == 0 {
+                format!(" {unit}")
+            } else {
+                String::new()
+            };
             format!("{}{unit}: {}", thousands(l.trials), p_phrase(l.log10_p))
         })
         .collect();

@@ -36,6 +36,40 @@ pub struct Sensitivity {
 }
 
 impl Sensitivity {
+    /// What a run could see with `power` by `test` held to `level`: the
+    /// figure in a few words (`short`) and in a sentence (`words`); a run
+    /// adequate for a verdict until [`too_small`](Self::too_small) says
+    /// otherwise.
+    pub fn new(
+        power: f64,
+        level: f64,
+        test: Option<String>,
+        short: impl Into<String>,
+        words: impl Into<String>,
+    ) -> Self {
+        Sensitivity {
+            power,
+            level,
+            test,
+            short: short.into(),
+            words: words.into(),
+            inconclusive: None,
+            trials_needed: None,
+            figures: Map::new(),
+        }
+    }
+
+    /// The same run, too small for "no bias detected": `why`, and the
+    /// trials at which its tests would see the bias a verdict must be able
+    /// to see.
+    pub fn too_small(self, why: impl Into<String>, trials_needed: Option<u64>) -> Self {
+        Sensitivity {
+            inconclusive: Some(why.into()),
+            trials_needed,
+            ..self
+        }
+    }
+
     /// Whether the run could have seen a bias of the documented size, so
     /// that finding none may be called "no bias detected".
     pub fn adequate(&self) -> bool {

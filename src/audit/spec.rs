@@ -142,12 +142,21 @@ pub enum Feed {
     /// A function written in Rust, handed to the engine alongside the spec
     /// (see [`crate::custom`]), drawing from our random source.
     Function,
-    /// Output the caller made with its own generator and hands over in
-    /// memory (a Python function, an array), counted by the caller and
-    /// audited with [`super::of_read`]; `from` says where it came from,
-    /// for the report ("shuffled by a Python function").
+    /// Output already made, handed over whole in memory (an array, an
+    /// iterable of decks): read as a file would be, every trial it holds
+    /// unless a count is asked; `from` says where it came from, for the
+    /// report ("handed over from Python").
     Given {
         /// Where the output came from, as a phrase.
+        from: String,
+    },
+    /// Output the caller's own function draws on demand with its own
+    /// generator (a Python or JavaScript shuffle), as many trials as asked
+    /// (by default what n needs for a verdict); `from` says how, for the
+    /// report ("shuffled by a Python function, its generator seeded with
+    /// 7").
+    Drawn {
+        /// How the output was drawn, as a phrase.
         from: String,
     },
 }
@@ -205,7 +214,7 @@ impl Feed {
             Feed::File { path, .. } => Some(format!("input {}", crate::output::input_words(path))),
             Feed::Command(cmd) => Some(format!("cmd {} ({} jobs)", cmd.template, cmd.jobs)),
             Feed::Function => None,
-            Feed::Given { from } => Some(from.clone()),
+            Feed::Given { from } | Feed::Drawn { from } => Some(from.clone()),
         }
     }
 
@@ -221,7 +230,7 @@ impl Feed {
             ),
             Feed::Command(cmd) => cmd.template.clone(),
             Feed::Function => "function".to_string(),
-            Feed::Given { from } => from.clone(),
+            Feed::Given { from } | Feed::Drawn { from } => from.clone(),
         }
     }
 }

@@ -5,9 +5,9 @@ use super::{median, rate};
 use crate::algorithm::{Algorithm, fisher_yates};
 use crate::audit::{Kind, Spec};
 use crate::engine::no_progress;
-use crate::subject::Shuffles;
 use crate::error::Result;
 use crate::source::{RandomSource, SourceSpec, SourceVisitor};
+use crate::subject::Shuffles;
 use serde::Serialize;
 
 /// Reading permutations made elsewhere ([`crate::ingest`]), next to the
@@ -60,7 +60,7 @@ pub fn measure_ingest(
     source: SourceSpec,
     repeats: usize,
 ) -> Result<IngestRow> {
-    use crate::ingest::{self, Format, Options};
+    use crate::ingest::{self, Decks, Format, Options};
     let threads = rayon::current_num_threads();
     let spec = Spec::<Shuffles> {
         threads: Some(threads),
@@ -78,12 +78,15 @@ pub fn measure_ingest(
         let opts = Options {
             n: Some(n),
             format,
-            collect,
-            ..Options::default()
+            max_records: None,
+            reading: Decks {
+                collect,
+                ..Decks::default()
+            },
         };
         rate(decks, || {
             let got = ingest::read_path(path, &opts, &no_progress)?;
-            debug_assert_eq!(got.decks, decks);
+            debug_assert_eq!(got.counted, decks);
             std::hint::black_box(got);
             Ok(())
         })

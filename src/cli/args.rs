@@ -5,8 +5,8 @@ use super::audit_args::OutputArgs;
 use super::color::ColorChoice;
 use super::mixing::MixingArgs;
 use super::run::RunArgs;
-use clap::{Args, Parser, Subcommand};
 use crate::values;
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 /// Tells, with calibrated statistics, whether a shuffle is fair.

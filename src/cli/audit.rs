@@ -8,8 +8,8 @@ use super::table::{table_width, wrap};
 use crate::audit::Feed;
 use crate::error::{Front, Opt};
 use crate::experiment::record::{self, RunStart, shell_line};
-use crate::ingest::{CommandSpec, Format};
 use crate::ingest::samples::Base;
+use crate::ingest::{CommandSpec, Format};
 use crate::report::Provenance;
 use crate::request::{Chunks, Holds, Request};
 use crate::study::Study;
@@ -38,6 +38,13 @@ fn job(args: &AuditArgs) -> Result<Study> {
     if !args.output.quiet {
         for warning in &resolved.warnings {
             eprintln!("{}", wrap(&format!("warning: {warning}"), table_width()));
+        }
+        // The table states the notes; with --json (no table) they go to
+        // stderr, beside the JSON on stdout.
+        if args.output.json {
+            for note in resolved.notes.iter().flatten() {
+                eprintln!("{}", wrap(&format!("note: {note}"), table_width()));
+            }
         }
     }
     let command = shell_line(&record::command_line());

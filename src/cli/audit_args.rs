@@ -6,9 +6,9 @@
 //! own heading in `audit --help`; `merge` reuses the output group.
 
 use super::study::ExportArgs;
-use clap::Args;
 use crate::shard::Shard;
 use crate::values;
+use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

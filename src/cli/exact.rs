@@ -4,7 +4,6 @@
 use super::args::ExactArgs;
 use super::exact_samples;
 use super::table::Table;
-use num_rational::BigRational;
 use crate::algorithm::Algorithm;
 use crate::exact::{self, DrawLaw, EXACT_MAX_BITS, EXACT_MAX_N, ExactLaw, ExactMarginals};
 use crate::output::exact::{ExactReport, permutation_text, write_exact};
@@ -14,6 +13,7 @@ use crate::params::parse_count;
 use crate::sampler::Sampler;
 use crate::source::SourceSpec;
 use crate::{Error, Result};
+use num_rational::BigRational;
 use std::time::Instant;
 
 /// Up to this many reachable permutations, all are printed.

@@ -4,11 +4,11 @@
 //! it is from uniform; for a weighted pick, each index's probability against
 //! w_i / Σw.
 
-use num_rational::BigRational;
-use num_traits::ToPrimitive;
 use crate::Result;
 use crate::output::{thousands, yes_no};
 use crate::sampler::{Sampler, exact_pick_law_capped, exact_subset_law_capped};
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
 
 /// Subsets listed by name; beyond, the most and least likely.
 const LISTED: usize = 12;

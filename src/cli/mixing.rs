@@ -3,7 +3,6 @@
 
 use super::progress::{Progress, work};
 use super::table::{Table, table_width, wrap};
-use clap::Args;
 use crate::Result;
 use crate::algorithm::{Algorithm, StepKind};
 use crate::audit::DEFAULT_SEED;
@@ -17,6 +16,7 @@ use crate::output::mixing::{
 use crate::output::{files, thousands};
 use crate::source::SourceSpec;
 use crate::values;
+use clap::Args;
 use std::path::PathBuf;
 
 /// What `mixing --help` adds after the options: how to read the Monte Carlo

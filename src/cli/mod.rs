@@ -29,12 +29,12 @@ mod study;
 mod table;
 mod verdicts;
 
-use args::{Cli, Command, CompletionsArgs};
-use clap::{CommandFactory, Parser};
 use crate::algorithm::Algorithm;
 use crate::error::ErrorKind;
 use crate::sampler::Sampler;
 use crate::{Error, Result};
+use args::{Cli, Command, CompletionsArgs};
+use clap::{CommandFactory, Parser};
 
 /// Exit code: a `--fail-on-bias` run found bias.
 pub const EXIT_BIASED: i32 = 1;

@@ -7,7 +7,6 @@
 //! [`super::power_samples`].
 
 use super::progress::{Progress, work};
-use clap::Args;
 use crate::algorithm::Algorithm;
 use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use crate::output::thousands;
@@ -16,6 +15,7 @@ use crate::source::SourceSpec;
 use crate::spec::{DEFAULT_N, TestKind, TestSet};
 use crate::values;
 use crate::{Error, Result};
+use clap::Args;
 
 /// Arguments of `shuffle-audit power`.
 #[derive(Debug, Args)]

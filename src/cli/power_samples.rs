@@ -2,18 +2,16 @@
 //! to see the sampler's bias, test by test (`power::sampler`).
 
 use super::power::{PowerArgs, effect_lines, level_text, outcome_effect, outcome_lines};
-use crate::request::parse_weights;
-use serde::Serialize;
 use crate::error::ErrorKind;
 use crate::output::thousands;
-use crate::power::sampler::{
-    LawOrigin, SamplerPlan, SamplerPowerSpec, SamplerTestPlan, parse_sample_test, plan_sampler,
-};
-use crate::power::{PILOT_TRIALS, PlanOutcome};
+use crate::power::sampler::{LawOrigin, SamplerPowerSpec, parse_sample_test, plan_sampler};
+use crate::power::{AuditPlan, PILOT_TRIALS, PlanOutcome, TestPlan};
+use crate::request::parse_weights;
 use crate::sampler::SampleTest;
-use crate::sampler::{Sampler, Shape};
+use crate::sampler::{Sampler, Samplers, Shape};
 use crate::source::SourceSpec;
 use crate::{Error, Result};
+use serde::Serialize;
 
 /// The JSON document: the chosen test's plan (as the shuffle command
 /// prints it), what it is of, and the plan of the whole audit.
@@ -26,7 +24,7 @@ struct Document<'a> {
     test: SampleTest,
     #[serde(flatten)]
     outcome: &'a PlanOutcome,
-    audit: &'a SamplerPlan,
+    audit: &'a AuditPlan<Samplers>,
 }
 
 /// Plans the audit of `sampler` and prints the chosen test's plan and
@@ -68,12 +66,12 @@ pub fn run(args: &PowerArgs, sampler: Sampler) -> Result<i32> {
     let chosen = plan.test(test.unwrap_or(plan.default_test()))?;
     if args.json {
         let doc = Document {
-            sampler: &plan.sampler,
-            n: plan.n,
-            k: plan.k,
+            sampler: &plan.details.sampler,
+            n: plan.details.n,
+            k: plan.details.k,
             rng: &args.rng,
             test: chosen.test,
-            outcome: &chosen.outcome,
+            outcome: &chosen.details.outcome,
             audit: &plan,
         };
         println!("{}", serde_json::to_string_pretty(&doc).expect("JSON"));
@@ -100,14 +98,15 @@ fn population(args: &PowerArgs, sampler: Sampler, weights: Option<&[u64]>) -> Re
 
 /// The chosen test's plan, then every test's, then what the audit as a
 /// whole reaches.
-fn render(plan: &SamplerPlan, chosen: &SamplerTestPlan, rng: &str) -> String {
-    let effect = outcome_effect(&chosen.outcome);
+fn render(plan: &AuditPlan<Samplers>, chosen: &TestPlan<Samplers>, rng: &str) -> String {
+    let details = &plan.details;
+    let effect = outcome_effect(&chosen.details.outcome);
     let mut out = format!(
         "{} at N = {} (k = {}), rng {rng}, {} test (df {}):\n",
-        plan.sampler, plan.n, plan.k, chosen.test, effect.df
+        details.sampler, details.n, details.k, chosen.test, effect.df
     );
     out.push_str(&effect_lines(effect, "sampler"));
-    if let LawOrigin::Pilot { why_not_exact, .. } = &plan.law {
+    if let LawOrigin::Pilot { why_not_exact, .. } = &details.law {
         out.push_str(&format!("  not from the exact law: {why_not_exact}\n"));
     }
     out.push_str(&format!(
@@ -118,10 +117,10 @@ fn render(plan: &SamplerPlan, chosen: &SamplerTestPlan, rng: &str) -> String {
         level_text(plan.level)
     ));
     out.push_str(&outcome_lines(
-        &chosen.outcome,
+        &chosen.details.outcome,
         &approximation_label(chosen),
     ));
-    if let Some(i) = &plan.impossible_picks {
+    if let Some(i) = &details.impossible_picks {
         let trials = i
             .trials_for_power
             .map_or("more than 2^64".into(), thousands);
@@ -146,9 +145,9 @@ fn render(plan: &SamplerPlan, chosen: &SamplerTestPlan, rng: &str) -> String {
     for t in &plan.tests {
         let runs = format!(
             "runs from {} trials",
-            thousands(t.effect().approximation_trials)
+            thousands(t.details.effect().approximation_trials)
         );
-        let line = match &t.outcome {
+        let line = match &t.details.outcome {
             PlanOutcome::Planned(p) => match p.trials_range {
                 Some(r) => format!(
                     "about {} trials for power (interval {r}; {runs})",
@@ -176,29 +175,24 @@ fn render(plan: &SamplerPlan, chosen: &SamplerTestPlan, rng: &str) -> String {
     for (why, tests) in reasons {
         out.push_str(&format!("  not run: {}: {why}\n", tests.join(", ")));
     }
-    // The fewest trials by which some route reaches the power: a test in
-    // its range, or a first zero-weight pick.
-    let by_test = plan.best().map(|b| {
-        (
-            b.recommended_trials().unwrap_or(0),
-            format!("its {} test, in its range", b.test),
-        )
-    });
-    let by_pick = plan
-        .impossible_picks
-        .as_ref()
-        .and_then(|i| i.trials_for_power)
-        .map(|t| (t, "its first zero-weight pick".to_string()));
-    match by_test.into_iter().chain(by_pick).min_by_key(|r| r.0) {
-        Some((trials, route)) => out.push_str(&format!(
-            "the audit has at least {:.0}% power from {}{} trials on ({route})\n",
+    // The fewest trials by which some route reaches the power: the best
+    // test in its range, or else a first zero-weight pick.
+    match plan.trials_for_power {
+        Some(trials) => out.push_str(&format!(
+            "the audit has at least {:.0}% power from {}{} trials on ({})\n",
             plan.power * 100.0,
-            if matches!(plan.law, LawOrigin::Pilot { .. }) {
+            if matches!(details.law, LawOrigin::Pilot { .. }) {
                 "about "
             } else {
                 ""
             },
             thousands(trials),
+            match plan.best() {
+                Some(b) if b.details.recommended_trials() == Some(trials) => {
+                    format!("its {} test, in its range", b.test)
+                }
+                _ => "its first zero-weight pick".to_string(),
+            }
         )),
         None => out.push_str("no test of the audit gives a plan\n"),
     }
@@ -214,8 +208,8 @@ fn count(m: usize, noun: &str) -> String {
 }
 
 /// What the trials before the test runs mean for `t`.
-fn approximation_label(t: &SamplerTestPlan) -> String {
-    if t.runs_sparse {
+fn approximation_label(t: &TestPlan<Samplers>) -> String {
+    if t.details.runs_sparse {
         format!(
             "trials for the {} test's chi-square law (5 expected per cell; sparser tables are \
              judged by collisions)",

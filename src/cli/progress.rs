@@ -6,9 +6,9 @@
 //! its ETA stays right when a run mixes sizes (a trial at n = 52 costs about
 //! five at n = 10).
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::audit::ALL_TRIALS;
 use crate::format::human_rate;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};

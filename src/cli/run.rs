@@ -5,7 +5,6 @@ use super::color;
 use super::study::{ExportArgs, execute};
 use super::table::{table_width, wrap};
 use super::verdicts;
-use clap::Args;
 use crate::Result;
 use crate::experiment::Experiment;
 use crate::experiment::check::{self, Checked};
@@ -17,6 +16,7 @@ use crate::output::mixing::loader_threshold_lines;
 use crate::output::{files, thousands};
 use crate::report::{self, MixingOutcome, Provenance};
 use crate::study::StudyResult;
+use clap::Args;
 use std::path::{Path, PathBuf};
 
 /// Exit code of `--check` when the counts differ.

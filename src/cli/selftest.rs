@@ -2,9 +2,9 @@
 //! wolf.
 
 use super::table::Table;
-use clap::Args;
 use crate::Result;
 use crate::selftest::{self, Check, Settings};
+use clap::Args;
 use std::time::Instant;
 
 /// Arguments of `shuffle-audit selftest`.

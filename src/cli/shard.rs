@@ -176,15 +176,9 @@ fn run_input(args: &AuditArgs, spec: &Spec<Shuffles>, alpha: f64) -> Result<i32>
         &args.output.export,
         || {
             bars.begin(0, spec.trials, spec.n);
-            let read = input::read(
-                spec,
-                &opts,
-                command,
-                alpha,
-                resumed,
-                saving,
-                &|k| bars.advanced(k),
-            );
+            let read = input::read(spec, &opts, command, alpha, resumed, saving, &|k| {
+                bars.advanced(k)
+            });
             bars.finish();
             let done = read.map_err(|e| with_resume_hint(e, Some(path)))?;
             let produced = Produced {

@@ -5,13 +5,13 @@
 
 use super::interrupt;
 use super::progress::{Progress, work};
-use clap::Args;
 use crate::Result;
 use crate::audit::{Feed, N_FROM_INPUT, Planned};
 use crate::format::human_bytes;
 use crate::ingest;
 use crate::output::{files, thousands};
 use crate::study::{Observer, Study, StudyResult, verdicts_markdown};
+use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 

@@ -28,7 +28,9 @@ pub fn render(result: &StudyResult) -> String {
         false => "trials",
     };
     match result.study.until_decisive {
-        Some(ALL_TRIALS) => shared.push(format!("{unit} as read, look after look (until decisive)")),
+        Some(ALL_TRIALS) => {
+            shared.push(format!("{unit} as read, look after look (until decisive)"))
+        }
         Some(budget) => shared.push(format!(
             "up to {} {unit} each (until decisive)",
             thousands(budget)
@@ -49,11 +51,11 @@ pub fn render(result: &StudyResult) -> String {
         true => "each sequential: alpha spent over its looks and the audits (Bonferroni)",
         false => "Holm within each audit and over",
     };
-    let mut out = format!(
-        "{}: {}\n",
-        wrap(&shared.join(", "), table_width()),
-        verdict_counts(&verdicts)
+    let mut out = wrap(
+        &format!("{}: {}", shared.join(", "), verdict_counts(&verdicts)),
+        table_width(),
     );
+    out.push('\n');
     out.push_str(&match sequential {
         true => format!("alpha {}, {correction}\n", result.study.alpha),
         false => format!(

@@ -65,7 +65,7 @@ pub use shuffle::{OwnShuffle, assert_fair};
 
 use crate::audit::{self, Audit, DEFAULT_ALPHA, DEFAULT_SEED, Kind, Produced, Spec, slug_of};
 use crate::error::{Front, Result};
-use crate::experiment::record::RunStart;
+use crate::report::provenance::RunStart;
 use crate::pacing::{Progress, no_progress};
 use crate::report::Provenance;
 use crate::source::{SourceKind, SourceSpec};
@@ -219,5 +219,45 @@ impl<S: Own> CustomAudit<S> {
             Err(e) => format!("(the report could not be written: {e})"),
         };
         panic!("{}\n{report}", audit.failure_message(Front::Rust));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::RngExt;
+
+    /// The counts of `audit` run on 1 thread and on 2, which must be the
+    /// same: the seed alone decides them.
+    fn counts_on_1_and_2_threads<S: Own + Clone>(audit: CustomAudit<S>) {
+        let run = |threads| {
+            audit
+                .clone()
+                .threads(threads)
+                .run()
+                .unwrap()
+                .tally()
+                .clone()
+        };
+        assert_eq!(run(1), run(2));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_counts_on_any_thread_count() {
+        let durstenfeld = |deck: &mut [u32], rng: &mut dyn rand::Rng| {
+            for i in (1..deck.len()).rev() {
+                deck.swap(i, rng.random_range(0..=i));
+            }
+        };
+        counts_on_1_and_2_threads(CustomAudit::shuffle_fn("d", 6, durstenfeld).trials(100_000));
+        let partial_fy = |rng: &mut dyn rand::Rng| {
+            let mut items: Vec<u32> = (0..12).collect();
+            for i in 0..4 {
+                items.swap(i, rng.random_range(i..12));
+            }
+            items.truncate(4);
+            items
+        };
+        counts_on_1_and_2_threads(CustomAudit::sample_fn("fy", 12, 4, partial_fy).trials(150_000));
     }
 }

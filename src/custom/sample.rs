@@ -127,3 +127,185 @@ where
 {
     CustomAudit::picks_fn(name, weights, f).assert_fair()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Kind;
+    use crate::sampler::{SampleTest, adequate_trials};
+    use crate::stats::Verdict;
+    use rand::RngExt;
+
+    /// k of n (3 of 10, or any) by a partial Fisher–Yates: fair.
+    fn partial_fy(n: u32, k: usize) -> impl Fn(&mut dyn rand::Rng) -> Vec<u32> + Sync {
+        move |rng| {
+            let mut items: Vec<u32> = (0..n).collect();
+            for i in 0..k {
+                let j = rng.random_range(i..n as usize);
+                items.swap(i, j);
+            }
+            items.truncate(k);
+            items
+        }
+    }
+
+    /// The samples a function's audit of k of n runs by default.
+    fn default_trials(n: usize, k: usize) -> u64 {
+        let audit = CustomAudit::sample_fn("fy", n, k, partial_fy(n as u32, k));
+        Samplers::default_trials(&audit.spec().unwrap(), 1e-3)
+    }
+
+    #[test]
+    fn a_fair_sampler_passes_and_a_biased_one_is_caught() {
+        let fair = assert_fair_sample("partial-fy", 10, 3, partial_fy(10, 3));
+        assert_eq!(fair.trials(), default_trials(10, 3));
+        assert!(fair.sensitivity().adequate(), "{:?}", fair.sensitivity());
+        // Off by one: the last item is never drawn.
+        let dir = std::env::temp_dir().join(format!("sa-custom-sample-{}", std::process::id()));
+        let caught = std::panic::catch_unwind(|| {
+            CustomAudit::sample_fn("off-by-one", 10, 3, partial_fy(9, 3))
+                .report_dir(&dir)
+                .assert_fair()
+        });
+        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        assert!(message.contains("off-by-one is biased"), "{message}");
+        assert!(message.contains("decisive test inclusion"), "{message}");
+        assert!(message.contains("item 9 never drawn"), "{message}");
+        assert!(dir.join("report.html").exists(), "{message}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_sampler_fair_in_inclusion_but_not_in_pairs_is_caught_by_pairs_and_subsets() {
+        let window = |rng: &mut dyn rand::Rng| {
+            let start = rng.random_range(0..10u32);
+            (0..3).map(|i| (start + i) % 10).collect()
+        };
+        let audit = CustomAudit::sample_fn("window", 10, 3, window)
+            .run()
+            .unwrap();
+        assert_eq!(audit.verdict(), Verdict::Biased);
+        let seen: Vec<SampleTest> = audit.seen_by().iter().map(|t| t.test).collect();
+        assert!(
+            seen.contains(&SampleTest::Pairs) && seen.contains(&SampleTest::Subsets),
+            "{seen:?}"
+        );
+        let inclusion = audit.test(SampleTest::Inclusion);
+        assert!(inclusion.unwrap().log10_p > -2.0, "{inclusion:?}");
+    }
+
+    #[test]
+    fn ordered_samples_are_tested_slot_by_slot() {
+        // Sorted output: fair as a set, biased as an order.
+        let sorted = |rng: &mut dyn rand::Rng| {
+            let mut s = partial_fy(10, 3)(rng);
+            s.sort_unstable();
+            s
+        };
+        let unordered = CustomAudit::sample_fn("sorted", 10, 3, sorted)
+            .run()
+            .unwrap();
+        assert_eq!(unordered.verdict(), Verdict::NoBiasDetected);
+        let ordered = CustomAudit::sample_fn("sorted", 10, 3, sorted)
+            .ordered()
+            .run()
+            .unwrap();
+        assert_eq!(ordered.verdict(), Verdict::Biased);
+        assert_eq!(ordered.decisive().unwrap().test, SampleTest::Order);
+    }
+
+    #[test]
+    fn weighted_picks_are_checked_against_their_weights() {
+        let weights = [1u64, 2, 3, 4];
+        let total: u64 = weights.iter().sum();
+        let pick = move |rng: &mut dyn rand::Rng| {
+            let mut r = rng.random_range(0..total);
+            for (i, &w) in weights.iter().enumerate() {
+                if r < w {
+                    return i as u32;
+                }
+                r -= w;
+            }
+            unreachable!()
+        };
+        let fair = assert_fair_picks("cumulative", &weights, pick);
+        assert_eq!(fair.tests()[0].test, SampleTest::Picks);
+        // Off by one: `random_range(0..total - 1)` starves the last item.
+        let short = move |rng: &mut dyn rand::Rng| {
+            let r = rng.random_range(0..total - 1);
+            (0..4).find(|&i| r < weights[..=i].iter().sum()).unwrap() as u32
+        };
+        let audit = CustomAudit::picks_fn("short", &weights, short)
+            .run()
+            .unwrap();
+        assert_eq!(audit.verdict(), Verdict::Biased);
+    }
+
+    #[test]
+    fn a_small_run_is_inconclusive_and_says_how_many_samples_it_needs() {
+        let dir = std::env::temp_dir().join(format!(
+            "sa-custom-sample-inconclusive-{}",
+            std::process::id()
+        ));
+        let caught = std::panic::catch_unwind(|| {
+            CustomAudit::sample_fn("partial-fy", 10, 3, partial_fy(10, 3))
+                .trials(300)
+                .report_dir(&dir)
+                .assert_fair()
+        });
+        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        assert!(message.contains("is inconclusive"), "{message}");
+        assert!(message.contains("could see only"), "{message}");
+        // Each of the 3 tests (inclusion, pairs, subsets) is held to α/3.
+        let needed = adequate_trials(10, 3, None, 1e-3 / 3.0);
+        assert!(needed > 300, "{needed}");
+        assert!(message.contains(&format!(".trials({needed})")), "{message}");
+        let shown = crate::format::thousands(needed);
+        assert!(
+            message.contains(&format!("about {shown} samples would make it conclusive")),
+            "{message}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_planned_samples_make_the_verdict_adequate() {
+        for (n, k) in [(10, 3), (49, 6), (100, 1), (20, 10)] {
+            let trials = default_trials(n, k);
+            let audit = CustomAudit::sample_fn("fy", n, k, partial_fy(n as u32, k))
+                .seed(4)
+                .run()
+                .unwrap();
+            assert_eq!(audit.trials(), trials);
+            assert!(
+                audit.sensitivity().adequate(),
+                "{n} {k}: {trials} {:?}",
+                audit.sensitivity()
+            );
+        }
+    }
+
+    #[test]
+    fn a_sampler_that_breaks_its_contract_is_an_error_not_a_verdict() {
+        type Draw = fn(&mut dyn rand::Rng) -> Vec<u32>;
+        let cases: [(&str, Draw, &str); 3] = [
+            ("twice", |_| vec![1, 1, 2], "1 appears twice"),
+            ("short", |_| vec![1, 2], "it returned 2 items"),
+            ("wide", |_| vec![1, 2, 10], "10 is not in 0..10"),
+        ];
+        for (name, f, why) in cases {
+            let err = CustomAudit::sample_fn(name, 10, 3, f)
+                .trials(10)
+                .run()
+                .unwrap_err();
+            let want =
+                format!("{name} did not return a sample of k = 3 distinct items of 0..10: {why}");
+            assert_eq!(err.to_string(), want);
+            assert_eq!(err.kind(), crate::ErrorKind::BadInput);
+        }
+        let err = CustomAudit::sample_fn("k0", 10, 0, |_| Vec::new())
+            .run()
+            .unwrap_err();
+        assert!(err.to_string().contains("k = 0 is not in 1..=10"), "{err}");
+    }
+}

@@ -87,3 +87,125 @@ where
 {
     CustomAudit::shuffle_fn(name, n, f).assert_fair()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Kind;
+    use crate::stats::Verdict;
+    use rand::RngExt;
+
+    /// Durstenfeld's shuffle: fair.
+    fn durstenfeld(deck: &mut [u32], rng: &mut dyn rand::Rng) {
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, rng.random_range(0..=i));
+        }
+    }
+
+    /// The classic off-by-one: `0..i` never leaves a card where it is.
+    fn off_by_one(deck: &mut [u32], rng: &mut dyn rand::Rng) {
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, rng.random_range(0..i));
+        }
+    }
+
+    /// The trials a function's audit of n items runs by default.
+    fn default_trials(n: usize) -> u64 {
+        let spec = CustomAudit::shuffle_fn("d", n, durstenfeld).spec().unwrap();
+        Shuffles::default_trials(&spec, 1e-3)
+    }
+
+    #[test]
+    fn a_correct_shuffle_passes_and_an_off_by_one_is_caught() {
+        let fair = assert_fair("durstenfeld", 10, durstenfeld);
+        assert_eq!(fair.spec().trials, default_trials(10));
+        let dir = std::env::temp_dir().join(format!("sa-custom-{}", std::process::id()));
+        let caught = std::panic::catch_unwind(|| {
+            CustomAudit::shuffle_fn("off-by-one", 10, off_by_one)
+                .report_dir(&dir)
+                .assert_fair()
+        });
+        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        assert!(message.contains("off-by-one is biased"), "{message}");
+        assert!(message.contains("decisive test"), "{message}");
+        assert!(message.contains("report.html"), "{message}");
+        assert!(dir.join("report.html").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_small_run_is_inconclusive_and_says_how_many_trials_it_needs() {
+        let dir =
+            std::env::temp_dir().join(format!("sa-custom-inconclusive-{}", std::process::id()));
+        let caught = std::panic::catch_unwind(|| {
+            CustomAudit::shuffle_fn("durstenfeld", 52, durstenfeld)
+                .trials(200)
+                .report_dir(&dir)
+                .assert_fair()
+        });
+        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        assert!(message.contains("durstenfeld is inconclusive"), "{message}");
+        // The trials a verdict needs, in words and as the builder takes them.
+        let needed: u64 = message
+            .split_once(".trials(")
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .and_then(|(t, _)| t.parse().ok())
+            .unwrap_or_else(|| panic!("no .trials(N) in {message}"));
+        assert!(needed > 200, "{message}");
+        let shown = crate::format::thousands(needed);
+        assert!(
+            message.contains(&format!("{shown} trials would make it conclusive")),
+            "{message}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_shuffle_that_loses_a_card_is_an_error_not_a_verdict() {
+        let broken = |deck: &mut [u32], _: &mut dyn rand::Rng| deck[0] = deck[1];
+        let err = CustomAudit::shuffle_fn("broken", 5, broken)
+            .trials(10)
+            .run()
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("broken did not return a permutation: 1 appears twice"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn default_trials_are_those_the_docs_state() {
+        assert_eq!(
+            [default_trials(5), default_trials(10), default_trials(52)],
+            [10_000, 18_500, 480_598]
+        );
+    }
+
+    #[test]
+    fn default_trials_catch_the_naive_swap_and_are_adequate() {
+        let naive = |deck: &mut [u32], rng: &mut dyn rand::Rng| {
+            let n = deck.len();
+            for i in 0..n {
+                deck.swap(i, rng.random_range(0..n));
+            }
+        };
+        for n in [3usize, 10, 24] {
+            let caught = CustomAudit::shuffle_fn("naive", n, naive)
+                .seed(9)
+                .run()
+                .unwrap();
+            assert_eq!(caught.verdict(), Verdict::Biased, "n = {n}");
+            let fair = CustomAudit::shuffle_fn("d", n, durstenfeld)
+                .seed(9)
+                .run()
+                .unwrap();
+            assert!(
+                fair.sensitivity().adequate(),
+                "n = {n}: {:?}",
+                fair.sensitivity()
+            );
+            assert_eq!(fair.verdict(), Verdict::NoBiasDetected, "n = {n}");
+        }
+    }
+}

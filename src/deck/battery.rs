@@ -4,7 +4,8 @@
 use super::Deck;
 use super::laws::{arrangement_counts, group_test};
 use crate::spec::{DEFAULT_PERMUTATION_N, TestKind, TestSet};
-use crate::stats::battery::{TestResult, correct};
+use crate::stats::TestResult;
+use crate::stats::battery::correct;
 use crate::stats::{gof, hypergeometric, sequence};
 use crate::tally::Tally;
 

@@ -127,6 +127,7 @@ where
 mod tests {
     use super::*;
     use crate::error::Error;
+    use crate::pacing::CHUNK_TRIALS;
     use crate::source::SourceKind;
 
     /// Records, for each chunk it ran, the chunk's first draw and its length:

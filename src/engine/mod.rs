@@ -18,9 +18,9 @@
 mod chunks;
 mod shuffles;
 
-pub use chunks::{ChunkPlan, Observer, run_chunks};
-pub use crate::pacing::{CHUNK_TRIALS, ChunkRange};
 pub(crate) use crate::pacing::in_pool;
+pub use crate::pacing::{CHUNK_TRIALS, ChunkRange};
+pub use chunks::{ChunkPlan, Observer, run_chunks};
 
 use crate::algorithm::Algorithm;
 use crate::error::{Error, ErrorKind, Result};

@@ -62,17 +62,22 @@ pub fn compare(dir: &Path, rerun: &StudyResult) -> Result<Checked> {
             )));
         }
         match audit.recheck(old, &dir.join(folder))? {
-            Recheck::Same { counts, what } => {
-                match totals.iter_mut().find(|(_, w)| *w == what) {
-                    Some((total, _)) => *total += counts,
-                    None => totals.push((counts, what)),
-                }
-            }
+            Recheck::Same { counts, what } => match totals.iter_mut().find(|(_, w)| *w == what) {
+                Some((total, _)) => *total += counts,
+                None => totals.push((counts, what)),
+            },
             Recheck::Different(difference) => {
+                // n and the source tell apart audits of one subject.
+                let which = format!(
+                    "audit {} (n = {}, rng {})",
+                    audit.subject(),
+                    audit.n(),
+                    audit.source_label()
+                );
                 let hint = rerun_hint(audit.feed().as_ref());
                 return Ok(Checked::Different(match hint {
-                    Some(hint) => format!("audit {}: {difference} ({hint})", audit.subject()),
-                    None => format!("audit {}: {difference}", audit.subject()),
+                    Some(hint) => format!("{which}: {difference} ({hint})"),
+                    None => format!("{which}: {difference}"),
                 }));
             }
         }
@@ -94,6 +99,6 @@ fn rerun_hint(feed: Option<&Feed>) -> Option<String> {
             "this audit reads {}: it has changed since the run",
             path.display()
         )),
-        Feed::Function | Feed::Given { .. } => None,
+        Feed::Function | Feed::Given { .. } | Feed::Drawn { .. } => None,
     }
 }

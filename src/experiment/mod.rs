@@ -20,7 +20,7 @@
 
 pub mod check;
 pub mod location;
-pub mod mixing;
+
 pub mod record;
 mod schema;
 
@@ -34,7 +34,7 @@ use crate::source::SourceSpec;
 use crate::study::Study;
 use crate::values::{MIN_N, check_alpha, check_n, parse_confidence};
 use location::SourceText;
-use mixing::MixingPlan;
+use crate::mixing::plan::MixingPlan;
 use schema::{Count, RawAudit, RawExperiment, RawMixing, RawSample, Sizes, Steps};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -300,6 +300,10 @@ struct Defaults {
     seed: u64,
 }
 
+/// What an audit audits, for refusing a table that repeats another: its
+/// subject, n and source.
+type Audited = (String, usize, String);
+
 struct Validator<'a> {
     src: SourceText<'a>,
 }
@@ -381,7 +385,7 @@ impl Validator<'_> {
         }
         let mut tables = Vec::new();
         // (folder key, n) of every run so far, with where it was declared.
-        let mut seen: Vec<((String, usize, String), Range<usize>)> = Vec::new();
+        let mut seen: Vec<(Audited, Range<usize>)> = Vec::new();
         for table in &raw.audit {
             let (table, span) = self.audit(table, &defaults, alpha)?;
             self.once(&table, span, &mut seen, alpha)?;
@@ -435,7 +439,7 @@ impl Validator<'_> {
         &self,
         table: &Table,
         span: Range<usize>,
-        seen: &mut Vec<((String, usize, String), Range<usize>)>,
+        seen: &mut Vec<(Audited, Range<usize>)>,
         alpha: f64,
     ) -> Result<()> {
         if table.missing().is_some() {
@@ -552,10 +556,7 @@ impl Validator<'_> {
                     .map(str::to_string)
                     .collect()
             });
-            let subject = request
-                .name
-                .clone()
-                .unwrap_or_else(|| feed.default_name());
+            let subject = request.name.clone().unwrap_or_else(|| feed.default_name());
             request.feed = Some(feed);
             subject
         };
@@ -585,19 +586,21 @@ impl Validator<'_> {
         };
         request.deck = raw.deck.as_ref().map(|d| d.get_ref().clone());
         request.categories = raw.categories.as_ref().map(|c| c.get_ref().clone());
-        request.hand = match &raw.hand {
-            Some(h) => Some(usize::try_from(*h.get_ref()).unwrap_or(0)),
-            None => None,
-        };
+        request.hand = raw
+            .hand
+            .as_ref()
+            .map(|h| usize::try_from(*h.get_ref()).unwrap_or(0));
+        let reads_file = matches!(request.feed, Some(Feed::File { .. }));
         request.trials = match &raw.trials {
             Some(t) => Some(self.count(t)?),
-            None if request.feed.is_some() => None,
+            // A file is read whole.
+            None if reads_file => None,
             None => Some(defaults.trials),
         };
         let sizes: Vec<Option<usize>> = match &raw.n {
             Some(n) => self.sizes(n)?.into_iter().map(Some).collect(),
-            // A deck, a file or a program says its own n.
-            None if request.deck.is_some() || request.feed.is_some() => vec![None],
+            // A deck or a file says its own n; a program takes the file's.
+            None if request.deck.is_some() || reads_file => vec![None],
             None => defaults.sizes.iter().copied().map(Some).collect(),
         };
         let requires = self.requires(&raw.requires);
@@ -717,16 +720,14 @@ impl Validator<'_> {
             })?;
             request.holds = Some(holds);
             request.name = raw.name.as_ref().map(|n| n.get_ref().trim().to_string());
-            let subject = request
-                .name
-                .clone()
-                .unwrap_or_else(|| feed.default_name());
+            let subject = request.name.clone().unwrap_or_else(|| feed.default_name());
             request.feed = Some(feed);
             subject
         };
         request.trials = match &raw.trials {
             Some(t) => Some(self.count(t)?),
-            None if request.feed.is_some() => None,
+            // A file is read whole.
+            None if matches!(request.feed, Some(Feed::File { .. })) => None,
             None => Some(defaults.trials),
         };
         let requires = self.requires(&raw.requires);

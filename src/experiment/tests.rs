@@ -1,4 +1,7 @@
 use super::*;
+use crate::audit::{N_FROM_INPUT, Outside, Spec, Subject};
+use crate::sampler::Samplers;
+use crate::shuffle::Shuffles;
 use crate::source::SourceKind;
 use crate::spec::TestSet;
 
@@ -41,16 +44,59 @@ fn good_with(from: &str, to: &str) -> String {
     GOOD.replacen(from, to, 1)
 }
 
+/// The study `exp` runs with its trials scaled by `scale` on `threads`,
+/// as `shuffle-audit run` builds it.
+fn study(exp: &Experiment, scale: f64, threads: Option<usize>) -> Result<Study> {
+    let provenance = Provenance {
+        tool: "shuffle-audit test".into(),
+        git_commit: None,
+        git_dirty: None,
+        date: "2026-01-01T00:00:00Z".into(),
+        command_line: "shuffle-audit run exp/bad.toml".into(),
+        reproduce: Vec::new(),
+    };
+    exp.study(scale, threads, provenance)
+}
+
+/// The spec of a shuffle audit.
+fn shuffle(planned: &dyn Planned) -> &Spec<Shuffles> {
+    planned.as_any().downcast_ref().expect("a shuffle audit")
+}
+
+/// The spec of a sampler audit.
+fn sampler(planned: &dyn Planned) -> &Spec<Samplers> {
+    planned.as_any().downcast_ref().expect("a sampler audit")
+}
+
+/// The one audit `request` (a table's) resolves to.
+fn resolved(request: &Request) -> Box<dyn Planned> {
+    let mut audits = request.resolve().unwrap().audits;
+    assert_eq!(audits.len(), 1);
+    audits.remove(0)
+}
+
+/// A file named `name` (unique to this process) holding `text`, for a
+/// table whose `input` must exist to be checked; its path as TOML takes
+/// it.
+fn input_file(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("sa-exp-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path.to_str().expect("a UTF-8 temp path").to_string()
+}
+
 #[test]
 fn a_good_file_expands_to_one_run_per_audit_and_size() {
     let exp = parse(GOOD).unwrap();
     assert_eq!(exp.name, "study");
     assert_eq!(exp.alpha, DEFAULT_ALPHA);
     assert_eq!(exp.out, Path::new("reports/latest/study"));
-    let runs = exp.runs(1.0, None).unwrap();
+    let study = study(&exp, 1.0, None).unwrap();
+    assert_eq!(study.title, "study");
+    assert_eq!(study.purpose, "Why we look.");
+    let runs: Vec<&Spec<Shuffles>> = study.audits.iter().map(|a| shuffle(a.as_ref())).collect();
     let summary: Vec<_> = runs
         .iter()
-        .map(|r| (r.spec.subject.to_string(), r.spec.n, r.spec.trials))
+        .map(|r| (r.subject.to_string(), r.n, r.trials))
         .collect();
     assert_eq!(
         summary,
@@ -60,33 +106,35 @@ fn a_good_file_expands_to_one_run_per_audit_and_size() {
             ("fisher-yates".to_string(), 10, 3000),
         ]
     );
-    assert_eq!(runs[2].spec.source.kind, SourceKind::Rand15Mod);
-    assert_eq!(runs[0].spec.source.kind, SourceKind::Chacha8);
-    assert!(runs.iter().all(|r| r.spec.seed == 7));
-    assert_eq!(runs[2].note.as_deref(), Some("modulo bias"));
-    assert_eq!(runs[2].spec.tests, TestSet::position_value());
+    assert_eq!(runs[2].source.kind, SourceKind::Rand15Mod);
+    assert_eq!(runs[0].source.kind, SourceKind::Chacha8);
+    assert!(runs.iter().all(|r| r.seed == 7));
+    assert_eq!(study.notes[2].as_deref(), Some("modulo bias"));
+    assert_eq!(runs[2].options.tests, TestSet::position_value());
     assert_eq!(
-        runs[0].spec.tests,
+        runs[0].options.tests,
         TestSet::default_for(10),
         "no tests key: the defaults"
     );
-    assert_eq!(runs[1].spec.tests, TestSet::default_for(52));
+    assert_eq!(runs[1].options.tests, TestSet::default_for(52));
     assert_eq!(exp.mixing.len(), 1);
     assert_eq!(exp.mixing[0].steps, (1..=10).collect::<Vec<u64>>());
     assert_eq!(exp.mixing[0].trials, 2000);
+    assert_eq!(study.mixing, exp.mixing);
 }
 
 #[test]
 fn trials_scale_multiplies_and_keeps_at_least_one() {
     let exp = parse(GOOD).unwrap();
-    let runs = exp.runs(0.5, Some(1)).unwrap();
-    assert_eq!(runs[0].spec.trials, 1000);
-    assert_eq!(runs[0].spec.threads, Some(1));
-    let runs = exp.runs(1e-9, None).unwrap();
-    assert_eq!(runs[0].spec.trials, 1);
-    assert!(exp.runs(0.0, None).is_err());
-    assert!(exp.runs(f64::NAN, None).is_err());
-    assert!(exp.runs(1.0, Some(0)).is_err());
+    let halved = study(&exp, 0.5, Some(1)).unwrap();
+    assert_eq!(shuffle(halved.audits[0].as_ref()).trials, 1000);
+    assert_eq!(shuffle(halved.audits[0].as_ref()).threads, Some(1));
+    assert_eq!(halved.mixing[0].trials, 1000);
+    let tiny = study(&exp, 1e-9, None).unwrap();
+    assert_eq!(tiny.audits[0].trials(), 1);
+    assert!(study(&exp, 0.0, None).is_err());
+    assert!(study(&exp, f64::NAN, None).is_err());
+    assert!(study(&exp, 1.0, Some(0)).is_err());
 }
 
 #[test]
@@ -114,16 +162,12 @@ fn a_wrong_type_is_named_at_the_value() {
 
 #[test]
 fn impossible_sizes_are_named_at_the_element() {
+    let too_small = "n = 1 is too small: n must be at least 2 (one item has nothing to shuffle \
+                     or sample from)";
     let err = error(&good_with("n = [10, 52]", "n = [10, 1]"));
-    assert_eq!(
-        err,
-        "exp/bad.toml:10:10: n = 1 is too small: n must be at least 2"
-    );
+    assert_eq!(err, format!("exp/bad.toml:10:10: {too_small}"));
     let err = error(&good_with("n = 10", "n = 1"));
-    assert_eq!(
-        err,
-        "exp/bad.toml:4:5: n = 1 is too small: n must be at least 2"
-    );
+    assert_eq!(err, format!("exp/bad.toml:4:5: {too_small}"));
     let err = error(&good_with("n = [10, 52]", "n = [10, 10]"));
     assert!(
         err.starts_with("exp/bad.toml:10:10: n = 10 is listed twice"),
@@ -244,7 +288,7 @@ fn missing_fields_and_duplicates_are_refused() {
     assert_eq!(
         err,
         "exp/bad.toml:6:13: sattolo at n = 10 with rng chacha8 is already audited (line 4); \
-         each algorithm, n and source may appear once"
+         each subject, n and source may appear once"
     );
     let err = error("name = \"x\"\npurpose = \"y\"\nnonsense");
     assert!(err.starts_with("exp/bad.toml:3:"), "{err}");
@@ -261,21 +305,26 @@ fn folder_names_are_safe() {
 #[test]
 fn outside_shuffles_are_audits_with_their_own_keys() {
     let head = "name = \"x\"\npurpose = \"y\"\nn = 10\n[[audit]]\n";
+    let deals = input_file("deals.txt", "A B C\nC B A\n");
     let ok = parse(&format!(
         "{head}cmd = \"node s.js {{n}} {{count}} {{seed}}\"\nname = \"js\"\njobs = 3\n\
-         requires = [\"node\"]\n[[audit]]\ninput = \"deals.txt\"\norder = \"A,B,C\"\n"
+         requires = [\"node\"]\n[[audit]]\ninput = \"{deals}\"\norder = \"A,B,C\"\n"
     ))
     .unwrap();
-    let (cmd, file) = (&ok.audits[0], &ok.audits[1]);
-    assert_eq!(cmd.subject.to_string(), "js");
-    assert_eq!(cmd.sizes, vec![10], "a command takes the file's n");
+    let (cmd, file) = (&ok.tables[0], &ok.tables[1]);
+    assert_eq!(cmd.subject, "js");
+    let sizes: Vec<Option<usize>> = cmd.requests.iter().map(|r| r.n).collect();
+    assert_eq!(sizes, [Some(10)], "a command takes the file's n");
     assert_eq!(cmd.requires, vec!["node".to_string()]);
-    let Subject::Outside(outside) = &file.subject else {
+    assert!(matches!(&cmd.requests[0].feed, Some(Feed::Command(c)) if c.jobs == 3));
+    let planned = resolved(&file.requests[0]);
+    let Subject::Outside(Outside { reading, .. }) = &shuffle(planned.as_ref()).subject else {
         panic!("an input is an outside shuffle")
     };
-    assert_eq!(outside.order.as_deref().map(<[String]>::len), Some(3));
-    assert_eq!(file.sizes, vec![engine::N_FROM_INPUT], "a file says its n");
-    assert_eq!(file.trials, engine::ALL_DECKS, "a file is read whole");
+    assert_eq!(reading.order.as_deref().map(<[String]>::len), Some(3));
+    assert_eq!(planned.n(), N_FROM_INPUT, "a file says its n");
+    assert_eq!(planned.trials(), ALL_TRIALS, "a file is read whole");
+    std::fs::remove_file(&deals).unwrap();
 
     let err = error(&format!("{head}algorithm = \"sattolo\"\ncmd = \"x\"\n"));
     assert!(
@@ -295,41 +344,66 @@ fn outside_shuffles_are_audits_with_their_own_keys() {
     assert!(err.contains("jobs = 0 must be at least 1"), "{err}");
     let err = error(&format!("{head}input = \"d.bin\"\nformat = \"u7\"\n"));
     assert!(err.contains("u7"), "{err}");
+    // An input that is not there is refused before anything runs.
+    let err = error(&format!("{head}input = \"no-such-deals.txt\"\n"));
+    assert!(err.contains("no-such-deals.txt: no such file"), "{err}");
 }
 
 #[test]
 fn sample_tables_take_a_sampler_from_outside_with_its_keys() {
+    use crate::ingest::Format;
     use crate::ingest::samples::{Base, SampleKind};
-    use crate::sampler::run::ALL_SAMPLES;
-    use crate::sampler::subject::{SampleFeed, SamplerSubject};
-    let text = "name = \"lotteries\"\npurpose = \"draws\"\n\
-        [[sample]]\ninput = \"draws.txt\"\nn = 49\nbase = 1\nname = \"6 of 49\"\n\
-        [[sample]]\ncmd = \"node pick.js {count} {seed}\"\nkind = \"pick\"\nweights = [1, 99]\n\
-        jobs = 2\nrequires = [\"node\"]\ntrials = \"10k\"\n";
-    let e = parse(text).unwrap();
-    let [file, program] = e.samples.as_slice() else {
+    let draws = input_file("draws.txt", "1 2 3 4 5 6\n");
+    let text = format!(
+        "name = \"lotteries\"\npurpose = \"draws\"\n\
+        [[sample]]\ninput = \"{draws}\"\nn = 49\nbase = 1\nname = \"6 of 49\"\n\
+        [[sample]]\ncmd = \"node pick.js {{count}} {{seed}}\"\nkind = \"pick\"\nweights = [1, 99]\n\
+        jobs = 2\nrequires = [\"node\"]\ntrials = \"10k\"\n"
+    );
+    let e = parse(&text).unwrap();
+    let [file, program] = e.tables.as_slice() else {
         panic!("two tables");
     };
-    let SamplerSubject::Outside(o) = &file.spec.sampler else {
+    let file = resolved(&file.requests[0]);
+    let file = sampler(file.as_ref());
+    let Subject::Outside(o) = &file.subject else {
         panic!("outside");
     };
     assert_eq!(o.name, "6 of 49");
-    assert_eq!((o.kind, o.base), (SampleKind::Sample, Some(Base::One)));
-    assert_eq!(o.feed, SampleFeed::File("draws.txt".into()));
-    assert_eq!((file.spec.n, file.spec.trials), (49, ALL_SAMPLES));
-    let SamplerSubject::Outside(p) = &program.spec.sampler else {
+    assert_eq!(
+        (o.reading.kind, o.reading.base),
+        (SampleKind::Sample, Some(Base::One))
+    );
+    assert_eq!(
+        o.feed,
+        Feed::File {
+            path: draws.clone().into(),
+            format: Format::Text
+        }
+    );
+    assert_eq!((file.n, file.trials), (49, ALL_TRIALS));
+    assert_eq!(program.requires, vec!["node".to_string()]);
+    let planned = resolved(&program.requests[0]);
+    let program = sampler(planned.as_ref());
+    let Subject::Outside(p) = &program.subject else {
         panic!("outside");
     };
-    assert_eq!(p.kind, SampleKind::Pick);
-    let ordered = parse(
-        "name = \"prizes\"\npurpose = \"p\"\n[[sample]]\ninput = \"prizes.txt\"\nn = 20\n\
+    assert_eq!(p.reading.kind, SampleKind::Pick);
+    assert!(matches!(&p.feed, Feed::Command(c) if c.jobs == 2));
+    assert_eq!(program.n, 2, "N is the weights' count");
+    assert_eq!(program.options.weights, Some(vec![1, 99]));
+    assert_eq!(program.trials, 10_000);
+    let prizes = input_file("prizes.txt", "3 1\n");
+    let ordered = parse(&format!(
+        "name = \"prizes\"\npurpose = \"p\"\n[[sample]]\ninput = \"{prizes}\"\nn = 20\n\
          kind = \"ordered\"\n",
-    )
+    ))
     .unwrap();
-    let SamplerSubject::Outside(o) = &ordered.samples[0].spec.sampler else {
+    let planned = resolved(&ordered.tables[0].requests[0]);
+    let Subject::Outside(o) = &sampler(planned.as_ref()).subject else {
         panic!("outside");
     };
-    assert_eq!(o.kind, SampleKind::Ordered);
+    assert_eq!(o.reading.kind, SampleKind::Ordered);
     let bad = parse(
         "name = \"x\"\npurpose = \"p\"\n[[sample]]\ninput = \"a\"\nn = 5\nkind = \"sorted\"\n",
     )
@@ -339,35 +413,34 @@ fn sample_tables_take_a_sampler_from_outside_with_its_keys() {
         bad.contains("kind = \"sorted\"") && bad.contains("ordered"),
         "{bad}"
     );
-    assert!(matches!(&p.feed, SampleFeed::Command(c) if c.jobs == 2));
-    assert_eq!(program.spec.n, 2, "N is the weights' count");
-    assert_eq!(program.spec.weights, Some(vec![1, 99]));
-    assert_eq!(program.requires, vec!["node".to_string()]);
     // Scaling leaves "every sample of the file" alone.
-    let runs = e.sample_runs(0.5, None).unwrap();
-    assert_eq!(runs[0].spec.trials, ALL_SAMPLES);
+    let halved = study(&e, 0.5, None).unwrap();
+    assert_eq!(halved.audits[0].trials(), ALL_TRIALS);
+    std::fs::remove_file(&draws).unwrap();
+    std::fs::remove_file(&prizes).unwrap();
 }
 
 #[test]
 fn bad_outside_sample_tables_are_refused_at_their_key() {
     let head = "name = \"x\"\npurpose = \"y\"\n[[sample]]\n";
+    let d = input_file("d.txt", "1 2\n");
     for (body, want) in [
         (
-            "sampler = \"floyd:k=3\"\ninput = \"d.txt\"\n",
+            "sampler = \"floyd:k=3\"\ninput = \"D\"\n",
             "bad.toml:5:9: a [[sample]] table audits one thing",
         ),
         ("n = 4\n", "needs one of sampler, input or cmd"),
-        ("input = \"d.txt\"\n", "needs n, the population size"),
+        ("input = \"D\"\n", "need the population size"),
         (
-            "input = \"d.txt\"\nn = 9\nkind = \"deck\"\n",
+            "input = \"D\"\nn = 9\nkind = \"deck\"\n",
             "bad.toml:6:8: kind = \"deck\"",
         ),
         (
-            "input = \"d.txt\"\nn = 9\nbase = 2\n",
+            "input = \"D\"\nn = 9\nbase = 2\n",
             "bad.toml:6:8: --base '2'",
         ),
         (
-            "input = \"d.txt\"\nn = 2\nweights = [1, 2]\n",
+            "input = \"D\"\nn = 2\nweights = [1, 2]\n",
             "weights go with kind = \"pick\"",
         ),
         (
@@ -375,13 +448,15 @@ fn bad_outside_sample_tables_are_refused_at_their_key() {
             "describe a sampler from outside",
         ),
         (
-            "input = \"d.txt\"\nn = 9\njobs = 2\n",
+            "input = \"D\"\nn = 9\njobs = 2\n",
             "jobs and cmd_timeout go with cmd",
         ),
     ] {
+        let body = body.replace('D', &d);
         let got = error(&format!("{head}{body}"));
         assert!(got.contains(want), "{body:?}: {got}");
     }
+    std::fs::remove_file(&d).unwrap();
 }
 
 #[test]
@@ -401,23 +476,26 @@ algorithm = "fisher-yates"
 deck = "AABB"
 "#;
     let exp = parse(text).unwrap();
-    let runs = exp.runs(1.0, None).unwrap();
-    assert_eq!(runs[0].spec.n, 104);
-    assert_eq!(runs[0].spec.deck.as_ref().unwrap().hand, 7);
+    let study = study(&exp, 1.0, None).unwrap();
+    let shoe = shuffle(study.audits[0].as_ref());
+    assert_eq!(shoe.n, 104);
+    assert_eq!(shoe.options.deck.as_ref().unwrap().hand, 7);
     assert_eq!(
-        runs[0].spec.tests.to_string(),
+        shoe.options.tests.to_string(),
         "position-kind,position-category,hand,serial"
     );
-    assert!(runs[1].note.as_deref().unwrap().contains("Skipped:"));
+    assert!(study.notes[1].as_deref().unwrap().contains("Skipped:"));
     let with = |extra: &str| text.replace("hand = 7", extra);
     let e = error(&with("hand = 104"));
     assert!(e.contains("--hand 104"), "{e}");
     let e = error(&with("n = 52"));
-    assert!(e.contains("the deck has 104 items"), "{e}");
+    assert!(e.contains("has 104 items: leave n out"), "{e}");
     let e = error(&with("categories = \"nope.csv\""));
     assert!(e.contains("nope.csv"), "{e}");
-    let e = error(&text.replace("algorithm = \"fisher-yates\"", "input = \"x.txt\""));
+    let x = input_file("x.txt", "A B A B\n");
+    let e = error(&text.replace("algorithm = \"fisher-yates\"", &format!("input = \"{x}\"")));
     assert!(e.contains("built-in algorithms"), "{e}");
+    std::fs::remove_file(&x).unwrap();
 }
 
 #[test]
@@ -425,7 +503,8 @@ fn the_data_loaders_experiment_parses_and_its_loader_curve_takes_sizes() {
     use crate::mixing::buffer::{Loader, default_sizes};
     let text = include_str!("../../experiments/data-loaders.toml");
     let exp = parse(text).unwrap();
-    assert_eq!(exp.audits.len(), 14);
+    assert_eq!(exp.tables.len(), 14);
+    assert!(exp.tables.iter().all(|t| t.requests.len() == 1));
     assert_eq!(exp.mixing.len(), 1);
     assert_eq!(exp.mixing[0].loader(), Some(Loader::Buffer));
     assert_eq!(exp.mixing[0].steps, default_sizes(100_000));

@@ -3,7 +3,7 @@
 //! parallel (one thread per worker) and merged in worker order.
 
 use super::driver::{Chunker, EAGER_BLOCK, Fail, Source, Truncated};
-use super::{Ingested, Options, Plan, Resume, ingest};
+use super::{Decks, Ingested, Items, Options, Plan, Resume, ingest};
 use crate::error::{Error, ErrorKind, Result};
 use crate::pacing::Progress;
 use crate::source::splitmix64;
@@ -114,7 +114,8 @@ pub fn worker_runs(cmd: &CommandSpec, n: usize, trials: u64, seed: u64) -> Vec<W
 /// Worker w runs `sh -c` on the template with `{seed}` = [`worker_seed`]`(seed,
 /// w)` and `{count}` = its share, in its own process group, with stdin
 /// closed. Its stdout is parsed as `opts.format` (text or binary, `opts.n`
-/// must be `n` or unset; `opts.max_decks` is ignored: `trials` is the count).
+/// must be `n` or unset; `opts.max_records` is ignored: `trials` is the
+/// count).
 /// Once it has given its share the tool stops reading and ends its whole
 /// process group (SIGTERM, then SIGKILL after half a second). A worker's
 /// tally depends only on its command and seed, and tallies are merged in
@@ -134,9 +135,9 @@ pub fn run_command(
     n: Option<usize>,
     trials: u64,
     seed: u64,
-    opts: &Options,
+    opts: &Options<Decks>,
     progress: Progress<'_>,
-) -> Result<(Ingested, Vec<WorkerRun>)> {
+) -> Result<(Ingested<Tally, Items>, Vec<WorkerRun>)> {
     if cmd.template.trim().is_empty() {
         return Err(Error::bad_input("the command is empty"));
     }
@@ -164,7 +165,7 @@ pub fn run_command(
     }
     let opts = Options {
         n,
-        max_decks: None,
+        max_records: None,
         ..opts.clone()
     };
     let plan = Plan::new(&opts)?;
@@ -207,13 +208,13 @@ pub fn run_command(
             )));
         }
     }
-    let mut tally = Tally::collecting(n, opts.collect_at(n));
+    let mut tally = Tally::collecting(n, opts.reading.collect_at(n));
     for result in &results {
         tally.merge(&result.tally);
     }
     let ingested = Ingested {
         tally,
-        decks: results.iter().map(|r| r.decks).sum(),
+        counted: results.iter().map(|r| r.counted).sum(),
         items: first.items.clone(),
         stopped_early: false,
     };
@@ -236,42 +237,36 @@ impl Unit {
         many: "decks",
     };
 
+    /// Samples.
+    pub(crate) const SAMPLE: Unit = Unit {
+        one: "sample",
+        many: "samples",
+    };
+
     fn of(self, count: u64) -> &'static str {
         if count == 1 { self.one } else { self.many }
-    }
-}
-
-/// What a worker's read produced: how many records it counted, which
-/// [`run_workers`] compares with the worker's share.
-pub(crate) trait Counted {
-    /// Records (decks or samples) counted.
-    fn counted(&self) -> u64;
-}
-
-impl Counted for Ingested {
-    fn counted(&self) -> u64 {
-        self.decks
     }
 }
 
 /// How one worker's output is read: from its stdout cut into blocks
 /// (`record`-byte records, or lines when `None`), counting at most the
 /// share it is given.
-pub(crate) type ReadShare<'a, R> = dyn Fn(&mut dyn Source, u64) -> Result<R, Fail> + Sync + 'a;
+pub(crate) type ReadShare<'a, T, M> =
+    dyn Fn(&mut dyn Source, u64) -> Result<Ingested<T, M>, Fail> + Sync + 'a;
 
 /// Runs the workers `runs` of `cmd` at once, each read by `read`, and
 /// returns their results in worker order; the first failure ends every
 /// other worker and is returned (see [`run_command`] for the rules).
-pub(crate) fn run_workers<R: Counted + Send>(
+pub(crate) fn run_workers<T: Send, M: Send>(
     cmd: &CommandSpec,
     runs: &[WorkerRun],
     record: Option<usize>,
     unit: Unit,
-    read: &ReadShare<'_, R>,
-) -> Result<Vec<R>> {
+    read: &ReadShare<'_, T, M>,
+) -> Result<Vec<Ingested<T, M>>> {
     let abort = AtomicBool::new(false);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let results: Vec<Option<R>> = std::thread::scope(|scope| {
+    let results: Vec<Option<Ingested<T, M>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = runs
             .iter()
             .map(|run| {
@@ -484,16 +479,16 @@ fn seconds(d: Duration) -> String {
 }
 
 /// One worker: runs its command and counts its share.
-struct Worker<'a, R> {
+struct Worker<'a, T, M> {
     run: &'a WorkerRun,
     record: Option<usize>,
     unit: Unit,
-    read: &'a ReadShare<'a, R>,
+    read: &'a ReadShare<'a, T, M>,
     timeout: Duration,
     abort: &'a AtomicBool,
 }
 
-impl<R: Counted> Worker<'_, R> {
+impl<T, M> Worker<'_, T, M> {
     fn label(&self) -> String {
         format!("worker {} ({})", self.run.worker, self.run.command)
     }
@@ -502,7 +497,7 @@ impl<R: Counted> Worker<'_, R> {
         Ended::Failed(Error::bad_input(format!("{}: {message}", self.label())))
     }
 
-    fn run(&self) -> Result<R, Ended> {
+    fn run(&self) -> Result<Ingested<T, M>, Ended> {
         let mut command = Command::new("sh");
         command
             .arg("-c")
@@ -598,12 +593,12 @@ impl<R: Counted> Worker<'_, R> {
     /// Decides how the worker ended once its output was read.
     fn settle(
         &self,
-        read: Result<R, Fail>,
+        read: Result<Ingested<T, M>, Fail>,
         child: &mut Child,
         pgid: i32,
         verdict: &AtomicU8,
         stderr_tail: &dyn Fn() -> String,
-    ) -> Result<R, Ended> {
+    ) -> Result<Ingested<T, M>, Ended> {
         let count = self.run.count;
         let fired = || verdict.load(Ordering::SeqCst);
         let timed_out = || {
@@ -614,11 +609,11 @@ impl<R: Counted> Worker<'_, R> {
             ))
         };
         let (decks, problem) = match read {
-            Ok(result) if result.counted() >= count => {
+            Ok(result) if result.counted >= count => {
                 terminate(child, pgid);
                 return Ok(result);
             }
-            Ok(result) => (result.counted(), None),
+            Ok(result) => (result.counted, None),
             Err(fail) if fail.truncated == Truncated::Empty => (fail.decks, None),
             Err(fail) if fail.truncated == Truncated::MidDeck => (fail.decks, Some(fail.error)),
             Err(fail) => {

@@ -69,4 +69,3 @@ impl FromStr for Format {
         Format::parse(s)
     }
 }
-

@@ -14,7 +14,7 @@
 //! starting order, of the item at position p. With the default order that is
 //! the item's rank: for integer items 0..n-1 the item itself, for 1..n the
 //! item minus one, for labels their rank in byte order. With an explicit
-//! order ([`Options::order`]) it is the item's position in that order.
+//! order ([`Decks::order`]) it is the item's position in that order.
 //!
 //! # The text format
 //!
@@ -74,6 +74,7 @@ pub mod samples;
 mod tests;
 mod text;
 
+use command::Unit;
 pub use command::{
     CommandSpec, WorkerRun, run_command, shares, substitute, uses_n, worker_runs, worker_seed,
 };
@@ -91,20 +92,47 @@ use std::path::Path;
 mod format;
 pub use format::Format;
 
-/// What to read and how to count it.
+/// What to read and how to count it, for any kind of record (a shuffled
+/// deck, a sample): what every kind shares is written here once, and
+/// `reading` holds what one kind adds ([`Decks`] for decks,
+/// [`samples::Samples`] for samples).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Items per deck: required for the binary formats; for text, checked
-    /// against the first deck when given.
+pub struct Options<R> {
+    /// Items per record. Decks: required for the binary formats; for text,
+    /// checked against the first deck when given. Samples: the population
+    /// size N, required.
     pub n: Option<usize>,
-    /// How decks are written.
+    /// How records are written (samples are text only).
     pub format: Format,
+    /// Read only the first this many records, decks or samples
+    /// (`--trials`); fewer available is fine. `None` reads everything.
+    pub max_records: Option<u64>,
+    /// What the kind of record adds.
+    pub reading: R,
+}
+
+impl<R> Options<R> {
+    /// The most records to count ([`Options::max_records`], or no limit),
+    /// refusing a limit of 0 in a message naming the records (`unit`).
+    pub(crate) fn limit(&self, unit: Unit) -> Result<u64> {
+        match self.max_records {
+            Some(0) => Err(Error::out_of_range(format!(
+                "the number of {} to read must be at least 1 (got 0)",
+                unit.many
+            ))),
+            Some(t) => Ok(t),
+            None => Ok(u64::MAX),
+        }
+    }
+}
+
+/// What a read of decks adds to [`Options`]: the starting order, and what
+/// the tally counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Decks {
     /// The starting order, as item tokens: item i of this list gets index i
     /// in the tally. `None`: ascending integers, or labels in byte order.
     pub order: Option<Vec<String>>,
-    /// Read only the first this many decks (`--trials`); fewer available is
-    /// fine. `None` reads everything.
-    pub max_decks: Option<u64>,
     /// What the tally collects beyond the position-by-value matrix.
     pub collect: Collect,
     /// The tests the tally is for, when n is only known from the input:
@@ -113,7 +141,7 @@ pub struct Options {
     pub tests: Option<TestSet>,
 }
 
-impl Options {
+impl Decks {
     /// What to collect for decks of `n` items.
     pub fn collect_at(&self, n: usize) -> Collect {
         self.tests
@@ -171,17 +199,21 @@ impl Items {
     }
 }
 
-/// The result of a read.
+/// The result of a read of any kind of record: the counts, how many records
+/// they hold, and what the input's items mean (decks: [`Items`]; samples:
+/// their [`samples::Base`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ingested {
-    /// The counts, by index in the starting order.
-    pub tally: Tally,
-    /// Decks counted.
-    pub decks: u64,
-    /// What each index means.
-    pub items: Items,
-    /// Whether [`Options::max_decks`] stopped the read before the end of the
-    /// input (at least one more deck line followed).
+pub struct Ingested<T, M> {
+    /// The counts, by tally index (decks: the index in the starting order;
+    /// samples: items numbered from 0).
+    pub tally: T,
+    /// Records (decks or samples) counted.
+    pub counted: u64,
+    /// What each tally index stands for in the input: a deck's [`Items`],
+    /// or how samples numbered theirs ([`samples::Base`]).
+    pub items: M,
+    /// Whether [`Options::max_records`] stopped the read before the end of
+    /// the input (at least one more record followed).
     pub stopped_early: bool,
 }
 
@@ -213,28 +245,41 @@ pub fn peek_n(path: &Path, format: Format) -> Option<usize> {
 /// parsed by all threads of the current rayon pool, a bounded window of
 /// blocks at a time, so memory stays constant whatever the input's size.
 /// `progress` receives deck counts as blocks are counted. If a limit
-/// ([`Options::max_decks`]) stops the read early, the reading thread is
+/// ([`Options::max_records`]) stops the read early, the reading thread is
 /// released when its pending read returns (at once for files and pipes
 /// whose writer goes on writing or exits).
 pub fn read(
     reader: impl Read + Send,
     name: &str,
-    opts: &Options,
+    opts: &Options<Decks>,
     progress: Progress<'_>,
-) -> Result<Ingested> {
+) -> Result<Ingested<Tally, Items>> {
     read_blocks(reader, name, opts, progress, driver::BLOCK)
 }
 
 /// [`read`] from a file, or from stdin when `path` is `-`.
-pub fn read_path(path: &Path, opts: &Options, progress: Progress<'_>) -> Result<Ingested> {
+pub fn read_path(
+    path: &Path,
+    opts: &Options<Decks>,
+    progress: Progress<'_>,
+) -> Result<Ingested<Tally, Items>> {
+    with_input(path, |reader, name| read(reader, name, opts, progress))
+}
+
+/// Runs `read` on the file at `path`, or on stdin when `path` is `-`, with
+/// the name messages give it (the path, or `stdin`).
+fn with_input<T>(
+    path: &Path,
+    read: impl FnOnce(Box<dyn Read + Send>, &str) -> Result<T>,
+) -> Result<T> {
     if path == Path::new("-") {
-        return read(std::io::stdin(), "stdin", opts, progress);
+        return read(Box::new(std::io::stdin()), "stdin");
     }
     let file = std::fs::File::open(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    read(file, &path.display().to_string(), opts, progress)
+    read(Box::new(file), &path.display().to_string())
 }
 
 /// Where a read starts and who is told how far it has got: a read resumed
@@ -250,15 +295,16 @@ pub struct Resume<'a> {
 /// [`read_path`] of a file (not stdin) from `resume.at`, a point an
 /// earlier read of the same file reached (see [`Saver`]): the file is
 /// opened at that byte, lines are numbered on from there, and the decks
-/// before it count towards [`Options::max_decks`]. `opts.order` must give
+/// before it count towards [`Options::max_records`]. `opts.reading.order`
+/// must give
 /// the earlier read's starting order (its items), since the first deck
 /// that set it is not read again. The tally holds this read's decks only.
 pub fn read_path_from(
     path: &Path,
-    opts: &Options,
+    opts: &Options<Decks>,
     resume: Resume<'_>,
     progress: Progress<'_>,
-) -> Result<Ingested> {
+) -> Result<Ingested<Tally, Items>> {
     use std::io::{Seek, SeekFrom};
     let io = |source| Error::Io {
         path: path.to_path_buf(),
@@ -267,8 +313,8 @@ pub fn read_path_from(
     let mut file = std::fs::File::open(path).map_err(io)?;
     file.seek(SeekFrom::Start(resume.at.bytes)).map_err(io)?;
     let opts = Options {
-        max_decks: opts
-            .max_decks
+        max_records: opts
+            .max_records
             .map(|max| max.saturating_sub(resume.at.decks).max(1)),
         ..opts.clone()
     };
@@ -287,10 +333,10 @@ pub fn read_path_from(
 pub(crate) fn read_blocks(
     reader: impl Read + Send,
     name: &str,
-    opts: &Options,
+    opts: &Options<Decks>,
     progress: Progress<'_>,
     block: usize,
-) -> Result<Ingested> {
+) -> Result<Ingested<Tally, Items>> {
     read_resumable(reader, name, opts, progress, block, Resume::default())
 }
 
@@ -298,13 +344,13 @@ pub(crate) fn read_blocks(
 fn read_resumable(
     reader: impl Read + Send,
     name: &str,
-    opts: &Options,
+    opts: &Options<Decks>,
     progress: Progress<'_>,
     block: usize,
     resume: Resume<'_>,
-) -> Result<Ingested> {
+) -> Result<Ingested<Tally, Items>> {
     let plan = Plan::new(opts)?;
-    let limit = plan.limit(opts)?;
+    let limit = opts.limit(Unit::DECK)?;
     let window = (driver::BLOCKS_PER_THREAD * rayon::current_num_threads()).clamp(2, 32);
     if cfg!(target_family = "wasm") {
         // No threads to read ahead with (the browser's WebAssembly): the
@@ -343,7 +389,7 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    pub(crate) fn new(opts: &Options) -> Result<Plan> {
+    pub(crate) fn new(opts: &Options<Decks>) -> Result<Plan> {
         let record = match opts.format.width() {
             None => None,
             Some(width) => {
@@ -367,7 +413,7 @@ impl Plan {
         if let Some(n) = opts.n {
             check_collect(n, opts)?;
         }
-        let order = match &opts.order {
+        let order = match &opts.reading.order {
             None => None,
             Some(order) => {
                 let dict = Dict::from_order(order, opts.n).map_err(Error::bad_input)?;
@@ -385,26 +431,16 @@ impl Plan {
         };
         Ok(Plan { order, record })
     }
-
-    fn limit(&self, opts: &Options) -> Result<u64> {
-        match opts.max_decks {
-            Some(0) => Err(Error::out_of_range(
-                "the number of decks to read must be at least 1 (got 0)",
-            )),
-            Some(t) => Ok(t),
-            None => Ok(u64::MAX),
-        }
-    }
 }
 
 /// Fails unless what `opts` counts, and the tests it counts for, can run
 /// on decks of `n` items (n is known only once the input is read: a
 /// `--bins` above it, or a test that cannot run at it, is refused then).
-fn check_collect(n: usize, opts: &Options) -> Result<()> {
-    if let Some(tests) = &opts.tests {
+fn check_collect(n: usize, opts: &Options<Decks>) -> Result<()> {
+    if let Some(tests) = &opts.reading.tests {
         tests.at(n).check(n)?;
     }
-    let collect = opts.collect_at(n);
+    let collect = opts.reading.collect_at(n);
     if collect.permutations && n > MAX_PERMUTATION_N {
         return Err(Error::too_costly(format!(
             "counting whole permutations needs n <= {MAX_PERMUTATION_N} (n! counters), \
@@ -431,7 +467,7 @@ impl FirstDeck<'_> {
     /// The dictionary of the items of this deck (`None` when a starting
     /// order gives them), refusing what is recognisably not a deck line:
     /// an array of decks on one line, or a header above decks of integers.
-    fn dict(&self, opts: &Options, ordered: bool) -> Result<Option<Dict>> {
+    fn dict(&self, opts: &Options<Decks>, ordered: bool) -> Result<Option<Dict>> {
         let (name, at) = (self.name, self.at);
         if let Some(problem) = text::arrays_problem(self.text) {
             return Err(Error::of_kind(
@@ -497,14 +533,14 @@ fn no_decks(name: &str) -> Fail {
 pub(crate) fn ingest(
     src: &mut dyn Source,
     name: &str,
-    opts: &Options,
+    opts: &Options<Decks>,
     plan: &Plan,
     limit: u64,
     window: usize,
     probe_more: bool,
     progress: Progress<'_>,
     resume: Resume<'_>,
-) -> Result<Ingested, Fail> {
+) -> Result<Ingested<Tally, Items>, Fail> {
     let io = |e: std::io::Error| {
         Fail::from(Error::Io {
             path: name.into(),
@@ -514,7 +550,7 @@ pub(crate) fn ingest(
     let drive = |dict: &Dict, units_before: u64, skipped_bytes: u64| Drive {
         name,
         n: dict.n,
-        collect: opts.collect_at(dict.n),
+        collect: opts.reading.collect_at(dict.n),
         kinds: dict.multiset.as_ref().map(items::Multiset::kind_of),
         units_before,
         before: ReadPoint {
@@ -561,7 +597,7 @@ pub(crate) fn ingest(
             let done = drive(dict, units_before, skipped_bytes).run(src, first, &parser)?;
             Ok(Ingested {
                 tally: done.tally,
-                decks: done.decks,
+                counted: done.decks,
                 items: dict.items.clone(),
                 stopped_early: done.stopped_early,
             })
@@ -604,7 +640,7 @@ pub(crate) fn ingest(
             }
             Ok(Ingested {
                 tally: done.tally,
-                decks: done.decks,
+                counted: done.decks,
                 items: dict.items.clone(),
                 stopped_early: done.stopped_early,
             })

@@ -19,7 +19,7 @@
 //! # 0-based or 1-based
 //!
 //! The population is N items, written 0..N−1 or 1..N (a 6-of-49 lottery
-//! writes 1..49). [`SampleOptions::base`] fixes it; otherwise the first
+//! writes 1..49). [`Samples::base`] fixes it; otherwise the first
 //! sample holding 0 or N decides (both in one input is an error: that is
 //! N + 1 items), and samples read before it are held back until it does. An
 //! input holding neither is refused with a request to say `--base`: guessing
@@ -32,9 +32,10 @@
 //! appears twice`, `draws.txt:9: expected 6 items, found 5`), and no tally
 //! is returned with an error.
 
-use super::command::{self, CommandSpec, Counted, Unit, WorkerRun, worker_runs};
+use super::command::{self, CommandSpec, Unit, WorkerRun, worker_runs};
 use super::driver::{BLOCK, Chunker, Fail, Marks, Source, Truncated};
 use super::text::{deck_body, tokens};
+use super::{Format, Ingested, Options, with_input};
 use crate::error::{Error, Result};
 use crate::format::thousands;
 use crate::pacing::Progress;
@@ -111,83 +112,44 @@ impl Base {
     }
 }
 
-/// What to read.
+/// What a read of samples adds to [`Options`] (whose `n` is the population
+/// size N, required, and whose format must be text): what each line holds
+/// and how its items are numbered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SampleOptions {
-    /// The population size N.
-    pub n: usize,
+pub struct Samples {
     /// Samples or picks.
     pub kind: SampleKind,
     /// How items are numbered; `None` lets the input decide.
     pub base: Option<Base>,
-    /// Read only the first this many samples; `None` reads everything.
-    pub max_samples: Option<u64>,
     /// Whether N is the number of weights given (a weighted pick): an item
     /// outside the population then says how short the weights list is
     /// rather than only that the item is out of range.
     pub weighted: bool,
 }
 
-/// The result of a read.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IngestedSamples {
-    /// The counts, items numbered from 0.
-    pub tally: SampleTally,
-    /// How the input numbered its items.
-    pub base: Base,
-    /// Whether [`SampleOptions::max_samples`] stopped the read before the
-    /// end of the input (at least one more sample line followed).
-    pub stopped_early: bool,
-}
-
-impl Counted for IngestedSamples {
-    fn counted(&self) -> u64 {
-        self.tally.trials()
-    }
-}
-
-/// Samples, for the command runner's messages.
-const SAMPLE: Unit = Unit {
-    one: "sample",
-    many: "samples",
-};
-
 /// Reads samples from `reader` (named `name` in messages) and counts them;
 /// `progress` receives sample counts as blocks are counted.
 pub fn read_samples(
     reader: impl Read,
     name: &str,
-    opts: &SampleOptions,
+    opts: &Options<Samples>,
     progress: Progress<'_>,
-) -> Result<IngestedSamples> {
-    check(opts)?;
-    let limit = match opts.max_samples {
-        Some(0) => {
-            return Err(Error::out_of_range(
-                "the number of samples to read must be at least 1 (got 0)",
-            ));
-        }
-        Some(t) => t,
-        None => u64::MAX,
-    };
+) -> Result<Ingested<SampleTally, Base>> {
+    let n = check(opts)?;
+    let limit = opts.limit(Unit::SAMPLE)?;
     let mut src = Chunker::new(reader, BLOCK, None, false);
-    read_source(&mut src, name, opts, limit, true, progress).map_err(|f| f.error)
+    read_source(&mut src, name, opts, n, limit, true, progress).map_err(|f| f.error)
 }
 
 /// [`read_samples`] from a file, or from stdin when `path` is `-`.
 pub fn read_samples_path(
     path: &Path,
-    opts: &SampleOptions,
+    opts: &Options<Samples>,
     progress: Progress<'_>,
-) -> Result<IngestedSamples> {
-    if path == Path::new("-") {
-        return read_samples(std::io::stdin().lock(), "stdin", opts, progress);
-    }
-    let file = std::fs::File::open(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    read_samples(file, &path.display().to_string(), opts, progress)
+) -> Result<Ingested<SampleTally, Base>> {
+    with_input(path, |reader, name| {
+        read_samples(reader, name, opts, progress)
+    })
 }
 
 /// Runs `cmd.jobs` copies of a sampler program and counts `trials` samples
@@ -196,52 +158,73 @@ pub fn read_samples_path(
 /// base and on k.
 pub fn run_sample_command(
     cmd: &CommandSpec,
-    opts: &SampleOptions,
+    opts: &Options<Samples>,
     trials: u64,
     seed: u64,
     progress: Progress<'_>,
-) -> Result<(IngestedSamples, Vec<WorkerRun>)> {
-    check(opts)?;
+) -> Result<(Ingested<SampleTally, Base>, Vec<WorkerRun>)> {
+    let n = check(opts)?;
     crate::values::check_trials(trials)?;
     if cmd.template.trim().is_empty() {
         return Err(Error::bad_input("the command is empty"));
     }
-    let runs = worker_runs(cmd, opts.n, trials, seed);
-    let read =
-        |src: &mut dyn Source, count: u64| read_source(src, "stdout", opts, count, false, progress);
-    let results = command::run_workers(cmd, &runs, None, SAMPLE, &read)?;
-    let mut merged: Option<IngestedSamples> = None;
+    let runs = worker_runs(cmd, n, trials, seed);
+    let read = |src: &mut dyn Source, count: u64| {
+        read_source(src, "stdout", opts, n, count, false, progress)
+    };
+    let results = command::run_workers(cmd, &runs, None, Unit::SAMPLE, &read)?;
+    let mut merged: Option<Ingested<SampleTally, Base>> = None;
     for (run, result) in runs.iter().zip(results) {
         let Some(first) = &mut merged else {
             merged = Some(result);
             continue;
         };
         let (k, k0) = (result.tally.k(), first.tally.k());
-        if result.base != first.base || k != k0 {
+        if result.items != first.items || k != k0 {
             return Err(Error::bad_input(format!(
                 "worker {} ({}): its samples are {k} of {} but worker 0's are {k0} of {}: all \
                  workers must print the same kind of sample",
                 run.worker,
                 run.command,
-                result.base.describe(opts.n),
-                first.base.describe(opts.n),
+                result.items.describe(n),
+                first.items.describe(n),
             )));
         }
         first.tally.merge(&result.tally);
+        first.counted += result.counted;
     }
     let merged = merged.ok_or_else(|| Error::out_of_range("no worker ran"))?;
     Ok((merged, runs))
 }
 
-fn check(opts: &SampleOptions) -> Result<()> {
-    crate::values::check_n(opts.n)?;
-    Ok(())
+/// Checks `opts` before anything is read, returning N.
+fn check(opts: &Options<Samples>) -> Result<usize> {
+    text_only(opts.format)?;
+    let Some(n) = opts.n else {
+        return Err(Error::unsupported(
+            "samples are read for a population of N items: N must be given (--n)",
+        ));
+    };
+    crate::values::check_n(n)?;
+    Ok(n)
+}
+
+/// Refuses a binary format: samples are read as text.
+pub(crate) fn text_only(format: Format) -> Result<()> {
+    match format.width() {
+        Some(_) => Err(Error::unsupported(format!(
+            "samples are read as text (one per line), not as {format} records"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// The reading state: what the first lines fixed, the samples held back
 /// until the base is known, and the counter.
 struct Reader<'a> {
-    opts: &'a SampleOptions,
+    opts: &'a Samples,
+    /// The population size N.
+    n: usize,
     k: Option<usize>,
     base: Option<Base>,
     /// Samples (as written) read before the base was known, k per sample.
@@ -256,7 +239,7 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// Parses one sample line's body; `Err` is the problem.
     fn line(&mut self, body: &[u8]) -> std::result::Result<(), String> {
-        let n = self.opts.n as u64;
+        let n = self.n as u64;
         self.sample.clear();
         let stamp = self.marks.next();
         for token in tokens(body) {
@@ -281,7 +264,7 @@ impl Reader<'_> {
                 return Err(format!(
                     "item {value} is not in {}",
                     match self.base {
-                        Some(base) => base.describe(self.opts.n),
+                        Some(base) => base.describe(self.n),
                         None => format!("0..{n} (N = {n} items, numbered from 0 or from 1)"),
                     }
                 ));
@@ -350,7 +333,7 @@ impl Reader<'_> {
     }
 
     fn push(&mut self, sample: &[u64], base: Base) {
-        let (n, k) = (self.opts.n, self.k.unwrap_or(1));
+        let (n, k) = (self.n, self.k.unwrap_or(1));
         let counter = self
             .counter
             .get_or_insert_with(|| SampleCounter::new(n, k, self.opts.kind.ordered()));
@@ -386,11 +369,12 @@ fn weights_short(value: u64, base: Option<Base>, n: u64) -> String {
 fn read_source(
     src: &mut dyn Source,
     name: &str,
-    opts: &SampleOptions,
+    opts: &Options<Samples>,
+    n: usize,
     limit: u64,
     probe_more: bool,
     progress: Progress<'_>,
-) -> std::result::Result<IngestedSamples, Fail> {
+) -> std::result::Result<Ingested<SampleTally, Base>, Fail> {
     let io = |e: std::io::Error, count: u64| Fail {
         error: Error::Io {
             path: name.into(),
@@ -400,12 +384,13 @@ fn read_source(
         truncated: Truncated::No,
     };
     let mut reader = Reader {
-        opts,
+        opts: &opts.reading,
+        n,
         k: None,
-        base: opts.base,
+        base: opts.reading.base,
         held: Vec::new(),
         counter: None,
-        marks: Marks::new(opts.n + 1),
+        marks: Marks::new(n + 1),
         sample: Vec::new(),
         zero_based: Vec::new(),
         count: 0,
@@ -469,17 +454,18 @@ fn read_source(
             error: Error::bad_input(format!(
                 "{name}: cannot tell whether the items are 0..{} or 1..{}: neither 0 nor {} appears \
              in its {} samples; say which with --base 0 or --base 1",
-                opts.n - 1,
-                opts.n,
-                opts.n,
+                n - 1,
+                n,
+                n,
                 thousands(reader.count)
             )),
         });
     };
     let tally = reader.counter.take().expect("a counted sample").finish();
-    Ok(IngestedSamples {
+    Ok(Ingested {
         tally,
-        base,
+        counted: reader.count,
+        items: base,
         stopped_early,
     })
 }
@@ -490,21 +476,34 @@ mod tests {
     use crate::pacing::no_progress;
     use std::time::Duration;
 
-    fn opts(n: usize, kind: SampleKind) -> SampleOptions {
-        SampleOptions {
-            n,
-            kind,
-            base: None,
-            max_samples: None,
-            weighted: false,
+    fn opts(n: usize, kind: SampleKind) -> Options<Samples> {
+        Options {
+            n: Some(n),
+            format: Format::Text,
+            max_records: None,
+            reading: Samples {
+                kind,
+                base: None,
+                weighted: false,
+            },
         }
     }
 
-    fn read(text: &str, opts: &SampleOptions) -> Result<IngestedSamples> {
+    fn with_base(base: Base, opts: Options<Samples>) -> Options<Samples> {
+        Options {
+            reading: Samples {
+                base: Some(base),
+                ..opts.reading
+            },
+            ..opts
+        }
+    }
+
+    fn read(text: &str, opts: &Options<Samples>) -> Result<Ingested<SampleTally, Base>> {
         read_samples(text.as_bytes(), "draws.txt", opts, &no_progress)
     }
 
-    fn error(text: &str, opts: &SampleOptions) -> String {
+    fn error(text: &str, opts: &Options<Samples>) -> String {
         read(text, opts).unwrap_err().to_string()
     }
 
@@ -512,11 +511,12 @@ mod tests {
     fn lottery_lines_are_counted_one_based_with_comments_and_leading_zeros() {
         let text = "# draw history\n3 17 22 41 45 49\n\n[01, 02, 03, 04, 05, 06]\n7,8,9,10,11,12\n";
         let got = read(text, &opts(49, SampleKind::Sample)).unwrap();
-        assert_eq!(got.base, Base::One);
+        assert_eq!(got.items, Base::One);
         assert_eq!(
             (got.tally.n(), got.tally.k(), got.tally.trials()),
             (49, 6, 3)
         );
+        assert_eq!(got.counted, 3);
         let inclusion = got.tally.inclusion();
         assert_eq!(inclusion[48], 1, "49 is item 48");
         assert_eq!(inclusion[0], 1, "01 is item 0");
@@ -529,10 +529,10 @@ mod tests {
         // The first two lines hold neither 0 nor 5: they wait for line 3.
         let text = "1 2\n3 4\n0 1\n";
         let got = read(text, &opts(5, SampleKind::Sample)).unwrap();
-        assert_eq!(got.base, Base::Zero);
+        assert_eq!(got.items, Base::Zero);
         assert_eq!(got.tally.inclusion(), &[1, 2, 1, 1, 1]);
         let one = read("1 2\n3 4\n5 1\n", &opts(5, SampleKind::Sample)).unwrap();
-        assert_eq!(one.base, Base::One);
+        assert_eq!(one.items, Base::One);
         assert_eq!(one.tally.inclusion(), &[2, 1, 1, 1, 1]);
     }
 
@@ -557,10 +557,7 @@ mod tests {
         }
         let pick = opts(3, SampleKind::Pick);
         assert!(error("0\n1 2\n", &pick).contains("draws.txt:2: expected one item (a pick)"));
-        let zero = SampleOptions {
-            base: Some(Base::Zero),
-            ..opts(3, SampleKind::Pick)
-        };
+        let zero = with_base(Base::Zero, opts(3, SampleKind::Pick));
         assert!(error("0\n3\n", &zero).contains("draws.txt:2: item 3 is not in 0..2"));
         assert!(
             error("1 2 3 4\n", &opts(3, SampleKind::Sample))
@@ -583,17 +580,43 @@ mod tests {
 
     #[test]
     fn a_given_base_and_a_limit_are_honoured() {
-        let opts = SampleOptions {
-            base: Some(Base::Zero),
-            max_samples: Some(2),
-            ..opts(4, SampleKind::Pick)
+        let opts = Options {
+            max_records: Some(2),
+            ..with_base(Base::Zero, opts(4, SampleKind::Pick))
         };
         let got = read("1\n2\n3\n", &opts).unwrap();
         assert_eq!(got.tally.inclusion(), &[0, 1, 1, 0]);
+        assert_eq!(got.counted, 2);
         assert!(got.stopped_early);
         let all = read("1\n2\n", &opts).unwrap();
         assert!(!all.stopped_early);
         assert!(Base::parse("2").is_err());
+    }
+
+    /// N must be given, and samples are text only; a limit of 0 is refused.
+    #[test]
+    fn options_are_checked_before_reading() {
+        let no_n = Options {
+            n: None,
+            ..opts(4, SampleKind::Pick)
+        };
+        assert!(error("1\n", &no_n).contains("N must be given"));
+        let binary = Options {
+            format: Format::U8,
+            ..opts(4, SampleKind::Pick)
+        };
+        assert_eq!(
+            error("1\n", &binary),
+            "samples are read as text (one per line), not as u8 records"
+        );
+        let zero = Options {
+            max_records: Some(0),
+            ..opts(4, SampleKind::Pick)
+        };
+        assert_eq!(
+            error("1\n", &zero),
+            "the number of samples to read must be at least 1 (got 0)"
+        );
     }
 
     #[test]
@@ -605,7 +628,7 @@ mod tests {
         let whole = read(&text, &opts).unwrap();
         for block in [3, 17, 64] {
             let mut src = Chunker::new(text.as_bytes(), block, None, false);
-            let got = read_source(&mut src, "x", &opts, u64::MAX, true, &no_progress).unwrap();
+            let got = read_source(&mut src, "x", &opts, 8, u64::MAX, true, &no_progress).unwrap();
             assert_eq!(got, whole, "block {block}");
         }
         assert_eq!(whole.tally.trials(), 500);
@@ -626,7 +649,8 @@ mod tests {
         let (got, runs) = run_sample_command(&cmd, &opts, 5_001, 9, &no_progress).unwrap();
         assert_eq!(runs.len(), 2);
         assert_eq!(got.tally.trials(), 5_001);
-        assert_eq!(got.base, Base::One);
+        assert_eq!(got.counted, 5_001);
+        assert_eq!(got.items, Base::One);
         assert_eq!(got.tally.inclusion().iter().sum::<u64>(), 3 * 5_001);
         let again = run_sample_command(&cmd, &opts, 5_001, 9, &no_progress).unwrap();
         assert_eq!(again.0, got, "deterministic for its seeds");

@@ -47,7 +47,18 @@ const ALL: Collect = Collect {
     bins: None,
 };
 
-fn read_with(bytes: &[u8], opts: &Options, block: usize) -> Result<Ingested> {
+/// Options collecting `collect`, the rest default.
+fn collecting(collect: Collect) -> Options<Decks> {
+    Options {
+        reading: Decks {
+            collect,
+            ..Decks::default()
+        },
+        ..Options::default()
+    }
+}
+
+fn read_with(bytes: &[u8], opts: &Options<Decks>, block: usize) -> Result<Ingested<Tally, Items>> {
     read_blocks(bytes, "deals.txt", opts, &no_progress, block)
 }
 
@@ -56,15 +67,12 @@ fn any_block_size_gives_the_same_tally() {
     let n = 7;
     let ds = decks(n, 3000, 1);
     let bytes = text(&ds);
-    let opts = Options {
-        collect: ALL,
-        ..Options::default()
-    };
+    let opts = collecting(ALL);
     let want = expected(n, &ds, ALL);
     for block in [1, 13, 64, 1000, 1 << 20] {
         let got = read_with(&bytes, &opts, block).unwrap();
         assert_eq!(got.tally, want, "block {block}");
-        assert_eq!(got.decks, 3000);
+        assert_eq!(got.counted, 3000);
         assert!(!got.stopped_early);
         assert_eq!(got.items, Items::Numeric { one_based: false });
     }
@@ -95,11 +103,11 @@ fn errors_name_the_global_line_across_blocks() {
     // With a limit below the bad line, the read succeeds and stops early.
     for block in [16, 100, 1 << 20] {
         let opts = Options {
-            max_decks: Some(249),
+            max_records: Some(249),
             ..Options::default()
         };
         let got = read_with(&bytes, &opts, block).unwrap();
-        assert_eq!(got.decks, 249);
+        assert_eq!(got.counted, 249);
         assert!(got.stopped_early, "block {block}");
         assert_eq!(got.tally, expected(n, &ds[..249], Collect::default()));
     }
@@ -113,13 +121,12 @@ fn the_limit_is_exact_at_every_block_size() {
     for block in [8, 50, 333, 1 << 20] {
         for limit in [1u64, 17, 256, 499, 500, 501] {
             let opts = Options {
-                max_decks: Some(limit),
-                collect: ALL,
-                ..Options::default()
+                max_records: Some(limit),
+                ..collecting(ALL)
             };
             let got = read_with(&bytes, &opts, block).unwrap();
             let k = limit.min(500) as usize;
-            assert_eq!(got.decks, k as u64);
+            assert_eq!(got.counted, k as u64);
             assert_eq!(
                 got.stopped_early,
                 limit < 500,
@@ -144,14 +151,13 @@ fn binary_blocks_and_limits() {
         let opts = Options {
             n: Some(n),
             format: Format::U16,
-            collect: ALL,
-            ..Options::default()
+            ..collecting(ALL)
         };
         let got = read_blocks(&bytes[..], "deals.bin", &opts, &no_progress, block).unwrap();
         assert_eq!(got.tally, expected(n, &ds, ALL));
         assert_eq!(got.items, Items::Numeric { one_based: true });
         let limited = Options {
-            max_decks: Some(300),
+            max_records: Some(300),
             ..opts.clone()
         };
         let got = read_blocks(&bytes[..], "deals.bin", &limited, &no_progress, block).unwrap();

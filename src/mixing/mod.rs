@@ -11,6 +11,7 @@
 
 pub mod buffer;
 pub mod laws;
+pub mod plan;
 pub mod monte_carlo;
 pub mod random_swap;
 

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// shuffling starts, so a bad `--out` fails in milliseconds, not after the run.
 ///
 /// A folder this call created is removed again if it turns out unusable.
+#[cfg(feature = "cli")]
 pub fn prepare_dir(dir: &Path) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::io(format!(
@@ -262,7 +263,7 @@ mod tests {
     #[test]
     fn prepares_and_writes_atomically() {
         let dir = scratch_dir("ok");
-        let _ = prepare_dir(&dir).unwrap();
+        prepare_dir(&dir).unwrap();
         let file = dir.join("sub/a.txt");
         write_atomic(&file, b"hello").unwrap();
         assert_eq!(fs::read_to_string(&file).unwrap(), "hello");

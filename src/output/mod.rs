@@ -2,6 +2,7 @@
 //! how numbers read in every output. What each kind writes is the kind's
 //! ([`crate::audit::Kind::files`]); the study writes the rest.
 
+#[cfg(feature = "cli")]
 pub mod exact;
 pub mod files;
 pub mod mixing;

@@ -1,640 +1,169 @@
-//! Planning for the battery an audit actually runs, at the level its
-//! multiple-testing corrections imply.
+//! The plan of an audit's tests, for every kind of subject: the level the
+//! run's corrections hold each test to, each test's own plan, the tests the
+//! audit does not run and why, and the test that decides.
+//!
+//! What every kind's plan holds is written once here ([`AuditPlan`],
+//! [`TestPlan`], [`NotRun`]); what only one kind has is its [`PlanKind`]'s
+//! details: for shuffles [`super::ShuffleDetails`] (from
+//! [`super::plan_audit`]), for samplers [`super::sampler::SamplerDetails`]
+//! (from [`super::sampler::plan_sampler`]).
 
-use super::simulate::{self, SIMULATE_BELOW, Simulation};
-use super::structure::{Components, StructureLaws, riffle_rising_law};
-use super::{
-    Effect, EffectOrigin, NEGLIGIBLE_DELTA, PlanOutcome, TrialRange, check_levels, exact_effect,
-    law_by_rank, plan_outcome,
-};
-use crate::subject::Shuffles;
-
-/// A judged audit of shuffles, which this plans for.
-type Audit = crate::audit::Audit<Shuffles>;
-use crate::exact;
-use crate::permutation::Statistic;
-use crate::spec::{MAX_PERMUTATION_N, TestKind};
-use crate::stats::special::{chi2_isf, noncentral_chi2_sf};
+use crate::audit::{Kind, Named};
+use crate::error::{Error, ErrorKind, Result};
 use serde::Serialize;
+use std::fmt::Debug;
 
-/// Largest enumeration (draw sequences) [`plan_audit`] attempts for exact
-/// effects; beyond it, effects are estimated from the audit's own
-/// statistics. About a second at the cap.
-pub const PLAN_AUDIT_MAX_LEAVES: u64 = super::EXACT_EFFECT_MAX_LEAVES;
+/// A kind of subject whose audits are planned: what its plans hold beyond
+/// what every plan holds, so that one [`AuditPlan`] type serves every kind.
+pub trait PlanKind: Kind {
+    /// A test's own plan, beside the test it is of (its effect, trials and
+    /// reasons, as this kind plans them). Flattened into the test's JSON.
+    type TestDetails: PlannedTest + Clone + Debug + PartialEq + Serialize;
+
+    /// What only this kind's audit plans hold. Flattened into the plan's
+    /// JSON.
+    type Details: Clone + Debug + PartialEq + Serialize;
+
+    /// The planned audit in words, for errors ("the audit of floyd:k=3 at
+    /// N = 10").
+    fn audit_words(details: &Self::Details) -> String;
+}
+
+/// What the plan of every kind asks of a test's plan.
+pub trait PlannedTest {
+    /// The trials by which this test alone gives the audit the requested
+    /// power, when it has a plan: the deciding test is the one that needs
+    /// the fewest (a guaranteed lower bound on the audit's power there, as
+    /// other tests only add rejections).
+    fn deciding_trials(&self) -> Option<u64>;
+}
 
 /// The plan for one test of an audit, at the level [`AuditPlan::level`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TestPlan {
+#[serde(bound = "")]
+pub struct TestPlan<K: PlanKind> {
     /// Which test.
-    pub test: TestKind,
-    /// Whether its effect is exact (from the exact law, exact marginals or
-    /// the riffle formula) rather than estimated from the audit's statistic.
-    pub exact: bool,
-    /// Non-centrality per trial (for the pooled structure tests, at the
-    /// planned trial count; for an estimate, the point estimate).
-    pub delta: f64,
-    /// Degrees of freedom (for the pooled structure tests, at the planned
-    /// trial count).
-    pub df: f64,
-    /// Trials for the requested power; `None` when this test gives no plan.
-    pub trials_for_power: Option<u64>,
-    /// For an estimated effect, the trials at the ends of δ's confidence
-    /// interval (also when the estimate is refused: then only a lower
-    /// bound).
-    pub range: Option<TrialRange>,
-    /// Why there is no plan, when there is none.
-    pub reason: Option<String>,
-    /// Trials at which the test's chi-square form holds (5 expected per cell,
-    /// or, for the pooled structure tests, at least two groups per part).
-    pub trials_for_approximation: u64,
-    /// The non-central χ² plan this test's figure started from, kept for
-    /// comparison: `trials_for_power` differs from it where simulation
-    /// replaced it, and is `None` where it could not be trusted (see
-    /// `reason`).
-    pub chi_square_trials: Option<u64>,
-    /// For a structure test whose χ² plan was small (below
-    /// [`SIMULATE_BELOW`]): the plan found by simulating its histogram from
-    /// its law, which `trials_for_power` is.
-    pub simulation: Option<Simulation>,
+    pub test: K::Test,
+    /// Its plan, as the kind plans it (or why there is none).
+    #[serde(flatten)]
+    pub details: K::TestDetails,
 }
 
-/// How many trials an audit's battery needs to detect its bias, planned for
+/// A test the audit does not run, and why: it is no part of the plan, nor
+/// of the correction's m.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotRun<T> {
+    /// The test.
+    pub test: T,
+    /// Why.
+    pub why: String,
+}
+
+/// How many trials an audit needs to detect its subject's bias, planned for
 /// the tests it runs and the corrections it is judged under.
 ///
-/// The audit rejects whenever some test's p-value is at most α/(m·M): Holm's
-/// first step within the m tests of the audit, then Holm's first step across
-/// the M audits of the run (a p-value at most α/M is rejected by Holm
-/// whatever the other audits show). So each test is planned at level
-/// `level` = α/(m·M), and `trials_for_power` is the smallest T at which the
-/// best single test reaches the requested power: a guaranteed lower bound on
-/// the battery's power at that T (the battery can only do better, as other
-/// tests and later Holm steps add rejections), up to the chi-square
-/// approximation of each test and, for estimated effects, the estimate's
-/// uncertainty (`trials_for_power_range`).
-///
-/// `trials_for_power` is never raised to meet the approximation's needs:
-/// that is `trials_for_approximation`, a separate figure. But a plan is only
-/// given where it holds. Where the χ² plan is small (below
-/// [`SIMULATE_BELOW`] trials), the approximation is doubtful and the plan is
-/// searched for again by simulation (see [`super::simulate`]): for a
-/// built-in algorithm, seeded audits of the algorithm itself, judged as the
-/// run judges them, give the battery's plan directly (`simulation`); a
-/// structure test whose statistic is one histogram is simulated from its law
-/// (exact, or as observed). A test that cannot be simulated and whose χ²
-/// plan is below the trials its approximation needs (e.g. the serial or the
-/// position-by-value test of a shuffle read from outside) gives no plan
-/// rather than a false one, and no test's plan is kept below a trial count
-/// at which simulated audits of the whole battery fell short.
+/// The audit rejects whenever some test's p-value is at most α/(m·M):
+/// Holm's first step within the m tests of the audit, then Holm's first step
+/// across the M audits of the run (a p-value at most α/M is rejected by Holm
+/// whatever the other audits show). So each test is planned at `level` =
+/// α/(m·M), and the test that reaches the requested power with the fewest
+/// trials decides: the audit has at least that power from
+/// `trials_for_power` on. What only one kind plans (a shuffle's ranges and
+/// simulations, a sampler's law and zero-weight picks) is in `details`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AuditPlan {
+#[serde(bound = "")]
+pub struct AuditPlan<K: PlanKind> {
     /// The run's significance level α.
     pub alpha: f64,
-    /// m: the tests in the audit.
+    /// m: the tests the audit runs (Holm within the audit).
     pub tests_in_audit: usize,
-    /// M: the audits in the run (the cross-audit Holm correction).
+    /// M: the audits in the run (Holm across them).
     pub audits_in_run: usize,
     /// The level each test is planned at: α/(m·M).
     pub level: f64,
     /// The requested power.
     pub power: f64,
-    /// Trials for the requested power (for the deciding test; a point
-    /// estimate when its effect is estimated). `None` when no test gives a
-    /// plan: see `no_power_reason`.
+    /// Trials for the requested power, by the deciding test (a point
+    /// estimate when its effect is estimated); `None` when no test gives a
+    /// plan.
     pub trials_for_power: Option<u64>,
-    /// When any estimated effect enters: bounds on `trials_for_power` over
-    /// the effects' confidence intervals (the low end is the fewest any test
-    /// could need, the high end the most the best guaranteed test needs).
-    /// `None` when every effect is exact.
-    pub trials_for_power_range: Option<TrialRange>,
-    /// Why there is no power plan, when there is none.
-    pub no_power_reason: Option<String>,
-    /// The test that gives the plan.
-    pub deciding_test: Option<TestKind>,
-    /// Whether the deciding test's effect is exact (else estimated from the
-    /// audit's statistic); also true for a plan found by simulating the
-    /// algorithm's audits (`simulation`), which rests on no estimate.
-    pub exact: bool,
-    /// Trials at which the deciding test's chi-square form holds (5 expected
-    /// per cell); of the position-by-value test when nothing decides.
-    pub trials_for_approximation: u64,
-    /// Every test's own plan.
-    pub tests: Vec<TestPlan>,
-    /// When the plan was found by simulating audits of the algorithm (a
-    /// built-in one, whose χ² plan was below [`SIMULATE_BELOW`]): the
-    /// simulation, whose `trials` is `trials_for_power`; `deciding_test` is
-    /// then the test that most often decided the simulated detections.
-    pub simulation: Option<Simulation>,
+    /// The test that gives `trials_for_power`.
+    pub deciding_test: Option<K::Test>,
+    /// Every test the audit runs, each with its own plan.
+    pub tests: Vec<TestPlan<K>>,
+    /// The tests the audit does not run, each with why.
+    pub not_run: Vec<NotRun<K::Test>>,
+    /// What only this kind's plans hold.
+    #[serde(flatten)]
+    pub details: K::Details,
 }
 
-/// [`plan_audit_with`] with enumerations capped at [`PLAN_AUDIT_MAX_LEAVES`].
-pub fn plan_audit(audit: &Audit, alpha: f64, audits_in_run: usize, power: f64) -> AuditPlan {
-    plan_audit_with(audit, alpha, audits_in_run, power, PLAN_AUDIT_MAX_LEAVES)
-}
-
-/// Plans the trials `audit`'s battery needs for `power` when judged at `alpha`
-/// among `audits_in_run` audits (see [`AuditPlan`]).
-///
-/// Effects are exact where that is cheap: the position-by-value test from
-/// propagated marginals; every test from the exact law where it can be
-/// enumerated in at most `max_leaves` draw sequences; rising sequences of an
-/// ideal riffle from the Bayer–Diaconis formula. The other tests' effects are
-/// estimated from the audit's own statistics, with their uncertainty
-/// (estimates not distinguishable from zero give no plan, only a lower
-/// bound). Bad levels give a plan with no trials and the reason.
-pub fn plan_audit_with(
-    audit: &Audit,
-    alpha: f64,
-    audits_in_run: usize,
-    power: f64,
-    max_leaves: u64,
-) -> AuditPlan {
-    let m = audit.tests.len().max(1);
-    let big_m = audits_in_run.max(1);
-    let level = alpha / (m * big_m) as f64;
-    let spec = &audit.spec;
-    let n = spec.n;
-    let mut out = AuditPlan {
-        alpha,
-        tests_in_audit: m,
-        audits_in_run: big_m,
-        level,
-        power,
-        trials_for_power: None,
-        trials_for_power_range: None,
-        no_power_reason: None,
-        deciding_test: None,
-        exact: false,
-        trials_for_approximation: (super::MIN_EXPECTED_PER_CELL * n as f64).ceil() as u64,
-        tests: Vec::new(),
-        simulation: None,
-    };
-    if let Err(e) = check_levels(level, power) {
-        out.no_power_reason = Some(e.to_string());
-        return out;
-    }
-
-    let needs_law = audit
-        .tests
-        .iter()
-        .any(|t| t.test != TestKind::PositionValue);
-    // Exact laws exist only for the built-in algorithms; a shuffle from
-    // outside is planned from its own counts (the pilot) alone.
-    let builtin = spec.subject.builtin().copied();
-    let law = builtin
-        .filter(|&a| needs_law && exact::check_enumerate(a, n, spec.source, max_leaves).is_ok())
-        .and_then(|a| exact::enumerate(a, n, spec.source, max_leaves).ok());
-    let structure = law.as_ref().map(StructureLaws::of_law);
-    // Observed structure laws, for pooled tests without an exact law: their
-    // effect depends on the pooling, so it is re-estimated at each trial
-    // count the search tries rather than taken from the audit's pooling.
-    let observed = audit
-        .tally
-        .structure()
-        .map(|c| StructureLaws::of_counts(c, n, spec.trials));
-
-    for result in &audit.tests {
-        let test = result.test;
-        let exact_fixed: Option<Effect> = match test {
-            TestKind::PositionValue => match &law {
-                Some(l) => Some(Effect::position_value(
-                    n,
-                    l.marginals().probabilities(),
-                    EffectOrigin::Exact,
-                )),
-                None => builtin
-                    .filter(|&a| exact::check_marginals(a, n, spec.source).is_ok())
-                    .and_then(|a| exact_effect(a, n, spec.source, test).ok().flatten()),
-            },
-            TestKind::Permutation if n <= MAX_PERMUTATION_N => law
-                .as_ref()
-                .map(|l| Effect::permutation(&law_by_rank(l), EffectOrigin::Exact)),
-            _ => None,
-        };
-        let pooled: Option<Components> = structure
-            .as_ref()
-            .and_then(|s| s.components(test))
-            .or_else(|| {
-                (test == TestKind::RisingSequences)
-                    .then_some(builtin)
-                    .flatten()
-                    .and_then(|a| riffle_rising_law(a, n, spec.source))
-                    .map(|alt| Components(vec![(Statistic::RisingSequences.uniform_law(n), alt)]))
-            });
-        let estimated = observed.as_ref().and_then(|s| s.components(test));
-        // The effect the audit's own statistic shows: computed only on the
-        // branches that use it (it evaluates the test's null law again).
-        let pilot = || Effect::from_result(result, n, spec.trials);
-        // The law a pooled plan used, which a simulation can draw from.
-        let mut law_used: Option<&Components> = None;
-        let mut plan = if test == TestKind::Birthday {
-            // Not a fixed effect per trial: the pairs grow with the square
-            // of the deals (its method states the seed space it catches).
-            TestPlan {
-                test,
-                exact: false,
-                delta: 0.0,
-                df: result.df,
-                trials_for_power: None,
-                range: None,
-                reason: Some(
-                    "repeated deals grow with the square of the trials, not as a per-trial \
-                     effect: see the seed space its method says it catches"
-                        .to_string(),
-                ),
-                trials_for_approximation: 2,
-                chi_square_trials: None,
-                simulation: None,
-            }
-        } else if let Some(effect) = exact_fixed {
-            fixed_plan(test, effect, level, power)
-        } else if let Some(c) = &pooled {
-            law_used = Some(c);
-            pooled_plan(test, c, None, level, power)
-        } else if let Some(c) = estimated.as_ref().filter(|_| result.df >= 1.0) {
-            // Refuse an estimate the audit cannot tell from zero (at its own
-            // pooling); otherwise plan with the pooling of each trial count.
-            match fixed_plan(test, pilot(), level, power) {
-                refused if refused.trials_for_power.is_none() => refused,
-                _ => {
-                    law_used = Some(c);
-                    pooled_plan(test, c, Some(spec.trials), level, power)
-                }
-            }
-        } else if result.df < 1.0 && test != TestKind::Serial {
-            TestPlan {
-                test,
-                exact: false,
-                delta: 0.0,
-                df: result.df,
-                trials_for_power: None,
-                range: None,
-                reason: Some(format!(
-                    "the test had no degrees of freedom at {} trials",
-                    spec.trials
-                )),
-                trials_for_approximation: pilot().approximation_trials,
-                chi_square_trials: None,
-                simulation: None,
-            }
-        } else {
-            fixed_plan(test, pilot(), level, power)
-        };
-        settle(&mut plan, law_used, level, power);
-        out.tests.push(plan);
-    }
-
-    // A small plan for a built-in algorithm: simulate its audits, the whole
-    // battery judged as the run judges it (α/M on the audit's own p-value).
-    let guess = smallest(out.tests.iter().map(|t| t.trials_for_power))
-        .or_else(|| smallest(out.tests.iter().map(|t| t.chi_square_trials)));
-    if let Some(guess) = guess.filter(|&g| builtin.is_some() && g < SIMULATE_BELOW)
-        && let Ok((search, kinds)) = simulate::audits(spec, alpha / big_m as f64, power, guess)
-    {
-        // No test's plan holds where the whole battery fell short.
-        for t in &mut out.tests {
-            if let Some(own) = t.trials_for_power.filter(|&own| own <= search.short_at) {
-                refuse(
-                    t,
-                    format!(
-                        "its plan of {own} trials is too optimistic: simulated audits of the \
-                         whole battery at {} trials detect the bias in fewer than {:.0}% of runs",
-                        search.short_at,
-                        100.0 * power
-                    ),
-                );
-            }
-        }
-        if let Some((sim, by)) = search.found {
-            let decided = by
-                .iter()
-                .enumerate()
-                .max_by_key(|&(k, &count)| (count, std::cmp::Reverse(k)))
-                .map(|(k, _)| k);
-            let decider = decided
-                .and_then(|k| kinds.get(k))
-                .and_then(|&kind| out.tests.iter().find(|t| t.test == kind));
-            out.trials_for_power = Some(sim.trials);
-            out.deciding_test = decider.map(|t| t.test);
-            out.exact = true;
-            if let Some(d) = decider {
-                out.trials_for_approximation = d.trials_for_approximation;
-            }
-            out.simulation = Some(sim);
-            return out;
+impl<K: PlanKind> AuditPlan<K> {
+    /// A plan of an audit running `tests_in_audit` tests among
+    /// `audits_in_run` audits (each counted as at least 1), at the level
+    /// α/(m·M) they imply, with no test planned and nothing decided yet.
+    pub fn new(
+        alpha: f64,
+        tests_in_audit: usize,
+        audits_in_run: usize,
+        power: f64,
+        not_run: Vec<NotRun<K::Test>>,
+        details: K::Details,
+    ) -> Self {
+        let m = tests_in_audit.max(1);
+        let big_m = audits_in_run.max(1);
+        Self {
+            alpha,
+            tests_in_audit: m,
+            audits_in_run: big_m,
+            level: alpha / (m * big_m) as f64,
+            power,
+            trials_for_power: None,
+            deciding_test: None,
+            tests: Vec::new(),
+            not_run,
+            details,
         }
     }
 
-    // The battery: the best test with a point plan decides.
-    let decider = out
-        .tests
-        .iter()
-        .filter(|t| t.trials_for_power.is_some())
-        .min_by_key(|t| t.trials_for_power);
-    if let Some(d) = decider {
-        out.trials_for_power = d.trials_for_power;
-        out.deciding_test = Some(d.test);
-        out.exact = d.exact;
-        out.trials_for_approximation = d.trials_for_approximation;
-    }
-    if out.tests.iter().any(|t| !t.exact) {
-        // Low: the fewest any test could need; high: the most the best
-        // test could need (a test's own high end bounds the battery's).
-        let low = out
-            .tests
+    /// The test with a plan that needs the fewest trials
+    /// ([`PlannedTest::deciding_trials`]; the first of equals): the audit
+    /// reaches the requested power by then (a lower bound).
+    pub fn best(&self) -> Option<&TestPlan<K>> {
+        self.tests
             .iter()
-            .filter_map(|t| {
-                t.range
-                    .map(|r| r.low)
-                    .or(if t.exact { t.trials_for_power } else { None })
-            })
-            .min();
-        let high = out
-            .tests
-            .iter()
-            .filter_map(|t| {
-                if t.exact {
-                    t.trials_for_power
-                } else {
-                    t.range.and_then(|r| r.high)
-                }
-            })
-            .min();
-        out.trials_for_power_range = low.map(|low| TrialRange { low, high });
+            .filter(|t| t.details.deciding_trials().is_some())
+            .min_by_key(|t| t.details.deciding_trials())
     }
-    if out.trials_for_power.is_none() {
-        let reasons: Vec<String> = out
-            .tests
-            .iter()
-            .filter_map(|t| t.reason.as_ref().map(|r| format!("{}: {r}", t.test)))
-            .collect();
-        out.no_power_reason = Some(format!(
-            "no test of the audit distinguishes a bias it could plan for ({})",
-            reasons.join("; ")
-        ));
-    }
-    out
-}
 
-/// The smallest of some trial counts, if any.
-fn smallest(counts: impl Iterator<Item = Option<u64>>) -> Option<u64> {
-    counts.flatten().min()
-}
-
-/// Withdraws `plan`'s trials (and any range around them) for `reason`.
-fn refuse(plan: &mut TestPlan, reason: String) {
-    plan.trials_for_power = None;
-    plan.range = None;
-    plan.simulation = None;
-    plan.reason = Some(reason);
-}
-
-/// Keeps a test's plan only where it holds. Its χ² plan is kept as
-/// `chi_square_trials`; below [`SIMULATE_BELOW`] trials a structure test
-/// whose statistic is one histogram is simulated from `law` (the exact or
-/// observed law its pooled plan used) at `level`, and that simulation's
-/// plan replaces it. A plan that cannot be checked so and is below the
-/// trials the test's approximation needs (e.g. the serial test at T = 1,
-/// the position-by-value test with a fraction of a count per cell) is
-/// withdrawn: no plan rather than a false one.
-fn settle(plan: &mut TestPlan, law: Option<&Components>, level: f64, power: f64) {
-    let Some(t) = plan.trials_for_power else {
-        return;
-    };
-    plan.chi_square_trials = Some(t);
-    let histogram = law
-        .filter(|c| c.0.len() == 1 && simulate::one_histogram(plan.test))
-        .map(|c| &c.0[0]);
-    if let Some((null, alt)) = histogram.filter(|_| t < SIMULATE_BELOW) {
-        let floor = plan.trials_for_approximation;
-        match simulate::counts(null, alt, level, power, t, floor) {
-            Ok(search) => match search.found {
-                Some((sim, _)) => {
-                    plan.trials_for_power = Some(sim.trials);
-                    plan.range = plan.range.map(|r| TrialRange {
-                        low: r.low.min(sim.trials),
-                        high: r.high.map(|h| h.max(sim.trials)),
-                    });
-                    plan.simulation = Some(sim);
-                }
-                None => refuse(
-                    plan,
-                    format!(
-                        "its χ² plan of {t} trials does not hold: simulations of its counts \
-                         at up to {} trials detect the bias in fewer than {:.0}% of runs",
-                        search.short_at,
-                        100.0 * power
-                    ),
-                ),
-            },
-            Err(e) => refuse(plan, e.to_string()),
+    /// Makes [`Self::best`] the deciding test, with its trials; leaves the
+    /// plan undecided when no test has a plan.
+    pub fn decide(&mut self) {
+        if let Some((test, trials)) = self.best().map(|b| (b.test, b.details.deciding_trials())) {
+            self.deciding_test = Some(test);
+            self.trials_for_power = trials;
         }
-        return;
     }
-    if t < plan.trials_for_approximation {
-        refuse(
-            plan,
+
+    /// The plan of `test`, or an error naming it, why the audit does not run
+    /// it and which tests it runs.
+    pub fn test(&self, test: K::Test) -> Result<&TestPlan<K>> {
+        if let Some(t) = self.tests.iter().find(|t| t.test == test) {
+            return Ok(t);
+        }
+        let why = self
+            .not_run
+            .iter()
+            .find(|t| t.test == test)
+            .map_or("it is not part of this audit", |t| t.why.as_str());
+        let runs: Vec<&str> = self.tests.iter().map(|t| t.test.name()).collect();
+        Err(Error::of_kind(
+            ErrorKind::Unsupported,
             format!(
-                "its χ² plan of {t} trials is below the {} trials its approximation needs, \
-                 and the test cannot be simulated from these counts: no plan rather than a \
-                 false one",
-                plan.trials_for_approximation
+                "--test {test}: {} does not run it ({why}); it runs {}",
+                K::audit_words(&self.details),
+                runs.join(", ")
             ),
-        );
-    }
-}
-
-/// The plan of a test with a trial-independent effect.
-fn fixed_plan(test: TestKind, effect: Effect, level: f64, power: f64) -> TestPlan {
-    let exact = effect.origin == EffectOrigin::Exact;
-    let mut plan = TestPlan {
-        test,
-        exact,
-        delta: effect.delta,
-        df: effect.df,
-        trials_for_power: None,
-        range: None,
-        reason: None,
-        trials_for_approximation: effect.approximation_trials,
-        chi_square_trials: None,
-        simulation: None,
-    };
-    match plan_outcome(effect, level, power) {
-        Ok(PlanOutcome::Planned(p)) => {
-            plan.trials_for_power = Some(p.trials);
-            plan.range = p.trials_range;
-        }
-        Ok(PlanOutcome::NoPlan {
-            reason, at_least, ..
-        }) => {
-            plan.reason = Some(reason);
-            plan.range = (!exact)
-                .then(|| at_least.map(|low| TrialRange { low, high: None }))
-                .flatten();
-        }
-        Err(e) => plan.reason = Some(e.to_string()),
-    }
-    plan
-}
-
-/// The plan of a pooled structure test: the smallest T at which the pooled
-/// test reaches `power` at `level` (at the level its law must reach there,
-/// [`Components::level_reached`]) (searched by doubling and bisection, as δ
-/// and df change with the pooling).
-///
-/// With `pilot = None` the components' alternative is the exact law. With
-/// `pilot = Some(T₀)` it is the proportions observed on T₀ trials: pooled as
-/// at T, they give the Pearson statistic X = T₀·d the pilot would have shown
-/// with that pooling, so δ̂(T) = (X − df)/T₀, with the
-/// [`PILOT_Z`](super::PILOT_Z) interval of [`super::Effect::interval`]; the
-/// plan's range comes from the interval's ends.
-fn pooled_plan(
-    test: TestKind,
-    c: &Components,
-    pilot: Option<u64>,
-    level: f64,
-    power: f64,
-) -> TestPlan {
-    // end: 0 = point estimate, -1 = lower end of δ's interval, +1 = upper end.
-    let delta_at = |t: u64, end: i32| {
-        let (d, df) = c.effect_at(t as f64);
-        let delta = match pilot {
-            None => d,
-            Some(t0) => {
-                let t0 = t0 as f64;
-                let excess = t0 * d - df;
-                let (lo, hi) = super::lambda_bounds(excess, df, super::PILOT_Z);
-                match end {
-                    0 => excess.max(0.0) / t0,
-                    e if e < 0 => lo / t0,
-                    _ => hi / t0,
-                }
-            }
-        };
-        (delta, df)
-    };
-    let search = |end: i32| -> Option<u64> {
-        let power_at = |t: u64| {
-            let (delta, df) = delta_at(t, end);
-            if df < 1.0 || delta <= NEGLIGIBLE_DELTA {
-                return 0.0;
-            }
-            let reached = c.level_reached(level, t);
-            noncentral_chi2_sf(chi2_isf(reached, df), df, delta * t as f64)
-        };
-        let mut hi = 1u64;
-        while power_at(hi) < power {
-            if hi >= 1 << 62 {
-                return None;
-            }
-            hi *= 2;
-        }
-        let mut lo = hi / 2; // fails (or is 0)
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if power_at(mid) >= power {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        Some(hi)
-    };
-    let mut plan = TestPlan {
-        test,
-        exact: pilot.is_none(),
-        delta: 0.0,
-        df: 0.0,
-        trials_for_power: None,
-        range: None,
-        reason: None,
-        trials_for_approximation: c.approximation_trials(),
-        chi_square_trials: None,
-        simulation: None,
-    };
-    let (full_delta, _) = c.effect_at(f64::INFINITY);
-    if full_delta <= NEGLIGIBLE_DELTA {
-        plan.reason = Some(format!(
-            "no bias: this test sees none in the exact law (non-centrality {full_delta:.1e} per \
-             trial)"
-        ));
-        return plan;
-    }
-    let Some(hi) = search(0) else {
-        plan.reason = Some("more than 2^62 trials would be needed".into());
-        return plan;
-    };
-    if pilot.is_some() {
-        plan.range = Some(TrialRange {
-            low: search(1).unwrap_or(hi).min(hi),
-            high: search(-1).map(|h| h.max(hi)),
-        });
-    }
-    let (delta, df) = delta_at(hi, 0);
-    plan.delta = delta;
-    plan.df = df;
-    plan.trials_for_power = Some(hi);
-    plan
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::algorithm::Algorithm;
-    use crate::audit;
-    use crate::audit::Spec;
-    use crate::engine::no_progress;
-    use crate::source::SourceKind;
-    use crate::spec::TestSet;
-    use crate::subject::ShuffleOptions;
-
-    fn audit_of(alg: &str, n: usize, trials: u64, tests: &str, seed: u64) -> Audit {
-        let spec = Spec {
-            options: ShuffleOptions::with_tests(TestSet::parse(tests, n).unwrap()),
-            ..Spec::new(
-                Algorithm::parse(alg).unwrap(),
-                n,
-                trials,
-                SourceKind::Chacha8.into(),
-                seed,
-            )
-        };
-        audit::run(&spec, 0.001, &no_progress).unwrap()
-    }
-
-    #[test]
-    fn power_and_approximation_are_separate_and_the_level_is_corrected() {
-        // Issue 7: the gallery showed 13,520 = 5·52² for naive swap at n = 52.
-        let a = audit_of("naive-swap", 52, 2_000, "position-value", 1);
-        let p = plan_audit(&a, 0.001, 1, 0.9);
-        assert_eq!(p.level, 0.001);
-        assert!(p.exact);
-        assert_eq!(p.deciding_test, Some(TestKind::PositionValue));
-        let t = p.trials_for_power.unwrap();
-        assert!((480..=530).contains(&t), "{t}");
-        assert_eq!(p.trials_for_approximation, 260);
-        assert!(p.trials_for_power_range.is_none());
-        // Shrinking range at n = 52: 3 trials for power, not 13,520.
-        let a = audit_of("shrinking-range", 52, 1_000, "position-value", 1);
-        let p = plan_audit(&a, 0.001, 1, 0.9);
-        assert!(p.trials_for_power.unwrap() <= 4, "{p:?}");
-        // Holm over 8 tests (serial and birthday among them) and 20 audits:
-        // planned at α/160, more trials.
-        let a = audit_of("naive-swap", 52, 2_000, "default", 1);
-        let p20 = plan_audit(&a, 0.001, 20, 0.9);
-        assert_eq!(p20.tests_in_audit, 8);
-        assert!((p20.level - 0.001 / 160.0).abs() < 1e-15);
-        assert!(p20.trials_for_power.unwrap() > t || !p20.exact, "{p20:?}");
-    }
-
-    #[test]
-    fn riffle_rising_sequences_are_planned_exactly_and_a_fair_shuffle_has_no_plan() {
-        let a = audit_of("riffle:k=7", 10, 5_510, "default", 3);
-        let p = plan_audit(&a, 0.001, 1, 0.9);
-        assert_eq!(p.deciding_test, Some(TestKind::RisingSequences), "{p:#?}");
-        assert!(p.exact);
-        let fair = audit_of("fisher-yates", 8, 20_000, "default", 3);
-        let p = plan_audit(&fair, 0.001, 1, 0.9);
-        assert_eq!(p.trials_for_power, None, "{p:#?}");
-        assert!(p.no_power_reason.unwrap().contains("no bias"));
+        ))
     }
 }

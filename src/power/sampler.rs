@@ -19,25 +19,32 @@
 //! A weighted pick that draws a zero-weight item is caught by the first
 //! such pick (p = 0 at any level): [`ImpossiblePicks`] plans for that
 //! separately, exactly.
+//!
+//! The plan is an [`AuditPlan<Samplers>`], the type every kind's plans
+//! share; its sampler-only parts are [`SamplerDetails`] and
+//! [`SamplerTestDetails`].
 
 pub(crate) mod effect;
 mod plan;
 mod requirement;
 
-pub use plan::{ImpossiblePicks, LawOrigin, NotRun, SamplerPlan, SamplerTestPlan};
+pub use plan::{ImpossiblePicks, LawOrigin, SamplerDetails, SamplerTestDetails};
 
 use self::effect::{ExpectedCounts, df_and_cells};
 use self::requirement::{Requirement, audit_tests};
-use super::{EXACT_EFFECT_MAX_LEAVES, Effect, EffectOrigin, PlanOutcome, plan_outcome};
+use super::{
+    AuditPlan, EXACT_EFFECT_MAX_LEAVES, Effect, EffectOrigin, NotRun, PlanOutcome, TestPlan,
+    plan_outcome,
+};
 use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
+use crate::audit::{Kind, Spec};
 use crate::engine::no_progress;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exact::DrawLaw;
 use crate::format::thousands;
 use crate::sampler::SampleTest;
-use crate::audit::{Kind, Spec};
-use crate::sampler::{SamplerOptions, Samplers};
 use crate::sampler::{Sampler, Shape, exact_pick_law_capped, exact_subset_law_capped};
+use crate::sampler::{SamplerOptions, Samplers};
 use crate::source::SourceSpec;
 use crate::spec::TestKind;
 
@@ -126,9 +133,11 @@ impl SamplerPowerSpec {
 }
 
 /// Plans every test of the audit of `spec.sampler` (see the module docs).
-/// Refuses bad requests (k > N, weights for a sampler that takes none, bad
-/// levels) and an audit that runs no test at all.
-pub fn plan_sampler(spec: &SamplerPowerSpec) -> Result<SamplerPlan> {
+/// The deciding test is the one with the fewest trials for a run both
+/// powerful and in its range, or the picks test when a first zero-weight
+/// pick comes sooner. Refuses bad requests (k > N, weights for a sampler
+/// that takes none, bad levels) and an audit that runs no test at all.
+pub fn plan_sampler(spec: &SamplerPowerSpec) -> Result<AuditPlan<Samplers>> {
     let sampler = spec.sampler;
     let (n, weights) = (spec.n, spec.weights.as_deref());
     sampler.prepare(n, weights)?;
@@ -155,12 +164,25 @@ pub fn plan_sampler(spec: &SamplerPowerSpec) -> Result<SamplerPlan> {
         ));
     }
     let (law, counts, pilot_trials) = expected_counts(spec, &one)?;
-    let m = running.len();
-    let big_m = spec.audits_in_run.max(1);
-    let level = spec.alpha / (m * big_m) as f64;
-    super::check_levels(level, spec.power)?;
     let k = sampler.k() as usize;
-    let mut planned = Vec::with_capacity(m);
+    let details = SamplerDetails {
+        sampler: sampler.to_string(),
+        n,
+        k,
+        weights: spec.weights.clone(),
+        law,
+        impossible_picks: impossible(&counts, weights, pilot_trials, spec.power),
+    };
+    let mut plan = AuditPlan::<Samplers>::new(
+        spec.alpha,
+        running.len(),
+        spec.audits_in_run,
+        spec.power,
+        not_run,
+        details,
+    );
+    let level = plan.level;
+    super::check_levels(level, spec.power)?;
     for (test, requirement) in running {
         let delta = counts
             .delta(test, weights)
@@ -177,7 +199,7 @@ pub fn plan_sampler(spec: &SamplerPowerSpec) -> Result<SamplerPlan> {
             },
             Some(t) => Effect::from_pilot(t as f64 * delta, df, cells, approximation, t),
         };
-        let outcome = match &law {
+        let outcome = match &plan.details.law {
             LawOrigin::Exact { fair: true } => PlanOutcome::NoPlan {
                 effect,
                 reason: format!(
@@ -189,28 +211,26 @@ pub fn plan_sampler(spec: &SamplerPowerSpec) -> Result<SamplerPlan> {
             },
             _ => sampler_wording(plan_outcome(effect, level, spec.power)?, test, requirement),
         };
-        planned.push(SamplerTestPlan {
+        plan.tests.push(TestPlan {
             test,
-            outcome,
-            runs_sparse: requirement.runs_sparse,
+            details: SamplerTestDetails {
+                outcome,
+                runs_sparse: requirement.runs_sparse,
+            },
         });
     }
-    let impossible_picks = impossible(&counts, weights, pilot_trials, spec.power);
-    Ok(SamplerPlan {
-        sampler: sampler.to_string(),
-        n,
-        k,
-        weights: spec.weights.clone(),
-        law,
-        alpha: spec.alpha,
-        tests_in_audit: m,
-        audits_in_run: big_m,
-        level,
-        power: spec.power,
-        tests: planned,
-        not_run,
-        impossible_picks,
-    })
+    plan.decide();
+    // A first zero-weight pick makes the picks test certain: it decides
+    // when it comes sooner than any test's plan.
+    let by_pick = plan.details.impossible_picks.as_ref();
+    if let Some(t) = by_pick
+        .and_then(|i| i.trials_for_power)
+        .filter(|&t| plan.trials_for_power.is_none_or(|by_test| t < by_test))
+    {
+        plan.trials_for_power = Some(t);
+        plan.deciding_test = Some(SampleTest::Picks);
+    }
+    Ok(plan)
 }
 
 /// What a fair law of `sampler` means, in words.
@@ -351,7 +371,7 @@ mod tests {
         SamplerPowerSpec::new(Sampler::parse(name).unwrap(), n, SourceKind::Chacha8.into())
     }
 
-    fn plan_of(name: &str, n: usize, weights: Option<Vec<u64>>) -> SamplerPlan {
+    fn plan_of(name: &str, n: usize, weights: Option<Vec<u64>>) -> AuditPlan<Samplers> {
         let spec = spec_of(name, n);
         let spec = match weights {
             Some(w) => spec.with_weights(w),
@@ -363,34 +383,37 @@ mod tests {
     #[test]
     fn a_biased_sampler_is_planned_exactly_at_the_audits_level() {
         let p = plan_of("reservoir-off-by-one:k=3", 10, None);
-        assert_eq!(p.law, LawOrigin::Exact { fair: false });
+        assert_eq!(p.details.law, LawOrigin::Exact { fair: false });
         assert_eq!(p.tests_in_audit, 3);
         assert!((p.level - 0.001 / 3.0).abs() < 1e-15);
         let inclusion = p.test(SampleTest::Inclusion).unwrap();
-        let t = inclusion.trials().unwrap();
+        let t = inclusion.details.trials().unwrap();
         assert!(t > 10 && t < 100_000, "{t}");
-        assert_eq!(inclusion.effect().df, 9.0);
+        assert_eq!(inclusion.details.effect().df, 9.0);
         assert!(
             p.test(SampleTest::Order)
                 .unwrap_err()
                 .to_string()
                 .contains("not an ordered")
         );
-        assert!(p.best().is_some());
-        assert!(p.impossible_picks.is_none());
+        let best = p.best().unwrap();
+        assert_eq!(p.deciding_test, Some(best.test));
+        assert_eq!(p.trials_for_power, best.details.recommended_trials());
+        assert!(p.details.impossible_picks.is_none());
     }
 
     #[test]
     fn a_fair_law_has_no_plan_and_a_fair_pilot_is_refused() {
         let p = plan_of("floyd:k=3", 10, None);
-        assert_eq!(p.law, LawOrigin::Exact { fair: true });
+        assert_eq!(p.details.law, LawOrigin::Exact { fair: true });
         for t in &p.tests {
-            let PlanOutcome::NoPlan { reason, .. } = &t.outcome else {
+            let PlanOutcome::NoPlan { reason, .. } = &t.details.outcome else {
                 panic!("{t:?}")
             };
             assert!(reason.starts_with("no bias"), "{reason}");
         }
         assert!(p.best().is_none());
+        assert_eq!((p.trials_for_power, p.deciding_test), (None, None));
         // reservoir-skip has no exact law: a pilot, which cannot tell.
         let spec = SamplerPowerSpec {
             pilot_trials: 100_000,
@@ -398,14 +421,14 @@ mod tests {
         };
         let p = plan_sampler(&spec).unwrap();
         assert!(matches!(
-            p.law,
+            p.details.law,
             LawOrigin::Pilot {
                 trials: 100_000,
                 ..
             }
         ));
         let t = p.test(SampleTest::Inclusion).unwrap();
-        let PlanOutcome::NoPlan { reason, .. } = &t.outcome else {
+        let PlanOutcome::NoPlan { reason, .. } = &t.details.outcome else {
             panic!("{t:?}")
         };
         assert!(reason.contains("not distinguishable from zero"), "{reason}");
@@ -415,7 +438,12 @@ mod tests {
     #[test]
     fn a_biased_pilot_brackets_the_exact_plan() {
         let exact = plan_of("bernoulli-trim:k=3", 10, None);
-        let exact_t = exact.test(SampleTest::Inclusion).unwrap().trials().unwrap();
+        let exact_t = exact
+            .test(SampleTest::Inclusion)
+            .unwrap()
+            .details
+            .trials()
+            .unwrap();
         let spec = SamplerPowerSpec {
             max_leaves: 1,
             pilot_trials: 20_000,
@@ -423,11 +451,12 @@ mod tests {
             ..spec_of("bernoulli-trim:k=3", 10)
         };
         let p = plan_sampler(&spec).unwrap();
-        let LawOrigin::Pilot { why_not_exact, .. } = &p.law else {
-            panic!("{:?}", p.law)
+        let LawOrigin::Pilot { why_not_exact, .. } = &p.details.law else {
+            panic!("{:?}", p.details.law)
         };
         assert!(why_not_exact.contains("cap"), "{why_not_exact}");
-        let PlanOutcome::Planned(plan) = &p.test(SampleTest::Inclusion).unwrap().outcome else {
+        let PlanOutcome::Planned(plan) = &p.test(SampleTest::Inclusion).unwrap().details.outcome
+        else {
             panic!("{p:?}")
         };
         let r = plan.trials_range.unwrap();
@@ -441,10 +470,14 @@ mod tests {
     fn zero_weight_picks_are_planned_exactly_and_bad_requests_refused() {
         // weighted-off-by-one on 3, 5, 0 picks the last item 1 time in 8.
         let p = plan_of("weighted-off-by-one", 3, Some(vec![3, 5, 0]));
-        let i = p.impossible_picks.clone().unwrap();
+        let i = p.details.impossible_picks.clone().unwrap();
         assert!((i.rate - 0.125).abs() < 1e-15);
         // 1 − (7/8)^T ≥ 0.9 from T = 18.
         assert_eq!(i.trials_for_power, Some(18));
+        // Sooner than the picks test's own plan: the first such pick decides.
+        assert_eq!(p.trials_for_power, Some(18));
+        assert_eq!(p.deciding_test, Some(SampleTest::Picks));
+        assert!(p.test(SampleTest::Picks).unwrap().details.trials() > Some(18));
         assert_eq!(p.default_test(), SampleTest::Picks);
         assert!(parse_sample_test("position-value").is_err());
         assert!(parse_sample_test("pairs").is_ok());

@@ -9,13 +9,15 @@
 pub mod html;
 pub mod markdown;
 pub mod model;
+pub mod provenance;
+
+pub use provenance::Provenance;
 
 pub use crate::output::{format_p, p_phrase};
 pub use crate::plot::{HeatmapPanel, LogScale};
 
 use crate::error::Result;
-use crate::experiment::mixing::{LoaderReport, MixingCurve, MixingPlan};
-use crate::experiment::record::{self, RunStart};
+use crate::mixing::plan::{LoaderReport, MixingCurve, MixingPlan};
 use crate::output::files;
 use std::path::{Path, PathBuf};
 
@@ -23,38 +25,6 @@ use std::path::{Path, PathBuf};
 pub const HTML_FILE: &str = "report.html";
 /// The Markdown report's file name.
 pub const MARKDOWN_FILE: &str = "report.md";
-
-/// Where a run came from and how to redo it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Provenance {
-    /// `shuffle-audit <version>`.
-    pub tool: String,
-    /// The git commit the tool ran in, if known.
-    pub git_commit: Option<String>,
-    /// Whether that checkout had uncommitted changes, if known.
-    pub git_dirty: Option<bool>,
-    /// When the run started (RFC 3339, UTC).
-    pub date: String,
-    /// The command that produced the report, shell-quoted.
-    pub command_line: String,
-    /// Commands that reproduce or verify it.
-    pub reproduce: Vec<String>,
-}
-
-impl Provenance {
-    /// The provenance of a run that started at `start`, made by
-    /// `command_line` and reproduced by `reproduce`.
-    pub fn of(start: &RunStart, command_line: String, reproduce: Vec<String>) -> Self {
-        Self {
-            tool: record::tool_version(),
-            git_commit: start.commit.clone(),
-            git_dirty: start.dirty,
-            date: record::rfc3339(start.time),
-            command_line,
-            reproduce,
-        }
-    }
-}
 
 /// What became of one requested mixing curve.
 #[derive(Debug, Clone, PartialEq)]

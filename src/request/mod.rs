@@ -31,19 +31,21 @@
 //! # }
 //! ```
 
+mod form;
 mod outside;
 mod samplers;
 mod shuffles;
 mod weights;
 
+pub use form::Form;
 pub use weights::{parse_weights, scaled_note};
 
+use crate::algorithm::Algorithm;
 use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED, Feed, Planned};
 use crate::error::{Error, ErrorKind, Front, Opt, Result};
 use crate::ingest::samples::Base;
 use crate::report::Provenance;
 use crate::sampler::Sampler;
-use crate::algorithm::Algorithm;
 use crate::source::SourceSpec;
 use crate::study::Study;
 use crate::values::{check_alpha, check_n, check_threads, check_trials};
@@ -430,4 +432,14 @@ struct Header {
     source: SourceSpec,
     seed: u64,
     alpha: f64,
+}
+
+/// The entry of `known` called `name` (exactly, or ignoring case and
+/// `_`/`-`), for a front's own list of names (the page's presets); an
+/// unknown name is refused as every name is, suggesting the closest:
+/// `unknown preset 'fisher-yate': did you mean 'fisher-yates'? (known:
+/// ...)`.
+pub fn choose<'a>(what: &str, name: &str, known: &[&'a str]) -> Result<&'a str> {
+    let pairs: Vec<(&str, &'a str)> = known.iter().map(|&k| (k, k)).collect();
+    crate::params::lookup(what, name, &pairs).map_err(|e| e.about(Opt::Subject))
 }

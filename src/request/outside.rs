@@ -26,7 +26,8 @@ pub(super) fn resolve(
         Some(name) => name.trim().to_string(),
         None => feed.default_name(),
     };
-    let reads_file = matches!(feed, Feed::File { .. });
+    // Output already made (a file, an array) is read whole by default.
+    let reads_file = matches!(feed, Feed::File { .. } | Feed::Given { .. });
     if let Feed::Command(cmd) = feed
         && request.n.is_none()
         && uses_n(&cmd.template)
@@ -69,13 +70,7 @@ pub(super) fn resolve(
                 k: request.k,
             },
         });
-        return samplers::outside(
-            request,
-            subject,
-            holds == Holds::Pick,
-            header,
-            reads_file,
-        );
+        return samplers::outside(request, subject, holds == Holds::Pick, header, reads_file);
     }
     if request.base.is_some() {
         return Err(Error::unsupported(format!(
@@ -114,9 +109,9 @@ pub(super) fn resolve(
 /// copies all get the same arguments.
 fn check_feed(feed: &Feed, warnings: &mut Vec<String>) -> Result<()> {
     match feed {
-        Feed::File { path, .. } if path.as_os_str() != "-" && !path.is_file() => Err(Error::io(
-            format!("{}: no such file", path.display()),
-        )),
+        Feed::File { path, .. } if path.as_os_str() != "-" && !path.is_file() => {
+            Err(Error::io(format!("{}: no such file", path.display())))
+        }
         Feed::Command(cmd) if cmd.template.trim().is_empty() => {
             Err(Error::bad_input("the command is empty"))
         }

@@ -17,9 +17,7 @@ pub(super) fn builtin(
 ) -> Result<(Box<dyn Planned>, Option<String>)> {
     let takes = matches!(sampler, Sampler::Weighted(_));
     let weights = weights(request, takes)?;
-    let fixed = sampler
-        .population()
-        .or(weights.as_ref().map(Vec::len));
+    let fixed = sampler.population().or(weights.as_ref().map(Vec::len));
     let n = match (fixed, request.n) {
         (Some(f), Some(n)) if f != n => {
             return Err(Error::of_kind(
@@ -61,6 +59,15 @@ pub(super) fn outside(
         }
         (Some(n), _) => n,
         (None, Some(w)) => w,
+        (None, None) if pick => {
+            return Err(Error::unsupported(format!(
+                "picks read from outside need their items: give {} (one per item) or {} \
+                 (uniform picks of n items)",
+                Opt::Weights.named(request.front),
+                Opt::N.named(request.front)
+            ))
+            .about(Opt::N));
+        }
         (None, None) => {
             return Err(Error::unsupported(format!(
                 "samples read from outside need the population size: give {} ({} for a \

@@ -42,12 +42,18 @@ pub(super) fn outside(
     .find_map(|(given, opt)| given.then_some(opt))
     {
         let why = match option {
-            Opt::Deck => "describes the deck the built-in algorithms shuffle; decks read say \
-                          what they hold (name their categories with categories)",
-            _ => "is the hand test's size, and hands are not counted while reading decks (the \
-                  position-by-category tests run without it)",
+            Opt::Deck => {
+                "describes the deck the built-in algorithms shuffle; decks read say \
+                          what they hold (name their categories with categories)"
+            }
+            _ => {
+                "is the hand test's size, and hands are not counted while reading decks (the \
+                  position-by-category tests run without it)"
+            }
         };
-        return Err(Error::unsupported(format!("{} {why}", option.named(request.front))).about(option));
+        return Err(
+            Error::unsupported(format!("{} {why}", option.named(request.front))).about(option),
+        );
     }
     let n = request.n.unwrap_or(N_FROM_INPUT);
     let mut spec = Spec::<Shuffles>::new(subject, n, 0, header.source, header.seed);
@@ -78,7 +84,6 @@ fn finish(
     }
     spec.options.tests = set;
     spec.threads = request.threads;
-    let mut notes = Vec::new();
     if builtin {
         match deck(request, &spec)? {
             Some(with_deck) => spec = with_deck,
@@ -95,14 +100,13 @@ fn finish(
     if spec.subject.uses_our_source()
         && spec.n != N_FROM_INPUT
         && let Some(warning) = reach_warning(&spec.source, spec.n)
+        && !warnings.contains(&warning)
     {
-        if !warnings.contains(&warning) {
-            warnings.push(warning.clone());
-        }
-        notes.insert(0, warning);
+        warnings.push(warning);
     }
-    notes.extend(Shuffles::note(&spec));
-    let note = (!notes.is_empty()).then(|| notes.join(" "));
+    // What the report notes of the spec is the kind's, so that a merge of
+    // its shards notes the same.
+    let note = Shuffles::note(&spec);
     Ok((Box::new(spec), note))
 }
 
@@ -152,7 +156,9 @@ fn deck(request: &Request, spec: &Spec<Shuffles>) -> Result<Option<Spec<Shuffles
         .about(Opt::Bins));
     }
     let deck = match &request.categories {
-        Some(source) => deck::categories::apply(deck, source).map_err(|e| e.about(Opt::Categories))?,
+        Some(source) => {
+            deck::categories::apply(deck, source).map_err(|e| e.about(Opt::Categories))?
+        }
         None => deck,
     };
     let hand = request.hand.unwrap_or(DEFAULT_HAND.min(deck.n() - 1));
@@ -198,7 +204,10 @@ fn refuse_deck_tests(request: &Request, spec: &Spec<Shuffles>) -> Result<()> {
 /// one.
 pub(super) fn refuse_options(request: &Request) -> Result<()> {
     let used = [
-        (request.tests.as_deref().is_some_and(|t| t != "default"), Opt::Tests),
+        (
+            request.tests.as_deref().is_some_and(|t| t != "default"),
+            Opt::Tests,
+        ),
         (request.bins.is_some(), Opt::Bins),
         (request.deck.is_some(), Opt::Deck),
         (request.categories.is_some(), Opt::Categories),

@@ -8,27 +8,24 @@ use super::Sampler;
 use super::SamplerScratch;
 use super::subject::{Sample, Samplers};
 use super::tally::{SampleCounter, SampleTally};
-use crate::audit::{ALL_TRIALS, Feed, FeedReport, Outside, Produced, Spec, Subject};
+use crate::audit::{ALL_TRIALS, FeedReport, Produced, Spec, Subject};
 use crate::engine::{self, ChunkPlan, ChunkRange, Observer, Progress};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ingest::samples::{self, SampleKind, SampleOptions};
+use crate::ingest::samples::{self, Base, SampleKind, Samples};
+use crate::ingest::{CommandSpec, Format, Ingested, Options};
 use crate::source::RandomSource;
 use crate::values::check_trials;
+use std::io::Read;
 
-/// Reads (or has a program print) an outside sampler's samples and counts
-/// them, with what the feed gave.
-pub(crate) fn read(
-    spec: &Spec<Samplers>,
-    outside: &Outside<Samplers>,
-    progress: Progress<'_>,
-) -> Result<Produced<Samplers>> {
-    let asked = (spec.trials != ALL_TRIALS).then_some(spec.trials);
-    let opts = SampleOptions {
-        n: spec.n,
-        kind: outside.reading.kind,
-        base: outside.reading.base,
-        max_samples: asked,
-        weighted: spec.options.weights.is_some(),
+/// How samples of `spec`, written in `format`, are read: its outside
+/// subject's shape and numbering, the samples asked for and whether they
+/// are weighted picks.
+fn options(spec: &Spec<Samplers>, format: Format) -> Result<Options<Samples>> {
+    let Some(outside) = spec.subject.outside() else {
+        return Err(Error::unsupported(format!(
+            "{}: a built-in sampler is drawn, not read",
+            spec.subject
+        )));
     };
     if let Some(weights) = &spec.options.weights
         && weights.len() != spec.n
@@ -39,41 +36,58 @@ pub(crate) fn read(
             spec.n
         )));
     }
-    let (read, workers, sha256) = match &outside.feed {
-        Feed::File { path, format } => {
-            if format.width().is_some() {
-                return Err(Error::unsupported(format!(
-                    "samples are read as text (one per line), not as {format} records"
-                )));
-            }
-            let sha256 = if path.as_os_str() == "-" {
-                None
-            } else {
-                Some(crate::digest::file_sha256(path)?)
-            };
-            let read = samples::read_samples_path(path, &opts, progress)?;
-            (read, Vec::new(), sha256)
-        }
-        Feed::Command(cmd) => {
-            let (read, workers) =
-                samples::run_sample_command(cmd, &opts, spec.trials, spec.seed, progress)?;
-            (read, workers, None)
-        }
-        Feed::Function | Feed::Given { .. } => {
-            return Err(Error::unsupported(format!(
-                "{}: samples drawn by a function or handed over are counted by the caller",
-                outside.name
-            )));
-        }
-    };
-    let counted = read.tally.trials();
-    let feed = FeedReport::new(counted, read.stopped_early, asked, read.base)
-        .with_workers(workers)
-        .with_sha256(sha256);
-    Ok(Produced {
+    Ok(Options {
+        n: Some(spec.n),
+        format,
+        max_records: (spec.trials != ALL_TRIALS).then_some(spec.trials),
+        reading: Samples {
+            kind: outside.reading.kind,
+            base: outside.reading.base,
+            weighted: spec.options.weights.is_some(),
+        },
+    })
+}
+
+/// What a read of samples gave, as the audit's feed reports it.
+fn produced(
+    spec: &Spec<Samplers>,
+    read: Ingested<SampleTally, Base>,
+    workers: Vec<crate::ingest::WorkerRun>,
+) -> Produced<Samplers> {
+    let asked = (spec.trials != ALL_TRIALS).then_some(spec.trials);
+    let feed =
+        FeedReport::new(read.counted, read.stopped_early, asked, read.items).with_workers(workers);
+    Produced {
         tally: read.tally,
         feed: Some(feed),
-    })
+    }
+}
+
+/// Reads the samples `reader` holds for `spec` (text, one sample per line),
+/// named `name` in messages.
+pub(crate) fn read_from(
+    spec: &Spec<Samplers>,
+    reader: &mut (dyn Read + Send),
+    name: &str,
+    format: Format,
+    progress: Progress<'_>,
+) -> Result<Produced<Samplers>> {
+    samples::text_only(format)?;
+    let opts = options(spec, format)?;
+    let read = samples::read_samples(reader, name, &opts, progress)?;
+    Ok(produced(spec, read, Vec::new()))
+}
+
+/// Runs `command` for `spec` and counts the samples it prints.
+pub(crate) fn read_command(
+    spec: &Spec<Samplers>,
+    command: &CommandSpec,
+    progress: Progress<'_>,
+) -> Result<Produced<Samplers>> {
+    let opts = options(spec, Format::Text)?;
+    let (read, workers) =
+        samples::run_sample_command(command, &opts, spec.trials, spec.seed, progress)?;
+    Ok(produced(spec, read, workers))
 }
 
 /// Draws and counts only the chunks `chunks` of the built-in sampler run

@@ -64,6 +64,7 @@ pub fn drawn_words(a: &SampleAudit) -> String {
         }
         Feed::Function => format!("{what} drawn by a Rust function"),
         Feed::Given { from } => format!("{what}{items} {from}"),
+        Feed::Drawn { from } => format!("{what} {from}"),
     }
 }
 

@@ -13,7 +13,7 @@ use super::subject::{Reading, SamplerOptions, Samplers};
 use super::tally::SampleTally;
 use super::{Sampler, count, files, section};
 use crate::audit::{
-    self, Audit, FeedReport, Kind, Named, Outside, Produced, Sensitivity, Spec, Subject, Tested,
+    self, Audit, FeedReport, Kind, Named, Produced, Sensitivity, Spec, Subject, Tested,
 };
 use crate::error::Result;
 use crate::format::{format_ratio, thousands};
@@ -68,7 +68,6 @@ impl fmt::Display for SampleTest {
         f.write_str(self.name())
     }
 }
-
 
 impl Named for SampleTest {
     fn name(self) -> &'static str {
@@ -134,10 +133,12 @@ impl Kind for Samplers {
 
     fn expected(spec: &Spec<Self>) -> Option<Verdict> {
         let sampler = spec.subject.builtin()?;
-        Some(match sampler.expected_fair() && !spec.source.kind.is_weak() {
-            true => Verdict::NoBiasDetected,
-            false => Verdict::Biased,
-        })
+        Some(
+            match sampler.expected_fair() && !spec.source.kind.is_weak() {
+                true => Verdict::NoBiasDetected,
+                false => Verdict::Biased,
+            },
+        )
     }
 
     fn options(_n: usize) -> SamplerOptions {
@@ -167,8 +168,8 @@ impl Kind for Samplers {
                     + usize::from(kept.slots().is_some())
             }
         };
-        let planned =
-            adequate_trials(spec.n, k, weights, alpha / tests as f64).max(audit::MIN_DEFAULT_TRIALS);
+        let planned = adequate_trials(spec.n, k, weights, alpha / tests as f64)
+            .max(audit::MIN_DEFAULT_TRIALS);
         match spec.subject {
             Subject::Builtin(_) => planned.max(crate::spec::DEFAULT_TRIALS),
             Subject::Outside(_) => planned,
@@ -202,12 +203,22 @@ impl Kind for Samplers {
         count::count(spec, chunks, progress)
     }
 
-    fn read(
+    fn read_from(
         spec: &Spec<Self>,
-        outside: &Outside<Self>,
+        reader: &mut (dyn std::io::Read + Send),
+        name: &str,
+        format: crate::ingest::Format,
         progress: Progress<'_>,
     ) -> Result<Produced<Self>> {
-        count::read(spec, outside, progress)
+        count::read_from(spec, reader, name, format, progress)
+    }
+
+    fn read_command(
+        spec: &Spec<Self>,
+        command: &crate::ingest::CommandSpec,
+        progress: Progress<'_>,
+    ) -> Result<Produced<Self>> {
+        count::read_command(spec, command, progress)
     }
 
     fn merge(into: &mut SampleTally, other: &SampleTally) {
@@ -219,7 +230,14 @@ impl Kind for Samplers {
     }
 
     fn fits(spec: &Spec<Self>, tally: &SampleTally) -> bool {
-        Self::empty(spec).is_ok_and(|empty| empty.shape() == tally.shape())
+        match spec.subject.outside() {
+            // An outside sampler's k (and so its counts' shape) may only be
+            // known from what it drew.
+            Some(outside) => {
+                tally.n() == spec.n && outside.reading.k.is_none_or(|k| k == tally.k())
+            }
+            None => Self::empty(spec).is_ok_and(|empty| empty.shape() == tally.shape()),
+        }
     }
 
     fn complete(
@@ -285,6 +303,10 @@ impl Kind for Samplers {
             }
             _ => "none stands out".to_string(),
         }
+    }
+
+    fn table(audit: &Audit<Self>) -> Vec<Vec<u64>> {
+        vec![audit.tally.inclusion().to_vec()]
     }
 
     fn record(audit: &Audit<Self>) -> Map<String, Value> {
@@ -457,7 +479,7 @@ fn sensitivity(audit: &SampleAudit, level: f64) -> Sensitivity {
         };
         (
             Some(format!(
-                "{why}; run at least {} {unit} for a verdict",
+                "{why}; about {} {unit} would make it conclusive",
                 thousands(needed)
             )),
             Some(needed),
@@ -588,38 +610,44 @@ pub fn adequate_trials(n: usize, k: usize, weights: Option<&[u64]>, level: f64) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::Judged;
     use crate::pacing::no_progress;
-    use crate::sampler::Sampler;
     use crate::source::SourceSpec;
 
+    /// An audit of `name` over N = `n` items, judged alone at α = 0.001.
     fn audit(name: &str, n: usize, trials: u64, weights: Option<Vec<u64>>) -> SampleAudit {
-        let spec = SampleSpec {
-            sampler: Sampler::parse(name).unwrap().into(),
+        let mut spec = Spec::<Samplers>::new(
+            Sampler::parse(name).unwrap(),
             n,
-            weights,
             trials,
-            source: SourceSpec::parse("xoshiro256pp").unwrap(),
-            seed: 11,
-            threads: None,
-        };
-        run(&spec, 0.001, &no_progress).unwrap()
+            SourceSpec::parse("xoshiro256pp").unwrap(),
+            11,
+        );
+        spec.options.weights = weights;
+        audit::run(&spec, 0.001, &no_progress).unwrap()
+    }
+
+    /// The sampler audit `judged` is.
+    fn sampled(judged: &dyn Judged) -> &SampleAudit {
+        judged.as_any().downcast_ref().expect("a sampler audit")
     }
 
     #[test]
     fn fair_samplers_pass_and_biased_ones_are_caught() {
-        let mut audits = vec![
-            audit("floyd:k=3", 10, 200_000, None),
-            audit("partial-fisher-yates:k=3", 10, 200_000, None),
-            audit("reservoir:k=3", 10, 200_000, None),
-            audit("reservoir-off-by-one:k=3", 10, 200_000, None),
-            audit("systematic:k=2", 10, 200_000, None),
-            audit("weighted-prefix", 2, 200_000, Some(vec![1, 99])),
-            audit("weighted-off-by-one", 2, 200_000, Some(vec![1, 99])),
+        let mut audits: Vec<Box<dyn Judged>> = vec![
+            audit("floyd:k=3", 10, 200_000, None).into(),
+            audit("partial-fisher-yates:k=3", 10, 200_000, None).into(),
+            audit("reservoir:k=3", 10, 200_000, None).into(),
+            audit("reservoir-off-by-one:k=3", 10, 200_000, None).into(),
+            audit("systematic:k=2", 10, 200_000, None).into(),
+            audit("weighted-prefix", 2, 200_000, Some(vec![1, 99])).into(),
+            audit("weighted-off-by-one", 2, 200_000, Some(vec![1, 99])).into(),
         ];
-        judge(&mut audits, 0.001);
+        audit::judge(&mut audits, 0.001);
+        let audits: Vec<&SampleAudit> = audits.iter().map(|a| sampled(a.as_ref())).collect();
         let verdicts: Vec<(String, Verdict)> = audits
             .iter()
-            .map(|a| (a.spec.sampler.to_string(), a.verdict))
+            .map(|a| (a.spec.subject.to_string(), a.verdict))
             .collect();
         use Verdict::{Biased, NoBiasDetected};
         let want = [
@@ -635,7 +663,7 @@ mod tests {
             assert_eq!(*got, want, "{name}: {verdicts:?}");
         }
         // systematic keeps every item's inclusion at k/N: pairs catch it.
-        let systematic = &audits[4];
+        let systematic = audits[4];
         let decisive = systematic
             .tests
             .iter()
@@ -643,7 +671,8 @@ mod tests {
             .unwrap();
         assert_ne!(decisive.test, SampleTest::Inclusion);
         // A fair run states what it could have seen.
-        assert!(audits[0].sensitivity.item_deviation < 0.05);
+        let seen = &audits[0].sensitivity.figures["detectable_item_deviation"];
+        assert!(seen.as_f64().unwrap() < 0.05, "{seen}");
         assert!(
             audits[0]
                 .deviation_words()
@@ -670,112 +699,12 @@ mod tests {
             "{:?}",
             small.not_run
         );
-        assert!(small.sensitivity.item_deviation.is_infinite());
-    }
-
-    fn sequential(name: &str, trials: u64, max: u64, audits: usize) -> SampleAudit {
-        let spec = SampleSpec::new(
-            Sampler::parse(name).unwrap(),
-            10,
-            trials,
-            SourceSpec::parse("xoshiro256pp").unwrap(),
-            11,
-        );
-        run_until_decisive(&spec, 0.001, max, audits, &no_progress).unwrap()
-    }
-
-    #[test]
-    fn a_biased_sampler_stops_early_and_a_fair_one_spends_the_budget() {
-        let looks = crate::sequential::look_schedule(2_000, 256_000);
-        assert_eq!(looks.len(), 8);
-        let level = (0.001f64 / 8.0).log10();
-        let biased = sequential("reservoir-off-by-one:k=3", 2_000, 256_000, 1);
-        assert_eq!(biased.verdict, Verdict::Biased);
-        let stopped = biased.looks.last().unwrap().trials;
-        assert!(stopped < 256_000, "stopped at {stopped}");
-        assert_eq!(biased.tally.trials(), stopped);
-        assert_eq!(biased.spec.trials, stopped);
-        // Every look but the last was within its level; all spent α / J.
-        let (last, before) = biased.looks.split_last().unwrap();
-        assert!(last.log10_p <= level, "{last:?}");
-        assert!(before.iter().all(|l| l.log10_p > level), "{before:?}");
-        assert!(
-            biased
-                .looks
-                .iter()
-                .all(|l| (l.log10_alpha - level).abs() < 1e-12)
-        );
-        let trials: Vec<u64> = biased.looks.iter().map(|l| l.trials).collect();
-        assert_eq!(trials, looks[..trials.len()]);
-
-        let fair = sequential("floyd:k=3", 2_000, 256_000, 1);
-        assert_eq!(fair.verdict, Verdict::NoBiasDetected);
-        assert_eq!(fair.tally.trials(), 256_000);
-        let trials: Vec<u64> = fair.looks.iter().map(|l| l.trials).collect();
-        assert_eq!(trials, looks);
-        assert!(fair.sensitivity.adequate());
-    }
-
-    #[test]
-    fn a_sequential_verdict_pays_for_every_look_and_audit() {
-        // 3 planned looks (1k, 2k, 4k) among 4 audits: α is divided by 12,
-        // even when the audit stops at its first look.
-        let a = sequential("reservoir-off-by-one:k=3", 1_000, 4_000, 4);
-        assert_eq!(a.verdict, Verdict::Biased);
-        assert_eq!(a.looks.len(), 1);
-        let best = a.looks[0].log10_p;
-        assert!((a.log10_p_adjusted - (best + 12f64.log10())).abs() < 1e-12);
-        let level = (0.001f64 / 12.0).log10();
-        assert!((a.looks[0].log10_alpha - level).abs() < 1e-12);
-        // The sensitivity is stated at the level each test was held to.
-        let tests = a.tests.len() + a.not_run.len();
-        let level = 0.001 / (tests * 12) as f64;
-        assert!(
-            (a.sensitivity.level / level - 1.0).abs() < 1e-12,
-            "{:?}",
-            a.sensitivity
-        );
-        // Alone in its run, the same looks pay for 3, not 12.
-        let alone = sequential("reservoir-off-by-one:k=3", 1_000, 4_000, 1);
-        assert_eq!(alone.looks[0].log10_p, best);
-        assert!((alone.log10_p_adjusted - (best + 3f64.log10())).abs() < 1e-12);
-        // A fair sampler's adjusted p is capped at 1.
-        let fair = sequential("floyd:k=3", 1_000, 4_000, 4);
-        let best = fair
-            .looks
-            .iter()
-            .map(|l| l.log10_p)
-            .fold(f64::INFINITY, f64::min);
-        assert_eq!(fair.log10_p_adjusted, (best + 12f64.log10()).min(0.0));
-    }
-
-    #[test]
-    fn sequential_batches_follow_the_seed_rule() {
-        let spec = SampleSpec::new(
-            Sampler::parse("floyd:k=3").unwrap(),
-            10,
-            1_000,
-            SourceSpec::parse("xoshiro256pp").unwrap(),
-            11,
-        );
-        // Two looks: batch 0 from the seed, batch 1 from splitmix64(seed ^ 1).
-        let a = run_until_decisive(&spec, 0.001, 2_000, 1, &no_progress).unwrap();
-        let mut want = sampler_run::run(&spec, &no_progress).unwrap();
-        let second = SampleSpec {
-            seed: crate::sequential::batch_seed(11, 1),
-            ..spec.clone()
-        };
-        want.merge(&sampler_run::run(&second, &no_progress).unwrap());
-        assert_eq!(a.tally, want);
-        // One look is a plain audit of the first look's trials, at α / 1.
-        let one = run_until_decisive(&spec, 0.001, 1_000, 1, &no_progress).unwrap();
-        let plain = run(&spec, 0.001, &no_progress).unwrap();
-        assert_eq!(one.tally, plain.tally);
-        assert_eq!(one.log10_p_adjusted, plain.log10_p_adjusted);
-        assert_eq!(one.verdict, plain.verdict);
-        assert!(plain.looks.is_empty());
-        // A budget below the first look is refused, naming it.
-        let err = run_until_decisive(&spec, 0.001, 999, 1, &no_progress).unwrap_err();
-        assert!(err.to_string().contains("999"), "{err}");
+        // Nothing was checked: the figure is infinite, which JSON writes
+        // as null.
+        let figure = &small.sensitivity.figures["detectable_item_deviation"];
+        assert!(figure.is_null(), "{figure}");
+        let why = small.inconclusive_reason().unwrap();
+        assert!(why.contains("the inclusion test did not run"), "{why}");
+        assert!(small.trials_for_verdict().is_some_and(|t| t > 30));
     }
 }

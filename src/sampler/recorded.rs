@@ -64,3 +64,32 @@ impl Recorded {
         Ok(spec)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Kind;
+
+    #[test]
+    fn a_recorded_spec_reads_back_as_the_spec() {
+        for (name, n, weights) in [
+            ("floyd:k=3", 10, None),
+            ("minesweeper:w=3,h=2,m=2,method=floyd", 6, None),
+            ("alias", 3, Some(vec![1, 0, 7])),
+        ] {
+            let mut spec = Spec::<Samplers>::new(
+                Sampler::parse(name).unwrap(),
+                n,
+                1234,
+                SourceSpec::parse("pcg64").unwrap(),
+                99,
+            );
+            spec.threads = Some(3);
+            spec.options.weights = weights;
+            let back = Samplers::from_recorded(&Samplers::recorded(&spec), Some(3)).unwrap();
+            assert_eq!(back, spec);
+        }
+        let bad = serde_json::json!({"subject": "flyod:k=3", "n": 10, "trials": 1, "rng": "pcg64", "seed": 1});
+        assert!(Samplers::from_recorded(&bad, None).is_err());
+    }
+}

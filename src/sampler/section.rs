@@ -77,7 +77,11 @@ pub(crate) fn section(a: &SampleAudit, folder: &str, anchor: &str, note: Option<
             String::new()
         }
     )));
-    Section::new(anchor, format!("{} · N = {}", a.spec.subject, a.spec.n), blocks)
+    Section::new(
+        anchor,
+        format!("{} · N = {}", a.spec.subject, a.spec.n),
+        blocks,
+    )
 }
 
 /// What the report's method says of samplers: how their tests are

@@ -56,7 +56,9 @@ impl Subject<Samplers> {
                         format!("your sampler: {what} printed by `{}`", cmd.template)
                     }
                     Feed::Function => format!("your sampler: {what} drawn by a Rust function"),
-                    Feed::Given { from } => format!("your sampler: {what} {from}"),
+                    Feed::Given { from } | Feed::Drawn { from } => {
+                        format!("your sampler: {what} {from}")
+                    }
                 }
             }
         }

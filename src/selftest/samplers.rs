@@ -10,16 +10,17 @@
 //! [`Settings::weights`].
 
 use super::{CALIBRATION_ALPHA, Check, KS_LEVEL, PILOT_TRIALS, Settings, calibration_check};
+use crate::audit::{self, Kind, Spec};
 use crate::engine::no_progress;
 use crate::error::Result;
+use crate::power::AuditPlan;
 use crate::power::sampler::effect::ExpectedCounts;
-use crate::power::sampler::{LawOrigin, SAMPLE_TESTS, SamplerPlan, SamplerPowerSpec, plan_sampler};
+use crate::power::sampler::{LawOrigin, SAMPLE_TESTS, SamplerPowerSpec, plan_sampler};
 use crate::sampler::SampleTest;
-use crate::audit::{self, Kind, Spec};
-use crate::sampler::{SamplerOptions, Samplers};
 use crate::sampler::{
     Sampler, SamplerExact, SubsetMethod, WeightedMethod, exact_pick_law, exact_subset_law,
 };
+use crate::sampler::{SamplerOptions, Samplers};
 use crate::source::SourceKind;
 use crate::stats::Verdict;
 use crate::stats::gof;
@@ -91,7 +92,7 @@ impl Case {
 
     /// The power plan of its audit, as a single audit at `settings.alpha`,
     /// with a pilot of `pilot_trials` where the exact law is out of reach.
-    fn plan(&self, settings: &Settings, pilot_trials: u64) -> Result<SamplerPlan> {
+    fn plan(&self, settings: &Settings, pilot_trials: u64) -> Result<AuditPlan<Samplers>> {
         let spec = SamplerPowerSpec {
             alpha: settings.alpha,
             power: settings.power,
@@ -127,12 +128,13 @@ fn detect_one(settings: &Settings, case: &Case) -> Result<Check> {
     let Some(best) = plan.best() else {
         return Ok(fail("no test sees a bias: nothing to plan".into()));
     };
-    let (Some(planned), Some(trials)) = (best.trials(), best.recommended_trials()) else {
+    let (Some(planned), Some(trials)) = (best.details.trials(), best.details.recommended_trials())
+    else {
         return Ok(fail("no plan".into()));
     };
     let spec = case.spec(settings, trials, settings.seed ^ SEEDS);
     let audit = audit::run(&spec, settings.alpha, &no_progress)?;
-    let origin = match plan.law {
+    let origin = match plan.details.law {
         LawOrigin::Exact { .. } => "exact",
         LawOrigin::Pilot { .. } => "pilot",
     };
@@ -176,7 +178,7 @@ pub fn calibration(settings: &Settings) -> Result<Vec<Check>> {
         let trials = plan
             .tests
             .iter()
-            .map(|t| t.effect().approximation_trials)
+            .map(|t| t.details.effect().approximation_trials)
             .fold(settings.trials, u64::max);
         let audits = (0..settings.audits)
             .into_par_iter()

@@ -22,7 +22,7 @@ use crate::audit::{Counts, Planned};
 use crate::digest::sha256_hex;
 use crate::engine::ChunkRange;
 use crate::error::{Error, ErrorKind, Result};
-use crate::experiment::record::tool_version;
+use crate::report::provenance::tool_version;
 use crate::output::files;
 use crate::report::Provenance;
 use crate::study::{Counted, Study, StudyResult};
@@ -519,3 +519,193 @@ pub(crate) fn unseal<'b>(
     Ok(payload)
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithm::Algorithm;
+    use crate::audit::{CHUNK_TRIALS, Spec, no_progress};
+    use crate::sampler::{Sampler, Samplers};
+    use crate::shuffle::Shuffles;
+    use crate::source::SourceSpec;
+
+    /// naive-swap and fisher-yates at n = 6, seed 5: a run of 4 chunks,
+    /// the last of 7 trials.
+    fn specs() -> Vec<Box<dyn Planned>> {
+        ["naive-swap", "fisher-yates"]
+            .map(|name| {
+                Spec::<Shuffles>::new(
+                    Algorithm::parse(name).unwrap(),
+                    6,
+                    3 * CHUNK_TRIALS + 7,
+                    SourceSpec::default(),
+                    5,
+                )
+                .into()
+            })
+            .to_vec()
+    }
+
+    /// Shard 1/2 of a study of `specs`, counted.
+    fn counted_of(specs: Vec<Box<dyn Planned>>) -> TallyFile {
+        let shard = Shard { index: 1, count: 2 };
+        let study = Study::new(specs);
+        let mut file = TallyFile::of_study(&study, Some(shard), "test".into(), 2).unwrap();
+        for audit in &mut file.audits {
+            audit.counts = audit.spec.count(file.planned, &no_progress).unwrap();
+            audit.counted = file.planned;
+        }
+        file
+    }
+
+    /// Shard 1/2 of `specs()`, counted.
+    fn counted() -> TallyFile {
+        counted_of(specs())
+    }
+
+    #[test]
+    fn a_tally_file_reads_back_as_written() {
+        let file = counted();
+        assert_eq!(file.planned, ChunkRange::all(1).with(2, 4));
+        assert!(file.is_complete() && !file.is_whole_run());
+        assert_eq!(file.counted_trials(), 2 * (CHUNK_TRIALS + 7));
+        let bytes = file.to_bytes();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let (header, payload) = text.split_once('\n').unwrap();
+        assert!(
+            header.starts_with("shuffle-audit tally v5 sha256="),
+            "{header}"
+        );
+        assert!(
+            header.ends_with(&format!("bytes={}", payload.len())),
+            "{header}"
+        );
+        assert_eq!(TallyFile::from_bytes(&bytes).unwrap(), file);
+    }
+
+    /// A shuffle and a sampler of the same trials share one file: one list
+    /// of entries, each with its kind, read back as written.
+    #[test]
+    fn audits_of_every_kind_share_one_file() {
+        let mut specs = specs();
+        let floyd = Spec::<Samplers>::new(
+            Sampler::parse("floyd:k=3").unwrap(),
+            10,
+            3 * CHUNK_TRIALS + 7,
+            SourceSpec::default(),
+            5,
+        );
+        specs.push(floyd.clone().into());
+        let file = counted_of(specs);
+        let bytes = file.to_bytes();
+        let back = TallyFile::from_bytes(&bytes).unwrap();
+        assert_eq!(back, file);
+        let kinds: Vec<&str> = back.audits.iter().map(|a| a.spec.kind()).collect();
+        assert_eq!(kinds, ["shuffle", "shuffle", "sampler"]);
+        let want = Planned::count(&floyd, file.planned, &no_progress).unwrap();
+        assert!(want.same(back.audits[2].counts.as_ref()));
+        let text = String::from_utf8(bytes).unwrap();
+        let payload: Value = serde_json::from_str(text.split_once('\n').unwrap().1).unwrap();
+        assert_eq!(payload["audits"][2]["kind"], "sampler");
+        assert_eq!(payload["audits"][2]["spec"]["subject"], "floyd:k=3");
+        // A kind this build does not know is refused, naming it.
+        let unknown = text.replacen("\"kind\":\"sampler\"", "\"kind\":\"die\"", 1);
+        let payload = unknown.split_once('\n').unwrap().1.as_bytes().to_vec();
+        let e = TallyFile::from_bytes(&seal(MAGIC, VERSION, payload)).unwrap_err();
+        assert!(e.contains("of kind 'die'"), "{e}");
+    }
+
+    #[test]
+    fn damaged_files_and_other_versions_are_refused_for_what_they_are() {
+        let bytes = counted().to_bytes();
+        let refused = |bytes: &[u8]| TallyFile::from_bytes(bytes).unwrap_err();
+        let mut flipped = bytes.clone();
+        let at = bytes.len() - 40;
+        flipped[at] ^= 1;
+        assert!(
+            refused(&flipped).contains("checksum"),
+            "{}",
+            refused(&flipped)
+        );
+        assert!(refused(&bytes[..bytes.len() - 1]).contains("truncated"));
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        for other in [" v4 ", " v6 "] {
+            let changed = text.replacen(" v5 ", other, 1);
+            let e = refused(changed.as_bytes());
+            assert!(
+                e.contains(&format!("version {}", other.trim().trim_start_matches('v'))),
+                "{e}"
+            );
+        }
+        assert!(refused(b"trials,counts\n1,2\n").contains("not a shuffle-audit tally"));
+        assert!(refused(b"").contains("not a shuffle-audit tally"));
+    }
+
+    #[test]
+    fn a_consistent_checksum_does_not_make_inconsistent_counts_acceptable() {
+        let mut file = counted();
+        file.audits[0].counted.end = 3;
+        let e = TallyFile::from_bytes(&file.to_bytes()).unwrap_err();
+        assert!(e.contains("not a consistent tally"), "{e}");
+        let mut file = counted();
+        // The counts of n = 5 where n = 6 was run.
+        let smaller = Spec::<Shuffles>::new(Algorithm::FisherYates, 5, 1, SourceSpec::default(), 5);
+        file.audits[1].counts = Planned::empty(&smaller).unwrap();
+        let e = TallyFile::from_bytes(&file.to_bytes()).unwrap_err();
+        assert!(e.contains("shape"), "{e}");
+    }
+
+    #[test]
+    fn runs_differ_by_what_decides_their_counts() {
+        let a = counted();
+        let mut b = counted();
+        b.planned = b.planned.with(0, 2);
+        b.threads = 7;
+        assert_eq!(a.difference(&b), None, "shards of one run");
+        let mut reseeded = specs();
+        reseeded[1] = Spec::<Shuffles>::new(
+            Algorithm::FisherYates,
+            6,
+            3 * CHUNK_TRIALS + 7,
+            SourceSpec::default(),
+            6,
+        )
+        .into();
+        let b = counted_of(reseeded);
+        let d = a.difference(&b).unwrap();
+        assert_eq!(
+            (d.field.as_str(), d.this.as_str(), d.other.as_str()),
+            ("seed", "5", "6")
+        );
+        let mut c = counted();
+        c.alpha = 0.01;
+        assert_eq!(a.difference(&c).unwrap().other, "0.01");
+        c.audits.pop();
+        let d = a.difference(&c).unwrap();
+        assert_eq!(
+            (d.field.as_str(), d.other.as_str()),
+            ("subjects", "naive-swap")
+        );
+    }
+
+    #[test]
+    fn only_built_in_audits_of_equal_trials_are_split() {
+        let mut uneven = specs();
+        uneven[1] = uneven[1].with_trials(3 * CHUNK_TRIALS + 8);
+        let file = |specs| TallyFile::of_study(&Study::new(specs), None, String::new(), 1);
+        assert!(file(uneven).is_err());
+        assert!(file(Vec::new()).is_err());
+        let outside = Spec::<Shuffles>::new(
+            crate::audit::Subject::Outside(crate::audit::Outside {
+                name: "deals.txt".into(),
+                feed: crate::audit::Feed::Function,
+                reading: crate::shuffle::Reading::default(),
+            }),
+            6,
+            3 * CHUNK_TRIALS + 7,
+            SourceSpec::default(),
+            5,
+        );
+        let e = file(vec![outside.into()]).unwrap_err();
+        assert!(e.to_string().contains("deals.txt is not built in"), "{e}");
+    }
+}

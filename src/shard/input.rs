@@ -18,13 +18,13 @@
 //! neither kind is mistaken for the other.
 
 use super::file::{seal, unseal};
-use crate::digest::sha256_hex;
 use crate::audit::{Feed, FeedReport, Spec, Subject};
+use crate::digest::sha256_hex;
 use crate::error::{Error, ErrorKind, Result};
-use crate::experiment::record::tool_version;
-use crate::ingest::{self, Items, Options, ReadPoint, Resume, Saver};
+use crate::ingest::{self, Decks, Items, Options, ReadPoint, Resume, Saver};
 use crate::output::files;
 use crate::output::thousands;
+use crate::report::provenance::tool_version;
 use crate::shuffle::{Recorded, Shuffles};
 use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
@@ -136,7 +136,7 @@ impl InputCheckpoint {
 /// [`ErrorKind::Interrupted`].
 pub fn read(
     spec: &Spec<Shuffles>,
-    opts: &Options,
+    opts: &Options<Decks>,
     command_line: String,
     alpha: f64,
     resumed: Option<InputCheckpoint>,
@@ -156,7 +156,10 @@ pub fn read(
     }
     let opts = Options {
         n: Some(checkpoint.tally.n()),
-        order: Some(checkpoint.items.clone()),
+        reading: Decks {
+            order: Some(checkpoint.items.clone()),
+            ..opts.reading.clone()
+        },
         ..opts.clone()
     };
     let saver = FileSaver {
@@ -177,7 +180,7 @@ pub fn read(
     let read = ingest::read_path_from(&path, &opts, resume, progress)?;
     checkpoint.tally.merge(&read.tally);
     checkpoint.seconds += start.elapsed().as_secs_f64();
-    checkpoint.at.decks += read.decks;
+    checkpoint.at.decks += read.counted;
     checkpoint.complete = true;
     checkpoint.stopped_early = read.stopped_early;
     checkpoint.prefix_sha256 = crate::digest::file_sha256(&path)?;
@@ -211,7 +214,7 @@ fn input_path(spec: &Spec<Shuffles>) -> Result<PathBuf> {
 /// input's first deck.
 fn fresh(
     spec: &Spec<Shuffles>,
-    opts: &Options,
+    opts: &Options<Decks>,
     command_line: String,
     alpha: f64,
     path: &Path,
@@ -219,7 +222,7 @@ fn fresh(
     let first = ingest::read_path(
         path,
         &Options {
-            max_decks: Some(1),
+            max_records: Some(1),
             ..opts.clone()
         },
         &|_| {},
@@ -241,7 +244,7 @@ fn fresh(
         complete: false,
         stopped_early: false,
         seconds: 0.0,
-        tally: Tally::collecting(n, opts.collect_at(n)),
+        tally: Tally::collecting(n, opts.reading.collect_at(n)),
     })
 }
 

@@ -126,22 +126,22 @@ fn refused(message: String) -> Error {
 mod tests {
     use super::*;
     use crate::algorithm::Algorithm;
-    use crate::engine::{self, CHUNK_TRIALS, RunSpec, no_progress};
-    use crate::sampler::Sampler;
-    use crate::sampler::run::SampleSpec;
+    use crate::audit::{CHUNK_TRIALS, Kind, Planned, Spec, no_progress};
+    use crate::sampler::{Sampler, Samplers};
     use crate::shard::Shard;
+    use crate::shuffle::{ShuffleOptions, Shuffles};
     use crate::source::SourceSpec;
     use crate::spec::TestSet;
     use crate::stats::Verdict;
     use crate::study::{Study, Unobserved};
 
-    fn specs() -> Vec<RunSpec> {
+    fn specs() -> Vec<Spec<Shuffles>> {
         // n = 7 with every test: permutations and structure are counted too.
         ["naive-swap", "sattolo"]
-            .map(|name| RunSpec {
-                tests: TestSet::parse("all", 7).unwrap(),
+            .map(|name| Spec::<Shuffles> {
+                options: ShuffleOptions::with_tests(TestSet::parse("all", 7).unwrap()),
                 threads: Some(2),
-                ..RunSpec::new(
+                ..Spec::new(
                     Algorithm::parse(name).unwrap(),
                     7,
                     5 * CHUNK_TRIALS + 321,
@@ -155,9 +155,11 @@ mod tests {
     /// Shard `index` of `count`, counted and saved in `dir`.
     fn shard(dir: &Path, index: u64, count: u64) -> PathBuf {
         let shard = Shard { index, count };
-        let mut file = TallyFile::new(&specs(), 0.001, Some(shard), "t".into(), 1).unwrap();
-        for (audit, spec) in file.audits.iter_mut().zip(specs()) {
-            audit.tally = engine::run_range(&spec, file.planned, &no_progress).unwrap();
+        let planned: Vec<Box<dyn Planned>> = specs().into_iter().map(Into::into).collect();
+        let study = Study::new(planned);
+        let mut file = TallyFile::of_study(&study, Some(shard), "t".into(), 1).unwrap();
+        for audit in &mut file.audits {
+            audit.counts = audit.spec.count(file.planned, &no_progress).unwrap();
             audit.counted = file.planned;
         }
         let path = dir.join(format!("{index}-of-{count}.tally"));
@@ -179,36 +181,51 @@ mod tests {
         let merged = merge(&paths).unwrap();
         assert!(merged.is_whole_run());
         for (audit, spec) in merged.audits.iter().zip(specs()) {
-            let whole = engine::run(&spec, &no_progress).unwrap();
-            assert_eq!(audit.tally, whole, "{}", spec.subject);
+            let whole = Shuffles::count(&spec, spec.chunks(), &no_progress).unwrap();
+            let merged = audit.counts.as_any().downcast_ref::<crate::tally::Tally>();
+            assert_eq!(merged, Some(&whole), "{}", spec.subject);
         }
         // More shards than chunks: some are empty, and still merge.
         let many: Vec<PathBuf> = (0..8).map(|i| shard(&dir, i, 8)).collect();
         let again = merge(&many).unwrap();
         for (a, b) in again.audits.iter().zip(&merged.audits) {
-            assert_eq!(a.tally, b.tally);
+            assert!(a.counts.same(b.counts.as_ref()));
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// Two shuffles and two samplers (one biased of each) of one seed and
-    /// trials, judged together.
-    fn mixed_study() -> Study {
+    /// Two shuffles and two samplers (one biased of each) of one trial
+    /// count, the samplers seeded `sampler_seed` (the shuffles 9), judged
+    /// together.
+    fn mixed_study_seeded(sampler_seed: u64) -> Study {
         let trials = 3 * CHUNK_TRIALS + 55;
         let source = SourceSpec::parse("xoshiro256pp").unwrap();
-        let shuffles = ["naive-swap", "fisher-yates"].map(|name| RunSpec {
+        let shuffles = ["naive-swap", "fisher-yates"].map(|name| Spec::<Shuffles> {
             threads: Some(2),
-            ..RunSpec::new(Algorithm::parse(name).unwrap(), 6, trials, source, 9)
+            ..Spec::new(Algorithm::parse(name).unwrap(), 6, trials, source, 9)
         });
-        let samplers = ["floyd:k=3", "reservoir-off-by-one:k=3"].map(|name| SampleSpec {
+        let samplers = ["floyd:k=3", "reservoir-off-by-one:k=3"].map(|name| Spec::<Samplers> {
             threads: Some(2),
-            ..SampleSpec::new(Sampler::parse(name).unwrap(), 8, trials, source, 9)
+            ..Spec::new(
+                Sampler::parse(name).unwrap(),
+                8,
+                trials,
+                source,
+                sampler_seed,
+            )
         });
+        let audits: Vec<Box<dyn Planned>> = (shuffles.into_iter().map(Into::into))
+            .chain(samplers.into_iter().map(Into::into))
+            .collect();
         Study {
             alpha: 0.01,
-            samples: samplers.to_vec(),
-            ..Study::new(shuffles.to_vec())
+            ..Study::new(audits)
         }
+    }
+
+    /// [`mixed_study_seeded`] with every audit seeded 9.
+    fn mixed_study() -> Study {
+        mixed_study_seeded(9)
     }
 
     #[test]
@@ -226,26 +243,24 @@ mod tests {
             })
             .to_vec();
         let merged = merge(&paths).unwrap();
-        assert_eq!((merged.audits.len(), merged.samples.len()), (2, 2));
+        let kinds: Vec<&str> = merged.audits.iter().map(|a| a.spec.kind()).collect();
+        assert_eq!(kinds, ["shuffle", "shuffle", "sampler", "sampler"]);
         let provenance = study.provenance.clone();
         let judged = merged.judge(provenance).unwrap();
         let run = study.run(&Unobserved).unwrap();
         assert_eq!(judged.study.title, run.study.title);
+        assert_eq!(judged.audits.len(), 4);
         for (a, b) in judged.audits.iter().zip(&run.audits) {
-            assert_eq!(a.tally, b.tally, "{}", a.spec.subject);
-            assert_eq!(a.verdict, b.verdict, "{}", a.spec.subject);
-            assert_eq!(a.log10_p.to_bits(), b.log10_p.to_bits());
-            assert_eq!(a.log10_p_adjusted.to_bits(), b.log10_p_adjusted.to_bits());
+            assert!(a.counts().same(b.counts().as_ref()), "{}", a.subject());
+            assert_eq!(a.verdict(), b.verdict(), "{}", a.subject());
+            assert_eq!(a.log10_p().to_bits(), b.log10_p().to_bits());
+            assert_eq!(
+                a.log10_p_adjusted().to_bits(),
+                b.log10_p_adjusted().to_bits()
+            );
         }
-        assert_eq!(judged.samples.len(), 2);
-        for (a, b) in judged.samples.iter().zip(&run.samples) {
-            assert_eq!(a.tally, b.tally, "{}", a.spec.sampler);
-            assert_eq!(a.verdict, b.verdict, "{}", a.spec.sampler);
-            assert_eq!(a.log10_p.to_bits(), b.log10_p.to_bits());
-            assert_eq!(a.log10_p_adjusted.to_bits(), b.log10_p_adjusted.to_bits());
-        }
-        let verdicts: Vec<Verdict> = judged.samples.iter().map(|a| a.verdict).collect();
-        assert_eq!(verdicts[1], Verdict::Biased, "the off-by-one reservoir");
+        let verdicts: Vec<Verdict> = judged.audits.iter().map(|a| a.verdict()).collect();
+        assert_eq!(verdicts[3], Verdict::Biased, "the off-by-one reservoir");
         // The JSON summary (what --json prints) agrees but for the times.
         let strip = |r: &crate::study::StudyResult| {
             let mut json: serde_json::Value = serde_json::from_str(&r.summary().to_json()).unwrap();
@@ -273,26 +288,28 @@ mod tests {
     fn shards_of_other_samplers_are_refused() {
         let dir = scratch("samplers");
         let study = mixed_study();
-        let save = |study: &Study, index: u64| {
+        let save = |study: &Study, index: u64, name: &str| {
             let shard = Some(Shard { index, count: 2 });
             let mut file = TallyFile::of_study(study, shard, "t".into(), 1).unwrap();
             crate::shard::run::count(&mut file, None, &Unobserved).unwrap();
-            let path = dir.join(format!("{index}-{}.tally", study.samples[0].seed));
+            let path = dir.join(format!("{index}-{name}.tally"));
             file.save(&path).unwrap();
             path
         };
-        let mut other = study.clone();
-        other.samples[0].seed = 10;
-        let e = merge(&[save(&study, 0), save(&other, 1)])
+        let other = mixed_study_seeded(10);
+        let e = merge(&[save(&study, 0, "9"), save(&other, 1, "10")])
             .unwrap_err()
             .to_string();
         assert!(e.contains("its seed is 10, not 9"), "{e}");
-        other.samples[0].seed = 9;
-        other.samples.pop();
-        let e = merge(&[save(&study, 0), save(&other, 1)])
+        let mut fewer = mixed_study();
+        fewer.audits.pop();
+        let e = merge(&[save(&study, 0, "9"), save(&fewer, 1, "fewer")])
             .unwrap_err()
             .to_string();
-        assert!(e.contains("its samplers is floyd:k=3, not"), "{e}");
+        assert!(
+            e.contains("its subjects is naive-swap,fisher-yates,floyd:k=3, not"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -5,18 +5,19 @@
 //! whole-permutation counts, exact laws); the renderers need not know.
 
 use super::ShuffleAudit as Audit;
+use super::Shuffles;
 use super::findings::REPORT_MAX_LEAVES;
 use crate::exact;
-use crate::report::model::{Block, Cell, Column, Table, TableLayout};
 use crate::output::thousands;
 use crate::output::yes_no;
 use crate::permutation::unrank;
 use crate::power::AuditPlan;
+use crate::report::model::{Block, Cell, Column, Table, TableLayout};
 
 /// The plan in a few words for the verdict table: "505", "36 to 52" for an
 /// estimated effect, or why there is none.
-pub fn plan_short(plan: &AuditPlan) -> String {
-    match (plan.trials_for_power, plan.trials_for_power_range) {
+pub fn plan_short(plan: &AuditPlan<Shuffles>) -> String {
+    match (plan.trials_for_power, plan.details.trials_for_power_range) {
         (Some(t), Some(range)) if range.low != t || range.high != Some(t) => {
             format!("{} ({range})", thousands(t))
         }
@@ -26,7 +27,7 @@ pub fn plan_short(plan: &AuditPlan) -> String {
 }
 
 /// The plan in a sentence for an audit's section.
-pub fn plan_words(plan: &AuditPlan) -> String {
+pub fn plan_words(plan: &AuditPlan<Shuffles>) -> String {
     let basis = format!(
         "at level α/(m·M) = {:.3e} ({} tests × {} audits), which Holm's first step \
          guarantees",
@@ -34,9 +35,9 @@ pub fn plan_words(plan: &AuditPlan) -> String {
     );
     let approximation = format!(
         "the χ² approximation of that test needs at least {} trials",
-        thousands(plan.trials_for_approximation)
+        thousands(plan.details.trials_for_approximation)
     );
-    if let (Some(t), Some(sim)) = (plan.trials_for_power, &plan.simulation) {
+    if let (Some(t), Some(sim)) = (plan.trials_for_power, &plan.details.simulation) {
         return format!(
             "{} trials give {:.0}% power, found by simulation (a χ² plan below {} trials is \
              only a first guess): {}, judged as this run judges it (its own p-value against \
@@ -59,15 +60,21 @@ pub fn plan_words(plan: &AuditPlan) -> String {
             thousands(t),
             100.0 * plan.power,
             test.title(),
-            if plan.exact { "exact" } else { "estimated" },
-            plan.trials_for_power_range
+            if plan.details.exact {
+                "exact"
+            } else {
+                "estimated"
+            },
+            plan.details
+                .trials_for_power_range
                 .map_or(String::new(), |r| format!(
                     " (effect uncertainty: {r} trials)"
                 )),
         ),
         _ => format!(
             "no plan: {}",
-            plan.no_power_reason
+            plan.details
+                .no_power_reason
                 .as_deref()
                 .unwrap_or("no test sees this bias")
         ),

@@ -81,6 +81,7 @@ pub fn run_words(audit: &Audit) -> String {
             spec.source, spec.seed
         ),
         Feed::Given { from } => format!("{trials} decks of n = {n} items{items} {from}{early}"),
+        Feed::Drawn { from } => format!("{trials} shuffles of n = {n} items {from}"),
     }
 }
 

@@ -6,6 +6,7 @@
 //! being computed twice).
 
 use super::ShuffleAudit as Audit;
+use super::Shuffles;
 use super::battery::cells;
 use crate::deck;
 use crate::exact;
@@ -26,7 +27,7 @@ pub struct AuditFindings {
     pub deviation_cell: Option<DeviationCell>,
     /// The trial plan of a biased audit (`None` otherwise: no effect to plan
     /// for).
-    pub plan: Option<AuditPlan>,
+    pub plan: Option<AuditPlan<Shuffles>>,
     /// Each position and each card tested on its own at the run's α, as
     /// gaming-lab standards ask; `None` when too few trials (fewer than
     /// [`crate::stats::lines::LINE_MIN_EXPECTED`] expected per cell).
@@ -171,7 +172,7 @@ pub const REPORT_MAX_LEAVES: u64 = 2_000_000;
 /// power (an inconclusive audit's counts may show none: the plan then says
 /// so); `None` (shown as "—") for an audit that found no bias with a run
 /// large enough to see one, where there is no effect to plan for.
-pub fn trial_plan(audit: &Audit, alpha: f64, audits_in_run: usize) -> Option<AuditPlan> {
+pub fn trial_plan(audit: &Audit, alpha: f64, audits_in_run: usize) -> Option<AuditPlan<Shuffles>> {
     (audit.verdict != Verdict::NoBiasDetected).then(|| {
         power::plan_audit_with(
             audit,

@@ -41,7 +41,11 @@ pub use crate::spec::{
     MAX_PERMUTATION_N, TestKind, TestSet,
 };
 pub use crate::subject::{FnShuffle, Reading, Shuffle, ShuffleOptions, Shuffles};
-pub use crate::tally::{Binning, Cells, Columns, DEFAULT_BINS, Tally};
+// What a tally collects (`ingest::Decks::collect`, `Tally::collecting`)
+// and the serial test's counts (`stats::sequence::serial`).
+pub use crate::tally::{
+    Binning, Cells, Collect, Columns, DEFAULT_BINS, OrderParts, SerialCounts, StructureParts, Tally,
+};
 pub use battery::cells;
 pub use count::run_shuffle;
 pub use read::options as read_options;
@@ -49,8 +53,7 @@ pub use record::{BINNED_NOTE, MAX_EMBEDDED_N};
 pub use recorded::Recorded;
 
 use crate::audit::{
-    self, Audit, Cost, FeedReport, Kind, Named, Outside, Produced, Sensitivity, Spec, Subject,
-    Tested,
+    self, Audit, Cost, FeedReport, Kind, Named, Produced, Sensitivity, Spec, Subject, Tested,
 };
 use crate::engine::{self, Progress};
 use crate::error::Result;
@@ -117,7 +120,12 @@ impl Kind for Shuffles {
     }
 
     fn note(spec: &Spec<Self>) -> Option<String> {
-        spec.options.deck.as_deref().map(crate::deck::battery::note)
+        let mut notes = Vec::new();
+        if spec.subject.uses_our_source() && spec.n != audit::N_FROM_INPUT {
+            notes.extend(crate::source::reach_warning(&spec.source, spec.n));
+        }
+        notes.extend(spec.options.deck.as_deref().map(crate::deck::battery::note));
+        (!notes.is_empty()).then(|| notes.join(" "))
     }
 
     fn options(n: usize) -> ShuffleOptions {
@@ -212,12 +220,22 @@ impl Kind for Shuffles {
         count::count(spec, chunks, progress)
     }
 
-    fn read(
+    fn read_from(
         spec: &Spec<Self>,
-        outside: &Outside<Self>,
+        reader: &mut (dyn std::io::Read + Send),
+        name: &str,
+        format: crate::ingest::Format,
         progress: Progress<'_>,
     ) -> Result<Produced<Self>> {
-        read::read(spec, outside, progress)
+        read::read_from(spec, reader, name, format, progress)
+    }
+
+    fn read_command(
+        spec: &Spec<Self>,
+        command: &crate::ingest::CommandSpec,
+        progress: Progress<'_>,
+    ) -> Result<Produced<Self>> {
+        read::read_command(spec, command, progress)
     }
 
     fn merge(into: &mut Tally, other: &Tally) {
@@ -249,18 +267,9 @@ impl Kind for Shuffles {
     }
 
     fn sensitivity(audit: &Audit<Self>, alpha: f64, family: usize) -> Sensitivity {
-        let s = stats::Sensitivity::of(
-            &audit.tests,
-            audit.spec.n,
-            audit.trials(),
-            alpha,
-            family,
-        );
+        let s = stats::Sensitivity::of(&audit.tests, audit.spec.n, audit.trials(), alpha, family);
         let mut figures = Map::new();
-        figures.insert(
-            "detectable_cell_deviation".into(),
-            json!(s.cell_deviation),
-        );
+        figures.insert("detectable_cell_deviation".into(), json!(s.cell_deviation));
         figures.insert("detectable_cohen_w".into(), json!(s.cohen_w));
         Sensitivity {
             power: s.power,
@@ -326,6 +335,10 @@ impl Kind for Shuffles {
     fn plan_words(audit: &Audit<Self>) -> Option<String> {
         let plan = audit.findings.as_ref()?.plan.as_ref()?;
         Some(extensions::plan_short(plan))
+    }
+
+    fn table(audit: &Audit<Self>) -> Vec<Vec<u64>> {
+        cells(&audit.spec, &audit.tally).count_rows()
     }
 
     fn record(audit: &Audit<Self>) -> Map<String, Value> {

@@ -1,59 +1,68 @@
-//! Reading shuffles made outside the tool: decks from a file or printed by
-//! a program, counted by [`crate::ingest`] into the tally the spec's tests
-//! need, with what the feed gave.
+//! Reading shuffles made outside the tool: decks from a reader (a file,
+//! stdin, output handed over in memory) or printed by a program, counted
+//! by [`crate::ingest`] into the tally the spec's tests need, with what the
+//! feed gave.
 
-use crate::audit::{ALL_TRIALS, Feed, FeedReport, N_FROM_INPUT, Outside, Produced, Spec};
-use crate::engine::in_pool;
+use crate::audit::{ALL_TRIALS, FeedReport, N_FROM_INPUT, Outside, Produced, Spec};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ingest;
+use crate::ingest::{self, CommandSpec, Decks, Format, Ingested, Items};
 use crate::pacing::Progress;
-use crate::subject::Shuffles;
+use crate::subject::{Reading, Shuffles};
+use crate::tally::Tally;
+use std::io::Read;
 
-/// Reads the decks `outside` made for `spec` (a file or a program) and
-/// counts them, with what the feed gave.
-pub(crate) fn read(
+/// Reads the decks `reader` holds for `spec` (text lines, or binary
+/// records of `format`), named `name` in messages.
+pub(crate) fn read_from(
     spec: &Spec<Shuffles>,
-    outside: &Outside<Shuffles>,
+    reader: &mut (dyn Read + Send),
+    name: &str,
+    format: Format,
     progress: Progress<'_>,
 ) -> Result<Produced<Shuffles>> {
+    let opts = options_of(spec, reading(spec), format);
+    let read = ingest::read(reader, name, &opts, progress).map_err(as_bad_input)?;
+    Ok(produced(spec, read, Vec::new()))
+}
+
+/// Runs `command` for `spec` and counts the decks it prints.
+pub(crate) fn read_command(
+    spec: &Spec<Shuffles>,
+    command: &CommandSpec,
+    progress: Progress<'_>,
+) -> Result<Produced<Shuffles>> {
+    let n = (spec.n != N_FROM_INPUT).then_some(spec.n);
+    if n.is_some() {
+        super::count::check(spec)?;
+    }
+    let opts = options_of(spec, reading(spec), Format::Text);
+    let (read, workers) = ingest::run_command(command, n, spec.trials, spec.seed, &opts, progress)
+        .map_err(as_bad_input)?;
+    Ok(produced(spec, read, workers))
+}
+
+/// What a read gave, as the audit's feed reports it.
+fn produced(
+    spec: &Spec<Shuffles>,
+    read: Ingested<Tally, Items>,
+    workers: Vec<ingest::WorkerRun>,
+) -> Produced<Shuffles> {
     let asked = (spec.trials != ALL_TRIALS).then_some(spec.trials);
-    let (read, workers, sha256) = match &outside.feed {
-        Feed::File { path, format } => {
-            let sha256 = if path.as_os_str() == "-" {
-                None
-            } else {
-                Some(crate::digest::file_sha256(path).map_err(as_bad_input)?)
-            };
-            let opts = options(spec, outside, *format);
-            let read = in_pool(spec.threads, || ingest::read_path(path, &opts, progress))?
-                .map_err(as_bad_input)?;
-            (read, Vec::new(), sha256)
-        }
-        Feed::Command(command) => {
-            let n = (spec.n != N_FROM_INPUT).then_some(spec.n);
-            if n.is_some() {
-                super::count::check(spec)?;
-            }
-            let opts = options(spec, outside, ingest::Format::Text);
-            let (read, workers) =
-                ingest::run_command(command, n, spec.trials, spec.seed, &opts, progress)
-                    .map_err(as_bad_input)?;
-            (read, workers, None)
-        }
-        Feed::Function | Feed::Given { .. } => {
-            return Err(Error::unsupported(format!(
-                "{}: decks drawn by a function or handed over are counted by the caller",
-                outside.name
-            )));
-        }
-    };
-    let feed = FeedReport::new(read.decks, read.stopped_early, asked, read.items)
-        .with_workers(workers)
-        .with_sha256(sha256);
-    Ok(Produced {
+    let feed =
+        FeedReport::new(read.counted, read.stopped_early, asked, read.items).with_workers(workers);
+    Produced {
         tally: read.tally,
         feed: Some(feed),
-    })
+    }
+}
+
+/// How the spec's outside subject is read (its starting order); the
+/// default reading for a built-in subject, which is never read.
+fn reading(spec: &Spec<Shuffles>) -> Reading {
+    spec.subject
+        .outside()
+        .map(|o| o.reading.clone())
+        .unwrap_or_default()
 }
 
 /// How to read the decks of `spec`, a shuffle from `outside` written in
@@ -62,15 +71,21 @@ pub(crate) fn read(
 pub fn options(
     spec: &Spec<Shuffles>,
     outside: &Outside<Shuffles>,
-    format: ingest::Format,
-) -> ingest::Options {
+    format: Format,
+) -> ingest::Options<Decks> {
+    options_of(spec, outside.reading.clone(), format)
+}
+
+fn options_of(spec: &Spec<Shuffles>, reading: Reading, format: Format) -> ingest::Options<Decks> {
     ingest::Options {
         n: (spec.n != N_FROM_INPUT).then_some(spec.n),
         format,
-        order: outside.reading.order.clone(),
-        max_decks: (spec.trials != ALL_TRIALS).then_some(spec.trials),
-        collect: spec.collect(),
-        tests: Some(spec.options.tests.clone()),
+        max_records: (spec.trials != ALL_TRIALS).then_some(spec.trials),
+        reading: Decks {
+            order: reading.order,
+            collect: spec.collect(),
+            tests: Some(spec.options.tests.clone()),
+        },
     }
 }
 

@@ -4,6 +4,7 @@
 //! tests, and the counts themselves for small n.
 
 use super::ShuffleAudit as Audit;
+use super::Shuffles;
 use super::battery::cells;
 use super::findings::{DeviationCell, PositionLines};
 use crate::power::AuditPlan;
@@ -54,7 +55,7 @@ struct Fields {
     /// The cell behind `largest_deviation`, when one is named.
     deviation_cell: Option<DeviationCell>,
     /// The whole trial plan of a biased audit.
-    plan_details: Option<AuditPlan>,
+    plan_details: Option<AuditPlan<Shuffles>>,
     /// Each position and each card tested on its own (uncorrected, at the
     /// run's α), when there are enough trials.
     lines: Option<PositionLines>,

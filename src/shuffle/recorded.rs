@@ -89,3 +89,49 @@ impl Recorded {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Kind;
+
+    #[test]
+    fn a_recorded_spec_reads_back_as_the_spec() {
+        for (name, rng, tests, n) in [
+            ("random-swap:k=100", "reseed-per-draw:d=7", "default", 9),
+            (
+                "sort-random-comparator:sort=merge",
+                "chacha8",
+                "cycles,lehmer",
+                12,
+            ),
+            ("riffle:k=3", "pcg64", "all", 3),
+        ] {
+            let spec = Spec::<Shuffles> {
+                threads: Some(3),
+                ..Spec::new(
+                    Algorithm::parse(name).unwrap(),
+                    n,
+                    1234,
+                    SourceSpec::parse(rng).unwrap(),
+                    99,
+                )
+                .with_options(crate::subject::ShuffleOptions::with_tests(
+                    TestSet::parse(tests, n).unwrap(),
+                ))
+            };
+            let back = Shuffles::from_recorded(&Shuffles::recorded(&spec), Some(3)).unwrap();
+            assert_eq!(back.subject, spec.subject);
+            assert_eq!(back.source, spec.source);
+            assert_eq!(
+                back.options.tests.to_string(),
+                spec.options.tests.to_string()
+            );
+            assert_eq!(
+                (back.n, back.trials, back.seed, back.threads),
+                (n, 1234, 99, Some(3))
+            );
+            assert_eq!(back.collect(), spec.collect());
+        }
+    }
+}

@@ -5,37 +5,11 @@ use super::multiple::holm_log10;
 use super::order;
 use super::position_value::PositionValueStats;
 use super::pvalue::departure;
+use super::result::TestResult;
 use super::sequence::{self, SequenceTest};
 use crate::spec::{TestKind, TestSet};
 use crate::tally::{StructureCounts, Tally};
 use rayon::prelude::*;
-use serde::Serialize;
-
-/// The result of one test of an audit: of a shuffle ([`TestKind`]) or of a
-/// sampler ([`crate::sampler::audit::SampleTest`]), the same fields either
-/// way, so that correction, verdicts and outputs treat them alike.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct TestResult<K = TestKind> {
-    /// Which test.
-    pub test: K,
-    /// Its statistic (chi-square-type unless `method` says otherwise).
-    pub statistic: f64,
-    /// Degrees of freedom of the reference chi-square; 0 for a statistic
-    /// without one (the birthday test's count of pairs).
-    pub df: f64,
-    /// log10 of the p-value (finite even far below 1e-300).
-    pub log10_p: f64,
-    /// log10 of the p-value after Holm correction across this audit's tests.
-    pub log10_p_holm: f64,
-    /// The statistic's standardised excess over its null mean,
-    /// (X − df)/√(2·df) for a chi-square-type statistic, the test's own for
-    /// another (df 0): the size of the departure where the p-value is only
-    /// a bound (see [`super::pvalue`]).
-    pub departure: f64,
-    /// How the p-value was obtained, including any pooling.
-    pub method: String,
-}
 
 /// Runs every test in `tests` on `tally` (which must have collected what they
 /// need) and fills in the Holm-adjusted p-values across them. `seed` drives
@@ -262,8 +236,9 @@ fn permutation_test(test: TestKind, counts: &[u64], seed: u64) -> TestResult {
 mod tests {
     use super::gof;
     use crate::algorithm::Algorithm;
-    use crate::audit::test_results;
-    use crate::engine::{self, RunSpec, no_progress};
+    use crate::audit::{Kind, Spec, no_progress, tested};
+    use crate::pacing::in_pool;
+    use crate::shuffle::{ShuffleOptions, Shuffles};
     use crate::source::SourceSpec;
     use crate::spec::TestSet;
     use crate::tally::Tally;
@@ -275,20 +250,25 @@ mod tests {
     /// a plan's simulated detections changed from run to run.
     #[test]
     fn tests_on_other_workers_take_the_callers_p_values() {
-        fn p_values(threads: usize, shared: bool, spec: &RunSpec, tally: &Tally) -> Vec<f64> {
-            let judge = || test_results(spec, tally);
-            let results = engine::in_pool(Some(threads), || gof::with_nulls(shared, judge));
+        fn p_values(
+            threads: usize,
+            shared: bool,
+            spec: &Spec<Shuffles>,
+            tally: &Tally,
+        ) -> Vec<f64> {
+            let judge = || tested(spec, tally).results;
+            let results = in_pool(Some(threads), || gof::with_nulls(shared, judge));
             let results = results.expect("a pool");
             results.iter().map(|r| r.log10_p).collect()
         }
         let mut modes_differ = 0;
         for seed in 0..6 {
             // A sparse table at 39 trials, near a plan's detection rate.
-            let spec = RunSpec {
-                tests: TestSet::default_for(10),
-                ..RunSpec::new(Algorithm::InsertLast, 10, 39, SourceSpec::default(), seed)
+            let spec = Spec::<Shuffles> {
+                options: ShuffleOptions::with_tests(TestSet::default_for(10)),
+                ..Spec::new(Algorithm::InsertLast, 10, 39, SourceSpec::default(), seed)
             };
-            let tally = engine::run(&spec, &no_progress).expect("a run");
+            let tally = Shuffles::count(&spec, spec.chunks(), &no_progress).expect("a run");
             let shared = p_values(1, true, &spec, &tally);
             assert_eq!(p_values(4, true, &spec, &tally), shared, "seed {seed}");
             modes_differ += usize::from(p_values(1, false, &spec, &tally) != shared);

@@ -128,18 +128,23 @@ fn line_test(index: usize, row: &[u64], probs: &[f64]) -> Option<LineTest> {
 mod tests {
     use super::*;
     use crate::algorithm::Algorithm;
-    use crate::engine::{self, RunSpec, no_progress};
+    use crate::audit::{Kind, Spec, no_progress};
+    use crate::shuffle::Shuffles;
     use crate::source::SourceSpec;
 
+    /// The position-by-value counts of a seeded run of algorithm `name`.
     fn matrix(name: &str, n: usize, trials: u64, seed: u64) -> Vec<u64> {
-        let spec = RunSpec::new(
+        let spec = Spec::<Shuffles>::new(
             Algorithm::parse(name).unwrap(),
             n,
             trials,
             SourceSpec::default(),
             seed,
         );
-        engine::run(&spec, &no_progress).unwrap().counts().to_vec()
+        Shuffles::count(&spec, spec.chunks(), &no_progress)
+            .unwrap()
+            .counts()
+            .to_vec()
     }
 
     /// Calibration at the level lab reports use (0.01) and at the verdicts'

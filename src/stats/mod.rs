@@ -13,13 +13,14 @@ pub mod pearson_law;
 pub mod pearson_tail;
 pub mod position_value;
 pub mod pvalue;
+mod result;
 pub mod sampling;
 pub mod sensitivity;
 pub mod sequence;
 pub mod signs;
 pub mod special;
 
-pub use battery::TestResult;
 pub use multiple::{Verdict, by_strength, holm_log10, seen_by, strongest};
 pub use position_value::{Cell, PositionValueStats};
+pub use result::TestResult;
 pub use sensitivity::Sensitivity;

@@ -1,7 +1,7 @@
 //! Multiple-testing correction and verdicts, and which of an audit's tests
 //! saw the bias it was judged to have ([`seen_by`]).
 
-use super::battery::TestResult;
+use super::result::TestResult;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::fmt;

@@ -22,7 +22,7 @@
 //! Holm rejects at least whenever that Bonferroni share does, so the stated
 //! sensitivity is guaranteed, not optimistic.
 
-use super::battery::TestResult;
+use super::result::TestResult;
 use super::special::{chi2_isf, noncentrality_for_power};
 use crate::format::thousands;
 use crate::spec::TestKind;

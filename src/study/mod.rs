@@ -39,8 +39,8 @@ pub use summary::{SUMMARY_SCHEMA, Summary};
 use crate::algorithm::Algorithm;
 use crate::audit::{Counts, DEFAULT_ALPHA, Judged, Planned, Record, judge};
 use crate::error::{Error, ErrorKind, Result};
-use crate::experiment::mixing::{LoaderReport, MixingCurve as PlannedCurve, MixingPlan};
-use crate::experiment::record::{RunStart, tool_version};
+use crate::mixing::plan::{LoaderReport, MixingCurve as PlannedCurve, MixingPlan};
+use crate::report::provenance::{RunStart, tool_version};
 use crate::format::human_bytes;
 use crate::mixing::{self, MixingCurve};
 use crate::output::{self, files};
@@ -209,11 +209,7 @@ impl Study {
         let count = self.len();
         let mut audits = Vec::with_capacity(count);
         for (i, spec) in self.audits.iter().enumerate() {
-            observer.begin(
-                i,
-                self.until_decisive.unwrap_or(spec.trials()),
-                spec.work(),
-            );
+            observer.begin(i, self.until_decisive.unwrap_or(spec.trials()), spec.work());
             let progress = |k| observer.advanced(k);
             let audit = match self.until_decisive {
                 // Bonferroni across the audits: each sequential audit at α / m.
@@ -547,3 +543,239 @@ fn measure_with(plan: &MixingPlan, algorithm: Algorithm) -> Result<MixingCurve> 
     mixing::run(&spec, &crate::engine::no_progress)
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::{ALL_TRIALS, Audit, Spec};
+    use crate::sampler::{Sampler, Samplers};
+    use crate::shuffle::Shuffles;
+    use crate::source::SourceSpec;
+    use crate::stats::holm_log10;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// A built-in shuffle at n = 6, on xoshiro256++ with seed 7.
+    fn spec(name: &str, trials: u64) -> Spec<Shuffles> {
+        Spec::new(
+            Algorithm::parse(name).unwrap(),
+            6,
+            trials,
+            SourceSpec::parse("xoshiro256pp").unwrap(),
+            7,
+        )
+    }
+
+    /// A built-in sampler of N = 10, 40,000 samples on xoshiro256++ with
+    /// seed 7.
+    fn sample(name: &str) -> Spec<Samplers> {
+        Spec::new(
+            Sampler::parse(name).unwrap(),
+            10,
+            40_000,
+            SourceSpec::parse("xoshiro256pp").unwrap(),
+            7,
+        )
+    }
+
+    /// The specs as a study's list of audits.
+    fn planned<K: crate::audit::Kind>(specs: Vec<Spec<K>>) -> Vec<Box<dyn Planned>> {
+        specs.into_iter().map(Into::into).collect()
+    }
+
+    /// Counts the trials it is told of, and the audits that finish.
+    struct Counting(AtomicU64, AtomicU64);
+
+    impl Counting {
+        fn new() -> Self {
+            Self(AtomicU64::new(0), AtomicU64::new(0))
+        }
+    }
+
+    impl Observer for Counting {
+        fn advanced(&self, trials: u64) {
+            self.0.fetch_add(trials, Ordering::Relaxed);
+        }
+        fn finished(&self, _: usize, _: u64, _: f64) {
+            self.1.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn shuffles_and_samplers_are_judged_in_one_correction_and_written_together() {
+        let mut audits = planned(vec![
+            spec("naive-swap", 30_000),
+            spec("fisher-yates", 30_000),
+        ]);
+        audits.extend(planned(vec![
+            sample("floyd:k=3"),
+            sample("reservoir-off-by-one:k=3"),
+        ]));
+        let study = Study::new(audits);
+        assert_eq!((study.len(), study.planned_trials()), (4, 140_000));
+        assert_eq!(study.title, "Audit of 4 subjects");
+        let seen = Counting::new();
+        let result = study.run(&seen).unwrap();
+        assert_eq!(seen.0.load(Ordering::Relaxed), 140_000);
+        assert_eq!(seen.1.load(Ordering::Relaxed), 4);
+        let verdicts: Vec<Verdict> = result.audits.iter().map(|a| a.verdict()).collect();
+        use Verdict::{Biased, NoBiasDetected};
+        assert_eq!(verdicts, [Biased, NoBiasDetected, NoBiasDetected, Biased]);
+        // One Holm correction over the four audits' own p-values.
+        let raw: Vec<f64> = result.audits.iter().map(|a| a.log10_p()).collect();
+        let adjusted: Vec<f64> = result.audits.iter().map(|a| a.log10_p_adjusted()).collect();
+        assert_eq!(adjusted, holm_log10(&raw));
+        // Each sampler test is held to α / (its tests × the 4 audits).
+        let floyd: &Audit<Samplers> = result.audits[2].as_any().downcast_ref().unwrap();
+        let tests = floyd.tests().len() + floyd.not_run().len();
+        assert_eq!(floyd.sensitivity().level, 0.001 / (4 * tests) as f64);
+        // One summary, one report, a folder per audit: no samplers/ apart.
+        let folders = result.folders();
+        assert_eq!(
+            folders,
+            [
+                "naive-swap",
+                "fisher-yates",
+                "floyd_k-3",
+                "reservoir-off-by-one_k-3"
+            ]
+        );
+        let dir = std::env::temp_dir().join(format!("sa-mixed-study-{}", std::process::id()));
+        files::staged(&dir, |staged| result.write(staged)).unwrap();
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap())
+                .unwrap();
+        assert_eq!(summary["schema"], SUMMARY_SCHEMA);
+        let records = summary["audits"].as_array().unwrap();
+        let kinds: Vec<&str> = records
+            .iter()
+            .map(|r| r["kind"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["shuffle", "shuffle", "sampler", "sampler"]);
+        assert_eq!(records[3]["subject"], "reservoir-off-by-one:k=3");
+        assert_eq!(records[3]["verdict"], "biased");
+        assert!(summary.get("samplers").is_none());
+        assert!(!dir.join("samplers").exists());
+        assert!(dir.join("naive-swap").join("counts.csv").is_file());
+        assert!(dir.join("floyd_k-3").join("inclusion.csv").is_file());
+        assert!(dir.join(document::HTML_FILE).is_file());
+        let report = std::fs::read_to_string(dir.join(document::MARKDOWN_FILE)).unwrap();
+        assert!(
+            report.contains("Holm-corrected across the 4 audits"),
+            "{report}"
+        );
+        assert!(report.contains("reservoir-off-by-one:k=3"), "{report}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_study_runs_judges_and_reports_every_trial() {
+        let study = Study::new(planned(vec![
+            spec("naive-swap", 30_000),
+            spec("fisher-yates", 30_000),
+        ]));
+        assert_eq!(study.planned_trials(), 60_000);
+        assert_eq!(study.title, "Audit of 2 shuffles at n = 6");
+        let seen = Counting::new();
+        let result = study.run(&seen).unwrap();
+        assert_eq!(seen.0.load(Ordering::Relaxed), 60_000);
+        assert_eq!(seen.1.load(Ordering::Relaxed), 2);
+        assert_eq!(result.audits[0].verdict(), Verdict::Biased);
+        assert_eq!(result.audits[1].verdict(), Verdict::NoBiasDetected);
+        assert!(result.any_biased());
+        assert!(!result.all_passed());
+        // What each audit found is computed once the study is judged.
+        for audit in &result.audits {
+            let audit: &Audit<Shuffles> = audit.as_any().downcast_ref().unwrap();
+            assert!(audit.findings().is_some(), "{}", audit.spec().subject);
+        }
+        assert_eq!(result.summary().audits.len(), 2);
+    }
+
+    #[test]
+    fn counts_made_elsewhere_are_judged_as_the_run_judges_its_own() {
+        let specs = planned(vec![
+            spec("naive-swap", 30_000),
+            spec("fisher-yates", 30_000),
+        ]);
+        let ran = Study::new(specs.clone()).run(&Unobserved).unwrap();
+        let counted = ran
+            .audits
+            .iter()
+            .map(|a| Counted {
+                counts: a.counts(),
+                seconds: a.seconds(),
+            })
+            .collect();
+        let concluded = Study::new(specs.clone()).conclude(counted).unwrap();
+        assert_eq!(concluded.summary().to_json(), ran.summary().to_json());
+        let short = vec![Counted {
+            counts: ran.audits[0].counts(),
+            seconds: 0.0,
+        }];
+        assert!(Study::new(specs.clone()).conclude(short).is_err());
+        let wrong = ["fisher-yates", "naive-swap"].map(|name| {
+            let spec = spec(name, 1_000);
+            Counted {
+                counts: Planned::count(&spec, spec.chunks(), &crate::audit::no_progress).unwrap(),
+                seconds: 0.0,
+            }
+        });
+        let e = Study::new(specs.clone())
+            .conclude(wrong.to_vec())
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("does not belong to naive-swap"),
+            "{e}"
+        );
+        // Counts of another kind are refused for what they are.
+        let floyd = sample("floyd:k=3");
+        let other = |counts| Counted {
+            counts,
+            seconds: 0.0,
+        };
+        let kinds = vec![
+            other(Planned::count(&floyd, floyd.chunks(), &crate::audit::no_progress).unwrap()),
+            other(ran.audits[1].counts()),
+        ];
+        let e = Study::new(specs).conclude(kinds).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("counts of a sampler audit where a shuffle audit's were expected"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_bad_alpha_is_refused_before_anything_runs() {
+        let study = Study {
+            alpha: 0.0,
+            ..Study::new(planned(vec![spec("naive-swap", 1_000)]))
+        };
+        let seen = Counting::new();
+        assert!(study.run(&seen).is_err());
+        assert_eq!(seen.0.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn absurd_output_is_refused_before_the_run() {
+        let mut big = spec("fisher-yates", 1_000_000_000);
+        big.n = 20_000;
+        let study = Study::new(planned(vec![big]));
+        let cost = study.cost();
+        // 4e8 counts of 5 digits and a comma.
+        assert_eq!(cost.output, 400_000_000 * 6);
+        let e = study.check_cost().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TooCostly);
+        assert!(e.to_string().contains("would write about 2.2 GiB"), "{e}");
+        let seen = Counting::new();
+        assert!(study.run(&seen).is_err());
+        assert_eq!(seen.0.load(Ordering::Relaxed), 0, "nothing ran");
+        let small = Study::new(planned(vec![spec("fisher-yates", 1_000)]));
+        assert!(small.check_cost().unwrap().memory > 0);
+    }
+
+    #[test]
+    fn files_read_to_their_end_plan_an_unknown_total() {
+        let study = Study::new(planned(vec![spec("naive-swap", ALL_TRIALS)]));
+        assert_eq!(study.planned_trials(), ALL_TRIALS);
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::{MeasuredMixing, StudyResult};
 use crate::audit::{Judged, Record};
-use crate::experiment::mixing::LoaderReport;
+use crate::mixing::plan::LoaderReport;
 use crate::format::thousands;
 use crate::mixing::buffer::Loader;
 use crate::output::format_p;
@@ -597,7 +597,11 @@ fn method_section(result: &StudyResult) -> Section {
             .to_string(),
     )];
     reproduce.push(Block::Code(p.command_line.clone()));
-    let others: Vec<&String> = p.reproduce.iter().filter(|c| **c != p.command_line).collect();
+    let others: Vec<&String> = p
+        .reproduce
+        .iter()
+        .filter(|c| **c != p.command_line)
+        .collect();
     if !others.is_empty() {
         reproduce.push(Block::Paragraph(
             "To reproduce it, or to verify that a rerun gives identical counts, run from the \
@@ -617,5 +621,230 @@ fn method_section(result: &StudyResult) -> Section {
         title: "Method".to_string(),
         blocks: Vec::new(),
         subsections,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithm::Algorithm;
+    use crate::audit::{Planned, Spec};
+    use crate::mixing::plan::MixingPlan;
+    use crate::shuffle::{ShuffleOptions, Shuffles};
+    use crate::source::SourceSpec;
+    use crate::spec::{TestKind, TestSet};
+    use crate::study::{Study, Unobserved};
+
+    /// fisher-yates, sattolo and rotation at n = 5 (rotation with the
+    /// marginal test alone, which cannot see it), judged together, with a
+    /// note, a mixing curve this build cannot draw, an audit skipped and
+    /// the provenance of a run from a dirty checkout.
+    fn result() -> StudyResult {
+        let specs: Vec<Box<dyn Planned>> = [
+            Algorithm::FisherYates,
+            Algorithm::Sattolo,
+            Algorithm::Rotation,
+        ]
+        .into_iter()
+        .map(|algorithm| {
+            let tests = if algorithm == Algorithm::Rotation {
+                TestSet::position_value()
+            } else {
+                TestSet::default_for(5)
+            };
+            Spec::<Shuffles> {
+                threads: Some(1),
+                options: ShuffleOptions::with_tests(tests),
+                ..Spec::new(algorithm, 5, 20_000, SourceSpec::default(), 3)
+            }
+            .into()
+        })
+        .collect();
+        let study = Study {
+            title: "t".into(),
+            purpose: "one\n\ntwo".into(),
+            alpha: 0.001,
+            notes: vec![None, Some("cycles only".into())],
+            skipped: vec!["js (needs `node`, not installed)".into()],
+            provenance: Provenance {
+                tool: "shuffle-audit 0".into(),
+                git_commit: Some("0123456789abcdef".into()),
+                git_dirty: Some(true),
+                date: "2026-01-01T00:00:00Z".into(),
+                command_line: "shuffle-audit run x.toml".into(),
+                reproduce: vec!["shuffle-audit run --check out".into()],
+            },
+            ..Study::new(specs)
+        };
+        let mut result = study.run(&Unobserved).unwrap();
+        result.mixing = vec![MeasuredMixing {
+            outcome: MixingOutcome::NotAvailable(MixingPlan {
+                process: "riffle".into(),
+                n: 52,
+                steps: vec![1, 7],
+                trials: 10,
+                source: SourceSpec::default(),
+                seed: 1,
+            }),
+            curve: None,
+        }];
+        result
+    }
+
+    /// "What each test detects" names the tests the audits ran, no other:
+    /// the default tests at n = 5 (no birthday, inversions, displacement,
+    /// clumping, nor a deck's tests).
+    #[test]
+    fn the_method_describes_only_the_tests_run() {
+        let doc = result().document();
+        let method = doc.sections.iter().find(|s| s.id == "method").unwrap();
+        let tests = method
+            .subsections
+            .iter()
+            .find(|s| s.id == "method-tests")
+            .unwrap();
+        let Block::Definitions(pairs) = &tests.blocks[0] else {
+            panic!("the tests are a list of definitions");
+        };
+        let named: Vec<&str> = pairs.iter().map(|(title, _)| title.as_str()).collect();
+        let run: Vec<&str> = TestSet::default_for(5)
+            .iter()
+            .map(TestKind::title)
+            .collect();
+        assert_eq!(named, run);
+        assert!(!named.contains(&TestKind::Birthday.title()));
+    }
+
+    #[test]
+    fn sections_come_in_the_documented_order() {
+        let result = result();
+        let doc = result.document();
+        let ids: Vec<&str> = doc.sections.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["summary", "comparison", "audits", "mixing", "method"]);
+        assert_eq!(
+            doc.lead,
+            [
+                "one",
+                "two",
+                "Not run on this machine: js (needs `node`, not installed)."
+            ]
+        );
+        assert!(
+            doc.facts[1]
+                .1
+                .ends_with("commit 0123456789ab with uncommitted changes")
+        );
+        let Block::Table(table) = &doc.sections[0].blocks[1] else {
+            panic!("the verdict table comes second");
+        };
+        assert_eq!(table.id.as_deref(), Some(VERDICT_TABLE_ID));
+        assert_eq!(table.rows.len(), 3);
+        // n, trials and rng are shared, so they are said once above the table.
+        let titles: Vec<&str> = table.columns.iter().map(|c| c.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "subject",
+                "verdict",
+                "seen by",
+                "p (adjusted)",
+                "could detect",
+                "largest deviation",
+                "trials advised"
+            ]
+        );
+        let Block::Paragraph(above) = &doc.sections[0].blocks[0] else {
+            panic!("a paragraph comes first");
+        };
+        assert!(
+            above.starts_with("All audits: n = 5, 20,000 shuffles, rng chacha8."),
+            "{above}"
+        );
+        // A narrow screen may leave out only what each audit's section repeats;
+        // never the verdict, its p, its sensitivity or the deviation.
+        let secondary: Vec<&str> = table
+            .columns
+            .iter()
+            .filter(|c| c.secondary)
+            .map(|c| c.title.as_str())
+            .collect();
+        assert_eq!(secondary, ["seen by", "trials advised"]);
+        assert_eq!(table.rows[1][1], Cell::Verdict(Verdict::Biased));
+        assert_eq!(
+            table.rows[1][5],
+            Cell::text("value 0 never at position 0 (exact law)")
+        );
+        assert_eq!(
+            table.rows[0][3],
+            Cell::text(format_p(result.audits[0].log10_p_adjusted()))
+        );
+        // Sattolo's exact marginals give the trials its bias needs; none for fair ones.
+        let Cell::Text(needed) = &table.rows[1][6] else {
+            panic!("sattolo has a trial plan: {:?}", table.rows[1][6]);
+        };
+        let first = needed.split(' ').next().unwrap().replace(',', "");
+        assert!(first.parse::<u64>().is_ok_and(|t| t > 0), "{needed}");
+        assert_eq!(
+            table.rows[0][6],
+            Cell::Missing,
+            "a fair verdict needs no plan"
+        );
+        // Rotation passes the marginal test: flagged, not hidden.
+        assert_eq!(
+            table.rows[2][1],
+            Cell::Stack(vec![
+                Cell::Verdict(Verdict::NoBiasDetected),
+                Cell::Flag("expected biased".into())
+            ])
+        );
+        let sattolo = &doc.sections[2].subsections[1];
+        assert_eq!(sattolo.id, "audit-sattolo");
+        assert!(
+            sattolo
+                .blocks
+                .contains(&Block::Note("Note: cycles only".into()))
+        );
+        assert!(
+            matches!(sattolo.blocks[0], Block::Image(_)),
+            "heatmap first"
+        );
+        // The per-line tests are a subsection of each audit's own section.
+        let optional: Vec<&str> = sattolo.subsections.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(
+            optional,
+            [
+                "audit-sattolo-permutations",
+                "audit-sattolo-exact",
+                "audit-sattolo-lines"
+            ]
+        );
+        let titles: Vec<&str> = sattolo.subsections[..2]
+            .iter()
+            .map(|s| s.title.as_str())
+            .collect();
+        assert_eq!(titles, ["Whole-permutation findings", "Exact results"]);
+        let rotation = &doc.sections[2].subsections[2];
+        let optional: Vec<&str> = rotation.subsections.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(
+            optional,
+            ["audit-rotation-exact", "audit-rotation-lines"],
+            "no whole-permutation findings without permutation counts"
+        );
+        let mixing = &doc.sections[3].subsections[0];
+        assert_eq!(
+            mixing.blocks,
+            [Block::Note(
+                "mixing curves: not available in this build".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn paragraphs_split_at_blank_lines() {
+        assert_eq!(
+            paragraphs("  one\n two\n\n\nthree \n"),
+            vec!["one two".to_string(), "three".to_string()]
+        );
+        assert!(paragraphs("").is_empty());
     }
 }

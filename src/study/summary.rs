@@ -36,7 +36,7 @@ impl Summary {
     pub fn of(audits: &[Box<dyn Judged>], alpha: f64) -> Self {
         Self {
             schema: SUMMARY_SCHEMA,
-            tool: crate::experiment::record::tool_version(),
+            tool: crate::report::provenance::tool_version(),
             alpha,
             correction: "holm",
             test: "per audit: the selected tests, Holm-corrected within the audit; verdicts \

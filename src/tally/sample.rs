@@ -206,7 +206,7 @@ impl SampleTally {
     /// The lengths of everything a sampler tally counts, with its N and k: two
     /// tallies of the same shape can be merged and tested alike.
     pub fn shape(&self) -> [usize; 6] {
-            let tally = self;
+        let tally = self;
         let len = |counts: Option<&[u64]>| counts.map_or(usize::MAX, <[u64]>::len);
         [
             tally.n(),

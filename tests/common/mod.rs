@@ -1,6 +1,8 @@
-//! Helpers shared by the integration tests that drive the `shuffle-audit`
-//! binary: starting it, reading its output as text, fresh temporary paths
-//! and reading a summary.json back.
+//! Helpers shared by the integration tests: for those that drive the
+//! `shuffle-audit` binary, starting it, reading its output as text, fresh
+//! temporary paths and reading a summary.json back; for those that call the
+//! library, judging audits of any kinds as one run and reading one back as
+//! its kind.
 //!
 //! Each test file under tests/ is its own crate; a file that needs these
 //! says `mod common;` (tests/common/ is not a test crate itself), so there
@@ -12,6 +14,7 @@
 // Each test crate uses only some of these helpers; the rest would warn.
 #![allow(dead_code)]
 
+use shuffle_audit::audit::{self, Audit, Judged, Kind, Planned, no_progress};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -115,4 +118,37 @@ pub fn run_experiment(dir: &Path, name: &str, text: &str, extra: &[&str]) -> (Ou
     ];
     args.extend_from_slice(extra);
     (run(&args), out)
+}
+
+/// `x` with a comma between each group of three digits (`1,000,000`), as
+/// every output writes counts.
+pub fn thousands(x: u64) -> String {
+    let digits = x.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Runs every spec of `specs` (of any kinds) alone, then judges them as one
+/// run at `alpha` (Holm across all of them), as a study does.
+pub fn judged(specs: Vec<Box<dyn Planned>>, alpha: f64) -> Vec<Box<dyn Judged>> {
+    let mut audits: Vec<Box<dyn Judged>> = specs
+        .iter()
+        .map(|spec| spec.run(alpha, &no_progress).unwrap())
+        .collect();
+    audit::judge(&mut audits, alpha);
+    audits
+}
+
+/// The audit of kind `K` that `judged` is; panics if it is of another kind.
+pub fn as_kind<K: Kind>(judged: &dyn Judged) -> &Audit<K> {
+    judged
+        .as_any()
+        .downcast_ref()
+        .unwrap_or_else(|| panic!("a {} audit where a {} was expected", judged.kind(), K::NAME))
 }

@@ -11,6 +11,10 @@ const $ = id => document.getElementById(id);
 const FIELDS = ["mode", "n", "k", "kind", "weights", "trials", "random", "seed"];
 
 let worker = null, watchdog = null, started = 0, lastLook = null;
+/** A preset the link names that the page does not have (refused by the library). */
+let unknownPreset = null;
+/** The trials the library planned for the run under way. */
+let planned = 0;
 
 const CONTRACT = {
   shuffle: "Define shuffle(array) or shuffle(array, random): shuffle the array [0, 1, …, n-1] in place, or return the shuffled array. random() is the page's generator (Math.random is it too).",
@@ -32,20 +36,29 @@ function setUp() {
   custom.textContent = "your own (edited)";
   $("preset").append(custom);
   const hash = new URLSearchParams(location.hash.slice(1));
-  applyPreset(hash.get("preset") || (hash.has("code") ? "" : "fisher-yates"));
+  const wanted = hash.get("preset");
+  unknownPreset = wanted && !PRESETS.some(p => p.name === wanted) ? wanted : null;
+  applyPreset(unknownPreset ? "" : wanted || (hash.has("code") ? "" : "fisher-yates"));
+  if (unknownPreset) $("preset").value = "";
   for (const f of FIELDS) if (hash.has(f)) $(f).value = hash.get(f);
   if (hash.has("code")) {
     $("code").value = hash.get("code");
     $("preset").value = hash.get("preset") || "";
   }
   showMode();
-  $("preset").onchange = () => { applyPreset($("preset").value); showMode(); saveLink(); };
-  $("code").oninput = () => { $("preset").value = ""; saveLink(); };
-  for (const f of FIELDS) $(f).onchange = () => { showMode(); saveLink(); };
+  const edited = () => { unknownPreset = null; showMode(); saveLink(); };
+  $("preset").onchange = () => { applyPreset($("preset").value); edited(); };
+  $("code").oninput = () => { $("preset").value = ""; edited(); };
+  for (const f of FIELDS) $(f).onchange = edited;
   $("form").onsubmit = e => { e.preventDefault(); start(); };
   $("stop").onclick = () => stop("Stopped: no verdict (a verdict is reached at the planned trials).");
-  saveLink();
-  if (hash.get("run") === "1") start();
+  // A link naming an unknown preset is kept as it is and refused at once,
+  // with the library's suggestion, rather than run as something else.
+  if (unknownPreset) start();
+  else {
+    saveLink();
+    if (hash.get("run") === "1") start();
+  }
 }
 
 /** Puts a preset's code and settings in the form. */
@@ -84,34 +97,31 @@ function saveLink() {
   $("link").href = "#" + hash.toString();
 }
 
-/** The job the worker runs, from the form; throws a message if invalid. */
+/**
+ * The job the worker runs: the form's fields as typed, which the library
+ * reads, defaults and refuses (an empty trials field is the trials n
+ * needs), and the code to run.
+ */
 function job() {
   const mode = $("mode").value, kind = $("kind").value, random = $("random").value;
-  const whole = (id, least) => {
-    const v = Number($(id).value);
-    if (!Number.isInteger(v) || v < least) throw new Error(`${id} must be a whole number of at least ${least}`);
-    return v;
-  };
-  const trials = whole("trials", 1), seed = whole("seed", 0);
+  const holds = mode === "sampler" ? kind : "deck";
   const preset = PRESETS.find(p => p.name === $("preset").value && p.code === $("code").value);
   const source = random === "seeded"
-    ? `the page's seeded generator (xoshiro128**, seed ${seed})` : "Math.random (not reproducible)";
-  const job = { mode, kind, random, trials, seed, code: $("code").value };
-  if (mode === "sampler") {
-    job.name = preset ? preset.name : (kind === "pick" ? "your pick" : "your sampler");
-    job.from = `drawn in the browser by a JavaScript function on ${source}`;
-    job.weights = kind === "pick" ? $("weights").value.split(",").map(w => Number(w.trim())) : [];
-    if (kind === "pick" && !job.weights.every(w => Number.isInteger(w) && w >= 0)) {
-      throw new Error("weights must be whole numbers, separated by commas");
-    }
-    job.n = kind === "pick" ? job.weights.length : whole("n", 2);
-    job.k = kind === "pick" ? 1 : whole("k", 1);
-  } else {
-    job.n = whole("n", 2);
-    job.name = preset ? preset.name : "your shuffle";
-    job.from = `shuffled in the browser by a JavaScript function on ${source}`;
-  }
-  return job;
+    ? `the page's seeded generator (xoshiro128**, seed ${$("seed").value})` : "Math.random (not reproducible)";
+  const asked = {
+    holds,
+    name: preset ? preset.name : holds === "deck" ? "your shuffle" : holds === "pick" ? "your pick" : "your sampler",
+    from: `${holds === "deck" ? "shuffled" : "drawn"} in the browser by a JavaScript function on ${source}`,
+    n: holds === "pick" ? "" : $("n").value,
+    k: holds === "sample" || holds === "ordered" ? $("k").value : "",
+    weights: holds === "pick" ? $("weights").value : "",
+    base: holds === "deck" ? "" : "0",
+    trials: $("trials").value,
+    seed: $("seed").value,
+    presets: PRESETS.map(p => p.name),
+  };
+  if (unknownPreset) asked.preset = unknownPreset;
+  return { mode, random, code: $("code").value, asked };
 }
 
 /** Starts an audit in a fresh worker. */
@@ -125,6 +135,8 @@ function start() {
     return;
   }
   clearResult();
+  planned = 0;
+  j.name = j.asked.name;
   const source = `(${shuffleAuditWorker.toString()})();`;
   worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
   worker.onmessage = e => receive(e.data, j);
@@ -132,7 +144,7 @@ function start() {
   started = performance.now();
   $("run").disabled = true;
   $("stop").disabled = false;
-  $("status").textContent = `Running ${j.name}: 0 of ${j.trials.toLocaleString("en")} trials…`;
+  $("status").textContent = `Starting ${j.name}…`;
   arm(j);
   worker.postMessage(j);
 }
@@ -171,11 +183,14 @@ function finish() {
 
 /** Handles one message of the worker. */
 function receive(m, j) {
-  if (m.type === "progress") {
+  if (m.type === "planned") {
+    planned = m.trials;
+    $("status").textContent = `Running ${j.name}: 0 of ${planned.toLocaleString("en")} trials…`;
+  } else if (m.type === "progress") {
     arm(j);
     const rate = m.done / Math.max(m.seconds, 1e-9);
-    $("bar").style.width = `${(100 * m.done / j.trials).toFixed(1)}%`;
-    $("status").textContent = `${j.name}: ${m.done.toLocaleString("en")} of ${j.trials.toLocaleString("en")} ` +
+    $("bar").style.width = `${(100 * m.done / planned).toFixed(1)}%`;
+    $("status").textContent = `${j.name}: ${m.done.toLocaleString("en")} of ${planned.toLocaleString("en")} ` +
       `trials, ${rateWords(rate)} per second`;
     $("status").dataset.rate = String(Math.round(rate));
   } else if (m.type === "judging") {
@@ -189,7 +204,7 @@ function receive(m, j) {
       $("status").textContent = `${j.name}: ${m.done.toLocaleString("en")} trials in ${m.seconds.toFixed(2)} s ` +
         `(${rateWords(rate)} per second).`;
       $("status").dataset.rate = String(Math.round(rate));
-      offer(m, j);
+      offer(m);
     }
   } else if (m.type === "error") {
     finish();
@@ -230,7 +245,7 @@ function show(m, j, final) {
   verdict.textContent = `${v.symbol} ${v.verdict}${final ? "" : " so far"}`;
   verdict.className = `verdict ${v.verdict.replace(/ /g, "-")}${final ? " final" : ""}`;
   const figures = [
-    ["trials", v.trials.toLocaleString("en") + (final ? "" : ` of ${j.trials.toLocaleString("en")}`)],
+    ["trials", v.trials.toLocaleString("en") + (final ? "" : ` of ${planned.toLocaleString("en")}`)],
     ["p (adjusted)", v.p],
     ["seen by", v.seen_by.length ? v.seen_by.join(", ") : "–"],
     ["could detect", v.could_detect],
@@ -277,17 +292,17 @@ function draw(canvas, rgba, cols, rows, upward) {
   ctx.drawImage(off, 0, 0, canvas.width, canvas.height);
 }
 
-/** Links to summary.json and counts.csv (inclusion.csv for a sampler). */
-function offer(m, j) {
+/** Links to every file the library wrote for the audit (summary.json first). */
+function offer(m) {
   const box = $("downloads");
   box.textContent = "Download: ";
-  const table = j.mode === "sampler" ? "inclusion.csv" : "counts.csv";
-  for (const [name, text, type] of [["summary.json", m.summary, "application/json"], [table, m.counts, "text/csv"]]) {
+  const types = { json: "application/json", csv: "text/csv", png: "image/png" };
+  for (const [name, bytes] of m.files) {
     const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([text], { type }));
+    a.href = URL.createObjectURL(new Blob([bytes], { type: types[name.split(".").pop()] || "text/plain" }));
     a.download = name;
     a.textContent = name;
-    a.id = "download-" + name.replace(".", "-");
+    a.id = "download-" + name.replace(/[^a-z0-9]/gi, "-");
     box.append(a, " ");
   }
 }

@@ -1,8 +1,10 @@
 // The audit's worker: runs the user's shuffle or sampler a batch at a time,
 // checks what it returns, writes permutations straight into the
 // WebAssembly module's memory and lets the library count and judge them.
-// Posts `progress` after every batch, `look` (the verdict so far) about
-// four times a second, `done` with the files at the end, or `error`.
+// Posts `planned` (the trials and n the library resolved the request to)
+// first, `progress` after every batch, `look` (the verdict so far) about
+// four times a second, `done` with the files at the end, or `error` (a
+// request the library refuses, or a broken function).
 // (Built into one script with the wasm-bindgen glue and the module's bytes,
 // `wasm_bindgen` and `WASM_BASE64`, by web/build.)
 "use strict";
@@ -75,14 +77,14 @@ function progress(done, start) {
 function post(run, done, start, last) {
   postMessage({ type: "judging" });
   const seconds = (performance.now() - start) / 1000;
-  const judged = run.judge(seconds, last);
+  const shown = run.judge(seconds, last);
+  const files = shown.fileNames().map(name => [name, shown.file(name)]);
   const message = {
     type: last ? "done" : "look", done, seconds,
-    view: JSON.parse(judged.view), rgba: judged.rgba, legend: judged.legend,
-    summary: judged.summary, counts: judged.counts,
+    view: JSON.parse(shown.view), rgba: shown.rgba, legend: shown.legend, files,
   };
-  judged.free();
-  postMessage(message, [message.rgba.buffer, message.legend.buffer]);
+  shown.free();
+  postMessage(message, [message.rgba.buffer, message.legend.buffer, ...files.map(f => f[1].buffer)]);
 }
 
 /** The next batch's size: about BATCH_SECONDS of work at the rate so far. */
@@ -114,110 +116,112 @@ function inBatches(run, trials, most, batch) {
   }
 }
 
-/** Audits `shuffle(array, random)` over `trials` decks of n. */
-function auditShuffle(job, random) {
-  const { n, trials } = job;
+/** Audits `shuffle(array, random)` over the run's decks of n. */
+function auditShuffle(job, run, random) {
+  const n = run.n(), trials = run.trials();
   const shuffle = compile(job.code, "shuffle", "shuffle(array) or shuffle(array, random)");
-  const run = new wasm_bindgen.ShuffleRun(n, trials, job.seed, job.name, job.from);
-  try {
-    const wide = run.width() === 2, most = run.maxBatch(), deck = new Array(n);
-    const seen = new Uint32Array(n), small = n <= 31, full = small ? (1 << n) - 1 : 0;
-    let stamp = 0;
-    inBatches(run, trials, most, (count, done) => {
-      const at = run.batch(count);
-      const buffer = module().memory.buffer;
-      const out = wide ? new Uint16Array(buffer, at, count * n) : new Uint8Array(buffer, at, count * n);
-      for (let t = 0, o = 0; t < count; t++, o += n) {
-        if (deck.length !== n) deck.length = n;
-        for (let i = 0; i < n; i++) deck[i] = i;
-        let result;
-        try {
-          result = shuffle(deck, random);
-        } catch (e) {
-          throw new UserError(`shuffle threw an exception at trial ${done + t + 1}: ${e && e.message ? e.message : e}`);
+  const wide = run.width() === 2, most = run.maxBatch(), deck = new Array(n);
+  const seen = new Uint32Array(n), small = n <= 31, full = small ? (1 << n) - 1 : 0;
+  let stamp = 0;
+  inBatches(run, trials, most, (count, done) => {
+    const at = run.batch(count);
+    const buffer = module().memory.buffer;
+    const out = wide ? new Uint16Array(buffer, at, count * n) : new Uint8Array(buffer, at, count * n);
+    for (let t = 0, o = 0; t < count; t++, o += n) {
+      if (deck.length !== n) deck.length = n;
+      for (let i = 0; i < n; i++) deck[i] = i;
+      let result;
+      try {
+        result = shuffle(deck, random);
+      } catch (e) {
+        throw new UserError(`shuffle threw an exception at trial ${done + t + 1}: ${e && e.message ? e.message : e}`);
+      }
+      const a = result === undefined ? deck : result;
+      let ok = a !== null && typeof a === "object" && a.length === n;
+      if (ok && small) {
+        // Up to 31 items: one bit per item seen.
+        let bits = 0;
+        for (let i = 0; i < n; i++) {
+          const v = a[i];
+          out[o + i] = v;
+          bits |= v === (v & 31) ? 1 << v : 0x80000000;
         }
-        const a = result === undefined ? deck : result;
-        let ok = a !== null && typeof a === "object" && a.length === n;
-        if (ok && small) {
-          // Up to 31 items: one bit per item seen.
-          let bits = 0;
-          for (let i = 0; i < n; i++) {
-            const v = a[i];
+        ok = bits === full;
+      } else if (ok) {
+        stamp++;
+        for (let i = 0; ok && i < n; i++) {
+          const v = a[i];
+          if (v >= 0 && v < n && v === (v | 0) && seen[v] !== stamp) {
+            seen[v] = stamp;
             out[o + i] = v;
-            bits |= v === (v & 31) ? 1 << v : 0x80000000;
+          } else {
+            ok = false;
           }
-          ok = bits === full;
-        } else if (ok) {
-          stamp++;
-          for (let i = 0; ok && i < n; i++) {
-            const v = a[i];
-            if (v >= 0 && v < n && v === (v | 0) && seen[v] !== stamp) {
-              seen[v] = stamp;
-              out[o + i] = v;
-            } else {
-              ok = false;
-            }
-          }
-        }
-        if (!ok) {
-          throw new UserError(`shuffle returned a deck that is not the items it was given, at trial ${done + t + 1}: ` +
-            notAPermutation(a, n) + ".");
         }
       }
-      run.count(count, done + count === trials);
-    });
-  } finally {
-    run.free();
-  }
+      if (!ok) {
+        throw new UserError(`shuffle returned a deck that is not the items it was given, at trial ${done + t + 1}: ` +
+          notAPermutation(a, n) + ".");
+      }
+    }
+    run.count(count, done + count === trials);
+  });
 }
 
 /** Audits a sampler: `sample(n, k, random)` or `pick(weights, random)`. */
-function auditSampler(job, random) {
-  const { n, k, trials, kind } = job;
-  const pick = kind === "pick";
-  const weights = pick ? job.weights : [];
+function auditSampler(job, run, random) {
+  const n = run.n(), trials = run.trials(), pick = job.asked.holds === "pick";
+  // The library has read the weights and k: here they are handed to the
+  // user's function as numbers.
+  const weights = pick ? job.asked.weights.split(",").map(w => Number(w.trim())) : [];
+  const k = pick ? 1 : Number(job.asked.k);
   const draw = pick
     ? compile(job.code, "pick", "pick(weights, random)")
     : compile(job.code, "sample", "sample(n, k, random)");
-  const run = new wasm_bindgen.SamplerRun(n, kind, new Float64Array(weights), trials, job.seed, job.name, job.from);
-  try {
-    const name = pick ? "pick" : "sample";
-    inBatches(run, trials, 1 << 16, (count, done) => {
-      const lines = new Array(count);
-      for (let t = 0; t < count; t++) {
-        let r;
-        try {
-          r = pick ? draw(weights, random) : draw(n, k, random);
-        } catch (e) {
-          throw new UserError(`${name} threw an exception at draw ${done + t + 1}: ${e && e.message ? e.message : e}`);
-        }
-        const items = pick ? [r] : r;
-        if (!items || typeof items.length !== "number" || items.length !== (pick ? 1 : k) ||
-            !Array.from(items).every(v => Number.isInteger(v) && v >= 0 && v < n) ||
-            new Set(items).size !== items.length) {
-          throw new UserError(`${name} returned ${pick ? String(r) : shown(items || [])} at draw ${done + t + 1}: ` +
-            (pick ? `expected one index of 0..${n - 1}.` : `expected ${k} distinct items of 0..${n - 1}.`));
-        }
-        lines[t] = Array.prototype.join.call(items, " ");
+  const name = pick ? "pick" : "sample";
+  inBatches(run, trials, 1 << 16, (count, done) => {
+    const lines = new Array(count);
+    for (let t = 0; t < count; t++) {
+      let r;
+      try {
+        r = pick ? draw(weights, random) : draw(n, k, random);
+      } catch (e) {
+        throw new UserError(`${name} threw an exception at draw ${done + t + 1}: ${e && e.message ? e.message : e}`);
       }
-      run.count(lines.join("\n") + "\n");
-    });
-  } finally {
-    run.free();
-  }
+      const items = pick ? [r] : r;
+      if (!items || typeof items.length !== "number" || items.length !== (pick ? 1 : k) ||
+          !Array.from(items).every(v => Number.isInteger(v) && v >= 0 && v < n) ||
+          new Set(items).size !== items.length) {
+        throw new UserError(`${name} returned ${pick ? String(r) : shown(items || [])} at draw ${done + t + 1}: ` +
+          (pick ? `expected one index of 0..${n - 1}.` : `expected ${k} distinct items of 0..${n - 1}.`));
+      }
+      lines[t] = Array.prototype.join.call(items, " ");
+    }
+    run.countText(lines.join("\n") + "\n");
+  });
 }
 
 onmessage = event => {
   const job = event.data;
+  let run = null;
   try {
     module();
-    const random = job.random === "seeded" ? seededRandom(job.seed) : Math.random.bind(Math);
+    // The request as the library resolves it (defaults, refusals).
+    try {
+      run = new wasm_bindgen.Session(JSON.stringify(job.asked));
+    } catch (e) {
+      throw new UserError(e && e.message ? e.message : String(e));
+    }
+    postMessage({ type: "planned", trials: run.trials(), n: run.n() });
+    const random = job.random === "seeded" ? seededRandom(run.seed()) : Math.random.bind(Math);
     // A shuffle that calls Math.random itself is seeded too.
     Math.random = random;
-    if (job.mode === "sampler") auditSampler(job, random);
-    else auditShuffle(job, random);
+    if (job.asked.holds === "deck") auditShuffle(job, run, random);
+    else auditSampler(job, run, random);
   } catch (e) {
     const message = e instanceof UserError ? e.message : `${e && e.message ? e.message : e}`;
     postMessage({ type: "error", message, user: e instanceof UserError });
+  } finally {
+    if (run) run.free();
   }
 };

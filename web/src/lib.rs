@@ -1,18 +1,22 @@
 //! The shuffle-audit library in the browser: the page's JavaScript runs the
-//! user's shuffle or sampler and hands its permutations or samples over in
-//! batches; everything statistical (counting, tests, verdicts, the words
-//! they are stated in, the heatmap's colours, `summary.json` and
-//! `counts.csv`) happens here, in the library's own code, so a page audit
-//! means exactly what `shuffle-audit audit --input` means.
+//! user's shuffle or sampler and hands its draws over in batches;
+//! everything else (the request's defaults and refusals, counting, tests,
+//! verdicts, the words they are stated in, the picture's colours and the
+//! files) happens here, in the library's own code, so a page audit means
+//! exactly what `shuffle-audit audit --input` means.
 //!
-//! [`shuffles`] and [`samples`] hold the sessions (plain Rust, tested
-//! natively against the command line); this module only exports them to
-//! JavaScript with wasm-bindgen.
+//! [`session`] holds the one session of every kind of subject (plain Rust,
+//! tested natively against the command line) and [`view`] what the page
+//! shows of it; this module only exports them to JavaScript with
+//! wasm-bindgen.
 
-pub mod samples;
-pub mod shuffles;
+pub mod session;
 pub mod view;
 
+use serde::Deserialize;
+use shuffle_audit::audit::Judged;
+use shuffle_audit::request::Form;
+use shuffle_audit::study::Summary;
 use wasm_bindgen::prelude::*;
 
 /// The library's messages as JavaScript errors.
@@ -20,66 +24,55 @@ fn js(message: String) -> JsError {
     JsError::new(&message)
 }
 
-/// A finished (or provisional) judgement, for the page: its view (JSON),
-/// heatmap colours and downloadable files.
-#[wasm_bindgen]
-pub struct Judged {
-    view: String,
-    rgba: Vec<u8>,
-    legend: Vec<u8>,
-    summary: String,
-    counts: String,
+/// What the page asks, as JSON: the form's fields, and the preset named
+/// in the link with the page's presets (an unknown one is refused).
+#[derive(Deserialize)]
+struct Asked {
+    #[serde(flatten)]
+    form: Form,
+    #[serde(default)]
+    preset: Option<String>,
+    #[serde(default)]
+    presets: Vec<String>,
 }
 
+/// An audit under way ([`session::Session`]).
 #[wasm_bindgen]
-impl Judged {
-    /// The verdict, its figures and the test table, as JSON ([`view::View`]).
-    #[wasm_bindgen(getter)]
-    pub fn view(&self) -> String {
-        self.view.clone()
-    }
-
-    /// The heatmap's cells as RGBA bytes, row by row.
-    #[wasm_bindgen(getter)]
-    pub fn rgba(&self) -> Vec<u8> {
-        self.rgba.clone()
-    }
-
-    /// The colour bar as RGBA bytes, from 1/X (first) to X (last).
-    #[wasm_bindgen(getter)]
-    pub fn legend(&self) -> Vec<u8> {
-        self.legend.clone()
-    }
-
-    /// `summary.json` in the command line's schema (empty for a live look).
-    #[wasm_bindgen(getter)]
-    pub fn summary(&self) -> String {
-        self.summary.clone()
-    }
-
-    /// `counts.csv` (`inclusion.csv` for a sampler; empty for a live look).
-    #[wasm_bindgen(getter)]
-    pub fn counts(&self) -> String {
-        self.counts.clone()
-    }
-}
-
-/// A shuffle audit under way ([`shuffles::ShuffleSession`]).
-#[wasm_bindgen]
-pub struct ShuffleRun(shuffles::ShuffleSession);
+pub struct Session(session::Session);
 
 #[wasm_bindgen]
-impl ShuffleRun {
-    /// An audit of `trials` shuffles of `n` items; see
-    /// [`shuffles::ShuffleSession::new`].
+impl Session {
+    /// The audit a form asks for (JSON of [`Form`]'s fields, each text,
+    /// an empty one the library's default; with `preset` and `presets`),
+    /// resolved by the library; refused with its message.
     #[wasm_bindgen(constructor)]
-    pub fn new(n: usize, trials: f64, seed: f64, name: &str, from: &str) -> Result<Self, JsError> {
-        shuffles::ShuffleSession::new(n, whole(trials)?, whole(seed)?, name, from)
-            .map(ShuffleRun)
+    pub fn new(asked: &str) -> Result<Session, JsError> {
+        let asked: Asked =
+            serde_json::from_str(asked).map_err(|e| js(format!("a bad request: {e}")))?;
+        let presets: Vec<&str> = asked.presets.iter().map(String::as_str).collect();
+        session::Session::new(&asked.form, asked.preset.as_deref(), &presets)
+            .map(Session)
             .map_err(js)
     }
 
-    /// Bytes per item of a record: 1 (`u8`) or 2 (`u16`, little-endian).
+    /// The trials the audit runs (the library's default for n unless
+    /// asked).
+    pub fn trials(&self) -> f64 {
+        self.0.planned().trials() as f64
+    }
+
+    /// The seed as the library read it, for the page's generator.
+    pub fn seed(&self) -> f64 {
+        self.0.planned().recorded()["seed"].as_f64().unwrap_or(0.0)
+    }
+
+    /// Items per deck, or the population sampled.
+    pub fn n(&self) -> usize {
+        self.0.planned().n()
+    }
+
+    /// Bytes per item of a deck's record: 1 (`u8`) or 2 (`u16`,
+    /// little-endian).
     pub fn width(&self) -> usize {
         self.0.width()
     }
@@ -102,102 +95,83 @@ impl ShuffleRun {
         self.0.count(decks, last).map_err(js)
     }
 
-    /// Decks counted so far.
+    /// Counts a batch of samples or picks, one per line.
+    #[wasm_bindgen(js_name = countText)]
+    pub fn count_text(&mut self, lines: &str) -> Result<(), JsError> {
+        self.0.count_text(lines).map_err(js)
+    }
+
+    /// Trials counted so far.
     pub fn counted(&self) -> f64 {
         self.0.counted() as f64
     }
 
-    /// The audit of what was counted, in `seconds`; with `files`, its
-    /// `summary.json` and `counts.csv` too (the end of the run).
-    pub fn judge(&self, seconds: f64, files: bool) -> Result<Judged, JsError> {
-        let a = self.0.judge(seconds).map_err(js)?;
-        let (rgba, legend) = view::shuffle_rgba(&a);
-        Ok(Judged {
-            view: view::View::of_shuffle(&a).to_json(),
-            rgba,
-            legend,
-            summary: if files {
-                shuffles::summary_json(&a)
-            } else {
-                String::new()
-            },
-            counts: if files {
-                shuffles::counts(&a)
-            } else {
-                String::new()
-            },
+    /// The audit of what was counted, in `seconds`; with `files`, every
+    /// file the command line writes for it too (the end of the run).
+    pub fn judge(&self, seconds: f64, files: bool) -> Result<Shown, JsError> {
+        let audit = self.0.judge(seconds).map_err(js)?;
+        Shown::of(audit.as_ref(), files).map_err(js)
+    }
+}
+
+/// A judged audit, for the page: its view (JSON), picture colours and
+/// downloadable files.
+#[wasm_bindgen]
+pub struct Shown {
+    drawn: view::Drawn,
+    files: Vec<(String, Vec<u8>)>,
+}
+
+impl Shown {
+    /// What the page shows of `audit`; with `files`, its `summary.json`
+    /// and the files the command line writes beside its report.
+    fn of(audit: &dyn Judged, files: bool) -> Result<Self, String> {
+        let mut written = Vec::new();
+        if files {
+            let boxed = audit.clone_box();
+            let summary = Summary::of(std::slice::from_ref(&boxed), audit.alpha());
+            written.push(("summary.json".to_string(), summary.to_json().into_bytes()));
+            written.extend(audit.files().map_err(|e| e.to_string())?);
+        }
+        Ok(Shown {
+            drawn: view::Drawn::of(audit),
+            files: written,
         })
     }
 }
 
-/// A sampler audit under way ([`samples::SamplerSession`]).
 #[wasm_bindgen]
-pub struct SamplerRun(samples::SamplerSession);
-
-#[wasm_bindgen]
-impl SamplerRun {
-    /// An audit of `trials` draws from `n` items of `kind` (`sample`,
-    /// `ordered`, `pick`), `weights` (empty for none) for a weighted pick;
-    /// see [`samples::SamplerSession::new`].
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        n: usize,
-        kind: &str,
-        weights: Vec<f64>,
-        trials: f64,
-        seed: f64,
-        name: &str,
-        from: &str,
-    ) -> Result<Self, JsError> {
-        let weights = if weights.is_empty() {
-            None
-        } else {
-            Some(weights.into_iter().map(whole).collect::<Result<_, _>>()?)
-        };
-        samples::SamplerSession::new(n, kind, weights, whole(trials)?, whole(seed)?, name, from)
-            .map(SamplerRun)
-            .map_err(js)
+impl Shown {
+    /// The verdict, its figures and the test table, as JSON
+    /// ([`view::View`]).
+    #[wasm_bindgen(getter)]
+    pub fn view(&self) -> String {
+        serde_json::to_string(&self.drawn.view).expect("a view serialises")
     }
 
-    /// Counts a batch of samples, one per line.
-    pub fn count(&mut self, lines: &str) -> Result<(), JsError> {
-        self.0.count(lines).map_err(js)
+    /// The picture's cells as RGBA bytes, row by row.
+    #[wasm_bindgen(getter)]
+    pub fn rgba(&self) -> Vec<u8> {
+        self.drawn.rgba.clone()
     }
 
-    /// Samples counted so far.
-    pub fn counted(&self) -> f64 {
-        self.0.counted() as f64
+    /// The colour bar as RGBA bytes, from 1/X (first) to X (last).
+    #[wasm_bindgen(getter)]
+    pub fn legend(&self) -> Vec<u8> {
+        self.drawn.legend.clone()
     }
 
-    /// The audit of what was counted, as [`ShuffleRun::judge`].
-    pub fn judge(&self, seconds: f64, files: bool) -> Result<Judged, JsError> {
-        let a = self.0.judge(seconds).map_err(js)?;
-        let (rgba, legend) = view::sampler_rgba(&a);
-        Ok(Judged {
-            view: view::View::of_sampler(&a).to_json(),
-            rgba,
-            legend,
-            summary: if files {
-                samples::summary_json(&a)
-            } else {
-                String::new()
-            },
-            counts: if files {
-                samples::inclusion(&a)
-            } else {
-                String::new()
-            },
-        })
+    /// The names of the files (none for a live look): `summary.json` first.
+    #[wasm_bindgen(js_name = fileNames)]
+    pub fn file_names(&self) -> Vec<String> {
+        self.files.iter().map(|(name, _)| name.clone()).collect()
     }
-}
 
-/// A JavaScript number that must be a whole number from 0 to 2^53.
-fn whole(x: f64) -> Result<u64, JsError> {
-    if x.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&x) {
-        Ok(x as u64)
-    } else {
-        Err(JsError::new(&format!(
-            "{x} is not a whole number from 0 to 2^53"
-        )))
+    /// The bytes of the file called `name` (empty if there is none).
+    pub fn file(&self, name: &str) -> Vec<u8> {
+        self.files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or_else(Vec::new, |(_, bytes)| bytes.clone())
     }
 }

@@ -1,20 +1,20 @@
-//! What the page shows of an audit, live and at the end: the verdict and
-//! its figures in the command line's own words, the test table, and the
-//! heatmap's colours on the report's scale. Every word and number comes
-//! from the library; the page only lays them out.
+//! What the page shows of an audit of any kind, live and at the end: the
+//! verdict and its figures in the command line's own words (its
+//! `summary.json` record), the test table, and the picture's colours on
+//! the report's scale. Every word and number comes from the library; the
+//! page only lays them out.
 
 use serde::Serialize;
-use shuffle_audit::Audit;
-use shuffle_audit::findings::deviation_words;
-use shuffle_audit::output::{format_p, heatmap_scale, panel};
-use shuffle_audit::sampler::audit::SampleAudit;
-use shuffle_audit::stats::{TestResult, Verdict};
+use shuffle_audit::audit::Judged;
+use shuffle_audit::report::format_p;
 
 /// The verdict and everything the page writes around it.
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
     /// Trials counted so far.
     pub trials: u64,
+    /// What a trial is, in the plural: `shuffles`, `samples`, `picks`.
+    pub unit: String,
     /// `biased`, `no bias detected` or `inconclusive`.
     pub verdict: String,
     /// `✗`, `✓` or `?`, as the verdict table marks it.
@@ -29,21 +29,21 @@ pub struct View {
     pub sensitivity: String,
     /// The largest deviation in words.
     pub deviation: String,
-    /// For an inconclusive run: why, and the trials a verdict needs.
+    /// For an inconclusive run: why.
     pub inconclusive: Option<String>,
     /// For an inconclusive run: the trials a verdict needs.
     pub trials_for_verdict: Option<u64>,
     /// Every test, in the order run.
     pub tests: Vec<TestRow>,
-    /// The heatmap's rows and columns.
+    /// The picture's rows.
     pub rows: usize,
-    /// Columns of the heatmap.
+    /// The picture's columns.
     pub cols: usize,
-    /// The heatmap's axes: column label, row label.
+    /// The picture's axes: column label, row label.
     pub axes: [String; 2],
     /// The colour scale's range in words (`0.8× to 1.25×`).
     pub scale: String,
-    /// The title lines of the report's heatmap.
+    /// The title lines of the report's picture.
     pub title: Vec<String>,
 }
 
@@ -64,122 +64,69 @@ pub struct TestRow {
     pub method: String,
 }
 
-impl TestRow {
-    fn of<K: std::fmt::Display>(t: &TestResult<K>) -> Self {
-        TestRow {
-            name: t.test.to_string(),
-            statistic: t.statistic,
-            df: t.df,
-            p: format_p(t.log10_p),
-            p_holm: format_p(t.log10_p_holm),
-            method: t.method.clone(),
-        }
-    }
-}
-
-/// The verdict's mark in the verdict table.
-fn symbol(v: Verdict) -> String {
-    v.symbol().to_string()
-}
-
-impl View {
-    /// The view of a judged shuffle audit.
-    pub fn of_shuffle(a: &Audit) -> Self {
-        let heat = panel(a);
-        let s = a.sensitivity();
-        let inconclusive = a.verdict() == Verdict::Inconclusive;
-        View {
-            trials: a.spec().trials,
-            verdict: a.verdict().to_string(),
-            symbol: symbol(a.verdict()),
-            p: format_p(a.log10_p_adjusted()),
-            seen_by: a.seen_by().iter().map(|t| t.test.to_string()).collect(),
-            could_detect: s.short(),
-            sensitivity: s.words(),
-            deviation: deviation_words(a),
-            inconclusive: inconclusive.then(|| s.inconclusive.clone()).flatten(),
-            trials_for_verdict: inconclusive.then_some(s.trials_needed).flatten(),
-            tests: a.tests().iter().map(TestRow::of).collect(),
-            rows: heat.n,
-            cols: heat.columns,
-            axes: heat.axes.map(str::to_string),
-            scale: heatmap_scale(a).range_words(),
-            title: heat.title,
-        }
-    }
-
-    /// The view of a judged sampler audit, its heatmap the report's
-    /// comparison square (inclusion on the diagonal, pairs off it).
-    pub fn of_sampler(a: &SampleAudit) -> Self {
-        let (heat, scale) = shuffle_audit::output::samples::comparison_panel(a);
-        View {
-            trials: a.tally().trials(),
-            verdict: a.verdict().to_string(),
-            symbol: symbol(a.verdict()),
-            p: format_p(a.log10_p_adjusted()),
-            seen_by: a.seen_by().iter().map(|t| t.test.to_string()).collect(),
-            could_detect: shuffle_audit::report::samples::detectable_words(a),
-            sensitivity: shuffle_audit::report::samples::detectable_words(a),
-            deviation: a.deviation_words(),
-            inconclusive: a.inconclusive_note(),
-            trials_for_verdict: a.trials_for_verdict(),
-            tests: a.tests().iter().map(TestRow::of).collect(),
-            rows: heat.n,
-            cols: heat.columns,
-            axes: heat.axes.map(str::to_string),
-            scale: scale.range_words(),
-            title: heat.title,
-        }
-    }
-
-    /// The view as JSON text, for the page.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("a view serialises")
-    }
-}
-
-/// The heatmap's cells (`ratios`, observed/expected, row by row) as RGBA
-/// bytes, each coloured by `colour`: the report's log-symmetric scale
-/// (white at 1×, blue below, red above, grey where there is no ratio).
-fn rgba(ratios: &[f64], colour: impl Fn(f64) -> (u8, u8, u8)) -> Vec<u8> {
-    ratios
-        .iter()
-        .flat_map(|&r| {
-            let (red, green, blue) = colour(r);
-            [red, green, blue, 255]
-        })
-        .collect()
+/// A judged audit as the page draws it: its view, and its picture and
+/// colour bar as RGBA bytes.
+pub struct Drawn {
+    /// The verdict and its words.
+    pub view: View,
+    /// The picture's cells, row by row.
+    pub rgba: Vec<u8>,
+    /// The colour bar, from 1/X (first) to X (last).
+    pub legend: Vec<u8>,
 }
 
 /// Steps of the colour bar, from 1/X up to X.
 pub const LEGEND_STEPS: usize = 65;
 
-/// The colour bar of a scale saturating at `limit` as RGBA bytes:
-/// [`LEGEND_STEPS`] colours from 1/X (bottom) to X (top), evenly spaced in
-/// log(ratio), the middle one 1× (white).
-fn legend(limit: f64, colour: impl Fn(f64) -> (u8, u8, u8)) -> Vec<u8> {
-    let half = (LEGEND_STEPS / 2) as f64;
-    let ratios: Vec<f64> = (0..LEGEND_STEPS)
-        .map(|i| limit.powf((i as f64 - half) / half))
-        .collect();
-    rgba(&ratios, colour)
-}
-
-/// A shuffle audit's heatmap and colour bar as RGBA bytes, on the
-/// report's scale (see [`rgba`]).
-pub fn shuffle_rgba(a: &Audit) -> (Vec<u8>, Vec<u8>) {
-    let scale = heatmap_scale(a);
-    let colour = |r| scale.colour(r);
-    (
-        rgba(&panel(a).ratios, colour),
-        legend(scale.limit(), colour),
-    )
-}
-
-/// A sampler audit's comparison square and colour bar as RGBA bytes, on
-/// the report's scale.
-pub fn sampler_rgba(a: &SampleAudit) -> (Vec<u8>, Vec<u8>) {
-    let (heat, scale) = shuffle_audit::output::samples::comparison_panel(a);
-    let colour = |r| scale.colour(r);
-    (rgba(&heat.ratios, colour), legend(scale.limit(), colour))
+impl Drawn {
+    /// What the page shows of `audit`.
+    pub fn of(audit: &dyn Judged) -> Self {
+        let record = audit.record();
+        let (panel, scale) = audit
+            .panel()
+            .expect("every kind the page audits has a picture");
+        let colour = |ratio: f64| {
+            let (red, green, blue) = scale.colour(ratio);
+            [red, green, blue, 255]
+        };
+        let half = (LEGEND_STEPS / 2) as f64;
+        let legend = (0..LEGEND_STEPS)
+            .flat_map(|i| colour(scale.limit().powf((i as f64 - half) / half)))
+            .collect();
+        let view = View {
+            trials: record.trials,
+            unit: record.unit.to_string(),
+            verdict: audit.verdict().to_string(),
+            symbol: audit.verdict().symbol().to_string(),
+            p: format_p(record.log10_p_adjusted),
+            seen_by: record.seen_by,
+            could_detect: record.could_detect,
+            sensitivity: record.sensitivity,
+            deviation: record.largest_deviation,
+            inconclusive: record.inconclusive_reason,
+            trials_for_verdict: record.trials_for_verdict,
+            tests: record
+                .tests
+                .into_iter()
+                .map(|t| TestRow {
+                    name: t.test,
+                    statistic: t.statistic,
+                    df: t.df,
+                    p: format_p(t.log10_p),
+                    p_holm: format_p(t.log10_p_holm),
+                    method: t.method,
+                })
+                .collect(),
+            rows: panel.n,
+            cols: panel.columns,
+            axes: panel.axes.map(str::to_string),
+            scale: scale.range_words(),
+            title: panel.title,
+        };
+        Drawn {
+            view,
+            rgba: panel.ratios.iter().flat_map(|&r| colour(r)).collect(),
+            legend,
+        }
+    }
 }

@@ -78,7 +78,8 @@ const summary = await page.evaluate(async () => {
   return (await fetch(a.href)).text();
 });
 const json = JSON.parse(summary);
-assert.equal(json.schema, 2);
+assert.equal(json.schema, 3);
+assert.equal(json.audits[0].kind, "shuffle");
 assert.equal(json.audits[0].verdict, "no-bias-detected");
 assert.equal(json.audits[0].trials, 1000000);
 const counts = await page.evaluate(async () =>
@@ -91,6 +92,15 @@ await expectError(`${code("function shuffle(a) { a.pop(); }")}&n=10&trials=100&r
 await expectError(`${code("function shuffle(a) { throw new Error('no'); }")}&n=10&trials=100&run=1`, "threw");
 await expectError(`${code("function shuffle(a) { while (true) {} }")}&n=10&trials=100&run=1`, "has not returned");
 await expectError(`${code("function shufle(a) {}")}&n=10&trials=100&run=1`, "no function named shuffle");
+
+// An unknown preset is refused with the library's suggestion, not run as
+// another, and the link is kept as it was (issue 36).
+await expectError("preset=fisher-yate&n=10&run=1", "did you mean 'fisher-yates'?");
+assert.ok(page.url().includes("preset=fisher-yate&"), page.url());
+// No trials in the link: the trials n needs, as on every front.
+const deflt = await expect("preset=fisher-yates&n=52&run=1", "no bias detected");
+assert.ok(deflt.status.startsWith("fisher-yates: 480,598 trials"), deflt.status);
+await expectError("preset=fisher-yates&n=1&run=1", "n = 1 is too small");
 
 await expect("preset=reservoir-off-by-one&mode=sampler&kind=sample&n=10&k=3&trials=100000&run=1", "biased");
 await expect("preset=weighted-pick&mode=sampler&kind=pick&weights=1,2,3,4&trials=100000&run=1", "no bias detected");

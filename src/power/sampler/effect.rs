@@ -142,11 +142,13 @@ impl ExpectedCounts {
     }
 
     /// P(item i in the sample), or P(pick i), by item.
+    #[cfg(any(test, feature = "cli"))]
     pub fn inclusion(&self) -> &[f64] {
         &self.inclusion
     }
 
     /// P(subset) by colex rank, where the audit keeps subset counts.
+    #[cfg(any(test, feature = "cli"))]
     pub fn subsets(&self) -> Option<&[f64]> {
         self.subsets.as_deref()
     }

@@ -1,10 +1,9 @@
-//! What a sampler plan says: every test of the audit planned at the
-//! audit's level, the tests it does not run and why, where the effects come
-//! from, and the exact plan for zero-weight picks.
+//! What a sampler's plan ([`AuditPlan<Samplers>`]) says beyond what every
+//! plan says: where the effects come from, each test's plan outcome, and the
+//! exact plan for zero-weight picks.
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::power::{Effect, PlanOutcome};
-use crate::sampler::SampleTest;
+use crate::power::{AuditPlan, Effect, PlanKind, PlanOutcome, PlannedTest};
+use crate::sampler::{SampleTest, Samplers};
 use serde::Serialize;
 
 /// Where a sampler plan's effects come from.
@@ -29,11 +28,10 @@ pub enum LawOrigin {
     },
 }
 
-/// One test of the audit, planned at the audit's level.
+/// The plan of one sampler test, beside its [`SampleTest`] in a
+/// [`TestPlan<Samplers>`](crate::power::TestPlan), at the audit's level.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SamplerTestPlan {
-    /// The test.
-    pub test: SampleTest,
+pub struct SamplerTestDetails {
     /// Its plan, or why there is none. The effect's `approximation_trials`
     /// (and the plan's) are the trials from which the test runs with the
     /// law the plan assumes.
@@ -44,7 +42,7 @@ pub struct SamplerTestPlan {
     pub runs_sparse: bool,
 }
 
-impl SamplerTestPlan {
+impl SamplerTestDetails {
     /// Trials for the requested power, when planned.
     pub fn trials(&self) -> Option<u64> {
         match &self.outcome {
@@ -71,6 +69,15 @@ impl SamplerTestPlan {
     }
 }
 
+impl PlannedTest for SamplerTestDetails {
+    /// A sampler test decides by the trials of a run both powerful and in
+    /// its range ([`Self::recommended_trials`]): below its range the audit
+    /// leaves it out.
+    fn deciding_trials(&self) -> Option<u64> {
+        self.recommended_trials()
+    }
+}
+
 /// A weighted pick that draws items of zero weight: the first such pick
 /// makes the picks test certain (p = 0), at any level.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -84,18 +91,11 @@ pub struct ImpossiblePicks {
     pub trials_for_power: Option<u64>,
 }
 
-/// A test the audit does not run here, and why.
+/// What only a sampler audit's plan holds: the sampler, N and k, the
+/// weights, where the effects come from, and the exact plan for zero-weight
+/// picks.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NotRun {
-    /// The test.
-    pub test: SampleTest,
-    /// Why.
-    pub why: String,
-}
-
-/// The plan of every test of a sampler audit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SamplerPlan {
+pub struct SamplerDetails {
     /// The sampler, as named.
     pub sampler: String,
     /// N.
@@ -106,66 +106,28 @@ pub struct SamplerPlan {
     pub weights: Option<Vec<u64>>,
     /// Where the effects come from.
     pub law: LawOrigin,
-    /// The run's α.
-    pub alpha: f64,
-    /// m: the tests the audit runs (Holm within the audit).
-    pub tests_in_audit: usize,
-    /// M: the audits of the run (Holm across them).
-    pub audits_in_run: usize,
-    /// α/(m·M): the level every test is planned at.
-    pub level: f64,
-    /// The requested power.
-    pub power: f64,
-    /// The tests the audit runs, each planned.
-    pub tests: Vec<SamplerTestPlan>,
-    /// The tests it does not run here, each with why.
-    pub not_run: Vec<NotRun>,
     /// For a weighted pick that draws zero-weight items: the exact plan for
-    /// catching one.
+    /// catching one (the plan's `trials_for_power` when it is the fewest).
     pub impossible_picks: Option<ImpossiblePicks>,
 }
 
-impl SamplerPlan {
-    /// The plan of `test`, or an error naming it, why the audit does not run
-    /// it here and which tests it runs.
-    pub fn test(&self, test: SampleTest) -> Result<&SamplerTestPlan> {
-        if let Some(t) = self.tests.iter().find(|t| t.test == test) {
-            return Ok(t);
-        }
-        let why = self
-            .not_run
-            .iter()
-            .find(|t| t.test == test)
-            .map_or("it is not part of this audit", |t| t.why.as_str());
-        let runs: Vec<&str> = self.tests.iter().map(|t| t.test.name()).collect();
-        Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!(
-                "--test {test}: the audit of {} at N = {} does not run it ({why}); it runs {}",
-                self.sampler,
-                self.n,
-                runs.join(", ")
-            ),
-        ))
-    }
+impl PlanKind for Samplers {
+    type TestDetails = SamplerTestDetails;
+    type Details = SamplerDetails;
 
+    fn audit_words(details: &SamplerDetails) -> String {
+        format!("the audit of {} at N = {}", details.sampler, details.n)
+    }
+}
+
+impl AuditPlan<Samplers> {
     /// The test the audit's verdict leans on: picks for a weighted pick,
     /// otherwise inclusion (when the audit runs it).
     pub fn default_test(&self) -> SampleTest {
-        if self.weights.is_some() {
+        if self.details.weights.is_some() {
             SampleTest::Picks
         } else {
             SampleTest::Inclusion
         }
-    }
-
-    /// The test with a plan that needs the fewest trials for a run both
-    /// powerful and in its range: the audit reaches the requested power by
-    /// then (a lower bound).
-    pub fn best(&self) -> Option<&SamplerTestPlan> {
-        self.tests
-            .iter()
-            .filter(|t| t.recommended_trials().is_some())
-            .min_by_key(|t| t.recommended_trials())
     }
 }

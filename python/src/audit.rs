@@ -1,0 +1,361 @@
+//! The one binding of every kind of audit: what Python asks becomes a
+//! library request (every default and refusal the library's, worded for
+//! Python: `trials=4629`), what Python gives is read by the library's
+//! readers, and the judged audit of any kind is one [`Audit`] object.
+
+use crate::errors::to_py;
+use crate::feeds::{self, Element, Records};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt};
+use shuffle_audit::audit::{Feed, Judged, Planned, no_progress};
+use shuffle_audit::error::Front;
+use shuffle_audit::experiment::record::RunStart;
+use shuffle_audit::ingest::Format;
+use shuffle_audit::ingest::samples::Base;
+use shuffle_audit::report::{Provenance, format_p};
+use shuffle_audit::request::{Holds, Request};
+use shuffle_audit::study::Summary;
+use std::io::Read;
+
+/// A finished, judged audit of any kind, as the Python `Result` wraps it.
+#[pyclass(module = "shuffle_audit._native", frozen)]
+pub struct Audit {
+    audit: Box<dyn Judged>,
+}
+
+#[pymethods]
+impl Audit {
+    /// The verdict in words: `biased`, `no bias detected` or
+    /// `inconclusive`.
+    fn verdict(&self) -> String {
+        self.audit.verdict().to_string()
+    }
+
+    /// The adjusted p as every output states it (`< 1e-12`, `0.031`).
+    fn p_text(&self) -> String {
+        format_p(self.audit.log10_p_adjusted())
+    }
+
+    /// The run's `summary.json` (what `shuffle-audit audit --json`
+    /// prints), as text.
+    fn summary_json(&self) -> String {
+        Summary::of(std::slice::from_ref(&self.audit), self.audit.alpha()).to_json()
+    }
+
+    /// What the run could have detected, in the verdict table's words.
+    fn could_detect(&self) -> String {
+        self.audit.sensitivity().short.clone()
+    }
+
+    /// Why the audit is not "no bias detected", with the trials a verdict
+    /// needs written as Python writes them (`trials=4629`).
+    fn failure_message(&self) -> String {
+        self.audit.failure_message(Front::Python)
+    }
+
+    /// The counts: a shuffle's position-by-value matrix (by kind for a
+    /// deck whose items repeat) as a 2-D array, a sampler's draws per item
+    /// as a 1-D array.
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let table = self.audit.table();
+        if let [row] = table.as_slice()
+            && self.audit.kind() != "shuffle"
+        {
+            return Ok(PyArray1::from_slice(py, row).into_any());
+        }
+        PyArray2::from_vec2(py, &table)
+            .map(Bound::into_any)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The audit's picture as the report shows it (a shuffle's heatmap, a
+    /// sampler's inclusion chart), as PNG bytes.
+    fn heatmap_png<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let files = py.allow_threads(|| self.audit.files()).map_err(to_py)?;
+        let (_, png) = files
+            .into_iter()
+            .find(|(name, _)| name.ends_with(".png"))
+            .ok_or_else(|| PyValueError::new_err("this audit has no picture"))?;
+        Ok(PyBytes::new(py, &png))
+    }
+
+    /// Writes the report (HTML, Markdown, CSV, JSON, PNG) into `dir`;
+    /// returns the HTML's path.
+    fn write_report(&self, py: Python<'_>, dir: std::path::PathBuf) -> PyResult<String> {
+        let call = format!(
+            "shuffle_audit (Python) audit of {}, seed {}",
+            self.audit.subject(),
+            self.audit.planned().recorded()["seed"]
+        );
+        let provenance = Provenance::of(&RunStart::now(), call.clone(), vec![call]);
+        let audit = self.audit.clone();
+        let path = py
+            .allow_threads(|| shuffle_audit::study::write_report(audit, provenance, &dir))
+            .map_err(to_py)?;
+        Ok(path.display().to_string())
+    }
+}
+
+/// What Python asked, in the words of its keyword arguments (a dict of
+/// them), before the library reads it: a request worded for Python.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct Asked {
+    n: Option<i64>,
+    trials: Option<i64>,
+    seed: u64,
+    alpha: f64,
+    name: String,
+    tests: Option<String>,
+    categories: Option<String>,
+    order: Option<Vec<String>>,
+    weights: Option<Vec<Py<PyAny>>>,
+    base: Option<u8>,
+    k: Option<i64>,
+    holds: String,
+}
+
+/// A count Python gave (`n`, `trials`, `k`): a negative one is refused in
+/// the library's words, naming the value.
+fn count(what: &str, value: Option<i64>, least: i64) -> PyResult<Option<usize>> {
+    match value {
+        Some(v) if v < 0 => Err(PyValueError::new_err(format!(
+            "{what} = {v} is too small: {what} must be at least {least}"
+        ))),
+        Some(v) => Ok(Some(v as usize)),
+        None => Ok(None),
+    }
+}
+
+/// Weights as Python gives them (ints, or floats read as proportions, as
+/// the command line reads decimals), written as the library reads them.
+fn weights_text(py: Python<'_>, weights: &[Py<PyAny>]) -> PyResult<String> {
+    let words = weights
+        .iter()
+        .map(|w| {
+            let w = w.bind(py);
+            if w.is_instance_of::<PyBool>() {
+                Err(PyValueError::new_err(format!(
+                    "weight {w} is not a number: weights are whole numbers or proportions"
+                )))
+            } else if w.is_instance_of::<PyInt>() {
+                Ok(w.extract::<i128>()?.to_string())
+            } else if w.is_instance_of::<PyFloat>() {
+                // Rust writes a float without an exponent: 1e-05 as 0.00001.
+                Ok(format!("{}", w.extract::<f64>()?))
+            } else {
+                Ok(w.str()?.to_string())
+            }
+        })
+        .collect::<PyResult<Vec<String>>>()?;
+    Ok(words.join(","))
+}
+
+/// The library's resolution of what Python asked, for `feed`: the one
+/// spec to read for.
+fn planned(py: Python<'_>, asked: Asked, feed: Feed) -> PyResult<Box<dyn Planned>> {
+    let holds = Holds::parse(&asked.holds).map_err(to_py)?;
+    let base = match asked.base {
+        None => None,
+        Some(b) => Some(Base::parse(&b.to_string()).map_err(to_py)?),
+    };
+    let request = Request {
+        front: Front::Python,
+        feed: Some(feed),
+        holds: Some(holds),
+        name: Some(asked.name),
+        order: asked.order,
+        base,
+        k: count("k", asked.k, 1)?,
+        n: count("n", asked.n, 2)?,
+        trials: count("trials", asked.trials, 1)?.map(|t| t as u64),
+        seed: Some(asked.seed),
+        alpha: Some(asked.alpha),
+        tests: asked.tests,
+        categories: asked.categories,
+        weights: match &asked.weights {
+            Some(w) => Some(weights_text(py, w)?),
+            None => None,
+        },
+        ..Request::default()
+    };
+    let resolved = request.resolve().map_err(to_py)?;
+    Ok(resolved
+        .audits
+        .into_iter()
+        .next()
+        .expect("an outside subject resolves to one audit"))
+}
+
+/// Reads `reader` for `planned` with the GIL released (the library counts
+/// on its own threads, taking the GIL back only to ask Python for more),
+/// and judges it alone.
+fn judged(
+    py: Python<'_>,
+    planned: &dyn Planned,
+    reader: &mut (dyn Read + Send),
+    format: Format,
+    alpha: f64,
+    drawn: bool,
+) -> shuffle_audit::Result<Box<dyn Judged>> {
+    py.allow_threads(|| planned.read_given(reader, format, alpha, drawn, &no_progress))
+}
+
+/// The trials a default audit runs (what n needs for a verdict), as the
+/// library decides them for what Python asks.
+#[pyfunction]
+pub fn default_trials(py: Python<'_>, asked: Asked) -> PyResult<u64> {
+    let feed = Feed::Drawn {
+        from: String::new(),
+    };
+    Ok(planned(py, asked, feed)?.trials())
+}
+
+/// Audits `shuffle(deck, rng)`, a shuffle written in Python, over fresh
+/// decks `[0, ..., n-1]`, with `rng` (already seeded by the caller).
+#[pyfunction]
+pub fn audit_shuffle(
+    py: Python<'_>,
+    shuffle: Py<PyAny>,
+    rng: Py<PyAny>,
+    asked: Asked,
+) -> PyResult<Audit> {
+    let (alpha, seed, name) = (asked.alpha, asked.seed, asked.name.clone());
+    let from = format!("shuffled by a Python function, its generator seeded with {seed}");
+    let planned = planned(py, asked, Feed::Drawn { from })?;
+    let mut reader = feeds::decks_shuffled(shuffle, rng, planned.n(), planned.trials(), name);
+    let read = judged(py, planned.as_ref(), &mut reader, Format::U32, alpha, true);
+    Ok(Audit {
+        audit: reader.outcome(read)?,
+    })
+}
+
+/// Audits what `draw(rng)` returns, a sampler written in Python (k items,
+/// or one for a pick), with `rng` (already seeded by the caller).
+#[pyfunction]
+pub fn audit_draws(
+    py: Python<'_>,
+    draw: Py<PyAny>,
+    rng: Py<PyAny>,
+    asked: Asked,
+) -> PyResult<Audit> {
+    let (alpha, seed) = (asked.alpha, asked.seed);
+    let pick = asked.holds == "pick";
+    let from = format!("drawn by a Python function, its generator seeded with {seed}");
+    let planned = planned(py, asked, Feed::Drawn { from })?;
+    let mut reader = feeds::lines_drawn(draw, rng, planned.trials(), pick);
+    let read = judged(py, planned.as_ref(), &mut reader, Format::Text, alpha, true);
+    Ok(Audit {
+        audit: reader.outcome(read)?,
+    })
+}
+
+/// Audits output already made: a 2-D numpy integer array of shape
+/// (trials, n) or any iterable of decks, samples or picks, read as the
+/// command line reads a file of them.
+#[pyfunction]
+pub fn audit_given(py: Python<'_>, given: &Bound<'_, PyAny>, asked: Asked) -> PyResult<Audit> {
+    let alpha = asked.alpha;
+    let pick = asked.holds == "pick";
+    let deck = asked.holds == "deck";
+    let from = "handed over from Python".to_string();
+    // Decks come as a 2-D array read in place; samples and picks (rows
+    // of k items, or items) are read as any iterable is.
+    if deck && let Some(array) = feeds::numpy_array(given)? {
+        return audit_array(py, &array, asked, Feed::Given { from });
+    }
+    let iter = given.try_iter().map_err(|_| {
+        PyValueError::new_err(format!(
+            "expected a 2-D integer array (trials, n) or an iterable of {}, got {}",
+            if deck { "decks" } else { "samples" },
+            given.get_type().name().map_or("?".into(), |n| n.to_string())
+        ))
+    })?;
+    let planned = planned(py, asked, Feed::Given { from })?;
+    let mut reader = feeds::lines_of(iter.unbind(), pick);
+    let read = judged(py, planned.as_ref(), &mut reader, Format::Text, alpha, false);
+    Ok(Audit {
+        audit: reader.outcome(read)?,
+    })
+}
+
+/// Reads a 2-D integer array of decks (checked by
+/// [`feeds::numpy_array`]): its own bytes when they already are binary
+/// records of permutations (C order, little-endian u8/u16/u32), else
+/// converted a block of rows at a time, as records of a permutation or as
+/// text lines when items repeat (a shoe).
+fn audit_array(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    mut asked: Asked,
+    feed: Feed,
+) -> PyResult<Audit> {
+    macro_rules! typed {
+        ($($t:ty => $format:expr),*) => {$(
+            if let Ok(array) = array.extract::<PyReadonlyArray2<'_, $t>>() {
+                let cols = array.shape()[1];
+                if let Some(n) = asked.n.filter(|&n| n != cols as i64) {
+                    return Err(PyValueError::new_err(format!(
+                        "n = {n} was given, but the array's rows hold {cols} items"
+                    )));
+                }
+                asked.n = Some(cols as i64);
+                return read_array(py, &array, asked, feed, $format);
+            }
+        )*};
+    }
+    typed!(u8 => Format::U8, u16 => Format::U16, u32 => Format::U32,
+        i8 => Format::U32, i16 => Format::U32, i32 => Format::U32,
+        i64 => Format::U32, u64 => Format::U32);
+    Err(PyValueError::new_err(
+        "expected a 2-D integer array (trials, n) of a numpy integer type",
+    ))
+}
+
+fn read_array<T: Element + numpy::Element>(
+    py: Python<'_>,
+    array: &PyReadonlyArray2<'_, T>,
+    asked: Asked,
+    feed: Feed,
+    format: Format,
+) -> PyResult<Audit> {
+    let alpha = asked.alpha;
+    let view = array.as_array();
+    let planned = planned(py, asked, feed)?;
+    // Decks whose items repeat (a shoe) are labels: read as text.
+    let repeats = view.nrows() > 0 && !feeds::is_permutation(&view.row(0));
+    let in_place = !repeats && (format != Format::U32 || std::mem::size_of::<T>() == 4);
+    let bytes = match (in_place && cfg!(target_endian = "little"), view.as_slice()) {
+        (true, Some(slice)) => {
+            // SAFETY: a slice of plain integers viewed as its bytes.
+            Some(unsafe {
+                std::slice::from_raw_parts(
+                    slice.as_ptr().cast::<u8>(),
+                    std::mem::size_of_val(slice),
+                )
+            })
+        }
+        _ => None,
+    };
+    if !repeats
+        && bytes.is_none()
+        && let Some((record, value)) = py.allow_threads(|| feeds::first_out_of_range(&view))
+    {
+        return Err(PyValueError::new_err(format!(
+            "{}: record {record}: value {value} is not one of the {} items of record 1",
+            planned.subject(),
+            view.ncols()
+        )));
+    }
+    let (mut reader, format): (Box<dyn Read + Send>, Format) = match (bytes, repeats) {
+        (Some(bytes), _) => (Box::new(bytes), format),
+        (None, true) => (Box::new(Records::text(view.view())), Format::Text),
+        (None, false) => (Box::new(Records::new(view.view())), Format::U32),
+    };
+    let read = judged(py, planned.as_ref(), &mut reader, format, alpha, false);
+    Ok(Audit {
+        audit: read.map_err(to_py)?,
+    })
+}

@@ -1,0 +1,73 @@
+//! A request as a form gives it: text fields, each read as the command
+//! line reads the same flag (`1e6`, `1_000_000`, `0.1,0.9`), an empty one
+//! left to the library's default. What the page (and any front made of
+//! text boxes) hands over; [`Form::request`] turns it into a [`Request`].
+
+use super::{Holds, Request};
+use crate::audit::Feed;
+use crate::error::{Front, Result};
+use crate::ingest::samples::Base;
+use crate::values::{parse_k, parse_n, parse_seed, parse_trials};
+use serde::Deserialize;
+
+/// What a form asks of an outside subject drawn by the user's own code, as
+/// text; an empty field takes the library's default (the trials n needs,
+/// the default seed).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Form {
+    /// What each draw holds: `deck`, `sample`, `ordered` or `pick`.
+    pub holds: String,
+    /// The subject's name in the outputs.
+    pub name: String,
+    /// Where the draws come from, in a phrase (`shuffled in the browser by
+    /// a JavaScript function on Math.random`).
+    pub from: String,
+    /// Items per deck, or the population sampled.
+    pub n: String,
+    /// Items per sample.
+    pub k: String,
+    /// Trials; empty for the default n needs.
+    pub trials: String,
+    /// The seed of the user's generator, which the report states.
+    pub seed: String,
+    /// A weighted pick's weights: whole numbers or proportions, separated
+    /// by commas.
+    pub weights: String,
+    /// How samples and picks number their items: `0` or `1`; empty lets
+    /// the draws decide.
+    pub base: String,
+}
+
+/// The field's text, or `None` when it is empty.
+fn given(text: &str) -> Option<&str> {
+    Some(text.trim()).filter(|t| !t.is_empty())
+}
+
+impl Form {
+    /// The request the form makes, asked by `front` (whose spelling every
+    /// message uses); a field that does not read is refused naming it.
+    pub fn request(&self, front: Front) -> Result<Request> {
+        let holds = Holds::parse(given(&self.holds).unwrap_or("deck"))?;
+        let n = given(&self.n).map(parse_n).transpose()?;
+        let k = given(&self.k).map(parse_k).transpose()?;
+        let trials = given(&self.trials).map(parse_trials).transpose()?;
+        let seed = given(&self.seed).map(parse_seed).transpose()?;
+        let base = given(&self.base).map(Base::parse).transpose()?;
+        Ok(Request {
+            front,
+            feed: Some(Feed::Drawn {
+                from: self.from.clone(),
+            }),
+            holds: Some(holds),
+            name: given(&self.name).map(str::to_string),
+            n,
+            k: if holds == Holds::Pick { None } else { k },
+            trials,
+            seed,
+            weights: given(&self.weights).map(str::to_string),
+            base,
+            ..Request::default()
+        })
+    }
+}

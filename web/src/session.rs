@@ -1,0 +1,181 @@
+//! One audit under way in the page, of any kind of subject: the page asks
+//! in a [`Form`] (text fields, resolved by the library's request layer, so
+//! every default and refusal is the library's) and hands its draws over
+//! in batches, read by the library's readers exactly as `shuffle-audit
+//! audit --input FILE` reads a file: decks as binary records (`u8` for
+//! n ≤ 256, `u16` above), samples and picks as text lines.
+//!
+//! The serial test compares the deals of disjoint triples within a stream
+//! (one block of a file); here each counted batch is a stream, so decks
+//! are counted in whole triples and the 0 to 2 left over go to the front
+//! of the next batch: the triples are those of one stream of every deck,
+//! whatever sizes the page's batches have.
+
+use shuffle_audit::audit::{Counts, Judged, Planned, no_progress};
+use shuffle_audit::error::Front;
+use shuffle_audit::ingest::Format;
+use shuffle_audit::request::{Form, choose};
+
+/// Decks per serial-test triple: binary batches are counted in multiples
+/// of it.
+const TRIPLE: usize = 3;
+
+/// The most bytes one batch may hold: below the library reader's block
+/// (2 MiB), so that a batch is read as one block, one stream.
+pub const MAX_BATCH_BYTES: usize = 1 << 20;
+
+/// The largest n the page's records carry: `u16` records hold 65,536
+/// items.
+pub const MAX_N: usize = 1 << 16;
+
+/// An audit under way.
+pub struct Session {
+    planned: Box<dyn Planned>,
+    /// The level the audit is judged at.
+    alpha: f64,
+    /// Bytes per item of a binary record: 1 (`u8`) or 2 (`u16`,
+    /// little-endian).
+    width: usize,
+    /// Records left over from the last batch, then room for the next one.
+    buffer: Vec<u8>,
+    /// Records at the front of `buffer` not yet counted (fewer than a
+    /// triple).
+    carried: usize,
+    /// Everything counted so far.
+    counts: Option<Box<dyn Counts>>,
+}
+
+impl Session {
+    /// The audit `form` asks for, in JavaScript's words; with `preset`,
+    /// the name of one of the page's `presets`, refused (suggesting the
+    /// closest) when it is none of them.
+    pub fn new(form: &Form, preset: Option<&str>, presets: &[&str]) -> Result<Self, String> {
+        if let Some(name) = preset {
+            choose("preset", name, presets).map_err(|e| e.to_string())?;
+        }
+        let request = form.request(Front::JavaScript).map_err(|e| e.to_string())?;
+        let resolved = request.resolve().map_err(|e| e.to_string())?;
+        let alpha = resolved.alpha;
+        let planned = resolved
+            .audits
+            .into_iter()
+            .next()
+            .expect("an outside subject resolves to one audit");
+        let n = planned.n();
+        if n > MAX_N {
+            return Err(format!("n: {n}: the page audits at most {MAX_N} items"));
+        }
+        Ok(Session {
+            width: if n <= 256 { 1 } else { 2 },
+            planned,
+            alpha,
+            buffer: Vec::new(),
+            carried: 0,
+            counts: None,
+        })
+    }
+
+    /// What the library resolved: the kind, subject, n and trials.
+    pub fn planned(&self) -> &dyn Planned {
+        self.planned.as_ref()
+    }
+
+    /// Bytes per item of a binary record: 1 (`u8`) or 2 (`u16`,
+    /// little-endian).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Bytes per deck.
+    fn record(&self) -> usize {
+        self.planned.n() * self.width
+    }
+
+    /// Trials counted so far (not counting decks carried to the next
+    /// batch).
+    pub fn counted(&self) -> u64 {
+        self.counts.as_ref().map_or(0, |c| c.trials())
+    }
+
+    /// The most decks one batch may hold ([`MAX_BATCH_BYTES`], less the
+    /// decks carried over).
+    pub fn max_batch(&self) -> usize {
+        (MAX_BATCH_BYTES / self.record())
+            .saturating_sub(TRIPLE)
+            .max(1)
+    }
+
+    /// Room for the next `decks` decks (at most
+    /// [`max_batch`](Self::max_batch)), each n little-endian items (the
+    /// index of the item at each position), for the caller to fill before
+    /// [`count`](Self::count).
+    pub fn batch(&mut self, decks: usize) -> &mut [u8] {
+        let decks = decks.min(self.max_batch());
+        let start = self.carried * self.record();
+        self.buffer.resize(start + decks * self.record(), 0);
+        &mut self.buffer[start..]
+    }
+
+    /// Counts the first `decks` decks of the batch; with `last`, also the
+    /// decks carried over (the run's end). Fails, counting nothing of the
+    /// batch, on a record that is not a permutation of 0..n-1.
+    pub fn count(&mut self, decks: usize, last: bool) -> Result<(), String> {
+        let record = self.record();
+        let total = self.carried + decks;
+        let whole = if last { total } else { total - total % TRIPLE };
+        if total * record > self.buffer.len() {
+            return Err(format!("{decks} decks were counted but fewer were written"));
+        }
+        if whole > 0 {
+            let format = if self.width == 1 {
+                Format::U8
+            } else {
+                Format::U16
+            };
+            let bytes = std::mem::take(&mut self.buffer);
+            let read = self.read(&bytes[..whole * record], format);
+            self.buffer = bytes;
+            read?;
+        }
+        self.buffer.copy_within(whole * record..total * record, 0);
+        self.carried = total - whole;
+        self.buffer.truncate(self.carried * record);
+        Ok(())
+    }
+
+    /// Counts a batch of draws written as text, one per line (a sample's
+    /// items separated by spaces, or one pick). Fails, counting nothing of
+    /// the batch, on a bad line.
+    pub fn count_text(&mut self, lines: &str) -> Result<(), String> {
+        self.read(lines.as_bytes(), Format::Text)
+    }
+
+    /// Reads `bytes` as one stream and adds their counts.
+    fn read(&mut self, mut bytes: &[u8], format: Format) -> Result<(), String> {
+        let read = self
+            .planned
+            .read_counts(&mut bytes, format, &no_progress)
+            .map_err(|e| e.to_string())?;
+        match &mut self.counts {
+            None => self.counts = Some(read),
+            Some(so_far) => so_far.merge(read.as_ref()).map_err(|e| e.to_string())?,
+        }
+        Ok(())
+    }
+
+    /// The audit of what has been counted so far, judged alone as the
+    /// command line judges one audit, with its findings; `seconds` is the
+    /// time taken.
+    pub fn judge(&self, seconds: f64) -> Result<Box<dyn Judged>, String> {
+        let counts = self
+            .counts
+            .as_ref()
+            .ok_or_else(|| "nothing has been counted yet".to_string())?;
+        let mut judged = self
+            .planned
+            .judge_counts(counts.clone_box(), seconds, self.alpha)
+            .map_err(|e| e.to_string())?;
+        judged.find(1);
+        Ok(judged)
+    }
+}

@@ -1,33 +1,30 @@
 //! shuffle-audit: tells, with calibrated statistics, whether a shuffle or a
 //! random sampler is fair.
 //!
-//! Data flows one way: an [`engine::RunSpec`] (algorithm × random source × n ×
-//! trials × seed) goes to the [`engine`], which returns a [`tally::Tally`] of
-//! where every value landed; [`stats`] turns tallies into calibrated tests and
-//! a verdict; [`output`] writes CSV, JSON and PNG files and [`report`] a
-//! readable HTML/Markdown report. [`exact`] computes an algorithm's exact
-//! output distribution instead of sampling it, [`power`] plans trial counts,
-//! [`mixing`] draws mixing curves and [`selftest`] proves the harness. An
-//! [`experiment`] file describes a whole study (many audits) so that it can be
-//! rerun bit for bit. [`ingest`] counts permutations made outside the tool
-//! (text or binary files, stdin, or the output of a program run in parallel)
-//! into the same kind of tally, so shuffles in any language can be audited;
-//! [`produce`] gives the tally of any subject, running the engine or the
-//! readers as it needs, and [`pacing`] holds the batch size and progress
-//! callback all of them share.
-//! [`shard`] cuts a run into shards counted anywhere, saves runs part-way
-//! and merges the shards back into the one run, bit for bit.
-//! The command-line tool is a thin shell over this library.
+//! Data flows one way, on one path for every kind of subject: a
+//! [`request::Request`] (what any front asked) is resolved into checked
+//! [`audit::Spec`]s, each counted into a tally (built-in subjects by the
+//! engine, output made outside by the [`ingest`] readers), tested with
+//! calibrated tests ([`stats`]) and judged into an [`audit::Audit`]; a
+//! [`study::Study`] judges its audits together and writes `summary.json`,
+//! CSV, PNG and a readable [`report`]. What differs between shuffles and
+//! samplers sits behind one trait, [`audit::Kind`]; a new kind of subject is
+//! one `impl` of it. [`exact`] computes a shuffle's exact output law,
+//! [`power`] plans trial counts, [`mixing`] draws mixing curves, an
+//! [`experiment`] file describes a whole study so that it can be rerun bit
+//! for bit, and [`shard`] cuts a run into shards counted anywhere and merges
+//! them back into the one run. The command line ([`cli`], behind the default
+//! `cli` feature) is a thin front over this library.
 //!
 //! ```
-//! use shuffle_audit::{algorithm::Algorithm, audit, engine::{RunSpec, no_progress}};
-//! use shuffle_audit::{source::SourceSpec, stats::Verdict};
+//! use shuffle_audit::audit::{self, Spec, no_progress};
+//! use shuffle_audit::{Kind, Shuffles, source::SourceSpec, stats::Verdict};
 //!
 //! # fn main() -> shuffle_audit::Result<()> {
-//! let spec = RunSpec::new(Algorithm::parse("naive-swap")?, 10, 100_000, SourceSpec::parse("chacha8")?, 1);
+//! let naive = Shuffles::parse("naive-swap")?;
+//! let spec = Spec::<Shuffles>::new(naive, 10, 100_000, SourceSpec::parse("chacha8")?, 1);
 //! let result = audit::run(&spec, audit::DEFAULT_ALPHA, &no_progress)?;
 //! assert_eq!(result.verdict(), Verdict::Biased);
-//! println!("decisive test: {}, log10 p = {:.0}", result.decisive().test, result.log10_p());
 //! // Every test that saw the bias, strongest evidence first (the decisive one leads).
 //! let seen: Vec<&str> = result.seen_by().iter().map(|t| t.test.name()).collect();
 //! assert_eq!(seen[0], "position-value");

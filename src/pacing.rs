@@ -44,7 +44,7 @@ pub struct ChunkRange {
     /// One past the last chunk of the range.
     pub end: u64,
     /// Trials per chunk: [`CHUNK_TRIALS`], or fewer for large n (see
-    /// [`super::chunk_trials`]). Absent from tally files written before
+    /// `crate::engine::chunk_trials`). Absent from tally files written before
     /// large n, whose chunks all hold [`CHUNK_TRIALS`].
     #[serde(default = "default_size", skip_serializing_if = "is_default_size")]
     pub size: u64,

@@ -387,7 +387,7 @@ pub fn pilot_effect_with(
     Ok(Effect::from_result(&audit.tests()[0], n, trials))
 }
 
-/// An exact law as probabilities indexed by [`rank`] (all n! permutations).
+/// An exact law as probabilities indexed by `rank` (all n! permutations).
 pub fn law_by_rank(law: &exact::ExactLaw) -> Vec<f64> {
     let mut p = vec![0.0; factorial(law.n())];
     for (perm, prob) in law.iter_f64() {

@@ -29,7 +29,7 @@ pub enum TestKind {
     /// Joint law of neighbouring Lehmer digits (i, i+1) for disjoint pairs.
     LehmerPairs,
     /// Decks with repeated items: chi-square on the n×m position-by-kind
-    /// counts (calibrated, see [`crate::deck::laws`]).
+    /// counts (calibrated, see `crate::deck::laws`).
     PositionKind,
     /// Decks with repeated items: the n!/∏n_k! arrangements equally likely
     /// (n ≤ 10).
@@ -417,7 +417,7 @@ impl TestSet {
     }
 
     /// The set of exactly `kinds` (in report order, each once), not a
-    /// default: for decks, whose tests [`crate::deck::battery`] chooses.
+    /// default: for decks, whose tests `crate::deck::battery` chooses.
     pub fn of_kinds(mut kinds: Vec<TestKind>) -> Self {
         kinds.sort();
         kinds.dedup();
@@ -523,7 +523,7 @@ impl TestSet {
 
     /// What a tally must collect for these tests at `n`: each test only
     /// what it needs. The Lehmer digits are counted in full (n² cells) up
-    /// to [`LARGE_N`] and binned above ([`crate::tally::OrderCounts::lehmer`]).
+    /// to [`LARGE_N`] and binned above (`crate::tally::OrderCounts::lehmer`).
     pub fn collect(&self, n: usize) -> Collect {
         let mut collect = Collect {
             bins: self.bins,

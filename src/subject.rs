@@ -41,13 +41,13 @@ impl ShuffleOptions {
 }
 
 /// How permutations made outside the tool are read.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Reading {
     /// The starting order, as item labels (what the deck looked like before
     /// the shuffle); `None` means ascending.
     pub order: Option<Vec<String>>,
     /// Category columns of the items (`cards`, or a CSV file: see
-    /// [`crate::deck::categories`]), applied once the input has said what
+    /// `crate::deck::categories`), applied once the input has said what
     /// its items are; `None` for none.
     pub categories: Option<String>,
 }

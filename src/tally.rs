@@ -80,9 +80,9 @@ pub struct Collect {
     pub structure: StructureParts,
     /// Count each deal against the one before it ([`SerialCounts`]).
     pub serial: bool,
-    /// Keep a sample of the deals ([`DealSample`]).
+    /// Keep a sample of the deals (`DealSample`).
     pub deals: bool,
-    /// The order counts to keep ([`OrderCounts`]): none, some or all.
+    /// The order counts to keep (`OrderCounts`): none, some or all.
     pub order: OrderParts,
     /// Count the position-by-value matrix in this many bins per side
     /// ([`Binning`], B < n), or the full n×n matrix when `None`.
@@ -108,21 +108,21 @@ impl Collect {
     }
 }
 
-/// Which parts of [`StructureCounts`] a tally counts: one flag per part, so
+/// Which parts of `StructureCounts` a tally counts: one flag per part, so
 /// that a test pays only for the statistic it needs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StructureParts {
-    /// [`StructureCounts::fixed_points`].
+    /// `StructureCounts::fixed_points`.
     pub fixed_points: bool,
-    /// [`StructureCounts::cycles`].
+    /// `StructureCounts::cycles`.
     pub cycles: bool,
-    /// [`StructureCounts::rising`].
+    /// `StructureCounts::rising`.
     pub rising: bool,
-    /// [`StructureCounts::lehmer`].
+    /// `StructureCounts::lehmer`.
     pub lehmer: bool,
-    /// [`StructureCounts::pairs`].
+    /// `StructureCounts::pairs`.
     pub pairs: bool,
-    /// [`StructureCounts::clumping`].
+    /// `StructureCounts::clumping`.
     pub clumping: bool,
 }
 
@@ -403,7 +403,7 @@ impl Tally {
 
     /// Counts one permutation (`perm[p]` is the value at position `p`) in
     /// everything the tally collects but the serial counts, which need a
-    /// stream of deals (a [`Counter`]): a recorded deal has no predecessor.
+    /// stream of deals (a `Counter`): a recorded deal has no predecessor.
     pub fn record(&mut self, perm: &[u32]) {
         debug_assert_eq!(perm.len(), self.n);
         let binning = self.binning();

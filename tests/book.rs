@@ -345,10 +345,15 @@ fn every_chapter_is_compiled_as_a_doc_test() {
 /// Whether a line of program output holds a timing or a rate (`in 0.02 s`,
 /// `2.58 M/s`, `(0.1 s)`), which differ from run to run and are not compared.
 fn is_timed(line: &str) -> bool {
-    if line.contains("/s") {
+    let bytes = line.as_bytes();
+    // A rate ("1.3M/s", "52 MB/s"), not a path ("reports/summary.json").
+    let rate = line.match_indices("/s").any(|(at, _)| {
+        let end = at + 2;
+        end >= bytes.len() || !bytes[end].is_ascii_alphanumeric()
+    });
+    if rate {
         return true;
     }
-    let bytes = line.as_bytes();
     for unit in [" s", " ms"] {
         let mut from = 0;
         while let Some(at) = line[from..].find(unit) {

@@ -1,7 +1,8 @@
-//! Checkpointing an audit that reads a file of decks: a read stopped by
-//! SIGINT or killed by SIGKILL resumes from the saved record offset and
-//! gives the counts and findings of one uninterrupted read; a file changed
-//! before the saved offset, stdin and sharded reads are refused (exit 2).
+//! Checkpointing an audit that reads a file, of decks, samples or picks
+//! alike: a read stopped by SIGINT or killed by SIGKILL resumes from the
+//! saved offset and gives the counts and findings of one uninterrupted
+//! read; a file changed before the saved offset, a checkpoint of another
+//! run, stdin and sharded reads are refused (exit 2).
 
 mod common;
 
@@ -15,24 +16,81 @@ fn p(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
-/// A file of `decks` shuffled 52-card decks, numbered 1..52, after a
-/// comment line (seeded xorshift Fisher–Yates: the decks only need to be
-/// many and valid).
-fn write_decks(path: &Path, decks: usize) {
-    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    writeln!(f, "# decks for the resume test").unwrap();
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut deck: Vec<u32> = (1..=52).collect();
-    for _ in 0..decks {
-        for i in (1..deck.len()).rev() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            deck.swap(i, (x % (i as u64 + 1)) as usize);
-        }
-        let line: Vec<String> = deck.iter().map(u32::to_string).collect();
-        writeln!(f, "{}", line.join(" ")).unwrap();
+/// A file of one kind of output, and how `audit` is told to read it.
+struct Case {
+    /// The file's name (and so the audit's folder).
+    file: &'static str,
+    /// What the file holds, for the command line.
+    flags: &'static [&'static str],
+    /// Flags that make another run of the same file.
+    other: &'static [&'static str],
+    /// Trials (lines) the file holds.
+    trials: u64,
+    /// Writes one line of `rng`'s making.
+    line: fn(&mut Xorshift) -> String,
+}
+
+/// Seeded xorshift: the lines only need to be many and valid.
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
     }
+
+    /// k distinct items of 1..=n, in the order drawn (a partial
+    /// Fisher–Yates shuffle).
+    fn draw(&mut self, k: usize, n: u32) -> String {
+        let mut items: Vec<u32> = (1..=n).collect();
+        for i in 0..k {
+            let j = i + self.below((items.len() - i) as u64) as usize;
+            items.swap(i, j);
+        }
+        let line: Vec<String> = items[..k].iter().map(u32::to_string).collect();
+        line.join(" ")
+    }
+}
+
+/// Shuffled 52-card decks, numbered 1..52.
+const DECKS: Case = Case {
+    file: "deals.txt",
+    flags: &[],
+    other: &["--trials", "1000"],
+    trials: 600_000,
+    line: |rng| rng.draw(52, 52),
+};
+
+/// 6-of-49 lottery draws.
+const SAMPLES: Case = Case {
+    file: "draws.txt",
+    flags: &["--kind", "sample", "-n", "49"],
+    other: &["--kind", "ordered", "-n", "49"],
+    trials: 2_000_000,
+    line: |rng| rng.draw(6, 49),
+};
+
+/// Picks of one of 10 items.
+const PICKS: Case = Case {
+    file: "picks.txt",
+    flags: &["--kind", "pick", "-n", "10"],
+    other: &["--kind", "pick", "-n", "10", "--base", "0"],
+    trials: 20_000_000,
+    line: |rng| rng.draw(1, 10),
+};
+
+/// Writes the case's file in `dir`, after a comment line.
+fn write(case: &Case, dir: &Path) -> std::path::PathBuf {
+    let path = dir.join(case.file);
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    writeln!(f, "# lines for the resume test").unwrap();
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..case.trials {
+        writeln!(f, "{}", (case.line)(&mut rng)).unwrap();
+    }
+    path
 }
 
 /// summary.json without the timings.
@@ -43,6 +101,22 @@ fn untimed(path: &Path) -> String {
         .filter(|l| !l.contains("seconds") && !l.contains("per_sec") && !l.contains("threads"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The counts an audit's folder holds (its CSV files), by name.
+fn counts(folder: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|f| f.extension().is_some_and(|e| e == "csv"))
+        .map(|f| {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&f).unwrap())
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no counts in {}", folder.display());
+    files
 }
 
 /// The saved checkpoint's payload.
@@ -75,19 +149,24 @@ fn wait_for_saves(path: &Path, saves: usize) {
     }
 }
 
-#[test]
-fn a_read_stopped_or_killed_resumes_to_the_same_counts() {
-    let dir = scratch("resume");
-    let input = dir.join("deals.txt");
-    write_decks(&input, 600_000);
-    let read = |extra: &[&str], out: &Path| {
-        let mut args = vec!["audit", "--input", p(&input), "--threads", "1", "-q"];
-        args.extend_from_slice(&["--out", p(out)]);
+/// The case's file read in one go, then read stopped part-way (SIGINT:
+/// saved and exit 130; SIGKILL: from the last save) and resumed: the
+/// same counts and summary. Then the checkpoint of another run, and of a
+/// file changed before the saved offset, are refused.
+fn stopped_reads_resume_to_the_same_counts(case: &Case) {
+    let dir = scratch(&format!("resume-{}", case.file));
+    let input = write(case, &dir);
+    let audit = |extra: &[&str]| {
+        let mut args = vec!["audit", "--input", p(&input), "-q"];
+        args.extend_from_slice(case.flags);
         args.extend_from_slice(extra);
         args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
     };
     let plain = dir.join("plain");
-    let o = bin().args(read(&[], &plain)).output().unwrap();
+    let o = bin()
+        .args(audit(&["--threads", "1", "--out", p(&plain)]))
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
 
     for (sig, saves) in [(libc::SIGINT, 1), (libc::SIGKILL, 2)] {
@@ -95,7 +174,9 @@ fn a_read_stopped_or_killed_resumes_to_the_same_counts() {
         let out = dir.join(format!("resumed-{sig}"));
         let every = ["--checkpoint-every", "0.01", "--checkpoint", p(&checkpoint)];
         let child = bin()
-            .args(read(&every, &out))
+            .args(audit(
+                &[&["--threads", "1", "--out", p(&out)][..], &every].concat(),
+            ))
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -112,26 +193,23 @@ fn a_read_stopped_or_killed_resumes_to_the_same_counts() {
             );
         }
         let saved = payload(&checkpoint);
-        let decks = saved["at"]["decks"].as_u64().unwrap();
+        let counted = saved["at"]["counted"].as_u64().unwrap();
         assert!(
-            saved["complete"] == false && 0 < decks && decks < 600_000,
-            "signal {sig}: stopped part-way, at {decks} decks"
+            saved["complete"] == false && 0 < counted && counted < case.trials,
+            "{}, signal {sig}: stopped part-way, at {counted} trials",
+            case.file
         );
         assert!(!out.exists(), "an interrupted read writes no report");
-        let o = run(&[
-            "audit",
-            "--input",
-            p(&input),
-            "--resume",
-            p(&checkpoint),
-            "--out",
-            p(&out),
-            "-q",
-        ]);
+        let o = run(&audit(&["--resume", p(&checkpoint), "--out", p(&out)])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>());
         assert!(o.status.success(), "{}", stderr(&o));
         assert_eq!(
-            std::fs::read(out.join("deals.txt/counts.csv")).unwrap(),
-            std::fs::read(plain.join("deals.txt/counts.csv")).unwrap()
+            counts(&out.join(case.file)),
+            counts(&plain.join(case.file)),
+            "{}, signal {sig}",
+            case.file
         );
         assert_eq!(
             untimed(&out.join("summary.json")),
@@ -140,45 +218,68 @@ fn a_read_stopped_or_killed_resumes_to_the_same_counts() {
         assert_eq!(payload(&checkpoint)["complete"], true);
     }
 
-    // A file changed before the saved offset is not resumed.
-    let checkpoint = dir.join("read-2.ck");
+    let checkpoint = dir.join(format!("read-{}.ck", libc::SIGINT));
+    let refused = |args: Vec<String>, words: &str| {
+        let o = bin().args(args).output().unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{}: {err}", case.file);
+        assert!(err.contains(words), "{}: {err}", case.file);
+    };
+    // Another run of the same file (other trials, kind or numbering).
+    let mut other = vec!["audit", "--input", p(&input), "-q", "--json"];
+    other.extend_from_slice(case.other);
+    other.extend_from_slice(&["--resume", p(&checkpoint)]);
+    refused(
+        other.iter().map(|s| s.to_string()).collect(),
+        "it was saved by another run",
+    );
+    // A file changed before the saved offset (its comment line: every
+    // line after it still reads).
     let mut bytes = std::fs::read(&input).unwrap();
-    let at = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
-    bytes.swap(at, at + 2); // "a b ..." -> "b a ...": still a deck
+    bytes[2] = bytes[2].to_ascii_uppercase();
     std::fs::write(&input, &bytes).unwrap();
-    let o = run(&[
-        "audit",
-        "--input",
-        p(&input),
-        "--resume",
-        p(&checkpoint),
-        "-q",
-        "--json",
-    ]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("has changed in its first"), "{err}");
+    refused(
+        audit(&["--resume", p(&checkpoint), "--json"]),
+        "has changed in its first",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_read_of_decks_stopped_or_killed_resumes_to_the_same_counts() {
+    stopped_reads_resume_to_the_same_counts(&DECKS);
+}
+
+#[test]
+fn a_read_of_samples_stopped_or_killed_resumes_to_the_same_counts() {
+    stopped_reads_resume_to_the_same_counts(&SAMPLES);
+}
+
+#[test]
+fn a_read_of_picks_stopped_or_killed_resumes_to_the_same_counts() {
+    stopped_reads_resume_to_the_same_counts(&PICKS);
 }
 
 #[test]
 fn reads_that_cannot_resume_are_refused_with_exit_2() {
     let dir = scratch("refused");
-    let input = dir.join("deals.txt");
-    write_decks(&input, 10);
-    for (args, words) in [
-        (vec!["--input", "-", "--checkpoint", "c.ck"], "stdin"),
-        (
-            vec!["--input", p(&input), "--shard", "0/2"],
-            "split the file",
-        ),
-    ] {
-        let mut all = vec!["audit", "--json"];
-        all.extend(args);
-        let o = run(&all);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        assert!(err.contains(words), "{err}");
+    for case in [DECKS, SAMPLES] {
+        let input = write(&Case { trials: 10, ..case }, &dir);
+        for (args, words) in [
+            (vec!["--input", "-", "--checkpoint", "c.ck"], "stdin"),
+            (
+                vec!["--input", p(&input), "--shard", "0/2"],
+                "split the file",
+            ),
+        ] {
+            let mut all = vec!["audit", "--json"];
+            all.extend(args);
+            all.extend_from_slice(case.flags);
+            let o = run(&all);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{}: {err}", case.file);
+            assert!(err.contains(words), "{}: {err}", case.file);
+        }
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -92,7 +92,7 @@ fn bad_experiment_files_are_refused_at_file_line_and_column() {
         ),
         (
             SMALL.replace("\"naive-swap\"", "\"bogosort\""),
-            "14:13: unknown algorithm 'bogosort'",
+            "14:13: unknown algorithm or sampler 'bogosort'",
         ),
         (SMALL.replace("\"70k\"", "\"70q\""), "4:10: bad count '70q'"),
         (

@@ -404,35 +404,24 @@ fn what_cannot_be_split_or_resumed_is_refused_before_anything_runs() {
         &["audit", "--cmd", "true", "-n", "5", "--checkpoint", t],
         "true: its output comes from outside, not from chunks of the seed",
     );
+    // A file of samples is not split either (its read is checkpointed:
+    // tests/cli_input_resume.rs).
     let samples = dir.join("samples.txt");
     std::fs::write(&samples, "0 1 2\n2 1 4\n").unwrap();
-    for (flag, value, needle) in [
-        (
+    refused(
+        &[
+            "audit",
+            "--kind",
+            "sample",
+            "--input",
+            p(&samples),
+            "-n",
+            "5",
             "--shard",
             "0/2",
-            "samples.txt: it is read from a file, not drawn in chunks of a seed",
-        ),
-        (
-            "--checkpoint",
-            t,
-            "samples.txt: a read of samples or picks is not checkpointed",
-        ),
-    ] {
-        refused(
-            &[
-                "audit",
-                "--kind",
-                "sample",
-                "--input",
-                p(&samples),
-                "-n",
-                "5",
-                flag,
-                value,
-            ],
-            needle,
-        );
-    }
+        ],
+        "samples.txt: it is read from a file, not drawn in chunks of a seed",
+    );
     // A sequential run decides its trials as it goes, whatever its kind.
     for subject in ["reservoir:k=3", "naive-swap"] {
         refused(

@@ -87,7 +87,8 @@ fn six_printed_plans_hold_in_simulation() {
         let hits = detected(alg, n, t, tests);
         println!(
             "{alg} n={n} tests={tests}: plan {t} ({}), detected {hits}/{RUNS}, {:.1}s",
-            plan.details.simulation
+            plan.details
+                .simulation
                 .as_ref()
                 .map_or("χ²".to_string(), |s| s.words()),
             start.elapsed().as_secs_f64()
@@ -154,9 +155,8 @@ fn the_d3_cases_print_plans_that_hold() {
 /// its effect cannot be told from zero.
 #[test]
 fn plans_that_cannot_hold_are_withdrawn_with_a_reason() {
-    let test_of = |plan: &AuditPlan<Shuffles>, kind: TestKind| {
-        plan.test(kind).unwrap().details.clone()
-    };
+    let test_of =
+        |plan: &AuditPlan<Shuffles>, kind: TestKind| plan.test(kind).unwrap().details.clone();
     let sparse = test_of(
         &plan_of("shrinking-range", 52, "default", 100_000),
         TestKind::PositionValue,

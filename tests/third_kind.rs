@@ -164,7 +164,10 @@ impl Kind for Dice {
     }
 
     fn count(spec: &Spec<Self>, chunks: ChunkRange, progress: Progress<'_>) -> Result<Faces> {
-        let die = *spec.subject.builtin().expect("only built-in dice are counted");
+        let die = *spec
+            .subject
+            .builtin()
+            .expect("only built-in dice are counted");
         let mut faces = Self::empty(spec)?;
         for chunk in chunks.first..chunks.end {
             let rolls = chunks.with(chunk, chunk + 1).trials(spec.trials);

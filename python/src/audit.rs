@@ -270,12 +270,22 @@ pub fn audit_given(py: Python<'_>, given: &Bound<'_, PyAny>, asked: Asked) -> Py
         PyValueError::new_err(format!(
             "expected a 2-D integer array (trials, n) or an iterable of {}, got {}",
             if deck { "decks" } else { "samples" },
-            given.get_type().name().map_or("?".into(), |n| n.to_string())
+            given
+                .get_type()
+                .name()
+                .map_or("?".into(), |n| n.to_string())
         ))
     })?;
     let planned = planned(py, asked, Feed::Given { from })?;
     let mut reader = feeds::lines_of(iter.unbind(), pick);
-    let read = judged(py, planned.as_ref(), &mut reader, Format::Text, alpha, false);
+    let read = judged(
+        py,
+        planned.as_ref(),
+        &mut reader,
+        Format::Text,
+        alpha,
+        false,
+    );
     Ok(Audit {
         audit: reader.outcome(read)?,
     })

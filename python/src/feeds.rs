@@ -197,7 +197,8 @@ impl<T: Element> Read for Records<'_, T> {
                         if i > 0 {
                             self.staging.push(b' ');
                         }
-                        self.staging.extend_from_slice(v.value().to_string().as_bytes());
+                        self.staging
+                            .extend_from_slice(v.value().to_string().as_bytes());
                     }
                     self.staging.push(b'\n');
                     continue;
@@ -458,4 +459,3 @@ fn check_permutation(deck: &[u32], n: usize, seen: &mut [bool], name: &str) -> P
         }
     }
 }
-

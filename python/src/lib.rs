@@ -2,7 +2,7 @@
 //! package `shuffle_audit` (whose `__init__.py` is the documented front).
 //! What Python asks is a library request and what it gives is read by the
 //! library's readers, so a Python audit means exactly what a command-line
-//! audit means; one binding ([`audit`]) serves every kind of subject.
+//! audit means; one binding (`audit`) serves every kind of subject.
 
 mod audit;
 mod errors;

@@ -151,7 +151,7 @@ impl Algorithm {
     ];
 
     /// Everything known about the algorithm before it runs: the one place
-    /// that describes each algorithm (see [`record`]).
+    /// that describes each algorithm (see `record`).
     pub fn record(&self) -> Record<'static> {
         use Exact::{Replay, ReplayWithoutRepeats, Stepwise, Unavailable};
         use Expected::{Biased, Fair};

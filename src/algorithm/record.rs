@@ -82,21 +82,21 @@ pub enum Leaves {
 /// step by step. See `exact::plan`, which restates each pattern as steps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Positional {
-    /// for i = n-1..1: swap(a[i], a[uniform[0,i]]).
+    /// `for i = n-1..1: swap(a[i], a[uniform[0,i]])`.
     Durstenfeld,
-    /// for i = 0..n-2: swap(a[i], a[uniform[i,n-1]]).
+    /// `for i = 0..n-2: swap(a[i], a[uniform[i,n-1]])`.
     Forward,
-    /// for i = 0..n-1: swap(a[i], a[uniform[0,i]]).
+    /// `for i = 0..n-1: swap(a[i], a[uniform[0,i]])`.
     InsideOut,
-    /// for i = 0..n-1: a[i..=i+uniform[0,n-1-i]].rotate_right(1).
+    /// `for i = 0..n-1: a[i..=i+uniform[0,n-1-i]].rotate_right(1)`.
     Strike,
-    /// for i = 0..n-1: swap(a[i], a[uniform[0,n-1]]).
+    /// `for i = 0..n-1: swap(a[i], a[uniform[0,n-1]])`.
     Naive,
-    /// k times swap(a[uniform], a[uniform]).
+    /// `k times swap(a[uniform], a[uniform])`.
     Transpositions,
-    /// for i = 0..n-1: swap(a[i], a[uniform[0,n-1-i]]).
+    /// `for i = 0..n-1: swap(a[i], a[uniform[0,n-1-i]])`.
     Shrinking,
-    /// for i = n-1..1: swap(a[i], a[uniform[0,i-1]]).
+    /// `for i = n-1..1: swap(a[i], a[uniform[0,i-1]])`.
     Sattolo,
     /// n times a[uniform..].rotate_right(1).
     InsertLast,

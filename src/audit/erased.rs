@@ -116,9 +116,6 @@ pub trait Planned: Debug + Send + Sync {
     /// What a tally file records of the run ([`Kind::recorded`]).
     fn recorded(&self) -> Value;
 
-    /// What a report notes of the run beside its verdict ([`Kind::note`]).
-    fn note(&self) -> Option<String>;
-
     /// The same run on `threads` workers.
     fn on_threads(&self, threads: Option<usize>) -> Box<dyn Planned>;
 
@@ -227,6 +224,11 @@ pub trait Judged: Debug + Send + Sync {
 
     /// The record every output states.
     fn record(&self) -> Record;
+
+    /// What a report notes of the audit beside its verdict, from what
+    /// was run ([`Kind::note`] of the completed spec: a deck read from
+    /// outside is known only then).
+    fn note(&self) -> Option<String>;
 
     /// The largest deviation in a few characters (see
     /// [`Kind::deviation_short`]).
@@ -490,10 +492,6 @@ impl<K: Kind> Planned for Spec<K> {
         K::recorded(self)
     }
 
-    fn note(&self) -> Option<String> {
-        K::note(self)
-    }
-
     fn on_threads(&self, threads: Option<usize>) -> Box<dyn Planned> {
         Box::new(Spec {
             threads,
@@ -600,6 +598,10 @@ impl<K: Kind> Judged for Audit<K> {
 
     fn record(&self) -> Record {
         Record::of(self)
+    }
+
+    fn note(&self) -> Option<String> {
+        K::note(&self.spec)
     }
 
     fn deviation_short(&self) -> String {

@@ -14,7 +14,7 @@
 
 use super::{Audit, FeedReport, Produced, Sensitivity, Spec};
 use crate::error::Result;
-use crate::ingest::{CommandSpec, Format};
+use crate::ingest::{CommandSpec, Format, Ingested, Resume};
 use crate::pacing::{ChunkRange, Progress};
 use crate::plot::{HeatmapPanel, LogScale};
 use crate::report::model::Section;
@@ -43,11 +43,13 @@ pub trait Kind: Sized + Clone + Debug + PartialEq + Send + Sync + 'static {
     /// shuffle's tests and deck, a weighted pick's weights).
     type Options: Clone + PartialEq + Debug + Send + Sync;
     /// How output made outside the tool is read (a shuffle's starting
-    /// order and categories, a sample's shape and numbering).
-    type Reading: Clone + PartialEq + Debug + Send + Sync;
+    /// order and categories, a sample's shape and numbering); recorded in
+    /// an input checkpoint.
+    type Reading: Clone + PartialEq + Debug + Send + Sync + Serialize;
     /// What reading an outside feed found out beyond its count (the items
-    /// of a deck, how samples numbered their items).
-    type Read: Clone + PartialEq + Debug + Send + Sync;
+    /// of a deck, how samples numbered their items); saved with the counts
+    /// in an input checkpoint.
+    type Read: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     /// The counts of a run: mergeable, and saved in tally files.
     type Tally: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     /// One test of the kind's battery.
@@ -138,6 +140,30 @@ pub trait Kind: Sized + Clone + Debug + PartialEq + Send + Sync + 'static {
         format: Format,
         progress: Progress<'_>,
     ) -> Result<Produced<Self>>;
+
+    /// Reads the file at `path` for `spec` (lines of text, or binary
+    /// records of `format`) from `resume.at`, a point an earlier read of
+    /// the same file reached, reading the rest as that read did (with what
+    /// it found out and counted, `resume.before`), and tells
+    /// `resume.saver` how far it has got as it goes: how a long read of a
+    /// file is checkpointed and resumed, for every kind alike
+    /// ([`crate::shard::input`]). What it returns is this read's only (the
+    /// records before `resume.at` excluded). Kinds that do not read files
+    /// in blocks refuse it.
+    fn read_file_from(
+        spec: &Spec<Self>,
+        path: &Path,
+        format: Format,
+        resume: Resume<'_, Self::Tally, Self::Read>,
+        progress: Progress<'_>,
+    ) -> Result<Ingested<Self::Tally, Self::Read>> {
+        let _ = (path, format, resume, progress);
+        Err(crate::error::Error::unsupported(format!(
+            "{}: a read of {} is not checkpointed",
+            spec.subject,
+            Self::unit(spec)
+        )))
+    }
 
     /// Runs `command` for `spec` (its copies in parallel, each printing
     /// its share of the trials, seeded from the spec's seed) and counts

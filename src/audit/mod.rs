@@ -10,7 +10,8 @@
 //!
 //! ```
 //! use shuffle_audit::audit::{self, Spec};
-//! use shuffle_audit::{algorithm::Algorithm, shuffle::Shuffles, source::SourceSpec, Verdict};
+//! use shuffle_audit::shuffle::{Algorithm, Shuffles};
+//! use shuffle_audit::{Verdict, source::SourceSpec};
 //!
 //! # fn main() -> shuffle_audit::Result<()> {
 //! let naive = Algorithm::parse("naive-swap")?;
@@ -331,7 +332,7 @@ pub fn run_with<K: Kind>(
 
 /// Counts `spec`: every chunk of a built-in subject's run, or what a
 /// subject from outside made. A Rust function is run with its own entry
-/// point (see [`crate::custom`]) and output handed over in memory with
+/// point (see `crate::custom`) and output handed over in memory with
 /// [`of_read`].
 pub fn produce<K: Kind>(spec: &Spec<K>, progress: Progress<'_>) -> Result<Produced<K>> {
     match &spec.subject {
@@ -521,7 +522,7 @@ pub fn judge(audits: &mut [Box<dyn Judged>], alpha: f64) {
 ///
 /// Batch j of a built-in subject or a program draws from seed
 /// splitmix64(seed ⊕ j) (batch 0 from the seed itself), so a sequential
-/// audit is as reproducible as a plain one (see [`Plan`]). A file is read
+/// audit is as reproducible as a plain one (see `Plan`). A file is read
 /// from its start at each look, as far as the look reaches; when it ends,
 /// that look is the last. Each look tests the counts exactly as a plain
 /// audit of them would (the spec completed from what was read): a shoe

@@ -96,7 +96,10 @@ pub struct Record {
     /// where it stopped. Empty for a plain audit.
     pub looks: Vec<Look>,
     /// Where a subject from outside's output came from and what it gave;
-    /// absent for a run the engine drew.
+    /// absent (not `null`) for a run the engine drew, as every field that
+    /// holds a table is absent when it has none, so that `summary.csv`
+    /// has the same columns whichever audits hold one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub feed: Option<FeedRecord>,
 }
 

@@ -140,7 +140,7 @@ pub enum Feed {
     /// share of the trials.
     Command(CommandSpec),
     /// A function written in Rust, handed to the engine alongside the spec
-    /// (see [`crate::custom`]), drawing from our random source.
+    /// (see `crate::custom`), drawing from our random source.
     Function,
     /// Output already made, handed over whole in memory (an array, an
     /// iterable of decks): read as a file would be, every trial it holds

@@ -39,13 +39,6 @@ fn job(args: &AuditArgs) -> Result<Study> {
         for warning in &resolved.warnings {
             eprintln!("{}", wrap(&format!("warning: {warning}"), table_width()));
         }
-        // The table states the notes; with --json (no table) they go to
-        // stderr, beside the JSON on stdout.
-        if args.output.json {
-            for note in resolved.notes.iter().flatten() {
-                eprintln!("{}", wrap(&format!("note: {note}"), table_width()));
-            }
-        }
     }
     let command = shell_line(&record::command_line());
     Ok(Study {

@@ -19,7 +19,6 @@ mod list;
 mod merge;
 mod mixing;
 mod power;
-mod power_samples;
 mod progress;
 mod run;
 mod selftest;
@@ -29,10 +28,7 @@ mod study;
 mod table;
 mod verdicts;
 
-use crate::algorithm::Algorithm;
 use crate::error::ErrorKind;
-use crate::sampler::Sampler;
-use crate::{Error, Result};
 use args::{Cli, Command, CompletionsArgs};
 use clap::{CommandFactory, Parser};
 
@@ -51,7 +47,7 @@ pub fn main() -> i32 {
         Command::Audit(args) => audit::run(&args.with_confidence()),
         Command::Run(args) => run::run(&args),
         Command::Bench(args) => bench::run(&args),
-        Command::Power(args) => power_plan(&args),
+        Command::Power(args) => power::run(&args),
         Command::Selftest(args) => selftest::run(&args),
         Command::Mixing(args) => mixing::run(&args),
         Command::Exact(args) => exact::run(&args),
@@ -81,22 +77,4 @@ fn completions(args: &CompletionsArgs) -> crate::Result<i32> {
         &mut std::io::stdout(),
     );
     Ok(0)
-}
-
-/// `power`: the plan of the shuffle `-a` names, or of the sampler.
-fn power_plan(args: &power::PowerArgs) -> Result<i32> {
-    match Algorithm::parse(&args.algorithm) {
-        Ok(algorithm) => power::run(args, algorithm),
-        Err(shuffle) => match Sampler::parse(&args.algorithm) {
-            Ok(sampler) => power_samples::run(args, sampler),
-            // The sampler's error when only it knows a near name.
-            Err(e) if hints(&e) && !hints(&shuffle) => Err(e),
-            Err(_) => Err(shuffle),
-        },
-    }
-}
-
-/// Whether an error suggests a near name.
-fn hints(e: &Error) -> bool {
-    e.to_string().contains("did you mean")
 }

@@ -3,19 +3,24 @@
 //! The effect comes from the exact law where it can be computed, otherwise
 //! from a pilot run; a pilot's estimate carries its uncertainty (an interval
 //! of trial counts, or a refusal when the pilot cannot tell the effect from
-//! zero). `-a` names a shuffle; samplers are planned by
-//! [`super::power_samples`].
+//! zero). `-a` names a shuffle, planned for one test, or a sampler, whose
+//! audit is planned test by test (`power::sampler`); both are printed by
+//! [`print`], each with lines of its own ([`Shown`]).
 
 use super::progress::{Progress, work};
 use crate::algorithm::Algorithm;
 use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED};
 use crate::output::thousands;
-use crate::power::{self, Effect, EffectOrigin, Plan, PlanOutcome};
+use crate::power::sampler::{LawOrigin, SamplerPowerSpec, parse_sample_test, plan_sampler};
+use crate::power::{self, AuditPlan, EffectOrigin, PILOT_TRIALS, Plan, PlanOutcome};
+use crate::request::{Named, parse_weights};
+use crate::sampler::{SampleTest, Sampler, Samplers, Shape};
 use crate::source::SourceSpec;
 use crate::spec::{DEFAULT_N, TestKind, TestSet};
 use crate::values;
 use crate::{Error, Result};
 use clap::Args;
+use serde::Serialize;
 
 /// Arguments of `shuffle-audit power`.
 #[derive(Debug, Args)]
@@ -101,15 +106,148 @@ pub struct PowerArgs {
     pub json: bool,
 }
 
-/// Plans for a shuffle and prints the plan; the exit code is 0 whenever a
-/// plan or its refusal is printed. (A sampler's plan is
-/// [`super::power_samples::run`]'s; `super::power_plan` picks.)
-pub fn run(args: &PowerArgs, algorithm: Algorithm) -> Result<i32> {
+/// `power`: plans for the shuffle `-a` names, or else for the sampler, and
+/// prints the plan; the exit code is 0 whenever a plan or its refusal is
+/// printed.
+pub fn run(args: &PowerArgs) -> Result<i32> {
+    match crate::request::named(&args.algorithm)? {
+        Named::Shuffle(algorithm) => shuffle(args, algorithm),
+        Named::Sampler(sampler) => self::sampler(args, sampler),
+    }
+}
+
+/// A plan as `power` prints it, for either kind: the `json` document, and
+/// the parts of the text that [`print`] puts among the lines every plan
+/// has: the `subject` ("naive-swap at n = 10", "floyd:k=3 at N = 10
+/// (k = 3)"), what a fair one is (`noun`: "shuffle", "sampler"), the chosen
+/// `test` and its `outcome`, the label of the trials its chi-square form
+/// needs (`approximation`), and the kind's own lines `before` the plan's
+/// and `after` them.
+struct Shown<'a, D> {
+    json: D,
+    subject: String,
+    noun: &'static str,
+    test: String,
+    outcome: &'a PlanOutcome,
+    approximation: String,
+    before: String,
+    after: String,
+}
+
+/// Prints `shown` as JSON with `--json`, else as text: subject and test,
+/// the effect (size, origin and a pilot's interval), the kind's lines, the
+/// plan (level, trials for power and for the approximation, warning) or
+/// why there is none, and the kind's closing lines.
+fn print<D: Serialize>(args: &PowerArgs, shown: Shown<'_, D>) -> Result<i32> {
+    if args.json {
+        let json = serde_json::to_string_pretty(&shown.json).expect("JSON");
+        println!("{json}");
+        return Ok(0);
+    }
+    let effect = match shown.outcome {
+        PlanOutcome::Planned(p) => &p.effect,
+        PlanOutcome::NoPlan { effect, .. } => effect,
+    };
+    let origin = match effect.origin {
+        EffectOrigin::Exact => "computed from the exact law".to_string(),
+        EffectOrigin::Pilot { trials, .. } => format!(
+            "estimated from a pilot of {} trials (statistic minus df, per trial)",
+            thousands(trials)
+        ),
+    };
+    let mut out = format!(
+        "{}, rng {}, {} test (df {}):\n  effect: non-centrality {:.6e} per trial, {origin}\n",
+        shown.subject, args.rng, shown.test, effect.df, effect.delta
+    );
+    if let Some(i) = effect.interval() {
+        out.push_str(&format!(
+            "  pilot excess over df: {:.1} (a fair {}'s sd is {:.1}); {}-sd interval on the \
+             effect: {:.3e} to {:.3e}\n",
+            i.excess, shown.noun, i.null_sd, i.z, i.low, i.high
+        ));
+    }
+    out.push_str(&shown.before);
+    match shown.outcome {
+        PlanOutcome::Planned(plan) => out.push_str(&planned(plan, &shown.approximation)),
+        PlanOutcome::NoPlan { reason, .. } => {
+            out.push_str(&format!("  trials needed: none can be planned: {reason}\n"));
+        }
+    }
+    print!("{out}{}", shown.after);
+    Ok(0)
+}
+
+/// A plan's lines: level, trials for power, trials for the approximation
+/// (under the label `approximation`), warning.
+fn planned(plan: &Plan, approximation: &str) -> String {
+    let level = level_text(plan.alpha);
+    let needed = match (&plan.simulation, plan.trials_range) {
+        (Some(sim), _) => format!(
+            "{} (found by simulation: {}; the χ² plan, only a first guess below {} trials, \
+             was {})",
+            thousands(plan.trials),
+            sim.words(),
+            thousands(power::simulate::SIMULATE_BELOW),
+            thousands(plan.chi_square_trials)
+        ),
+        (None, Some(r)) => format!(
+            "about {} (interval {r}, from the effect's interval)",
+            thousands(plan.trials)
+        ),
+        (None, None) => thousands(plan.trials),
+    };
+    let mut out = format!(
+        "  at level {level}: reject when the statistic exceeds {:.2}; {:.0}% power needs \
+         non-centrality {:.2}\n\
+         \x20 trials needed for power: {needed}\n\
+         \x20 {approximation}: {}\n",
+        plan.critical_value,
+        plan.power * 100.0,
+        plan.lambda,
+        thousands(plan.approximation_trials),
+    );
+    if let Some(w) = &plan.warning {
+        out.push_str(&format!("  warning: {w}\n"));
+    }
+    out
+}
+
+/// A level in plain decimals to 4 significant digits (0.0003333), or in
+/// scientific notation below 1e-6.
+fn level_text(level: f64) -> String {
+    if level < 1e-6 {
+        return format!("{level:.3e}");
+    }
+    let decimals = (3 - level.log10().floor() as i32).max(0) as usize;
+    let text = format!("{level:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// The refusal of `--weights` for a subject that takes none (`tail` says
+/// which).
+fn no_weights(tail: String) -> Error {
+    Error::unsupported(format!(
+        "--weights is for weighted picks (weighted-prefix, alias, weighted-off-by-one){tail}"
+    ))
+}
+
+/// --divide-alpha-by, refused at 0.
+fn alpha_divisor(args: &PowerArgs) -> Result<u32> {
+    if args.divide_alpha_by == 0 {
+        return Err(Error::out_of_range("--divide-alpha-by must be at least 1"));
+    }
+    Ok(args.divide_alpha_by)
+}
+
+/// Plans `--test` (position-value by default) for `algorithm`, from its
+/// exact law or else from a pilot run, and prints the plan.
+fn shuffle(args: &PowerArgs, algorithm: Algorithm) -> Result<i32> {
     if args.weights.is_some() {
-        return Err(Error::unsupported(format!(
-            "--weights is for weighted picks (weighted-prefix, alias, weighted-off-by-one), not \
-             the shuffle '{algorithm}'"
-        )));
+        return Err(no_weights(format!(", not the shuffle '{algorithm}'")));
     }
     let n = args.n.unwrap_or(DEFAULT_N);
     let source = SourceSpec::parse(&args.rng)?;
@@ -140,21 +278,17 @@ pub fn run(args: &PowerArgs, algorithm: Algorithm) -> Result<i32> {
     let level = args.alpha / f64::from(alpha_divisor(args)?);
     let outcome =
         power::checked_plan_outcome(algorithm, n, source, test, effect, level, args.power)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&outcome).expect("JSON"));
-        return Ok(0);
-    }
-    print!(
-        "{algorithm} at n = {n}, rng {}, {test} test (df {}):\n{}{}",
-        args.rng,
-        outcome_effect(&outcome).df,
-        effect_lines(outcome_effect(&outcome), "shuffle"),
-        outcome_lines(
-            &outcome,
-            "trials for the chi-square approximation (5 expected per cell)"
-        )
-    );
-    Ok(0)
+    let shown = Shown {
+        json: &outcome,
+        subject: format!("{algorithm} at n = {n}"),
+        noun: "shuffle",
+        test: test.to_string(),
+        outcome: &outcome,
+        approximation: "trials for the chi-square approximation (5 expected per cell)".into(),
+        before: String::new(),
+        after: String::new(),
+    };
+    print(args, shown)
 }
 
 /// The shuffle test named `name` if `power` can plan it: one whose
@@ -192,101 +326,201 @@ fn plannable(name: &str) -> Result<TestKind> {
     )))
 }
 
-/// --divide-alpha-by, refused at 0.
-pub fn alpha_divisor(args: &PowerArgs) -> Result<u32> {
-    if args.divide_alpha_by == 0 {
-        return Err(Error::out_of_range("--divide-alpha-by must be at least 1"));
-    }
-    Ok(args.divide_alpha_by)
+/// The JSON document of a sampler's plan: the chosen test's plan (as a
+/// shuffle's is printed), what it is of, and the plan of the whole audit.
+#[derive(Serialize)]
+struct Document<'a> {
+    sampler: &'a str,
+    n: usize,
+    k: usize,
+    rng: &'a str,
+    test: SampleTest,
+    #[serde(flatten)]
+    outcome: &'a PlanOutcome,
+    audit: &'a AuditPlan<Samplers>,
 }
 
-/// The effect a plan or a refusal rests on.
-pub fn outcome_effect(outcome: &PlanOutcome) -> &Effect {
-    match outcome {
-        PlanOutcome::Planned(p) => &p.effect,
-        PlanOutcome::NoPlan { effect, .. } => effect,
+/// Plans the audit of `sampler` and prints the chosen test's plan, every
+/// test's and what the audit as a whole reaches.
+fn sampler(args: &PowerArgs, sampler: Sampler) -> Result<i32> {
+    let weighted = sampler.record().shape == Shape::Weighted;
+    let weights = args.weights.as_deref().map(parse_weights).transpose()?;
+    match (weighted, &weights) {
+        (false, Some(_)) => return Err(no_weights(format!("; {sampler} takes none"))),
+        (true, None) => {
+            return Err(Error::unsupported(format!(
+                "{sampler} needs --weights: one integer weight per item (e.g. --weights 1,99)"
+            )));
+        }
+        _ => {}
     }
-}
-
-/// The effect's lines: its size and origin, and for a pilot its interval
-/// (`subject`: what a fair one of is meant, "shuffle" or "sampler").
-pub fn effect_lines(effect: &Effect, subject: &str) -> String {
-    let origin = match effect.origin {
-        EffectOrigin::Exact => "computed from the exact law".to_string(),
-        EffectOrigin::Pilot { trials, .. } => format!(
-            "estimated from a pilot of {} trials (statistic minus df, per trial)",
-            thousands(trials)
-        ),
+    let n = population(args, sampler, weights.as_deref())?;
+    let test = args.test.as_deref().map(parse_sample_test).transpose()?;
+    let mut spec = SamplerPowerSpec {
+        alpha: args.alpha,
+        audits_in_run: alpha_divisor(args)? as usize,
+        power: args.power,
+        pilot_trials: args.pilot_trials.unwrap_or(PILOT_TRIALS),
+        seed: args.seed,
+        ..SamplerPowerSpec::new(sampler, n, SourceSpec::parse(&args.rng)?)
     };
-    let mut out = format!(
-        "  effect: non-centrality {:.6e} per trial, {origin}\n",
-        effect.delta
-    );
-    if let Some(i) = effect.interval() {
+    if let Some(w) = weights {
+        spec = spec.with_weights(w);
+    }
+    let plan = plan_sampler(&spec)?;
+    let chosen = plan.test(test.unwrap_or(plan.default_test()))?;
+    let details = &plan.details;
+    let not_exact = match &details.law {
+        LawOrigin::Pilot { why_not_exact, .. } => {
+            format!("  not from the exact law: {why_not_exact}\n")
+        }
+        LawOrigin::Exact { .. } => String::new(),
+    };
+    let shown = Shown {
+        json: Document {
+            sampler: &details.sampler,
+            n: details.n,
+            k: details.k,
+            rng: &args.rng,
+            test: chosen.test,
+            outcome: &chosen.details.outcome,
+            audit: &plan,
+        },
+        subject: format!(
+            "{} at N = {} (k = {})",
+            details.sampler, details.n, details.k
+        ),
+        noun: "sampler",
+        test: chosen.test.to_string(),
+        outcome: &chosen.details.outcome,
+        // What the trials before the test runs mean for it.
+        approximation: if chosen.details.runs_sparse {
+            format!(
+                "trials for the {} test's chi-square law (5 expected per cell; sparser tables \
+                 are judged by collisions)",
+                chosen.test
+            )
+        } else {
+            format!(
+                "trials before the {} test runs (5 expected per cell, a statistic close to its \
+                 law)",
+                chosen.test
+            )
+        },
+        before: format!(
+            "{not_exact}  level: alpha {} / ({} in the audit x {} in the run) = {} (Holm)\n",
+            plan.alpha,
+            count(plan.tests_in_audit, "test"),
+            count(plan.audits_in_run, "audit"),
+            level_text(plan.level)
+        ),
+        after: audit_lines(&plan),
+    };
+    print(args, shown)
+}
+
+/// N: the board's cells or the number of weights (a disagreeing -n is
+/// refused), else -n, else the default.
+fn population(args: &PowerArgs, sampler: Sampler, weights: Option<&[u64]>) -> Result<usize> {
+    let Some(fixed) = sampler.population().or(weights.map(<[u64]>::len)) else {
+        return Ok(args.n.unwrap_or(DEFAULT_N));
+    };
+    if let Some(n) = args.n.filter(|&n| n != fixed) {
+        return Err(Error::out_of_range(format!(
+            "-n {n} disagrees with {sampler}, which has N = {fixed} items"
+        )));
+    }
+    Ok(fixed)
+}
+
+/// The lines after the chosen test's plan: zero-weight picks, every test's
+/// plan, the tests not run and what the audit as a whole reaches.
+fn audit_lines(plan: &AuditPlan<Samplers>) -> String {
+    let details = &plan.details;
+    let mut out = String::new();
+    if let Some(i) = &details.impossible_picks {
+        let trials = i
+            .trials_for_power
+            .map_or("more than 2^64".into(), thousands);
+        let seen = i.pilot_picks.map_or(String::new(), |picks| {
+            format!(" (estimated: {} such picks in the pilot)", thousands(picks))
+        });
         out.push_str(&format!(
-            "  pilot excess over df: {:.1} (a fair {subject}'s sd is {:.1}); {}-sd interval on the \
-             effect: {:.3e} to {:.3e}\n",
-            i.excess, i.null_sd, i.z, i.low, i.high
+            "  zero-weight items are picked with probability {:.4e} per pick{seen}: the first \
+             such pick is certain bias (p = 0); {trials} picks catch one with {:.0}% \
+             probability\n",
+            i.rate,
+            plan.power * 100.0
         ));
     }
-    out
-}
-
-/// The plan's lines (level, trials for power, trials for the approximation
-/// under the label `approximation`, warning), or the reason there is none.
-pub fn outcome_lines(outcome: &PlanOutcome, approximation: &str) -> String {
-    match outcome {
-        PlanOutcome::Planned(plan) => render(plan, approximation),
-        PlanOutcome::NoPlan { reason, .. } => {
-            format!("  trials needed: none can be planned: {reason}\n")
+    out.push_str("every test of the audit, at this level:\n");
+    let width = plan
+        .tests
+        .iter()
+        .map(|t| t.test.name().len())
+        .max()
+        .unwrap_or(0);
+    for t in &plan.tests {
+        let runs = format!(
+            "runs from {} trials",
+            thousands(t.details.effect().approximation_trials)
+        );
+        let line = match &t.details.outcome {
+            PlanOutcome::Planned(p) => match p.trials_range {
+                Some(r) => format!(
+                    "about {} trials for power (interval {r}; {runs})",
+                    thousands(p.trials)
+                ),
+                None => format!("{} trials for power ({runs})", thousands(p.trials)),
+            },
+            // The reason's first clause ("no bias", "the effect is not
+            // distinguishable from zero at this pilot size").
+            PlanOutcome::NoPlan { reason, .. } => {
+                let head = reason.split(": ").next().unwrap_or(reason);
+                format!("no plan: {head} ({runs})")
+            }
+        };
+        out.push_str(&format!("  {:width$}  {line}\n", t.test.name()));
+    }
+    // Tests not run, grouped by reason.
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in &plan.not_run {
+        match reasons.iter_mut().find(|(why, _)| *why == t.why) {
+            Some((_, tests)) => tests.push(t.test.name()),
+            None => reasons.push((&t.why, vec![t.test.name()])),
         }
     }
-}
-
-/// A level in plain decimals to 4 significant digits (0.0003333), or in
-/// scientific notation below 1e-6.
-pub fn level_text(level: f64) -> String {
-    if level < 1e-6 {
-        return format!("{level:.3e}");
+    for (why, tests) in reasons {
+        out.push_str(&format!("  not run: {}: {why}\n", tests.join(", ")));
     }
-    let decimals = (3 - level.log10().floor() as i32).max(0) as usize;
-    let text = format!("{level:.decimals$}");
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    }
-}
-
-fn render(plan: &Plan, approximation: &str) -> String {
-    let level = level_text(plan.alpha);
-    let needed = match (&plan.simulation, plan.trials_range) {
-        (Some(sim), _) => format!(
-            "{} (found by simulation: {}; the χ² plan, only a first guess below {} trials, \
-             was {})",
-            thousands(plan.trials),
-            sim.words(),
-            thousands(power::simulate::SIMULATE_BELOW),
-            thousands(plan.chi_square_trials)
-        ),
-        (None, Some(r)) => format!(
-            "about {} (interval {r}, from the effect's interval)",
-            thousands(plan.trials)
-        ),
-        (None, None) => thousands(plan.trials),
-    };
-    let mut out = format!(
-        "  at level {level}: reject when the statistic exceeds {:.2}; {:.0}% power needs \
-         non-centrality {:.2}\n\
-         \x20 trials needed for power: {needed}\n\
-         \x20 {approximation}: {}\n",
-        plan.critical_value,
-        plan.power * 100.0,
-        plan.lambda,
-        thousands(plan.approximation_trials),
-    );
-    if let Some(w) = &plan.warning {
-        out.push_str(&format!("  warning: {w}\n"));
+    // The fewest trials by which some route reaches the power: the best
+    // test in its range, or else a first zero-weight pick.
+    match plan.trials_for_power {
+        Some(trials) => out.push_str(&format!(
+            "the audit has at least {:.0}% power from {}{} trials on ({})\n",
+            plan.power * 100.0,
+            if matches!(details.law, LawOrigin::Pilot { .. }) {
+                "about "
+            } else {
+                ""
+            },
+            thousands(trials),
+            match plan.best() {
+                Some(b) if b.details.recommended_trials() == Some(trials) => {
+                    format!("its {} test, in its range", b.test)
+                }
+                _ => "its first zero-weight pick".to_string(),
+            }
+        )),
+        None => out.push_str("no test of the audit gives a plan\n"),
     }
     out
+}
+
+/// "1 test", "3 tests".
+fn count(m: usize, noun: &str) -> String {
+    match m {
+        1 => format!("1 {noun}"),
+        m => format!("{m} {noun}s"),
+    }
 }

@@ -1,22 +1,22 @@
 //! `audit --shard`, `--checkpoint` and `--resume`: the audit (of built-in
 //! subjects of any kind) counted chunk by chunk into a tally file (see
 //! [`crate::shard`]): a shard's tally is written for `merge`; a
-//! whole run's is judged and reported as `audit` reports any run. A deck
-//! file's read can be checkpointed and resumed too.
+//! whole run's is judged and reported as `audit` reports any run. The read
+//! of a file (of decks, samples or picks) can be checkpointed and resumed
+//! too.
 
 use super::audit_args::{AuditArgs, OutputArgs};
 use super::interrupt;
 use super::shown::{Shown, show};
 use super::study::{Bars, deliver, prepare};
-use crate::audit::{self, ALL_TRIALS, Feed, Produced, Spec, Subject};
+use crate::audit::Planned;
 use crate::error::ErrorKind;
 use crate::experiment::record::{self, RunStart, shell_line};
 use crate::output::thousands;
 use crate::report::Provenance;
 use crate::shard::TallyFile;
-use crate::shard::input::{self, InputCheckpoint, InputSaving};
+use crate::shard::input::{self, InputCheckpoint, InputRead, InputSaving};
 use crate::shard::run::{self, Checkpoint};
-use crate::shuffle::{Shuffles, read_options};
 use crate::study::{Observer, Study, StudyResult};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -58,10 +58,9 @@ pub(super) fn run(args: &AuditArgs, study: Study) -> Result<i32> {
         )));
     }
     if let [planned] = study.audits.as_slice()
-        && let Some(spec) = planned.as_any().downcast_ref::<Spec<Shuffles>>()
         && !planned.is_builtin()
     {
-        return run_input(args, spec, study.alpha);
+        return run_input(args, planned.as_ref(), study.alpha);
     }
     let threads = args.run.threads.unwrap_or_else(rayon::current_num_threads);
     let command = shell_line(&record::command_line());
@@ -130,20 +129,11 @@ pub(super) fn present(
     Ok(show(&result, &Shown::of(output, out.as_deref())))
 }
 
-/// `audit --input FILE --checkpoint C` (or `--resume C`): the file read
-/// with its counts saved every so often, resumed from a saved checkpoint,
-/// then judged and shown as any audit. Ctrl-C saves and stops (exit 130).
-fn run_input(args: &AuditArgs, spec: &Spec<Shuffles>, alpha: f64) -> Result<i32> {
-    let Subject::Outside(outside) = &spec.subject else {
-        return Err(Error::unsupported("only an --input file is checkpointed"));
-    };
-    let Feed::File { format, .. } = &outside.feed else {
-        return Err(Error::unsupported(
-            "--cmd decks come from a program, not from chunks of the seed: such a run is not \
-             split or resumed",
-        ));
-    };
-    let opts = read_options(spec, outside, *format);
+/// `audit --input FILE --checkpoint C` (or `--resume C`): the file (of
+/// decks, samples or picks) read with its counts saved every so often,
+/// resumed from a saved checkpoint, then judged and shown as any audit.
+/// Ctrl-C saves and stops (exit 130).
+fn run_input(args: &AuditArgs, planned: &dyn Planned, alpha: f64) -> Result<i32> {
     let command = shell_line(&record::command_line());
     let resumed = args
         .shards
@@ -157,36 +147,33 @@ fn run_input(args: &AuditArgs, spec: &Spec<Shuffles>, alpha: f64) -> Result<i32>
         .as_deref()
         .or(args.shards.resume.as_deref())
         .expect("a checkpointed run saves somewhere");
-    let saving = InputSaving {
-        path,
-        every: args.shards.checkpoint_every,
-        stop: interrupt::stop_flag(),
+    let reading = InputRead {
+        command_line: command.clone(),
+        alpha,
+        resumed,
+        saving: InputSaving {
+            path,
+            every: args.shards.checkpoint_every,
+            stop: interrupt::stop_flag(),
+        },
     };
     let out = args.output.dir();
     let study = Study {
         alpha,
-        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command.clone()]),
-        ..Study::new(vec![spec.clone().into()])
+        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
+        ..Study::new(vec![planned.clone_box()])
     };
     prepare(&study, args.output.quiet, &args.output.export)?;
     let bars = Bars::new(&study, args.output.quiet, false);
-    let asked = (spec.trials != ALL_TRIALS).then_some(spec.trials);
     let result = deliver(
         out.as_deref(),
         &args.output.export,
         || {
-            bars.begin(0, spec.trials, spec.n);
-            let read = input::read(spec, &opts, command, alpha, resumed, saving, &|k| {
-                bars.advanced(k)
-            });
+            bars.begin(0, planned.trials(), planned.work());
+            let read = input::read_planned(planned, reading, &|k| bars.advanced(k));
             bars.finish();
-            let done = read.map_err(|e| with_resume_hint(e, Some(path)))?;
-            let produced = Produced {
-                feed: Some(done.feed(asked)),
-                tally: done.tally,
-            };
-            let judged = audit::of_read(spec, produced, done.seconds, alpha, false)?;
-            Ok(StudyResult::judged(study, vec![judged.into()], Vec::new()))
+            let judged = read.map_err(|e| with_resume_hint(e, Some(path)))?;
+            Ok(StudyResult::judged(study, vec![judged], Vec::new()))
         },
         |_, _| Ok(()),
     )?;

@@ -5,6 +5,7 @@
 use super::EXIT_BIASED;
 use super::audit_args::OutputArgs;
 use super::color;
+use super::table::{table_width, wrap};
 use super::verdicts;
 use crate::report;
 use crate::study::StudyResult;
@@ -40,6 +41,10 @@ impl<'a> Shown<'a> {
 pub(super) fn show(result: &StudyResult, shown: &Shown<'_>) -> i32 {
     if shown.json {
         println!("{}", result.summary().to_json());
+        // The table states the notes; with JSON they go to stderr.
+        for note in result.notes().iter().filter(|_| !shown.quiet) {
+            eprintln!("{}", wrap(&format!("note: {note}"), table_width()));
+        }
     } else {
         print!(
             "{}",

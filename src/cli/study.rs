@@ -7,9 +7,9 @@ use super::interrupt;
 use super::progress::{Progress, work};
 use crate::Result;
 use crate::audit::{Feed, N_FROM_INPUT, Planned};
-use crate::format::human_bytes;
+use crate::format::{counted, human_bytes};
 use crate::ingest;
-use crate::output::{files, thousands};
+use crate::output::files;
 use crate::study::{Observer, Study, StudyResult, verdicts_markdown};
 use clap::Args;
 use std::io::IsTerminal;
@@ -206,11 +206,11 @@ impl Observer for Bars {
         if self.announce {
             let width = self.count.to_string().len();
             self.progress.println(&format!(
-                "[{:>width$}/{}] {}: {} trials in {:.2} s",
+                "[{:>width$}/{}] {}: {} in {:.2} s",
                 index + 1,
                 self.count,
                 self.labels[index],
-                thousands(trials),
+                counted(trials, "trial", "trials"),
                 seconds
             ));
         }

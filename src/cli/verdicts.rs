@@ -36,7 +36,8 @@ pub fn render(result: &StudyResult) -> String {
             thousands(budget)
         )),
         None if same(&|r| r.trials.to_string()) => {
-            shared.push(format!("{} {unit} each", thousands(first.trials)));
+            let one = unit.strip_suffix('s').unwrap_or(unit);
+            shared.push(format!("{} each", counted(first.trials, one, unit)));
         }
         None => {}
     }
@@ -77,7 +78,7 @@ pub fn render(result: &StudyResult) -> String {
     }
     out.push('\n');
     out.push_str(&table(result, &records));
-    for note in result.study.notes.iter().flatten() {
+    for note in result.notes() {
         out.push_str(&wrap(&format!("\nnote: {note}\n"), table_width()));
     }
     if sequential {

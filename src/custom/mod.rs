@@ -65,9 +65,9 @@ pub use shuffle::{OwnShuffle, assert_fair};
 
 use crate::audit::{self, Audit, DEFAULT_ALPHA, DEFAULT_SEED, Kind, Produced, Spec, slug_of};
 use crate::error::{Front, Result};
-use crate::report::provenance::RunStart;
 use crate::pacing::{Progress, no_progress};
 use crate::report::Provenance;
+use crate::report::provenance::RunStart;
 use crate::source::{SourceKind, SourceSpec};
 use crate::stats::Verdict;
 use std::path::{Path, PathBuf};

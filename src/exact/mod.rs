@@ -99,7 +99,7 @@ pub(crate) struct Origin {
 /// The exact law of `algorithm` shuffling `[0, 1, ..., n-1]` with draws from
 /// `source`, by enumeration.
 ///
-/// Refuses (with [`Error::Invalid`] naming the reason) algorithms that draw
+/// Refuses (with [`crate::Error::Invalid`] naming the reason) algorithms that draw
 /// raw bits, sources whose draws are not independent, n outside
 /// `2..=`[`MAX_ENUMERATE_N`], and any case that needs more than `max_leaves`
 /// replays of the algorithm (the count is known before any work starts).

@@ -27,6 +27,7 @@ mod schema;
 use crate::audit::{ALL_TRIALS, DEFAULT_ALPHA, DEFAULT_SEED, Feed, Planned};
 use crate::error::{Error, Front, Opt, Result};
 use crate::ingest::{CommandSpec, Format};
+use crate::mixing::plan::MixingPlan;
 use crate::params::parse_count;
 use crate::report::Provenance;
 use crate::request::{Holds, Request};
@@ -34,7 +35,6 @@ use crate::source::SourceSpec;
 use crate::study::Study;
 use crate::values::{MIN_N, check_alpha, check_n, parse_confidence};
 use location::SourceText;
-use crate::mixing::plan::MixingPlan;
 use schema::{Count, RawAudit, RawExperiment, RawMixing, RawSample, Sizes, Steps};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -236,13 +236,11 @@ fn suggest_key(message: &str) -> String {
         .map(|k| (k, ()))
         .collect();
     match crate::params::lookup("key", field, &known) {
-        Err(e) if e.to_string().contains("did you mean") => {
-            let hint = e.to_string();
-            let start = hint.find("did you mean").unwrap_or(0);
-            let end = hint.find('?').map_or(hint.len(), |i| i + 1);
-            format!("{message} ({})", &hint[start..end])
-        }
-        _ => message.to_string(),
+        Err(e) => match e.meant() {
+            Some(meant) => format!("{message} (did you mean '{meant}'?)"),
+            None => message.to_string(),
+        },
+        Ok(()) => message.to_string(),
     }
 }
 

@@ -88,7 +88,6 @@ impl RunRecord {
     }
 }
 
-
 /// An argument as a POSIX shell would need it: bare when safe, otherwise in
 /// single quotes.
 pub fn shell_quote(arg: &str) -> String {

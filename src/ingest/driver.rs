@@ -407,27 +407,35 @@ pub(crate) struct Drained {
     pub reached_end: bool,
 }
 
-/// How far a read has got: the bytes, lines (or records) and decks of the
-/// input counted so far, each from the input's start. A read resumed here
-/// (the input opened at `bytes`) continues exactly where it stopped, since
-/// blocks are cut at line (record) ends.
+/// How far a read has got: the bytes, lines (or binary records) and
+/// trials (decks, samples, picks) of the input counted so far, each from
+/// the input's start. A read resumed here (the input opened at `bytes`)
+/// continues exactly where it stopped, since blocks are cut at line
+/// (record) ends.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReadPoint {
     /// Bytes of the input before the point.
     pub bytes: u64,
-    /// Lines (or records) before the point.
+    /// Lines (or binary records) before the point.
     pub units: u64,
-    /// Decks counted before the point.
-    pub decks: u64,
+    /// Trials (decks, samples, picks) counted before the point.
+    #[serde(alias = "decks")]
+    pub counted: u64,
 }
 
 /// Told, between two windows of blocks, how far a read has got, so that it
-/// can save the counts (see [`super::read_path_from`]).
-pub trait Saver: Sync {
-    /// The read has counted everything up to `point`; `so_far` gives the
-    /// tally of this read's decks (those before its start excluded). An
-    /// error ends the read with it (after a save, to stop).
-    fn reached(&self, point: ReadPoint, so_far: &dyn Fn() -> Tally) -> Result<()>;
+/// can save the counts (see [`super::read_path_from`] for decks,
+/// [`super::samples::read_samples_path_from`] for samples): `T` is the
+/// tally, `M` what the read finds out about the input's items (a deck's
+/// [`Items`](super::Items), how samples number theirs).
+pub trait Saver<T = Tally, M = super::Items>: Sync {
+    /// The read has counted everything up to `point`; `so_far` gives what
+    /// it has found out and the tally of this read's records (those before
+    /// its start excluded), or `None` while nothing it read can be counted
+    /// yet (samples held back until their numbering is known: a save then
+    /// keeps the point the read started from). An error ends the read with
+    /// it (after a save, to stop).
+    fn reached(&self, point: ReadPoint, so_far: &dyn Fn() -> Option<(M, T)>) -> Result<()>;
 }
 
 /// How to drive a read.
@@ -445,6 +453,8 @@ pub(crate) struct Drive<'a> {
     pub before: ReadPoint,
     /// Told the read's progress after every window, if set.
     pub saver: Option<&'a dyn Saver>,
+    /// What the items are, as the saver is told.
+    pub items: super::Items,
     pub limit: u64,
     /// Blocks parsed at once; 1 parses on the calling thread only.
     pub window: usize,
@@ -578,10 +588,10 @@ impl Drive<'_> {
                 let point = ReadPoint {
                     bytes,
                     units,
-                    decks: self.before.decks + decks,
+                    counted: self.before.counted + decks,
                 };
                 saver
-                    .reached(point, &|| slots.so_far())
+                    .reached(point, &|| Some((self.items.clone(), slots.so_far())))
                     .map_err(|error| Fail {
                         error,
                         decks,

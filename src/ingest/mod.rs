@@ -34,7 +34,7 @@
 //! byte order), kind j's items the consecutive indices `first[j]..`, and
 //! the k-th occurrence of a kind on a line is counted as its k-th index.
 //! Summed over each kind's indices the counts are exactly the
-//! position-by-kind counts ([`crate::deck`] tests them, and every per-cell
+//! position-by-kind counts (`crate::deck` tests them, and every per-cell
 //! output reads them: [`crate::tally::Cells`]; the per-index counts mean
 //! nothing and are neither tested nor shown). A later line holding a kind
 //! more often than the first line is refused. Binary records and explicit
@@ -151,7 +151,8 @@ impl Decks {
 }
 
 /// What tally index i means: the i-th item of the starting order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Items {
     /// Integer items in ascending order: index i is the item `i`
     /// (`one_based == false`) or `i + 1`.
@@ -282,42 +283,79 @@ fn with_input<T>(
     read(Box::new(file), &path.display().to_string())
 }
 
-/// Where a read starts and who is told how far it has got: a read resumed
-/// from a checkpoint, or saving one (see [`read_path_from`]).
-#[derive(Clone, Copy, Default)]
-pub struct Resume<'a> {
+/// Where a read starts, what the read before that point found, and who is
+/// told how far it has got: a read resumed from a checkpoint, or saving
+/// one (see [`read_path_from`] for decks,
+/// [`samples::read_samples_path_from`] for samples). `T` is the tally and
+/// `M` what a read finds out about the items (see [`Saver`]).
+pub struct Resume<'a, T = Tally, M = Items> {
     /// The point the input is read from (its start by default).
     pub at: ReadPoint,
+    /// What the read before [`at`](Self::at) found out, and its counts
+    /// (`None` for a read from the start): the rest is read as that read
+    /// would have read it (the same items, numbering and sample size),
+    /// since the lines that decided them are not read again.
+    pub before: Option<(&'a M, &'a T)>,
     /// Told the read's progress after every window of blocks.
-    pub saver: Option<&'a dyn Saver>,
+    pub saver: Option<&'a dyn Saver<T, M>>,
 }
 
-/// [`read_path`] of a file (not stdin) from `resume.at`, a point an
-/// earlier read of the same file reached (see [`Saver`]): the file is
-/// opened at that byte, lines are numbered on from there, and the decks
-/// before it count towards [`Options::max_records`]. `opts.reading.order`
-/// must give
-/// the earlier read's starting order (its items), since the first deck
-/// that set it is not read again. The tally holds this read's decks only.
-pub fn read_path_from(
+impl<T, M> Clone for Resume<'_, T, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, M> Copy for Resume<'_, T, M> {}
+
+impl<T, M> Default for Resume<'_, T, M> {
+    fn default() -> Self {
+        Self {
+            at: ReadPoint::default(),
+            before: None,
+            saver: None,
+        }
+    }
+}
+
+/// The file at `path` (not stdin) opened at `at`, with `opts`' limit
+/// lowered by the records before `at`: how every kind's read resumes.
+pub(crate) fn open_at<R: Clone>(
     path: &Path,
-    opts: &Options<Decks>,
-    resume: Resume<'_>,
-    progress: Progress<'_>,
-) -> Result<Ingested<Tally, Items>> {
+    at: ReadPoint,
+    opts: &Options<R>,
+) -> Result<(std::fs::File, Options<R>)> {
     use std::io::{Seek, SeekFrom};
     let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
     };
     let mut file = std::fs::File::open(path).map_err(io)?;
-    file.seek(SeekFrom::Start(resume.at.bytes)).map_err(io)?;
+    file.seek(SeekFrom::Start(at.bytes)).map_err(io)?;
     let opts = Options {
         max_records: opts
             .max_records
-            .map(|max| max.saturating_sub(resume.at.decks).max(1)),
+            .map(|max| max.saturating_sub(at.counted).max(1)),
         ..opts.clone()
     };
+    Ok((file, opts))
+}
+
+/// [`read_path`] of a file (not stdin) from `resume.at`, a point an
+/// earlier read of the same file reached (see [`Saver`]): the file is
+/// opened at that byte, lines are numbered on from there, and the decks
+/// before it count towards [`Options::max_records`]. The decks are read
+/// with the items the earlier read found (`resume.before`), since the
+/// first deck that set them is not read again; a starting order
+/// (`opts.reading.order`) must be the earlier read's. The tally holds this
+/// read's decks only.
+pub fn read_path_from(
+    path: &Path,
+    opts: &Options<Decks>,
+    resume: Resume<'_>,
+    progress: Progress<'_>,
+) -> Result<Ingested<Tally, Items>> {
+    let (file, opts) = open_at(path, resume.at, opts)?;
     read_resumable(
         file,
         &path.display().to_string(),
@@ -515,6 +553,25 @@ impl FirstDeck<'_> {
     }
 }
 
+/// The dictionary of a read resumed after an earlier one found `items`
+/// (`n` of them) in its first deck, as that read built it (binary records
+/// are numbered from 0 or 1).
+fn resumed_dict(items: &Items, n: usize, binary: bool) -> Result<Dict, Fail> {
+    let dict = match (items, binary) {
+        (Items::Numeric { one_based }, true) => {
+            let base = u32::from(*one_based);
+            binary::first_record_dict(&(base..base + n as u32).collect::<Vec<_>>())
+        }
+        (Items::Labels(_), true) => Err("binary records hold numbered items".to_string()),
+        (_, false) => {
+            let labels: Vec<String> = (0..n).map(|i| items.label(i)).collect();
+            let tokens: Vec<&[u8]> = labels.iter().map(|l| l.as_bytes()).collect();
+            Dict::from_first_deck(&tokens, Some(n), "the first deck".to_string())
+        }
+    };
+    dict.map_err(|p| Fail::from(Error::bad_input(format!("the items read before: {p}"))))
+}
+
 /// The items of a deck line.
 fn line_tokens(line: &[u8]) -> Vec<&[u8]> {
     text::tokens(text::deck_body(line).unwrap_or_default()).collect()
@@ -556,15 +613,39 @@ pub(crate) fn ingest(
         before: ReadPoint {
             bytes: resume.at.bytes + skipped_bytes,
             units: units_before,
-            decks: resume.at.decks,
+            counted: resume.at.counted,
         },
         saver: resume.saver,
+        items: dict.items.clone(),
         limit,
         window,
         probe_more,
         progress,
     };
+    // A resumed read goes on with the items the earlier read found.
+    let resumed = match (resume.before, &plan.order) {
+        (Some((items, tally)), None) => {
+            Some(resumed_dict(items, tally.n(), plan.record.is_some())?)
+        }
+        _ => None,
+    };
     match plan.record {
+        None if resume.before.is_some() => {
+            let dict = resumed
+                .as_ref()
+                .or(plan.order.as_ref())
+                .expect("a dictionary");
+            check_collect(dict.n, opts)?;
+            let first = src.next_block().map_err(io)?.unwrap_or_default();
+            let parser = text::TextParser { dict };
+            let done = drive(dict, resume.at.units, 0).run(src, first, &parser)?;
+            Ok(Ingested {
+                tally: done.tally,
+                counted: done.decks,
+                items: dict.items.clone(),
+                stopped_early: done.stopped_early,
+            })
+        }
         None => {
             let mut units_before = resume.at.units;
             let mut skipped_bytes = 0u64;
@@ -612,12 +693,16 @@ pub(crate) fn ingest(
                     truncated: Truncated::MidDeck,
                 })
             };
-            let Some(first) = src.next_block().map_err(io)? else {
-                return Err(ragged(src, 0).unwrap_or_else(|| no_decks(name)));
+            let first = match src.next_block().map_err(io)? {
+                Some(first) => first,
+                // A resumed read may find nothing left to read.
+                None if resume.before.is_some() && src.end().1 == 0 => Vec::new(),
+                None => return Err(ragged(src, 0).unwrap_or_else(|| no_decks(name))),
             };
-            let own = match plan.order {
-                Some(_) => None,
-                None => Some(
+            let own = match (&plan.order, resumed) {
+                (Some(_), _) => None,
+                (None, Some(resumed)) => Some(resumed),
+                (None, None) => Some(
                     binary::first_record_dict(&binary::record_values(&first[..record], width))
                         .map_err(|p| match binary::text_problem(&first, opts.format) {
                             Some(text) => {

@@ -35,7 +35,7 @@
 use super::command::{self, CommandSpec, Unit, WorkerRun, worker_runs};
 use super::driver::{BLOCK, Chunker, Fail, Marks, Source, Truncated};
 use super::text::{deck_body, tokens};
-use super::{Format, Ingested, Options, with_input};
+use super::{Format, Ingested, Options, ReadPoint, Resume, with_input};
 use crate::error::{Error, Result};
 use crate::format::thousands;
 use crate::pacing::Progress;
@@ -44,7 +44,8 @@ use std::io::Read;
 use std::path::Path;
 
 /// What each line of an outside sampler's output holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SampleKind {
     /// k distinct items of the population (k from the first line), in no
     /// particular order.
@@ -77,7 +78,8 @@ impl SampleKind {
 }
 
 /// How items are numbered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Base {
     /// Items 0..N−1.
     Zero,
@@ -138,7 +140,8 @@ pub fn read_samples(
     let n = check(opts)?;
     let limit = opts.limit(Unit::SAMPLE)?;
     let mut src = Chunker::new(reader, BLOCK, None, false);
-    read_source(&mut src, name, opts, n, limit, true, progress).map_err(|f| f.error)
+    let resume = Resume::default();
+    read_source(&mut src, name, opts, n, limit, true, progress, resume).map_err(|f| f.error)
 }
 
 /// [`read_samples`] from a file, or from stdin when `path` is `-`.
@@ -150,6 +153,37 @@ pub fn read_samples_path(
     with_input(path, |reader, name| {
         read_samples(reader, name, opts, progress)
     })
+}
+
+/// [`read_samples_path`] of a file (not stdin) from `resume.at`, a point
+/// an earlier read of the same file reached (see [`super::Saver`]): the
+/// file is opened at that byte, lines are numbered on from there, and the
+/// samples before it count towards [`Options::max_records`]. The samples
+/// are read with the numbering and k the earlier read found
+/// (`resume.before`: its base and counts), since the lines that decided
+/// them are not read again. `resume.saver` is told how far the read has
+/// got after every block (while the numbering is still open, that nothing
+/// can be counted yet). The tally holds this read's samples only.
+pub fn read_samples_path_from(
+    path: &Path,
+    opts: &Options<Samples>,
+    resume: Resume<'_, SampleTally, Base>,
+    progress: Progress<'_>,
+) -> Result<Ingested<SampleTally, Base>> {
+    let n = check(opts)?;
+    if let Some((_, before)) = resume.before
+        && before.n() != n
+    {
+        return Err(Error::bad_input(format!(
+            "the samples read before are of N = {}, not N = {n}",
+            before.n()
+        )));
+    }
+    let (file, opts) = super::open_at(path, resume.at, opts)?;
+    let limit = opts.limit(Unit::SAMPLE)?;
+    let mut src = Chunker::new(file, BLOCK, None, false);
+    let name = path.display().to_string();
+    read_source(&mut src, &name, &opts, n, limit, true, progress, resume).map_err(|f| f.error)
 }
 
 /// Runs `cmd.jobs` copies of a sampler program and counts `trials` samples
@@ -170,7 +204,16 @@ pub fn run_sample_command(
     }
     let runs = worker_runs(cmd, n, trials, seed);
     let read = |src: &mut dyn Source, count: u64| {
-        read_source(src, "stdout", opts, n, count, false, progress)
+        read_source(
+            src,
+            "stdout",
+            opts,
+            n,
+            count,
+            false,
+            progress,
+            Resume::default(),
+        )
     };
     let results = command::run_workers(cmd, &runs, None, Unit::SAMPLE, &read)?;
     let mut merged: Option<Ingested<SampleTally, Base>> = None;
@@ -322,6 +365,12 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// What the read has found out and counted, once the base is known
+    /// (before, samples are held back uncounted).
+    fn so_far(&self) -> Option<(Base, SampleTally)> {
+        Some((self.base?, self.counter.as_ref()?.so_far().clone()))
+    }
+
     /// Counts the held samples once the base is known. They hold only
     /// items 1..N−1 (a 0 or an N would have decided), valid in either base.
     fn release(&mut self, base: Base) {
@@ -365,7 +414,10 @@ fn weights_short(value: u64, base: Option<Base>, n: u64) -> String {
 }
 
 /// Reads a whole source of sample lines, counting at most `limit`; with
-/// `probe_more`, looks past the limit for another sample line.
+/// `probe_more`, looks past the limit for another sample line. `resume`
+/// says where the source starts in its input and what was read before it,
+/// and who is told how far the read has got after each block.
+#[allow(clippy::too_many_arguments)]
 fn read_source(
     src: &mut dyn Source,
     name: &str,
@@ -374,6 +426,7 @@ fn read_source(
     limit: u64,
     probe_more: bool,
     progress: Progress<'_>,
+    resume: Resume<'_, SampleTally, Base>,
 ) -> std::result::Result<Ingested<SampleTally, Base>, Fail> {
     let io = |e: std::io::Error, count: u64| Fail {
         error: Error::Io {
@@ -383,19 +436,26 @@ fn read_source(
         decks: count,
         truncated: Truncated::No,
     };
+    let ordered = opts.reading.kind.ordered();
     let mut reader = Reader {
         opts: &opts.reading,
         n,
-        k: None,
-        base: opts.reading.base,
+        // A resumed read goes on with the base and k read before.
+        k: resume.before.map(|(_, tally)| tally.k()),
+        base: resume
+            .before
+            .map_or(opts.reading.base, |(base, _)| Some(*base)),
         held: Vec::new(),
-        counter: None,
+        counter: resume
+            .before
+            .map(|(_, tally)| SampleCounter::new(n, tally.k(), ordered)),
         marks: Marks::new(n + 1),
         sample: Vec::new(),
         zero_based: Vec::new(),
         count: 0,
     };
-    let mut line_number = 0u64;
+    let mut line_number = resume.at.units;
+    let mut bytes = resume.at.bytes;
     let mut stopped_early = false;
     'blocks: while let Some(block) = src.next_block().map_err(|e| io(e, reader.count))? {
         let before = reader.count;
@@ -433,8 +493,25 @@ fn read_source(
         if reader.count >= limit && !probe_more {
             break;
         }
+        bytes += block.len() as u64;
+        if let Some(saver) = resume.saver
+            && reader.count < limit
+        {
+            let point = ReadPoint {
+                bytes,
+                units: line_number,
+                counted: resume.at.counted + reader.count,
+            };
+            saver
+                .reached(point, &|| reader.so_far())
+                .map_err(|error| Fail {
+                    error,
+                    decks: reader.count,
+                    truncated: Truncated::No,
+                })?;
+        }
     }
-    if reader.count == 0 {
+    if reader.count == 0 && resume.before.is_none() {
         return Err(Fail {
             error: Error::bad_input(format!("{name}: no samples found")),
             decks: 0,
@@ -628,10 +705,84 @@ mod tests {
         let whole = read(&text, &opts).unwrap();
         for block in [3, 17, 64] {
             let mut src = Chunker::new(text.as_bytes(), block, None, false);
-            let got = read_source(&mut src, "x", &opts, 8, u64::MAX, true, &no_progress).unwrap();
+            let resume = Resume::default();
+            let got = read_source(
+                &mut src,
+                "x",
+                &opts,
+                8,
+                u64::MAX,
+                true,
+                &no_progress,
+                resume,
+            )
+            .unwrap();
             assert_eq!(got, whole, "block {block}");
         }
         assert_eq!(whole.tally.trials(), 500);
+    }
+
+    /// A read resumed from any point a saver was told, with the base and
+    /// counts found by then, adds up to one uninterrupted read, with or
+    /// without a limit; while the base is open (samples held back) there
+    /// is nothing to save; a bad line after the point is named by its line
+    /// in the file.
+    #[test]
+    fn a_read_resumed_at_any_saved_point_counts_what_one_read_counts() {
+        // Neither 0 nor 8 on the first 40 lines: the base is open until
+        // line 43 holds a 0.
+        let text: String = (0..300)
+            .map(|i| match i {
+                ..40 => format!("{} {}\n", 1 + i % 3, 4 + i % 4),
+                _ => format!("{} {}\n", i % 7, (i % 7 + 1 + i % 3) % 8),
+            })
+            .collect();
+        fn read_from(
+            text: &str,
+            opts: &Options<Samples>,
+            at: ReadPoint,
+            before: Option<(&Base, &SampleTally)>,
+            saver: Option<&dyn super::super::Saver<SampleTally, Base>>,
+        ) -> std::result::Result<Ingested<SampleTally, Base>, String> {
+            let resume = Resume { at, before, saver };
+            let limit = opts.max_records.map_or(u64::MAX, |m| m - at.counted);
+            let mut src = Chunker::new(&text.as_bytes()[at.bytes as usize..], 16, None, false);
+            read_source(&mut src, "x", opts, 8, limit, true, &no_progress, resume)
+                .map_err(|f| f.error.to_string())
+        }
+        for max_records in [None, Some(250)] {
+            let opts = Options {
+                max_records,
+                ..opts(8, SampleKind::Ordered)
+            };
+            let whole = read(&text, &opts).unwrap();
+            let points = super::super::tests::Points::default();
+            let saving = read_from(&text, &opts, ReadPoint::default(), None, Some(&points));
+            assert_eq!(saving.unwrap(), whole);
+            let points = points.take();
+            let open = points
+                .iter()
+                .take_while(|(_, so_far)| so_far.is_none())
+                .count();
+            assert!(open > 0, "the first blocks leave the base open");
+            assert!(points[open..].iter().all(|(_, so_far)| so_far.is_some()));
+            assert!(points.len() > open + 3);
+            for (at, so_far) in points.into_iter().skip(open) {
+                let (base, before) = so_far.unwrap();
+                assert_eq!(base, Base::Zero);
+                let rest = read_from(&text, &opts, at, Some((&base, &before)), None).unwrap();
+                let mut all = before.clone();
+                all.merge(&rest.tally);
+                assert_eq!(all, whole.tally, "from {at:?}");
+                assert_eq!(at.counted + rest.counted, whole.counted);
+                assert_eq!(rest.stopped_early, whole.stopped_early);
+                let bad = format!("{text}3 3\n");
+                let err = read_from(&bad, &opts, at, Some((&base, &before)), None);
+                if max_records.is_none() {
+                    assert_eq!(err.unwrap_err(), "x:301: 3 appears twice");
+                }
+            }
+        }
     }
 
     #[test]

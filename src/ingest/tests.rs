@@ -211,3 +211,139 @@ fn marks_clear_when_the_stamps_wrap() {
     assert_eq!(stamp, first);
     assert_ne!(marks.seen[1], stamp);
 }
+
+/// A point a read reached, with what it had found and counted then.
+type Point<T, M> = (ReadPoint, Option<(M, T)>);
+
+/// Every point a read reached.
+pub(super) struct Points<T, M>(std::sync::Mutex<Vec<Point<T, M>>>);
+
+impl<T, M> Default for Points<T, M> {
+    fn default() -> Self {
+        Self(std::sync::Mutex::new(Vec::new()))
+    }
+}
+
+impl<T, M> Points<T, M> {
+    pub(super) fn take(&self) -> Vec<Point<T, M>> {
+        std::mem::take(&mut self.0.lock().unwrap())
+    }
+}
+
+impl<T: Send, M: Send> Saver<T, M> for Points<T, M> {
+    fn reached(&self, point: ReadPoint, so_far: &dyn Fn() -> Option<(M, T)>) -> Result<()> {
+        self.0.lock().unwrap().push((point, so_far()));
+        Ok(())
+    }
+}
+
+/// A read resumed from any point a saver was told, with what was found
+/// and counted by then, adds up to one uninterrupted read: numbered decks,
+/// labels, a deck whose items repeat, binary records, with and without a
+/// limit. A bad line after the point is named by its line in the file.
+#[test]
+fn a_read_resumed_at_any_saved_point_counts_what_one_read_counts() {
+    let n = 6;
+    let rows = decks(n, 400, 3);
+    let labelled = |names: [&str; 6]| -> Vec<u8> {
+        let mut out = String::from("# header\n");
+        for row in &rows {
+            let items: Vec<&str> = row.iter().map(|&v| names[v as usize]).collect();
+            out.push_str(&items.join(" "));
+            out.push('\n');
+        }
+        out.into_bytes()
+    };
+    let text_opts = |max_records| Options {
+        max_records,
+        ..collecting(ALL)
+    };
+    let u8_opts = |max_records| Options {
+        n: Some(n),
+        format: Format::U8,
+        max_records,
+        ..collecting(ALL)
+    };
+    let records: Vec<u8> = rows.iter().flatten().map(|&v| v as u8 + 1).collect();
+    let shoe_opts = |max_records| Options {
+        max_records,
+        ..Options::default()
+    };
+    type OptionsFor<'a> = &'a dyn Fn(Option<u64>) -> Options<Decks>;
+    let cases: [(&str, Vec<u8>, OptionsFor); 4] = [
+        ("numbered", text(&rows), &text_opts),
+        (
+            "labels",
+            labelled(["AS", "KH", "x", "QD", "7C", "b"]),
+            &text_opts,
+        ),
+        ("shoe", labelled(["A", "A", "B", "B", "C", "C"]), &shoe_opts),
+        ("u8", records, &u8_opts),
+    ];
+    for (name, input, opts) in cases {
+        for limit in [None, Some(333)] {
+            let opts = opts(limit);
+            fn read_from(
+                input: &[u8],
+                opts: &Options<Decks>,
+                resume: Resume<'_>,
+            ) -> Result<Ingested<Tally, Items>> {
+                let opts = Options {
+                    max_records: opts.max_records.map(|m| m - resume.at.counted),
+                    ..opts.clone()
+                };
+                let rest = &input[resume.at.bytes as usize..];
+                read_resumable(rest, "x", &opts, &no_progress, 64, resume)
+            }
+            let points = Points::default();
+            let saving = Resume {
+                saver: Some(&points),
+                ..Resume::default()
+            };
+            let whole = read_from(&input, &opts, saving).unwrap();
+            assert_eq!(
+                whole,
+                read_blocks(&input[..], "x", &opts, &no_progress, 64).unwrap()
+            );
+            let points = points.take();
+            assert!(points.len() > 3, "{name}: {} points", points.len());
+            for (at, so_far) in points {
+                let (items, before) = so_far.expect("decks are counted from the first");
+                assert_eq!(items, whole.items, "{name}");
+                let resume = Resume {
+                    at,
+                    before: Some((&items, &before)),
+                    saver: None,
+                };
+                let rest = read_from(&input, &opts, resume).unwrap();
+                let mut all = before.clone();
+                all.merge(&rest.tally);
+                assert_eq!(all, whole.tally, "{name} from {at:?}");
+                assert_eq!(at.counted + rest.counted, whole.counted, "{name}");
+                assert_eq!(rest.stopped_early, whole.stopped_early, "{name}");
+            }
+        }
+    }
+    // Lines are numbered on from the point.
+    let mut bad = text(&rows);
+    bad.extend_from_slice(b"0 1 2 3 4 4\n");
+    let whole = read_blocks(&bad[..], "x", &text_opts(None), &no_progress, 64).unwrap_err();
+    let points = Points::default();
+    let resume = Resume {
+        saver: Some(&points),
+        ..Resume::default()
+    };
+    let read = read_resumable(&bad[..], "x", &text_opts(None), &no_progress, 64, resume);
+    assert_eq!(read.unwrap_err().to_string(), whole.to_string());
+    for (at, so_far) in points.take() {
+        let (items, before) = so_far.unwrap();
+        let resume = Resume {
+            at,
+            before: Some((&items, &before)),
+            saver: None,
+        };
+        let rest = &bad[at.bytes as usize..];
+        let err = read_resumable(rest, "x", &text_opts(None), &no_progress, 64, resume);
+        assert_eq!(err.unwrap_err().to_string(), whole.to_string());
+    }
+}

@@ -28,7 +28,7 @@
 //!   P(i at t) is (1/b) q^(t − e) for e ≤ t ≤ n − b with q = 1 − 1/b, and
 //!   q^(n − b + 1 − e)/(b − 1) for t > n − b; the TV of one item is then a
 //!   closed form, and items only differ by e.
-//!   [`crate::algorithm::buffer_marginals`] is the O(n²) reference.
+//!   `crate::algorithm::buffer_marginals` is the O(n²) reference.
 //! - a window of c items: each item is uniform over its window, TV 1 − c/n.
 //! - shards: an item of the short last shard (r items) lands uniformly in
 //!   r positions starting at s·u, u uniform among the k shard slots: TV

@@ -11,8 +11,8 @@
 
 pub mod buffer;
 pub mod laws;
-pub mod plan;
 pub mod monte_carlo;
+pub mod plan;
 pub mod random_swap;
 
 pub use crate::permutation::Statistic;

@@ -3,7 +3,7 @@
 //! distance with its bias floor (what a uniform sampler shows) and standard
 //! error (its spread), kept apart.
 //!
-//! Runs go through the engine's chunk runner ([`engine::run_chunks`]), with
+//! Runs go through the engine's chunk runner (`engine::run_chunks`), with
 //! an observer of its own (`Trajectories`): trials are split into the
 //! engine's chunks, chunk `c` draws from stream `c` of the seed, and chunk
 //! counts merge by addition, so the counts depend only on the spec, never on
@@ -65,9 +65,9 @@ impl Counts {
 /// Runs `spec`, reporting each finished chunk's trials to `progress`.
 ///
 /// Every trial starts from the identity and applies the algorithm's step
-/// ks[0] times, observes, then ks[1] - ks[0] more times, observes, and so on:
+/// `ks[0]` times, observes, then `ks[1] - ks[0]` more times, observes, and so on:
 /// because steps compose ([`Algorithm::with_k`]), the i-th observation has
-/// exactly the law of the algorithm with k = ks[i]. One trajectory per trial
+/// exactly the law of the algorithm with k = `ks[i]`. One trajectory per trial
 /// costs max(k) steps instead of Σ k; the observations at different k of one
 /// trial are dependent, but each k's estimate and its errors only involve its
 /// own, independent, trials.
@@ -207,7 +207,7 @@ pub const RANGE_STANDARD_ERRORS: f64 = 3.0;
 ///
 /// The plug-in estimate is biased upwards: each cell adds |p̂ - q| ≥ 0, so
 /// noise in a cell where p = q still adds about its standard deviation. For a
-/// law p with T trials, 0 ≤ E[tv] - TV ≤ (1/2) Σ E|p̂_i - p_i| (triangle
+/// law p with T trials, 0 ≤ E\[tv\] - TV ≤ (1/2) Σ E|p̂_i - p_i| (triangle
 /// inequality, cell by cell), and the right side is largest, to the normal
 /// approximation E|p̂_i - p_i| ≈ √(2 p_i (1 - p_i) / (π T)) (concave in p_i),
 /// when p is uniform over the cells. For a uniform reference law (whole

@@ -53,11 +53,11 @@ fn fixed_points_to(n: usize, trim: bool) -> Vec<f64> {
 ///
 /// The count of cycles is a sum of independent Bernoulli(1/m), m = 1..n,
 /// with mean and variance below H_n ≈ ln n + 0.58 (14.4 at n = 10^6), so
-/// only k up to [`cycles_reach`] carries any mass a double can hold
+/// only k up to `cycles_reach` carries any mass a double can hold
 /// (beyond it the Poisson-like tail is below 1e-250): the recurrence runs
 /// on those k alone, O(n log n) instead of O(n²), and the rest is 0.
 ///
-/// Above [`CYCLE_BLOCK`] the factors m are taken in blocks of that many,
+/// Above `CYCLE_BLOCK` the factors m are taken in blocks of that many,
 /// each block's law (the same recurrence) computed in parallel and the
 /// blocks' laws convolved in order: the same law on any number of threads,
 /// and at n = 10^6 most of an audit's final tests no longer wait on one
@@ -236,7 +236,7 @@ pub const RISING_EXACT_N: usize = 20_000;
 /// P(exactly r rising sequences), r = 0..=n: Eulerian numbers A(n, r-1) over
 /// n!, by q_m(d) = [(d+1) q_{m-1}(d) + (m-d) q_{m-1}(d-1)] / m on descents d.
 ///
-/// Above [`RISING_EXACT_N`] the law is the Edgeworth expansion of the
+/// Above `RISING_EXACT_N` the law is the Edgeworth expansion of the
 /// descents' exact cumulants (mean (n-1)/2, variance (n+1)/12, third 0,
 /// fourth -(n+1)/120), discretised with a continuity correction: the
 /// Eulerian law obeys a local central limit theorem, and the expansion's

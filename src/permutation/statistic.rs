@@ -22,7 +22,7 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Statistic {
-    /// The whole arrangement, by its [`rank`]: n! values, uniform.
+    /// The whole arrangement, by its `rank`: n! values, uniform.
     Permutation,
     /// How many values stay at their own position, 0..=n: the rencontres
     /// law.
@@ -34,7 +34,7 @@ pub enum Statistic {
     RisingSequences,
     /// Clumping: how many neighbours of the starting order (values i and
     /// i+1) are still side by side, in either order, 0..=n-1
-    /// ([`adjacent_pairs`]): about Poisson(2), exact by inclusion–exclusion.
+    /// (`adjacent_pairs`): about Poisson(2), exact by inclusion–exclusion.
     Clumping,
 }
 

@@ -40,7 +40,7 @@ pub struct HeatmapPanel {
     /// The verdict shown as a badge, exactly as the audit reached it; `None`
     /// where there is no verdict (exact marginals).
     pub verdict: Option<Verdict>,
-    /// Axis titles, columns then rows ([`DECK_AXES`] for a shuffle's
+    /// Axis titles, columns then rows (`DECK_AXES` for a shuffle's
     /// position-by-value matrix).
     pub axes: [&'static str; 2],
 }
@@ -87,7 +87,7 @@ pub(super) const TEXT: RGBColor = RGBColor(30, 30, 30);
 const MUTED_TEXT: RGBColor = RGBColor(70, 70, 70);
 pub(super) const FRAME: RGBColor = RGBColor(110, 110, 110);
 /// Label of the colour bar.
-pub(super) const COLOUR_BAR_LABEL: &str = "observed / expected (log scale)";
+const COLOUR_BAR_LABEL: &str = "observed / expected (log scale)";
 /// Smallest badge text, in pixels, however small the panel.
 const MIN_BADGE_PX: f64 = 14.0;
 
@@ -99,12 +99,7 @@ const MIN_BADGE_PX: f64 = 14.0;
 pub fn draw_heatmap(panel: &HeatmapPanel, scale: &LogScale) -> Result<Vec<u8>, PlotError> {
     check_panel(panel)?;
     let theme = Theme::scaled(1.0);
-    let bar = ColourBar::new(
-        scale,
-        scale.clipping(&panel.ratios),
-        format!("{COLOUR_BAR_LABEL}: {}", scale.range_words()),
-        &theme,
-    )?;
+    let bar = ColourBar::single(scale, &panel.ratios, &theme)?;
     let title = title_height(&theme, panel);
     render(SINGLE_SIZE, |root| {
         let (matrix_area, bar_area) = root.split_horizontally(SINGLE_SIZE.0 as i32 - bar.width);
@@ -276,10 +271,7 @@ pub(super) fn title_height(theme: &Theme, panel: &HeatmapPanel) -> i32 {
 
 /// The title block of a heatmap panel.
 fn header(panel: &HeatmapPanel) -> Header<'_> {
-    Header {
-        title: &panel.title,
-        verdict: panel.verdict,
-    }
+    Header::new(&panel.title, panel.verdict)
 }
 
 /// A picture's title block: the bold first line, the verdict badge on a
@@ -293,7 +285,12 @@ pub(super) struct Header<'a> {
     pub(super) verdict: Option<Verdict>,
 }
 
-impl Header<'_> {
+impl<'a> Header<'a> {
+    /// The block of `title`'s lines and the badge of `verdict`, if any.
+    pub(super) fn new(title: &'a [String], verdict: Option<Verdict>) -> Self {
+        Header { title, verdict }
+    }
+
     /// Height of the block.
     pub(super) fn height(&self, theme: &Theme) -> i32 {
         let lines = self.title.len() as i32;
@@ -414,85 +411,45 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
     }
     let (x0, y0) = (m.left + (free_width - side) / 2, m.top);
     let columns = panel.columns;
-    // Cell boundaries on integer pixels so cells tile the square exactly
-    // (rectangular cells when there are fewer columns than rows).
-    let edge = |i: usize, count: usize| (i * side as usize / count) as i32;
-    let centre = |i: usize, count: usize| (edge(i, count) + edge(i + 1, count)) / 2;
 
     // Title and badge, centred over the matrix but kept inside the panel.
     let cx = x0 + side / 2;
     header(panel).draw(area, (cx, w), theme)?;
 
-    // Cells: row = position (top to bottom), column = value (left to right).
+    // Cells: row = position (top to bottom), column = value (left to right),
+    // on integer pixels so that they tile the square exactly (rectangular
+    // cells when there are fewer columns than rows).
     for (position, row) in panel.ratios.chunks_exact(columns).enumerate() {
         for (value, &ratio) in row.iter().enumerate() {
             fill_rect(
                 area,
-                (x0 + edge(value, columns), y0 + edge(position, n)),
-                (x0 + edge(value + 1, columns), y0 + edge(position + 1, n)),
+                (
+                    x0 + edge(value, columns, side),
+                    y0 + edge(position, n, side),
+                ),
+                (
+                    x0 + edge(value + 1, columns, side),
+                    y0 + edge(position + 1, n, side),
+                ),
                 scale.colour(ratio),
             )?;
         }
     }
     draw_frame(area, (x0, y0), (side, side))?;
 
-    // Ticks and labels: indices on both axes.
+    // Ticks and labels: indices on both axes, and the axis titles.
     let tick_font = TextFont::plain(theme.tick);
     let label_width = tick_font.width(&(n - 1).to_string())?;
     let column_width = tick_font.width(&(columns - 1).to_string())?;
-    let stride = tick_stride(columns, side, column_width + theme.gap);
-    for i in (0..columns).step_by(stride) {
-        let cx = x0 + centre(i, columns);
-        let below = y0 + side + theme.tick_len;
-        draw_line(area, (cx, y0 + side), (cx, below), &FRAME)?;
-        draw_text(
-            area,
-            &i.to_string(),
-            (cx, below + theme.gap),
-            tick_font,
-            (HPos::Center, VPos::Top),
-            &TEXT,
-        )?;
-    }
-    let stride = tick_stride(n, side, label_width + theme.gap);
-    for i in (0..n).step_by(stride) {
-        let cy = y0 + centre(i, n);
-        let left = x0 - 1 - theme.tick_len;
-        draw_line(area, (left, cy), (x0 - 1, cy), &FRAME)?;
-        draw_text(
-            area,
-            &i.to_string(),
-            (left - theme.gap, cy),
-            tick_font,
-            (HPos::Right, VPos::Center),
-            &TEXT,
-        )?;
-    }
-
-    // Axis titles.
-    let axis_font = TextFont::plain(theme.axis);
-    let x_title_y = y0 + side + theme.tick_len + theme.gap + line_height(theme.tick) + theme.gap;
-    draw_text(
+    draw_axes(
         area,
-        panel.axes[0],
-        (x0 + side / 2, x_title_y),
-        axis_font,
-        (HPos::Center, VPos::Top),
-        &TEXT,
+        (x0, y0, side, side),
+        (columns, n),
+        0,
+        (column_width, label_width),
+        panel.axes,
+        theme,
     )?;
-    let y_title_x = x0 - theme.tick_len - theme.gap - label_width - theme.gap;
-    draw_text(
-        area,
-        panel.axes[1],
-        (y_title_x - line_height(theme.axis) / 2, y0 + side / 2),
-        TextFont {
-            vertical: true,
-            ..axis_font
-        },
-        (HPos::Center, VPos::Center),
-        &TEXT,
-    )?;
-
     Ok(MatrixRect { y: y0, side })
 }
 
@@ -514,6 +471,83 @@ pub(super) fn tick_stride(n: usize, side: i32, min_px: i32) -> usize {
     }
 }
 
+/// Start of cell `i` of `count` cells tiling `len` pixels, on integer
+/// pixels so that the cells tile them exactly.
+pub(super) fn edge(i: usize, count: usize, len: i32) -> i32 {
+    (i * len as usize / count) as i32
+}
+
+/// Centre of cell `i` of `count` cells tiling `len` pixels.
+pub(super) fn centre(i: usize, count: usize, len: i32) -> i32 {
+    (edge(i, count, len) + edge(i + 1, count, len)) / 2
+}
+
+/// Draws the index axes of a matrix of `columns × rows` cells at `(x0, y0)`,
+/// `width × height` pixels: ticks below and left of it, thinned by
+/// [`tick_stride`] and labelled from `first` (the widest column and row
+/// labels `label_widths` pixels wide), and the axis titles `titles`
+/// (columns', rows') beyond them. The heatmap and the sampler grids draw
+/// their axes here.
+pub(super) fn draw_axes<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (x0, y0, width, height): (i32, i32, i32, i32),
+    (columns, rows): (usize, usize),
+    first: usize,
+    (column_width, row_width): (i32, i32),
+    titles: [&str; 2],
+    theme: &Theme,
+) -> Result<(), PlotError> {
+    let tick_font = TextFont::plain(theme.tick);
+    let below = y0 + height + theme.tick_len;
+    for i in (0..columns).step_by(tick_stride(columns, width, column_width + theme.gap)) {
+        let cx = x0 + centre(i, columns, width);
+        draw_line(area, (cx, y0 + height), (cx, below), &FRAME)?;
+        draw_text(
+            area,
+            &(i + first).to_string(),
+            (cx, below + theme.gap),
+            tick_font,
+            (HPos::Center, VPos::Top),
+            &TEXT,
+        )?;
+    }
+    let left = x0 - 1 - theme.tick_len;
+    for i in (0..rows).step_by(tick_stride(rows, height, row_width + theme.gap)) {
+        let cy = y0 + centre(i, rows, height);
+        draw_line(area, (left, cy), (x0 - 1, cy), &FRAME)?;
+        draw_text(
+            area,
+            &(i + first).to_string(),
+            (left - theme.gap, cy),
+            tick_font,
+            (HPos::Right, VPos::Center),
+            &TEXT,
+        )?;
+    }
+    let axis_font = TextFont::plain(theme.axis);
+    let x_title_y = below + theme.gap + line_height(theme.tick) + theme.gap;
+    draw_text(
+        area,
+        titles[0],
+        (x0 + width / 2, x_title_y),
+        axis_font,
+        (HPos::Center, VPos::Top),
+        &TEXT,
+    )?;
+    let y_title_x = x0 - theme.tick_len - theme.gap - row_width - theme.gap;
+    draw_text(
+        area,
+        titles[1],
+        (y_title_x - line_height(theme.axis) / 2, y0 + height / 2),
+        TextFont {
+            vertical: true,
+            ..axis_font
+        },
+        (HPos::Center, VPos::Center),
+        &TEXT,
+    )
+}
+
 /// A vertical colour bar: the scale's gradient, ticks labelled in × units (a
 /// clipped end marked `≥`/`≤` and capped with a triangle), and a rotated
 /// title.
@@ -528,6 +562,18 @@ pub(super) struct ColourBar<'a> {
 }
 
 impl<'a> ColourBar<'a> {
+    /// The bar of one picture (not a comparison's): `scale`'s, marking
+    /// how `ratios` are clipped, titled [`COLOUR_BAR_LABEL`] with the
+    /// scale's range in words.
+    pub(super) fn single(
+        scale: &'a LogScale,
+        ratios: &[f64],
+        theme: &Theme,
+    ) -> Result<Self, PlotError> {
+        let title = format!("{COLOUR_BAR_LABEL}: {}", scale.range_words());
+        Self::new(scale, scale.clipping(ratios), title, theme)
+    }
+
     /// Lays out the bar for `scale` (with `clipping` marked) and its title.
     pub(super) fn new(
         scale: &'a LogScale,

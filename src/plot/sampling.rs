@@ -30,8 +30,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, RGBColor};
 
 use super::heatmap::{
-    COLOUR_BAR_LABEL, ColourBar, FRAME, Header, Margins, SINGLE_SIZE, TEXT, Theme, draw_frame,
-    draw_line, fill_rect, tick_stride,
+    ColourBar, FRAME, Header, Margins, SINGLE_SIZE, TEXT, Theme, centre, draw_axes, draw_frame,
+    draw_line, edge, fill_rect, tick_stride,
 };
 use super::png::render;
 use super::scale::{Clipping, LogScale, MAX_LIMIT};
@@ -207,10 +207,7 @@ pub fn draw_pairs(panel: &PairsPanel, scale: &LogScale) -> Result<Vec<u8>, PlotE
         col_title: "item",
         square_cells: true,
         first: panel.first,
-        header: Header {
-            title: &panel.title,
-            verdict: panel.verdict,
-        },
+        header: Header::new(&panel.title, panel.verdict),
     };
     draw_grid(&grid, &panel.ratios, scale)
 }
@@ -244,10 +241,7 @@ pub fn draw_board(panel: &BoardPanel, scale: &LogScale) -> Result<Vec<u8>, PlotE
         col_title: "column",
         square_cells: true,
         first: 0,
-        header: Header {
-            title: &panel.title,
-            verdict: panel.verdict,
-        },
+        header: Header::new(&panel.title, panel.verdict),
     };
     draw_grid(&grid, &panel.ratios, scale)
 }
@@ -282,10 +276,7 @@ pub fn draw_slots(panel: &SlotsPanel, scale: &LogScale) -> Result<Vec<u8>, PlotE
         col_title: "item",
         square_cells: false,
         first: 0,
-        header: Header {
-            title: &panel.title,
-            verdict: panel.verdict,
-        },
+        header: Header::new(&panel.title, panel.verdict),
     };
     draw_grid(&grid, &panel.ratios, scale)
 }
@@ -389,17 +380,6 @@ fn fill<DB: DrawingBackend>(
 /// An `RGBColor` from a scale colour.
 fn rgb((r, g, b): (u8, u8, u8)) -> RGBColor {
     RGBColor(r, g, b)
-}
-
-/// Start of cell `i` of `count` cells tiling `len` pixels (as the heatmap
-/// places its cells).
-fn edge(i: usize, count: usize, len: i32) -> i32 {
-    (i * len as usize / count) as i32
-}
-
-/// Centre of cell `i` of `count` cells tiling `len` pixels.
-fn centre(i: usize, count: usize, len: i32) -> i32 {
-    (edge(i, count, len) + edge(i + 1, count, len)) / 2
 }
 
 /// How `count` cells share `len` pixels, as `(first pixel, end pixel,
@@ -558,12 +538,7 @@ impl GridLayout {
 /// its matrix.
 fn draw_grid(grid: &Grid, ratios: &[f64], scale: &LogScale) -> Result<Vec<u8>, PlotError> {
     let theme = Theme::scaled(1.0);
-    let bar = ColourBar::new(
-        scale,
-        scale.clipping(ratios),
-        format!("{COLOUR_BAR_LABEL}: {}", scale.range_words()),
-        &theme,
-    )?;
+    let bar = ColourBar::single(scale, ratios, &theme)?;
     let area_width = SINGLE_SIZE.0 as i32 - bar.width;
     let layout = GridLayout::new(grid, &theme, grid.header.height(&theme), area_width)?;
     render((SINGLE_SIZE.0, layout.image_height as u32), |root| {
@@ -611,62 +586,17 @@ fn draw_grid_panel<DB: DrawingBackend>(
     }
     draw_frame(area, (x0, y0), (width, height))?;
 
-    // Ticks and labels, thinned as the heatmap's.
-    let tick_font = TextFont::plain(theme.tick);
-    let label_width = tick_font.width(&(grid.rows.max(grid.cols) - 1 + grid.first).to_string())?;
-    let below = y0 + height + theme.tick_len;
-    let stride = tick_stride(grid.cols, width, label_width + theme.gap);
-    for i in (0..grid.cols).step_by(stride) {
-        let cx = x0 + centre(i, grid.cols, width);
-        draw_line(area, (cx, y0 + height), (cx, below), &FRAME)?;
-        draw_text(
-            area,
-            &(i + grid.first).to_string(),
-            (cx, below + theme.gap),
-            tick_font,
-            (HPos::Center, VPos::Top),
-            &TEXT,
-        )?;
-    }
-    let left = x0 - 1 - theme.tick_len;
-    let stride = tick_stride(grid.rows, height, label_width + theme.gap);
-    for i in (0..grid.rows).step_by(stride) {
-        let cy = y0 + centre(i, grid.rows, height);
-        draw_line(area, (left, cy), (x0 - 1, cy), &FRAME)?;
-        draw_text(
-            area,
-            &(i + grid.first).to_string(),
-            (left - theme.gap, cy),
-            tick_font,
-            (HPos::Right, VPos::Center),
-            &TEXT,
-        )?;
-    }
-
-    // Axis titles.
-    let axis_font = TextFont::plain(theme.axis);
-    draw_text(
+    // Ticks and labels, thinned as the heatmap's, and the axis titles.
+    let widest = (grid.rows.max(grid.cols) - 1 + grid.first).to_string();
+    let label_width = TextFont::plain(theme.tick).width(&widest)?;
+    draw_axes(
         area,
-        grid.col_title,
-        (
-            x0 + width / 2,
-            below + theme.gap + line_height(theme.tick) + theme.gap,
-        ),
-        axis_font,
-        (HPos::Center, VPos::Top),
-        &TEXT,
-    )?;
-    let y_title_x = x0 - theme.tick_len - theme.gap - label_width - theme.gap;
-    draw_text(
-        area,
-        grid.row_title,
-        (y_title_x - line_height(theme.axis) / 2, y0 + height / 2),
-        TextFont {
-            vertical: true,
-            ..axis_font
-        },
-        (HPos::Center, VPos::Center),
-        &TEXT,
+        (x0, y0, width, height),
+        (grid.cols, grid.rows),
+        grid.first,
+        (label_width, label_width),
+        [grid.col_title, grid.row_title],
+        theme,
     )
 }
 
@@ -764,10 +694,7 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
     clipping: Clipping,
 ) -> Result<(), PlotError> {
     let theme = Theme::scaled(1.0);
-    let header = Header {
-        title: &panel.title,
-        verdict: panel.verdict,
-    };
+    let header = Header::new(&panel.title, panel.verdict);
     let (w, h) = root.dim_in_pixel();
     let (w, h) = (w as i32, h as i32);
     let n = panel.ratios.len();
@@ -1236,13 +1163,7 @@ mod tests {
         lone.ratios[pair_index(700, 123, 456)] = 1.5;
         let (w, _, pixels) = image(&draw_pairs(&lone, &scale).unwrap());
         let hot = rgb(scale.colour(1.5));
-        let bar = ColourBar::new(
-            &scale,
-            scale.clipping(&lone.ratios),
-            format!("{COLOUR_BAR_LABEL}: {}", scale.range_words()),
-            &Theme::scaled(1.0),
-        )
-        .unwrap();
+        let bar = ColourBar::single(&scale, &lone.ratios, &Theme::scaled(1.0)).unwrap();
         let matrix_width = (w as i32 - bar.width) as usize;
         let found: Vec<(i64, i64)> = pixels
             .chunks_exact(3)
@@ -1304,10 +1225,7 @@ mod tests {
                 col_title: "column",
                 square_cells: true,
                 first: 0,
-                header: Header {
-                    title: &panel.title,
-                    verdict: panel.verdict,
-                },
+                header: Header::new(&panel.title, panel.verdict),
             };
             let layout = GridLayout::new(&grid, &theme, grid.header.height(&theme), 660).unwrap();
             let (cw, ch) = (
@@ -1408,10 +1326,7 @@ mod tests {
         let lines = title("x");
         for title in [Vec::new(), lines[..1].to_vec(), lines.clone()] {
             for verdict in [None, Some(Verdict::Biased)] {
-                let header = Header {
-                    title: &title,
-                    verdict,
-                };
+                let header = Header::new(&title, verdict);
                 let panel = HeatmapPanel {
                     n: 1,
                     columns: 1,
@@ -1458,13 +1373,7 @@ mod tests {
         let top = Margins::new(&theme, n, title).unwrap().top as usize;
         let row = w as usize * 3;
         assert_eq!(ours[..top * row], theirs[..top * row], "title and badge");
-        let bar = ColourBar::new(
-            &scale,
-            scale.clipping(&heatmap.ratios),
-            format!("{COLOUR_BAR_LABEL}: {}", scale.range_words()),
-            &theme,
-        )
-        .unwrap();
+        let bar = ColourBar::single(&scale, &heatmap.ratios, &theme).unwrap();
         let bar_x = (w as i32 - bar.width) as usize * 3;
         for y in 0..h as usize {
             let span = y * row + bar_x..(y + 1) * row;

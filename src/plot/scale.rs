@@ -77,7 +77,7 @@ impl LogScale {
     }
 
     /// The narrowest scale that shows every ratio without clipping, but never
-    /// narrower than `min_limit` nor wider than [`MAX_LIMIT`]:
+    /// narrower than `min_limit` nor wider than `MAX_LIMIT`:
     /// `X = min(MAX_LIMIT, max(min_limit, max |ln r|))` in log terms. NaN
     /// ratios are ignored; a zero ratio asks for the widest scale.
     pub fn fit(ratios: &[f64], min_limit: f64) -> Self {

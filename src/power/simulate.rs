@@ -30,10 +30,10 @@
 
 use crate::audit::{self, Kind, Spec};
 use crate::engine::{self, no_progress};
-use crate::subject::Shuffles;
 use crate::error::Result;
 use crate::spec::{TestKind, TestSet};
 use crate::stats::gof;
+use crate::subject::Shuffles;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::Serialize;

@@ -30,7 +30,7 @@ pub struct StructureLaws {
     pub clumping: Vec<f64>,
     /// `lehmer[i][d]`: P(Lehmer digit i = d), d = 0..=i.
     pub lehmer: Vec<Vec<f64>>,
-    /// For each pair (i, i+1) of [`lehmer_pairs`]: `(i, joint)`, joint
+    /// For each pair (i, i+1) of `lehmer_pairs`: `(i, joint)`, joint
     /// indexed `a * (i + 2) + b`.
     pub pairs: Vec<(usize, Vec<f64>)>,
 }

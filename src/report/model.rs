@@ -1,5 +1,5 @@
 //! The content of a report, independent of its format: what to say, in what
-//! order. [`super::content`] builds it; the HTML and Markdown renderers only
+//! order. `crate::study::report` builds it; the HTML and Markdown renderers only
 //! decide how it looks, so the two files always say the same thing.
 
 use crate::stats::Verdict;

@@ -57,7 +57,7 @@ pub struct Request {
     /// Who asked, for the wording of every message.
     pub front: Front,
     /// Built-in subjects by name, of any kind (`fisher-yates`,
-    /// `floyd:k=3`); none, with no [`outside`](Self::outside) subject,
+    /// `floyd:k=3`); none, with no [`outside`](Self::feed) subject,
     /// audits every built-in shuffle.
     pub subjects: Vec<String>,
     /// Where a subject from outside the tool comes from (a file, a
@@ -199,9 +199,28 @@ pub fn named(name: &str) -> Result<Named> {
         (Ok(algorithm), _) => Ok(Named::Shuffle(algorithm)),
         (Err(_), Ok(sampler)) => Ok(Named::Sampler(sampler)),
         (Err(shuffle), Err(sampler)) => {
+            let shuffles = Algorithm::ALL.map(|a| a.name());
+            let samplers = Sampler::ALL.map(|s| s.name());
+            // A known name with a bad parameter: that kind's error.
+            let base = name.split(':').next().unwrap_or(name);
+            let knows = |names: &[&str]| {
+                let known: Vec<(&str, ())> = names.iter().map(|n| (*n, ())).collect();
+                crate::params::lookup("name", base, &known).is_ok()
+            };
             let error = match (shuffle.meant(), sampler.meant()) {
+                _ if knows(&shuffles) => shuffle,
+                _ if knows(&samplers) => sampler,
                 (None, Some(_)) => sampler,
-                _ => shuffle,
+                (Some(_), _) => shuffle,
+                // Near neither: every name of both kinds.
+                (None, None) => Error::of_kind(
+                    ErrorKind::UnknownName,
+                    format!(
+                        "unknown algorithm or sampler '{name}' (shuffles: {}; samplers: {})",
+                        shuffles.join(", "),
+                        samplers.join(", ")
+                    ),
+                ),
             };
             Err(error.about(Opt::Subject))
         }
@@ -384,8 +403,8 @@ impl Request {
     }
 
     /// Refuses, for a run counted into a tally file, subjects that are not
-    /// drawn in chunks of a seed (a file of decks may be checkpointed by
-    /// how far its read has got).
+    /// drawn in chunks of a seed (a file of any kind, decks, samples or
+    /// picks, may be checkpointed by how far its read has got).
     fn refuse_unchunked(
         &self,
         chunks: Chunks,
@@ -394,24 +413,19 @@ impl Request {
         let Some((outside, _)) = planned.iter().find(|(p, _)| !p.is_builtin()) else {
             return Ok(());
         };
-        let why = match (chunks, outside.feed(), self.holds.unwrap_or_default()) {
-            (Chunks::Checkpoint, Some(Feed::File { path, .. }), Holds::Deck)
-                if path.as_os_str() != "-" && planned.len() == 1 =>
-            {
-                return Ok(());
-            }
-            (Chunks::Checkpoint, Some(Feed::File { path, .. }), Holds::Deck)
-                if path.as_os_str() == "-" =>
-            {
+        let why = match (chunks, outside.feed()) {
+            (Chunks::Checkpoint, Some(Feed::File { path, .. })) if path.as_os_str() == "-" => {
                 "stdin cannot be reopened where it stopped: give a file to checkpoint"
             }
-            (Chunks::Checkpoint, Some(Feed::File { .. }), _) => {
-                "a read of samples or picks is not checkpointed: audit the file in one go, or \
-                 split it"
+            (Chunks::Checkpoint, Some(Feed::File { .. })) if planned.len() == 1 => {
+                return Ok(());
             }
-            (Chunks::Shard, Some(Feed::File { .. }), _) => {
+            (Chunks::Checkpoint, Some(Feed::File { .. })) => {
+                "a file's read is checkpointed alone: audit it on its own"
+            }
+            (Chunks::Shard, Some(Feed::File { .. })) => {
                 "it is read from a file, not drawn in chunks of a seed: split the file and audit \
-                 each part, or checkpoint the read of a file of decks"
+                 each part, or checkpoint its read"
             }
             _ => "its output comes from outside, not from chunks of the seed",
         };

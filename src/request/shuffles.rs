@@ -104,10 +104,9 @@ fn finish(
     {
         warnings.push(warning);
     }
-    // What the report notes of the spec is the kind's, so that a merge of
-    // its shards notes the same.
-    let note = Shuffles::note(&spec);
-    Ok((Box::new(spec), note))
+    // What the report notes of the spec is the kind's, said of the finished
+    // audit (`StudyResult::note`), as a merge of its shards says it.
+    Ok((Box::new(spec), None))
 }
 
 /// The deck of `deck`, `categories` and `hand` for a built-in algorithm,

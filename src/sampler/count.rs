@@ -12,10 +12,11 @@ use crate::audit::{ALL_TRIALS, FeedReport, Produced, Spec, Subject};
 use crate::engine::{self, ChunkPlan, ChunkRange, Observer, Progress};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::samples::{self, Base, SampleKind, Samples};
-use crate::ingest::{CommandSpec, Format, Ingested, Options};
+use crate::ingest::{CommandSpec, Format, Ingested, Options, Resume};
 use crate::source::RandomSource;
 use crate::values::check_trials;
 use std::io::Read;
+use std::path::Path;
 
 /// How samples of `spec`, written in `format`, are read: its outside
 /// subject's shape and numbering, the samples asked for and whether they
@@ -76,6 +77,22 @@ pub(crate) fn read_from(
     let opts = options(spec, format)?;
     let read = samples::read_samples(reader, name, &opts, progress)?;
     Ok(produced(spec, read, Vec::new()))
+}
+
+/// Reads the samples of the file at `path` for `spec` from `resume.at`,
+/// with the numbering and k the read before it found, telling
+/// `resume.saver` how far it has got (see
+/// [`samples::read_samples_path_from`]).
+pub(crate) fn read_file_from(
+    spec: &Spec<Samplers>,
+    path: &Path,
+    format: Format,
+    resume: Resume<'_, SampleTally, Base>,
+    progress: Progress<'_>,
+) -> Result<Ingested<SampleTally, Base>> {
+    samples::text_only(format)?;
+    let opts = options(spec, format)?;
+    samples::read_samples_path_from(path, &opts, resume, progress)
 }
 
 /// Runs `command` for `spec` and counts the samples it prints.
@@ -150,7 +167,7 @@ fn run_builtin(
 /// out of range or an item twice is an error naming the first such sample,
 /// not a verdict. `spec.sampler` (an outside sampler fed by a function)
 /// says whether it draws samples, ordered samples or picks, and `k` how
-/// many items each sample holds (1 for a pick); see [`crate::custom`].
+/// many items each sample holds (1 for a pick); see `crate::custom`.
 pub fn run_sampler<T: Sample>(
     spec: &Spec<Samplers>,
     k: usize,

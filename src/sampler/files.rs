@@ -3,7 +3,9 @@
 //! (`inclusion.png`, `pairs.png`, `slots.png`, and `board.png` for a
 //! minesweeper board), and its square in the report's grid.
 
-use super::kind::{SampleAudit, first_item};
+use super::kind::first_item;
+use super::subject::Samplers;
+use crate::audit::Audit;
 use crate::audit::{Feed, Subject};
 use crate::error::{Error, Result};
 use crate::format::thousands;
@@ -23,7 +25,7 @@ use crate::subsets::pair_index;
 /// output: `1,000,000 samples of k = 3 from N = 10 items, chacha8 with seed
 /// 7`, or for a sampler from outside where its samples came from and how
 /// its items were numbered.
-pub fn drawn_words(a: &SampleAudit) -> String {
+pub fn drawn_words(a: &Audit<Samplers>) -> String {
     let (trials, k, n) = (thousands(a.tally.trials()), a.tally.k(), a.tally.n());
     let outside = match &a.spec.subject {
         Subject::Builtin(_) => {
@@ -70,7 +72,7 @@ pub fn drawn_words(a: &SampleAudit) -> String {
 
 /// The files of `audit`'s folder, by name: `inclusion.csv`, `pairs.csv`
 /// and `slots.csv` where kept, and its pictures.
-pub(crate) fn files(a: &SampleAudit) -> Result<Vec<(String, Vec<u8>)>> {
+pub(crate) fn files(a: &Audit<Samplers>) -> Result<Vec<(String, Vec<u8>)>> {
     let first = first_item(a);
     let mut files = vec![("inclusion.csv".to_string(), inclusion_csv(a).into_bytes())];
     if let Some(pairs) = a.tally.pairs() {
@@ -100,7 +102,7 @@ pub(crate) fn files(a: &SampleAudit) -> Result<Vec<(String, Vec<u8>)>> {
 /// and each pair drawn together off it (grey where pairs are not kept, or
 /// for a pick of one item), so a biased item shows as a dot on the diagonal
 /// and a biased pairing (`systematic`) as stripes.
-pub fn comparison_panel(a: &SampleAudit) -> (HeatmapPanel, LogScale) {
+pub fn comparison_panel(a: &Audit<Samplers>) -> (HeatmapPanel, LogScale) {
     let (n, k, trials) = (a.tally.n(), a.tally.k(), a.tally.trials() as f64);
     let p = probabilities(a);
     let mut ratios = vec![f64::NAN; n * n];
@@ -153,7 +155,7 @@ type Picture<'a> = (
 /// and slots heatmaps where the audit has them. Each heatmap's scale shows
 /// its largest deviation without magnifying noise (at least 8 standard
 /// errors of its sparsest cell, at least ±25%, at most 2×).
-pub fn pictures(a: &SampleAudit) -> Vec<Picture<'_>> {
+pub fn pictures(a: &Audit<Samplers>) -> Vec<Picture<'_>> {
     let (n, k, trials) = (a.tally.n(), a.tally.k(), a.tally.trials() as f64);
     let title = |what: &str| {
         let mut lines = vec![format!(
@@ -247,7 +249,7 @@ pub fn pictures(a: &SampleAudit) -> Vec<Picture<'_>> {
 const MAX_PICTURED_PAIRS_N: usize = 400;
 
 /// Each item's probability of being in the sample: k/N, or w_i/Σw.
-fn probabilities(a: &SampleAudit) -> Vec<f64> {
+fn probabilities(a: &Audit<Samplers>) -> Vec<f64> {
     let n = a.tally.n();
     match &a.spec.options.weights {
         Some(w) => {
@@ -279,7 +281,7 @@ fn scale_for(ratios: &[f64], expected: f64) -> LogScale {
 
 /// `item,count`: how often each item was in the sample (picked, for a
 /// weighted pick).
-pub fn inclusion_csv(a: &SampleAudit) -> String {
+pub fn inclusion_csv(a: &Audit<Samplers>) -> String {
     let first = first_item(a);
     let mut out = String::from("item,count\n");
     for (i, c) in a.tally.inclusion().iter().enumerate() {

@@ -17,9 +17,11 @@ use crate::source::RandomSource;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// `flags` sized for `n`, all false.
+/// `flags` sized for `n`, all false, with `out` cleared: the start of a
+/// kernel that flags the items it has taken.
 #[inline]
-fn flags_for(flags: &mut Vec<bool>, n: usize) -> &mut [bool] {
+fn flags_for<'a>(flags: &'a mut Vec<bool>, n: usize, out: &mut Vec<u32>) -> &'a mut [bool] {
+    out.clear();
     if flags.len() != n {
         flags.clear();
         flags.resize(n, false);
@@ -149,8 +151,7 @@ pub(super) fn floyd<S: RandomSource>(
     out: &mut Vec<u32>,
     flags: &mut Vec<bool>,
 ) {
-    let taken = flags_for(flags, n);
-    out.clear();
+    let taken = flags_for(flags, n, out);
     for j in n - k..n {
         let t = rng.below(j as u32 + 1) as usize;
         let pick = if taken[t] { j } else { t };
@@ -219,8 +220,7 @@ pub(super) fn retry_distinct<S: RandomSource>(
     out: &mut Vec<u32>,
     flags: &mut Vec<bool>,
 ) {
-    let taken = flags_for(flags, n);
-    out.clear();
+    let taken = flags_for(flags, n, out);
     while out.len() < k {
         let d = rng.below(n as u32);
         if !taken[d as usize] {
@@ -330,8 +330,7 @@ pub(super) fn bernoulli_trim<S: RandomSource>(
     out: &mut Vec<u32>,
     flags: &mut Vec<bool>,
 ) {
-    let taken = flags_for(flags, n);
-    out.clear();
+    let taken = flags_for(flags, n, out);
     while out.len() < k {
         bernoulli_pass(n, k, rng, out, taken);
     }
@@ -380,8 +379,7 @@ pub(super) fn linear_probe<S: RandomSource>(
     out: &mut Vec<u32>,
     flags: &mut Vec<bool>,
 ) {
-    let taken = flags_for(flags, n);
-    out.clear();
+    let taken = flags_for(flags, n, out);
     for _ in 0..k {
         let mut d = rng.below(n as u32) as usize;
         while taken[d] {

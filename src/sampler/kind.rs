@@ -30,9 +30,6 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::fmt;
 
-/// A judged audit of a sampler.
-pub(crate) type SampleAudit = Audit<Samplers>;
-
 /// A test of a sampler's counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -213,6 +210,16 @@ impl Kind for Samplers {
         count::read_from(spec, reader, name, format, progress)
     }
 
+    fn read_file_from(
+        spec: &Spec<Self>,
+        path: &std::path::Path,
+        format: crate::ingest::Format,
+        resume: crate::ingest::Resume<'_, SampleTally, Base>,
+        progress: Progress<'_>,
+    ) -> Result<crate::ingest::Ingested<SampleTally, Base>> {
+        count::read_file_from(spec, path, format, resume, progress)
+    }
+
     fn read_command(
         spec: &Spec<Self>,
         command: &crate::ingest::CommandSpec,
@@ -368,7 +375,7 @@ impl Kind for Samplers {
 /// The number the input wrote for item 0: 1 for an outside sampler that
 /// numbers its items from 1, else 0. Every output names items as the input
 /// wrote them.
-pub fn first_item(audit: &SampleAudit) -> usize {
+pub fn first_item(audit: &Audit<Samplers>) -> usize {
     audit.feed.as_ref().map_or(0, |f| f.read.offset() as usize)
 }
 
@@ -456,7 +463,7 @@ fn sensitivity_test(spec: &Spec<Samplers>) -> SampleTest {
 /// probability its inclusion test sees with 90% power; adequate when that
 /// is at most [`MAX_CELL_DEVIATION`], else why not and the samples a
 /// verdict needs.
-fn sensitivity(audit: &SampleAudit, level: f64) -> Sensitivity {
+fn sensitivity(audit: &Audit<Samplers>, level: f64) -> Sensitivity {
     let test = sensitivity_test(&audit.spec);
     let deviation = item_deviation(audit, test, level);
     let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
@@ -518,7 +525,7 @@ fn sensitivity(audit: &SampleAudit, level: f64) -> Sensitivity {
 /// test's most deviant cell ("item 0: 0.71× expected (inclusion)");
 /// otherwise the largest |z| seen, naming no cell (noise is not a
 /// finding). Items are numbered as the input numbered them.
-pub fn deviation_words(audit: &SampleAudit) -> String {
+pub fn deviation_words(audit: &Audit<Samplers>) -> String {
     let decisive = audit.decisive().map(|t| t.test);
     let first = first_item(audit);
     let found = audit
@@ -554,7 +561,7 @@ pub fn deviation_words(audit: &SampleAudit) -> String {
 /// non-centrality is λ = T δ² p / (1 − p), so δ = √(λ (1 − p) / (T p)).
 /// Infinite when the test did not run or is only bounded (nothing was
 /// checked).
-fn item_deviation(audit: &SampleAudit, test: SampleTest, level: f64) -> f64 {
+fn item_deviation(audit: &Audit<Samplers>, test: SampleTest, level: f64) -> f64 {
     let Some(result) = audit.tests.iter().find(|t| t.test == test) else {
         return f64::INFINITY;
     };
@@ -591,7 +598,7 @@ fn detectable_lambda(level: f64, df: f64) -> f64 {
 /// `weights`) needs for "no bias detected" to mean something when its
 /// inclusion (or picks) test is held to `level`: the fewest with which a
 /// [`MAX_CELL_DEVIATION`] deviation of the hardest item's probability is
-/// seen with 90% power (the inverse of what [`SampleSensitivity`] states).
+/// seen with 90% power (the inverse of what [`Sensitivity`] states).
 /// A plan, not a promise: a test that pools sparse cells has fewer degrees
 /// of freedom than the N − 1 assumed here, and sees a little more.
 pub fn adequate_trials(n: usize, k: usize, weights: Option<&[u64]>, level: f64) -> u64 {
@@ -615,7 +622,7 @@ mod tests {
     use crate::source::SourceSpec;
 
     /// An audit of `name` over N = `n` items, judged alone at α = 0.001.
-    fn audit(name: &str, n: usize, trials: u64, weights: Option<Vec<u64>>) -> SampleAudit {
+    fn audit(name: &str, n: usize, trials: u64, weights: Option<Vec<u64>>) -> Audit<Samplers> {
         let mut spec = Spec::<Samplers>::new(
             Sampler::parse(name).unwrap(),
             n,
@@ -628,7 +635,7 @@ mod tests {
     }
 
     /// The sampler audit `judged` is.
-    fn sampled(judged: &dyn Judged) -> &SampleAudit {
+    fn sampled(judged: &dyn Judged) -> &Audit<Samplers> {
         judged.as_any().downcast_ref().expect("a sampler audit")
     }
 
@@ -644,7 +651,7 @@ mod tests {
             audit("weighted-off-by-one", 2, 200_000, Some(vec![1, 99])).into(),
         ];
         audit::judge(&mut audits, 0.001);
-        let audits: Vec<&SampleAudit> = audits.iter().map(|a| sampled(a.as_ref())).collect();
+        let audits: Vec<&Audit<Samplers>> = audits.iter().map(|a| sampled(a.as_ref())).collect();
         let verdicts: Vec<(String, Verdict)> = audits
             .iter()
             .map(|a| (a.spec.subject.to_string(), a.verdict))

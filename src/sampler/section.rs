@@ -3,8 +3,8 @@
 //! counts; and what the report's method says of samplers.
 
 use super::files::{drawn_words, pictures};
-use super::kind::SampleAudit;
 use super::subject::Samplers;
+use crate::audit::Audit;
 use crate::audit::{Kind, decisive_fact, looks_words, test_table};
 use crate::report::model::{Block, Cell, Image, ImageSize, Section};
 use crate::stats::Verdict;
@@ -12,7 +12,12 @@ use crate::stats::sensitivity::MAX_CELL_DEVIATION;
 
 /// The section of one audit, whose files are in `folder` and whose anchor
 /// is `anchor`, with the study's `note` on it.
-pub(crate) fn section(a: &SampleAudit, folder: &str, anchor: &str, note: Option<&str>) -> Section {
+pub(crate) fn section(
+    a: &Audit<Samplers>,
+    folder: &str,
+    anchor: &str,
+    note: Option<&str>,
+) -> Section {
     let mut facts = vec![
         ("Verdict".into(), Cell::Verdict(a.verdict)),
         decisive_fact(&a.seen_by(), a.decisive(), a.log10_p_adjusted),

@@ -15,16 +15,16 @@
 //! such, not as a corrupted one. JSON keeps the file readable and diffable;
 //! its size is that of the counts. Every audit, of any kind, is one entry:
 //! its kind, what its kind records of its spec, the chunks counted and the
-//! counts; the kind's name finds how to read the rest ([`super::kinds`]).
+//! counts; the kind's name finds how to read the rest (`super::kinds`).
 
 use super::{Shard, kinds};
 use crate::audit::{Counts, Planned};
 use crate::digest::sha256_hex;
 use crate::engine::ChunkRange;
 use crate::error::{Error, ErrorKind, Result};
-use crate::report::provenance::tool_version;
 use crate::output::files;
 use crate::report::Provenance;
+use crate::report::provenance::tool_version;
 use crate::study::{Counted, Study, StudyResult};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -352,8 +352,6 @@ impl TallyFile {
             )));
         }
         let specs = self.specs();
-        // What an audit on one machine notes of its spec, the merge notes too.
-        let notes = specs.iter().map(|s| s.note()).collect();
         let counted = self
             .audits
             .into_iter()
@@ -365,7 +363,6 @@ impl TallyFile {
         Study {
             alpha: self.alpha,
             provenance,
-            notes,
             ..Study::new(specs)
         }
         .conclude(counted)
@@ -442,7 +439,7 @@ impl TallyFile {
     }
 
     /// Writes the file at `path` so that a crash at any moment leaves the
-    /// previous file or this one, whole ([`files::write_durable`]).
+    /// previous file or this one, whole (`files::write_durable`).
     pub fn save(&self, path: &Path) -> Result<()> {
         files::write_durable(path, &self.to_bytes())
     }

@@ -1,10 +1,13 @@
-//! The kinds of subject a tally file may hold, by name: how the spec an
-//! entry records is rebuilt. The built-in kinds are always known; a kind
-//! defined elsewhere (a program's own, a test's) is added with
-//! [`register`] before its tally files are read.
+//! The kinds of subject a tally file or an input checkpoint may hold, by
+//! name: how the spec an entry records is rebuilt, and how a checkpointed
+//! read of a file is done for a spec of that kind. The built-in kinds are
+//! always known; a kind defined elsewhere (a program's own, a test's) is
+//! added with [`register`] before its tally files are read.
 
-use crate::audit::{Kind, Planned};
+use super::input::{self, InputRead};
+use crate::audit::{Judged, Kind, Planned};
 use crate::error::{Error, Result};
+use crate::pacing::Progress;
 use crate::sampler::Samplers;
 use crate::shuffle::Shuffles;
 use serde_json::Value;
@@ -13,8 +16,30 @@ use std::sync::RwLock;
 /// How a kind's recorded spec becomes a spec again.
 type Rebuild = fn(&Value, Option<usize>) -> Result<Box<dyn Planned>>;
 
+/// How a spec of the kind reads its file with checkpoints, and is judged.
+type ReadInput = fn(&dyn Planned, InputRead<'_>, Progress<'_>) -> Result<Box<dyn Judged>>;
+
+/// What is done by kind name, for one kind.
+#[derive(Clone, Copy)]
+struct Known {
+    name: &'static str,
+    rebuild: Rebuild,
+    read_input: ReadInput,
+}
+
+impl Known {
+    /// The entry of kind `K`.
+    fn of<K: Kind>() -> Self {
+        Self {
+            name: K::NAME,
+            rebuild: rebuild::<K>,
+            read_input: input::read_judged::<K>,
+        }
+    }
+}
+
 /// The kinds registered beside the built-in ones.
-static REGISTERED: RwLock<Vec<(&'static str, Rebuild)>> = RwLock::new(Vec::new());
+static REGISTERED: RwLock<Vec<Known>> = RwLock::new(Vec::new());
 
 /// The spec of kind `K` that `value` records, run on `threads`.
 fn rebuild<K: Kind>(value: &Value, threads: Option<usize>) -> Result<Box<dyn Planned>> {
@@ -27,29 +52,41 @@ pub fn register<K: Kind>() {
     let mut kinds = REGISTERED
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !kinds.iter().any(|(name, _)| *name == K::NAME) {
-        kinds.push((K::NAME, rebuild::<K>));
+    if !kinds.iter().any(|known| known.name == K::NAME) {
+        kinds.push(Known::of::<K>());
+    }
+}
+
+/// The kind called `kind`; refuses a kind nobody registered.
+fn known(kind: &str) -> Result<Known> {
+    let built_in = [Known::of::<Shuffles>(), Known::of::<Samplers>()];
+    if let Some(known) = built_in.iter().find(|known| known.name == kind) {
+        return Ok(*known);
+    }
+    let kinds = REGISTERED
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match kinds.iter().find(|known| known.name == kind) {
+        Some(known) => Ok(*known),
+        None => Err(Error::bad_input(format!(
+            "an audit of kind '{kind}', which this build does not know (register it with \
+             shuffle_audit::shard::register)"
+        ))),
     }
 }
 
 /// The spec an entry of kind `kind` records as `value`, run on `threads`;
 /// refuses a kind nobody registered.
 pub fn planned(kind: &str, value: &Value, threads: Option<usize>) -> Result<Box<dyn Planned>> {
-    let built_in: [(&str, Rebuild); 2] = [
-        (Shuffles::NAME, rebuild::<Shuffles>),
-        (Samplers::NAME, rebuild::<Samplers>),
-    ];
-    if let Some((_, rebuild)) = built_in.iter().find(|(name, _)| *name == kind) {
-        return rebuild(value, threads);
-    }
-    let kinds = REGISTERED
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    match kinds.iter().find(|(name, _)| *name == kind) {
-        Some((_, rebuild)) => rebuild(value, threads),
-        None => Err(Error::bad_input(format!(
-            "an audit of kind '{kind}', which this build does not know (register it with \
-             shuffle_audit::shard::register)"
-        ))),
-    }
+    (known(kind)?.rebuild)(value, threads)
+}
+
+/// Reads `planned`'s input file with checkpoints as `reading` says, and
+/// judges it (see [`input::read_judged`]), whatever its kind.
+pub fn read_input(
+    planned: &dyn Planned,
+    reading: InputRead<'_>,
+    progress: Progress<'_>,
+) -> Result<Box<dyn Judged>> {
+    (known(planned.kind())?.read_input)(planned, reading, progress)
 }

@@ -5,8 +5,10 @@
 //! The engine already counts in chunks: chunk `c` of a run draws from
 //! stream `c` of its seed, so its counts do not depend on where or when it
 //! runs, and tallies of disjoint chunks add up. This holds for built-in
-//! shuffles ([`crate::engine::run_range`]) and built-in samplers
-//! ([`crate::sampler::run::run_range`]) alike, so a run of either, or of
+//! shuffles ([`Kind::count`](crate::audit::Kind::count) of
+//! [`Shuffles`](crate::shuffle::Shuffles)) and built-in samplers
+//! ([`Kind::count`](crate::audit::Kind::count) of
+//! [`Samplers`](crate::sampler::Samplers)) alike, so a run of either, or of
 //! both (a [`crate::study::Study`] with both kinds), is split and resumed
 //! by the same code. A shard is a contiguous
 //! range of chunks ([`Shard::range`]); its counts go into a

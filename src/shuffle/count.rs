@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 impl Spec<Shuffles> {
     /// The spec for `deck` (whose n it takes): its tests are the deck's
-    /// forms of the selected ones ([`crate::deck::battery::tests_for`]),
+    /// forms of the selected ones (`crate::deck::battery::tests_for`),
     /// returned with the note on the tests skipped.
     pub fn with_deck(self, deck: Deck) -> (Self, Option<String>) {
         let (tests, note) = crate::deck::battery::tests_for(&self.options.tests, &deck);

@@ -92,8 +92,8 @@ pub fn run_words(audit: &Audit) -> String {
 /// ([`crate::tally::Cells::relative_se`]), so that it shows the audit's
 /// largest deviation without magnifying its noise (the 8 standard errors
 /// keep a fair shuffle's most extreme cell, near 3.5 to 4 of them, at half
-/// strength or paler; see also [`MIN_SCALE_LIMIT`] and
-/// [`plot::scale::MAX_LIMIT`]).
+/// strength or paler; see also `MIN_SCALE_LIMIT` and
+/// `plot::scale::MAX_LIMIT`).
 pub fn heatmap_scale(audit: &Audit) -> LogScale {
     let cells = cells(&audit.spec, &audit.tally);
     let floor = (MIN_SCALE_STANDARD_ERRORS * cells.relative_se())

@@ -4,13 +4,14 @@
 //! reports) is the one generic path of [`crate::audit`].
 //!
 //! The kind's marker, options and the [`Shuffle`] trait are in
-//! [`crate::subject`], below the planning ([`crate::power`]) this module
+//! `crate::subject`, below the planning ([`crate::power`]) this module
 //! uses for its findings; they are re-exported here.
 //!
 //! ```
 //! use shuffle_audit::audit::{self, Spec};
 //! use shuffle_audit::shuffle::Shuffles;
-//! use shuffle_audit::{Verdict, algorithm::Algorithm, source::SourceSpec};
+//! use shuffle_audit::shuffle::Algorithm;
+//! use shuffle_audit::{Verdict, source::SourceSpec};
 //!
 //! # fn main() -> shuffle_audit::Result<()> {
 //! let spec = Spec::<Shuffles>::new(Algorithm::Sattolo, 10, 50_000, SourceSpec::default(), 1);
@@ -228,6 +229,16 @@ impl Kind for Shuffles {
         progress: Progress<'_>,
     ) -> Result<Produced<Self>> {
         read::read_from(spec, reader, name, format, progress)
+    }
+
+    fn read_file_from(
+        spec: &Spec<Self>,
+        path: &std::path::Path,
+        format: crate::ingest::Format,
+        resume: crate::ingest::Resume<'_, Tally, Items>,
+        progress: Progress<'_>,
+    ) -> Result<crate::ingest::Ingested<Tally, Items>> {
+        read::read_file_from(spec, path, format, resume, progress)
     }
 
     fn read_command(

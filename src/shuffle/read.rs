@@ -5,11 +5,12 @@
 
 use crate::audit::{ALL_TRIALS, FeedReport, N_FROM_INPUT, Outside, Produced, Spec};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ingest::{self, CommandSpec, Decks, Format, Ingested, Items};
+use crate::ingest::{self, CommandSpec, Decks, Format, Ingested, Items, Resume};
 use crate::pacing::Progress;
 use crate::subject::{Reading, Shuffles};
 use crate::tally::Tally;
 use std::io::Read;
+use std::path::Path;
 
 /// Reads the decks `reader` holds for `spec` (text lines, or binary
 /// records of `format`), named `name` in messages.
@@ -23,6 +24,20 @@ pub(crate) fn read_from(
     let opts = options_of(spec, reading(spec), format);
     let read = ingest::read(reader, name, &opts, progress).map_err(as_bad_input)?;
     Ok(produced(spec, read, Vec::new()))
+}
+
+/// Reads the decks of the file at `path` for `spec` from `resume.at`,
+/// with the items the read before it found, telling `resume.saver` how far
+/// it has got (see [`ingest::read_path_from`]).
+pub(crate) fn read_file_from(
+    spec: &Spec<Shuffles>,
+    path: &Path,
+    format: Format,
+    resume: Resume<'_>,
+    progress: Progress<'_>,
+) -> Result<Ingested<Tally, Items>> {
+    let opts = options_of(spec, reading(spec), format);
+    ingest::read_path_from(path, &opts, resume, progress).map_err(as_bad_input)
 }
 
 /// Runs `command` for `spec` and counts the decks it prints.

@@ -53,11 +53,14 @@ struct Fields {
     /// The mean of `tv_marginal` for a fair shuffle at this trial count.
     tv_noise: f64,
     /// The cell behind `largest_deviation`, when one is named.
+    #[serde(skip_serializing_if = "Option::is_none")]
     deviation_cell: Option<DeviationCell>,
     /// The whole trial plan of a biased audit.
+    #[serde(skip_serializing_if = "Option::is_none")]
     plan_details: Option<AuditPlan<Shuffles>>,
     /// Each position and each card tested on its own (uncorrected, at the
     /// run's α), when there are enough trials.
+    #[serde(skip_serializing_if = "Option::is_none")]
     lines: Option<PositionLines>,
     /// `counts[position][value]` (`[position][kind]` for a deck whose items
     /// repeat, see `kinds`), for up to [`MAX_EMBEDDED_N`]² cells (larger

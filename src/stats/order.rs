@@ -2,7 +2,7 @@
 //! themselves: the inversion count (Kendall's τ with the starting order)
 //! against the Mahonian law, and the displacement histogram and the binned
 //! Lehmer digits against their exact means and covariances. What they
-//! count is [`OrderCounts`].
+//! count is `OrderCounts`.
 //!
 //! All scale to any n: their tables have a fixed number of cells, and
 //! their laws cost at most O(n·D²) (displacement, D ≤ 16 bins), O(n + P·K³)
@@ -133,7 +133,7 @@ impl Edgeworth {
 }
 
 /// The probability of each inversion bin (bins of `edges`, see
-/// [`crate::tally::inversion_edges`]) at `n`: exact up to
+/// `crate::tally::inversion_edges`) at `n`: exact up to
 /// [`EXACT_MAHONIAN_N`], by [`edgeworth_cdf`] above.
 pub fn inversion_bin_law(n: usize, edges: &[u64]) -> Vec<f64> {
     let top = max_inversions(n);
@@ -181,12 +181,12 @@ pub fn inversions(counts: &OrderCounts, n: usize) -> (Gof, String) {
 }
 
 /// The exact per-shuffle mean and covariance of the displacement histogram
-/// under a uniform shuffle of `n` (bins of [`displacement_bin`]).
+/// under a uniform shuffle of `n` (bins of `displacement_bin`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DisplacementLaw {
-    /// Bins (min(n, [`crate::tally::DISPLACEMENT_BINS`])).
+    /// Bins (min(n, `crate::tally::DISPLACEMENT_BINS`)).
     pub bins: usize,
-    /// E[H_a]: the mean number of positions per shuffle in bin a.
+    /// E\[H_a\]: the mean number of positions per shuffle in bin a.
     pub mean: Vec<f64>,
     /// Cov(H_a, H_b) at `a * bins + b`.
     pub covariance: Vec<f64>,
@@ -206,10 +206,10 @@ fn values_within(p: usize, n: usize, lo: usize, hi: usize) -> usize {
 /// The displacement histogram's law at `n` (n ≥ 2), exactly: with Π the
 /// permutation matrix of a uniform shuffle, Cov(Π_pv, Π_p'v') =
 /// (δ_pp' − 1/n)(δ_vv' − 1/n)/(n − 1), and H_a = Σ_{(p,v) ∈ S_a} Π_pv for
-/// the cells S_a = {(p, v) : |v − p| in bin a}, so E[H_a] = |S_a|/n and
+/// the cells S_a = {(p, v) : |v − p| in bin a}, so E\[H_a\] = |S_a|/n and
 /// Cov(H_a, H_b) = [δ_ab|S_a| − (2/n)Σ_p r_a(p) r_b(p) + |S_a||S_b|/n²] /
 /// (n − 1), r_a(p) = #{v : (p, v) ∈ S_a} (the column counts equal the row
-/// counts, |v − p| being symmetric). O(D³) ([`row_products`]).
+/// counts, |v − p| being symmetric). O(D³) (`row_products`).
 pub fn displacement_law(n: usize) -> DisplacementLaw {
     let bins = displacement_bins(n);
     let start = |a: usize| displacement_bin_start(a, bins, n);
@@ -307,7 +307,7 @@ fn displacement_sizes(n: usize) -> Vec<f64> {
         .collect()
 }
 
-/// E[H_a], the mean number of positions per shuffle whose displacement is
+/// E\[H_a\], the mean number of positions per shuffle whose displacement is
 /// in bin a, under a uniform shuffle of `n`: |S_a|/n, in O(D) (the same as
 /// [`displacement_law`]'s mean, without its covariance).
 pub fn displacement_means(n: usize) -> Vec<f64> {
@@ -399,10 +399,10 @@ pub fn displacement(counts: &OrderCounts, n: usize, trials: u64) -> (Wald, Strin
 }
 
 /// The exact per-shuffle law of one row of the binned Lehmer digit table
-/// ([`OrderCounts::lehmer`]) under a uniform shuffle.
+/// (`OrderCounts::lehmer`) under a uniform shuffle.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LehmerRowLaw {
-    /// E[H_k]: the mean number of the row's positions per shuffle whose
+    /// E\[H_k\]: the mean number of the row's positions per shuffle whose
     /// digit is in bin k.
     pub mean: Vec<f64>,
     /// Cov(H_k, H_l) at `k * K + l`.
@@ -410,14 +410,14 @@ pub struct LehmerRowLaw {
 }
 
 /// The binned Lehmer digit table's law at `n` (see [`lehmer_row_laws`]):
-/// rows of [`lehmer_rows`], [`LEHMER_DIGIT_BINS`] bins each.
+/// rows of `lehmer_rows`, `LEHMER_DIGIT_BINS` bins each.
 pub fn lehmer_law(n: usize) -> Vec<LehmerRowLaw> {
     lehmer_row_laws(lehmer_rows(n), LEHMER_DIGIT_BINS)
 }
 
 /// The law of each row of a Lehmer digit table with positions binned by
 /// `rows` and digit d of position i in bin ⌊d·K/(i + 1)⌋ of K = `bins`
-/// ([`crate::tally::lehmer_digit_bin`]), exactly. Under a uniform shuffle
+/// (`crate::tally::lehmer_digit_bin`), exactly. Under a uniform shuffle
 /// the digits are independent and digit i is uniform on {0, …, i}, so a
 /// row's counts are a sum of independent one-hot vectors of law p_i, with
 /// mean Σ p_i and covariance Σ (diag p_i − p_i p_iᵀ); rows are independent.

@@ -5,7 +5,7 @@
 //!
 //! Each trial adds a whole permutation matrix X to the counts (every row and
 //! every column gets exactly one count), so the n² cells are not independent
-//! multinomial counts. Under a uniform shuffle E[X_pv] = 1/n and
+//! multinomial counts. Under a uniform shuffle E\[X_pv\] = 1/n and
 //!
 //! ```text
 //! Cov(X_pv, X_p'v') = (1/(n-1)) · (δ_pp' - 1/n) · (δ_vv' - 1/n),
@@ -129,7 +129,7 @@ impl PositionValueStats {
     /// Computes the statistic and figures of a cell matrix: the values (or
     /// bins) of distinct items, or the kinds of a multiset deck, at each
     /// position (see [`Cells`]). Its Q is χ²((R−1)(C−1)) under a uniform
-    /// shuffle in every case (the module docs and [`crate::deck::laws`]).
+    /// shuffle in every case (the module docs and `crate::deck::laws`).
     ///
     /// # Panics
     /// If the matrix holds no trials.

@@ -1,7 +1,7 @@
 //! The tests of a run's deals as a sequence rather than one by one: serial
 //! dependence (each deal against the one before it, given the deals' own
 //! law) and repeated deals (the birthday test). What they count is in
-//! [`crate::tally`] ([`SerialCounts`], [`DealSample`]); their laws are the
+//! `crate::tally` ([`SerialCounts`], `DealSample`); their laws are the
 //! weighted sign test's ([`signs`]) and the collision law ([`collisions`]).
 
 use super::collisions::{self, Moments};

@@ -10,16 +10,20 @@
 //! terminal, the JSON, the CSV and the report never disagree.
 //!
 //! ```
-//! use shuffle_audit::audit::Spec;
-//! use shuffle_audit::study::{Study, Unobserved};
-//! use shuffle_audit::{algorithm::Algorithm, shuffle::Shuffles, source::SourceSpec};
+//! use shuffle_audit::audit::{Planned, Spec};
+//! use shuffle_audit::shuffle::{Algorithm, Shuffles};
+//! use shuffle_audit::{source::SourceSpec, study::{Study, Unobserved}};
 //!
 //! # fn main() -> shuffle_audit::Result<()> {
-//! let specs = ["naive-swap", "fisher-yates"].map(|name| {
-//!     let algorithm = Algorithm::parse(name).unwrap();
-//!     Spec::<Shuffles>::new(algorithm, 10, 100_000, SourceSpec::default(), 1).into()
-//! });
-//! let result = Study { alpha: 0.001, ..Study::new(specs.to_vec()) }.run(&Unobserved)?;
+//! let specs: Vec<Box<dyn Planned>> = ["naive-swap", "fisher-yates"]
+//!     .iter()
+//!     .map(|name| {
+//!         let algorithm = Algorithm::parse(name).unwrap();
+//!         let spec = Spec::<Shuffles>::new(algorithm, 10, 100_000, SourceSpec::default(), 1);
+//!         Box::new(spec) as Box<dyn Planned>
+//!     })
+//!     .collect();
+//! let result = Study { alpha: 0.001, ..Study::new(specs) }.run(&Unobserved)?;
 //! assert!(result.any_biased());
 //! println!("{}", result.summary().to_json()); // what --json prints
 //! // result.write(dir) writes summary, pictures and report.html into a staged folder.
@@ -39,13 +43,13 @@ pub use summary::{SUMMARY_SCHEMA, Summary};
 use crate::algorithm::Algorithm;
 use crate::audit::{Counts, DEFAULT_ALPHA, Judged, Planned, Record, judge};
 use crate::error::{Error, ErrorKind, Result};
-use crate::mixing::plan::{LoaderReport, MixingCurve as PlannedCurve, MixingPlan};
-use crate::report::provenance::{RunStart, tool_version};
 use crate::format::human_bytes;
+use crate::mixing::plan::{LoaderReport, MixingCurve as PlannedCurve, MixingPlan};
 use crate::mixing::{self, MixingCurve};
 use crate::output::{self, files};
 use crate::plot::{self, LogScale};
 use crate::report::model::Document;
+use crate::report::provenance::{RunStart, tool_version};
 use crate::report::{self as document, MixingOutcome, Provenance};
 use crate::stats::Verdict;
 use crate::values::check_alpha;
@@ -63,7 +67,11 @@ pub struct Study {
     pub alpha: f64,
     /// The audits, of any kinds, in the order they run and are shown.
     pub audits: Vec<Box<dyn Planned>>,
-    /// A note per audit for the report (same order; missing means none).
+    /// A note per audit from the request (same order; missing means
+    /// none): an experiment table's `note`, how decimal weights were
+    /// scaled. The kind's own note is the finished audit's
+    /// ([`StudyResult::note`]), so that a deck read from outside, and the
+    /// merge of a run's shards, are noted as one run on one machine is.
     pub notes: Vec<Option<String>>,
     /// The per-audit trial budget of a sequential study (each audit doubles
     /// its trials until decisively biased or out of budget); `None` runs
@@ -320,6 +328,31 @@ pub struct MeasuredMixing {
 }
 
 impl StudyResult {
+    /// What the report notes of audit `i`: the request's note (an
+    /// experiment table's `note`, how decimal weights were scaled) and the
+    /// kind's note of the finished audit (a source too small for n, the
+    /// tests a deck leaves out).
+    pub fn note(&self, i: usize) -> Option<String> {
+        let asked = self.study.notes.get(i).cloned().flatten();
+        let found = self.audits.get(i).and_then(|a| a.note());
+        match (asked, found) {
+            (Some(a), Some(f)) => Some(format!("{a} {f}")),
+            (a, f) => a.or(f),
+        }
+    }
+
+    /// Every audit's note, each said once, in study order: the notes a
+    /// terminal prints under the verdict table.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = Vec::new();
+        for note in (0..self.audits.len()).filter_map(|i| self.note(i)) {
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+        notes
+    }
+
     /// The result of `study` whose `audits` have already run and been
     /// judged: what each found, computed once, among them all.
     pub fn judged(
@@ -395,7 +428,7 @@ impl StudyResult {
     }
 
     /// Writes every file of the study into `dir` (which should be staged:
-    /// see [`files::staged`]): summary.json and .csv, comparison.png, a
+    /// see `files::staged`): summary.json and .csv, comparison.png, a
     /// folder per audit with its kind's files, a folder per mixing curve,
     /// report.html and report.md.
     pub fn write(&self, dir: &Path) -> Result<()> {

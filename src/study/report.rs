@@ -5,9 +5,9 @@
 
 use super::{MeasuredMixing, StudyResult};
 use crate::audit::{Judged, Record};
-use crate::mixing::plan::LoaderReport;
 use crate::format::thousands;
 use crate::mixing::buffer::Loader;
+use crate::mixing::plan::LoaderReport;
 use crate::output::format_p;
 use crate::output::mixing::{
     LOADER_NOTE, distance_text, fraction_text, loader_threshold_lines, loader_tv_text, tv_text,
@@ -50,10 +50,10 @@ pub fn build(result: &StudyResult, folders: &[String], records: &[Record]) -> Do
             )],
         );
         for (i, (audit, folder)) in audits.iter().zip(folders).enumerate() {
-            let note = study.notes.get(i).and_then(|n| n.as_deref());
+            let note = result.note(i);
             section
                 .subsections
-                .push(audit.section(folder, &anchor(folder), note));
+                .push(audit.section(folder, &anchor(folder), note.as_deref()));
         }
         sections.push(section);
     }
@@ -286,7 +286,12 @@ fn verdict_section(result: &StudyResult, folders: &[String], records: &[Record])
         shared.push(format!("n = {}", first.n));
     }
     if !with_trials {
-        shared.push(format!("{} {}", thousands(first.trials), first.unit));
+        // Samples and picks in one study are trials of each.
+        let unit = match varies(&|r| r.unit.to_string()) {
+            true => "trials",
+            false => first.unit,
+        };
+        shared.push(format!("{} {unit}", thousands(first.trials)));
     }
     if !with_rng {
         shared.push(format!("rng {}", first.rng));
@@ -309,8 +314,9 @@ fn verdict_section(result: &StudyResult, folders: &[String], records: &[Record])
     let mut blocks = vec![Block::Paragraph(format!(
         "{shared}{} at α = {}, {correction}. \"No bias detected\" means no test found bias in a \
          run large enough to have seen the deviation under \"could detect\" (90% power), not \
-         proof of fairness; \"inconclusive\" means the run was too small to tell, and \"trials \
-         advised\" says how many would give a verdict. \"p (adjusted)\" is the p-value the \
+         proof of fairness; \"inconclusive\" means the run was too small to tell. \"Trials \
+         advised\" says how many trials would give an inconclusive audit a verdict, and how many \
+         would catch a biased one again with 90% power. \"p (adjusted)\" is the p-value the \
          verdict compared with α.",
         verdict_counts(&verdicts),
         study.alpha,

@@ -60,6 +60,7 @@ pub(super) fn observe_batch(
 ) {
     debug_assert!(rows.is_none() || n <= NARROW);
     let cycles = CycleCount::for_n(n);
+    let args = (batch, n, collect, cycles, tally, rows, scratch);
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt")
         && std::is_x86_feature_detected!("bmi1")
@@ -68,61 +69,50 @@ pub(super) fn observe_batch(
         if let CycleCount::Vector(_) = cycles {
             // SAFETY: the CPU has popcnt and BMI, and the vector cycle
             // count proves it has the AVX-512 features.
-            unsafe { observe_vbmi(batch, n, collect, cycles, tally, rows, scratch) };
+            unsafe { observe_vbmi(args) };
         } else {
             // SAFETY: the CPU has popcnt and BMI.
-            unsafe { observe_bits(batch, n, collect, cycles, tally, rows, scratch) };
+            unsafe { observe_bits(args) };
         }
         return;
     }
-    observe_any(batch, n, collect, cycles, tally, rows, scratch);
+    observe_any(args);
 }
+
+/// The arguments of the counting functions below [`observe_batch`]: its
+/// own, with the cycle count chosen for `n`, and its rows as `R` (an
+/// `Option` of [`Rows`], or, in the one pass, the rows themselves).
+type Observe<'a, R> = (
+    &'a [u32],
+    usize,
+    Collect,
+    CycleCount,
+    &'a mut Tally,
+    R,
+    &'a mut ObserveScratch,
+);
 
 /// [`observe_any`] compiled with the CPU's popcount and shift
 /// instructions, which the one-pass Lehmer digits use once per value.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2")]
-fn observe_bits(
-    batch: &[u32],
-    n: usize,
-    collect: Collect,
-    cycles: CycleCount,
-    tally: &mut Tally,
-    rows: Option<Rows<'_>>,
-    scratch: &mut ObserveScratch,
-) {
-    observe_any(batch, n, collect, cycles, tally, rows, scratch);
+fn observe_bits(args: Observe<'_, Option<Rows<'_>>>) {
+    observe_any(args);
 }
 
 /// [`observe_bits`] with the AVX-512 features of [`CycleCount::Vector`]
 /// as well, so that the vector cycle count is inlined.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi")]
-fn observe_vbmi(
-    batch: &[u32],
-    n: usize,
-    collect: Collect,
-    cycles: CycleCount,
-    tally: &mut Tally,
-    rows: Option<Rows<'_>>,
-    scratch: &mut ObserveScratch,
-) {
-    observe_any(batch, n, collect, cycles, tally, rows, scratch);
+fn observe_vbmi(args: Observe<'_, Option<Rows<'_>>>) {
+    observe_any(args);
 }
 
 /// [`observe_batch`] on any CPU.
 #[inline(always)]
-fn observe_any(
-    batch: &[u32],
-    n: usize,
-    collect: Collect,
-    cycles: CycleCount,
-    tally: &mut Tally,
-    rows: Option<Rows<'_>>,
-    scratch: &mut ObserveScratch,
-) {
+fn observe_any((batch, n, collect, cycles, tally, rows, scratch): Observe<'_, Option<Rows<'_>>>) {
     match rows {
-        Some(rows) => one_pass(batch, n, collect, cycles, tally, rows, scratch),
+        Some(rows) => one_pass((batch, n, collect, cycles, tally, rows, scratch)),
         None => one_by_one(batch, n, collect, cycles, tally, scratch),
     }
 }

@@ -34,11 +34,11 @@ pub const LEHMER_DIGIT_BINS: usize = 16;
 /// test pays only for what it needs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OrderParts {
-    /// [`OrderCounts::inversions`].
+    /// `OrderCounts::inversions`.
     pub inversions: bool,
-    /// [`OrderCounts::displacement`].
+    /// `OrderCounts::displacement`.
     pub displacement: bool,
-    /// [`OrderCounts::lehmer`].
+    /// `OrderCounts::lehmer`.
     pub lehmer: bool,
 }
 

@@ -196,6 +196,12 @@ impl SampleCounter {
         }
     }
 
+    /// The counts so far, the counter counting on (what a checkpoint
+    /// saves).
+    pub fn so_far(&self) -> &SampleTally {
+        &self.tally
+    }
+
     /// The counts so far.
     pub fn finish(self) -> SampleTally {
         self.tally

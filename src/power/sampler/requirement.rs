@@ -13,8 +13,8 @@
 //! 5, from which the χ² law the plan rests on holds.
 
 use crate::format::thousands;
-use crate::sampler::Sampler;
 use crate::sampler::SampleTest;
+use crate::sampler::Sampler;
 use crate::sampler::tally::{MAX_PAIR_N, MAX_SUBSETS, SampleCounter, SampleTally};
 use crate::stats::sampling::{self, MIN_EXPECTED, NotApplicable, SamplingTest};
 

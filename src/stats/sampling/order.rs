@@ -50,7 +50,7 @@
 //! χ²(k(N−1)), has the right mean k(N−1) but not the right spread (its
 //! variance is `2((k−1)N² + (N−k)²)/(N−1)`), and it mixes inclusion in.
 //! This test reports `Q_order`: the order beyond inclusion. At k = N it is
-//! the position-by-value statistic ([`crate::stats::PositionValueTest`]).
+//! the position-by-value statistic ([`crate::stats::PositionValueStats`]).
 //!
 //! Finite T: every arrangement has the same squared order part
 //! (the value permutations act transitively and commute with the

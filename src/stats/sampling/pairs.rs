@@ -152,7 +152,7 @@ pub fn projected_norm(n: usize, d: impl Fn(usize) -> f64) -> f64 {
 }
 
 /// The pairs test of `pair_counts` (length N(N−1)/2, laid out as by
-/// [`pair_index`]): `pair_counts[pair_index(n, i, j)]` = trials (of
+/// [`pair_index`](super::pair_index)): `pair_counts[pair_index(n, i, j)]` = trials (of
 /// `trials`) whose k-subset included both i and j.
 ///
 /// The largest deviation is the pair with the largest |P_ij − Tq| /

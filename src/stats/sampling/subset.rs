@@ -10,7 +10,7 @@
 //! everything, but only while the subsets can be counted one by one
 //! ([`MAX_SUBSET_CELLS`]) and the trials fill them.
 //!
-//! Subsets are indexed by their colexicographic rank ([`subset_rank`]): the
+//! Subsets are indexed by their colexicographic rank ([`subset_rank`](super::subset_rank)): the
 //! sorted items `c₀ < c₁ < ... < c_{k−1}` have rank `Σ C(c_i, i+1)`, a
 //! bijection onto `0..C(N, k)` that does not depend on N.
 
@@ -21,7 +21,7 @@ use crate::stats::gof;
 use crate::subsets::subset_unrank;
 
 /// The whole-subset test of `counts[r]` = trials whose k-subset of the N =
-/// `n` items has colexicographic rank r ([`subset_rank`]). `seed` drives the
+/// `n` items has colexicographic rank r ([`subset_rank`](super::subset_rank)). `seed` drives the
 /// Monte Carlo p-value of a sparse table ([`gof::uniform`]).
 ///
 /// The largest deviation is the subset with the largest |O − E| /

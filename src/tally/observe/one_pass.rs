@@ -6,11 +6,11 @@
 //! ([`StructureChunk`]) and flushed into the tally with the matrix.
 
 use super::super::{
-    Collect, NARROW, StructureCounts, StructureParts, Tally, bump, count_row, drain, drain_rows,
+    Collect, NARROW, StructureCounts, StructureParts, bump, count_row, drain, drain_rows,
     lehmer_pairs, pair_cell,
 };
-use super::{Measured, ObserveScratch};
-use crate::permutation::{CycleCount, adjacent_pairs, fixed_points, rank_of_digits, word};
+use super::{Measured, Observe};
+use crate::permutation::{adjacent_pairs, fixed_points, rank_of_digits, word};
 
 /// A counter's chunk-local structure counts for n ≤ 64, in 32-bit cells
 /// flushed into the tally with the matrix: the Lehmer digits in one
@@ -150,15 +150,8 @@ enum Digits {
 /// sequences and the digit pairs (only the matrix, if none of them is
 /// collected). Each way of handling the digits is a loop of its own.
 #[inline(always)]
-pub(super) fn one_pass(
-    batch: &[u32],
-    n: usize,
-    collect: Collect,
-    cycles: CycleCount,
-    tally: &mut Tally,
-    rows: Rows<'_>,
-    scratch: &mut ObserveScratch,
-) {
+pub(super) fn one_pass(args: Observe<'_, Rows<'_>>) {
+    let (_, n, collect, ..) = args;
     let parts = collect.structure;
     let digits = if collect.permutations || (parts.pairs && n < 9) {
         Digits::Keep
@@ -167,7 +160,6 @@ pub(super) fn one_pass(
     } else {
         Digits::Skip
     };
-    let args = (batch, n, collect, cycles, tally, rows, scratch);
     match (parts.lehmer, digits) {
         (true, Digits::Skip) => one_pass_with::<true, false, false>(args),
         (true, Digits::Keep) => one_pass_with::<true, true, false>(args),
@@ -178,23 +170,12 @@ pub(super) fn one_pass(
     }
 }
 
-/// The arguments of [`one_pass`].
-type OnePass<'a, 'b> = (
-    &'a [u32],
-    usize,
-    Collect,
-    CycleCount,
-    &'a mut Tally,
-    Rows<'b>,
-    &'a mut ObserveScratch,
-);
-
 /// [`one_pass`] counting the digits if `LEHMER`, keeping them all if
 /// `KEEP` ([`Digits::Keep`]), reading the pairs off the first nine
 /// positions if `AHEAD` ([`Digits::PairsAhead`]).
 #[inline(always)]
 fn one_pass_with<const LEHMER: bool, const KEEP: bool, const AHEAD: bool>(
-    (batch, n, collect, cycles, tally, rows, scratch): OnePass<'_, '_>,
+    (batch, n, collect, cycles, tally, rows, scratch): Observe<'_, Rows<'_>>,
 ) {
     let parts = collect.structure;
     let Rows { matrix, structure } = rows;

@@ -146,15 +146,8 @@ fn one_pass_counts_alike_with_every_cycle_method() {
                 structure: &mut chunk,
             };
             let mut scratch = ObserveScratch::default();
-            observe_any(
-                &perms.concat(),
-                n,
-                all,
-                cycles,
-                &mut tally,
-                Some(rows),
-                &mut scratch,
-            );
+            let batch = perms.concat();
+            observe_any((&batch, n, all, cycles, &mut tally, Some(rows), &mut scratch));
             chunk.flush_into(tally.structure.as_mut().expect("structure collected"));
             for (p, row) in matrix.iter().enumerate() {
                 for (v, &c) in row[..n].iter().enumerate() {

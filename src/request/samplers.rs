@@ -131,13 +131,5 @@ fn weights(request: &Request, takes: bool) -> Result<Option<Vec<u64>>> {
 /// Refuses the options that only samplers take, for a request without
 /// one.
 pub(super) fn refuse_options(request: &Request) -> Result<()> {
-    if request.weights.is_some() {
-        return Err(Error::unsupported(format!(
-            "{} is for weighted picks (weighted-prefix, alias, weighted-off-by-one, or your own \
-             picks)",
-            Opt::Weights.named(request.front)
-        ))
-        .about(Opt::Weights));
-    }
-    Ok(())
+    weights(request, false).map(drop)
 }

@@ -1,6 +1,7 @@
 //! Statistical tests on tallies, with calibrated null distributions, and the
 //! multiple-testing correction that turns p-values into verdicts.
 
+pub mod adjacency;
 pub mod battery;
 pub mod collisions;
 pub mod gof;

@@ -157,6 +157,26 @@ fn ln_gamma_q_wilson_hilferty(a: f64, x: f64) -> f64 {
     ln_normal_sf(z)
 }
 
+/// Natural log of the regularized lower incomplete gamma function `P(a, x)`,
+/// finite where `P` underflows: the lower tail of a gamma law, and the upper
+/// tail of a Poisson count (P(Poisson(λ) ≥ k) = P(k, λ)). Same domain as
+/// [`ln_gamma_q`].
+pub fn ln_gamma_p(a: f64, x: f64) -> f64 {
+    if a.is_nan() || x.is_nan() || a <= 0.0 || a.is_infinite() {
+        return f64::NAN;
+    }
+    if x <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if x.is_infinite() {
+        return 0.0;
+    }
+    match (x < a + 1.0).then(|| ln_gamma_p_series(a, x)).flatten() {
+        Some(ln_p) => ln_p,
+        None => (-ln_gamma_q(a, x).exp()).ln_1p(),
+    }
+}
+
 /// Natural log of the regularized upper incomplete gamma function `Q(a, x)`.
 ///
 /// It exists so that chi-square (and Poisson) tail probabilities can be

@@ -26,7 +26,7 @@ mod normal;
 
 pub use binomial::{binomial_band, binomial_upper_tail};
 pub use chi2::{chi2_isf, chi2_sf, ln_chi2_sf, log10_chi2_sf};
-pub use gamma::ln_gamma_q;
+pub use gamma::{ln_gamma_p, ln_gamma_q};
 pub use ks::{KsResult, ks_uniform};
 pub use noncentral::{noncentral_chi2_sf, noncentrality_for_power};
 pub use normal::ln_normal_sf;

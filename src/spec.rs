@@ -39,6 +39,14 @@ pub enum TestKind {
     /// Decks with categories: the number of each category in the first h
     /// positions against the hypergeometric law.
     Hand,
+    /// Decks with repeated items: which kind directly follows which (the
+    /// K × K kind-after-kind table) against its exact mean and covariance
+    /// ([`crate::stats::adjacency`]).
+    Adjacency,
+    /// Decks with repeated items and a known starting order: how many
+    /// neighbours of the starting order (a card and the card that followed
+    /// it) are neighbours again, against the exact mean and variance.
+    Successor,
     /// How many neighbours of the starting order are still neighbours,
     /// against its exact law ([`Statistic::Clumping`]).
     Clumping,
@@ -113,11 +121,13 @@ impl TestKind {
 
     /// The tests of decks (`--deck`, `--categories`), in report order: not
     /// in [`ALL`](Self::ALL), which are the tests of distinct items.
-    pub const DECK: [TestKind; 4] = [
+    pub const DECK: [TestKind; 6] = [
         TestKind::PositionKind,
         TestKind::Arrangement,
         TestKind::PositionCategory,
         TestKind::Hand,
+        TestKind::Adjacency,
+        TestKind::Successor,
     ];
 
     /// Whether the test is one of [`DECK`](Self::DECK).
@@ -139,6 +149,8 @@ impl TestKind {
             TestKind::Arrangement => "arrangement",
             TestKind::PositionCategory => "position-category",
             TestKind::Hand => "hand",
+            TestKind::Adjacency => "adjacency",
+            TestKind::Successor => "successor",
             TestKind::Clumping => "clumping",
             TestKind::Serial => "serial",
             TestKind::Birthday => "birthday",
@@ -174,6 +186,8 @@ impl TestKind {
             | TestKind::Arrangement
             | TestKind::PositionCategory
             | TestKind::Hand
+            | TestKind::Adjacency
+            | TestKind::Successor
             | TestKind::Serial
             | TestKind::Birthday
             | TestKind::Inversions
@@ -195,6 +209,8 @@ impl TestKind {
             TestKind::Arrangement => "whole-arrangement test",
             TestKind::PositionCategory => "position-by-category χ²",
             TestKind::Hand => "hand composition",
+            TestKind::Adjacency => "kind after kind",
+            TestKind::Successor => "starting-order neighbours kept",
             TestKind::Clumping => "clumping (neighbours kept)",
             TestKind::Serial => "serial dependence",
             TestKind::Birthday => "repeated deals (birthday)",
@@ -239,6 +255,12 @@ impl TestKind {
             }
             TestKind::Hand => {
                 "how many of each category the first h items hold, against the hypergeometric law"
+            }
+            TestKind::Adjacency => {
+                "decks with repeated items: which kind directly follows which (a shoe's card after card), cut or not: too few riffles, clumps that survive"
+            }
+            TestKind::Successor => {
+                "decks with repeated items: how often a card is followed again by the card that followed it in the starting order (new-deck order for cards): too few riffles of a stacked shoe"
             }
             TestKind::Clumping => {
                 "neighbours of the starting order left side by side: too few riffles, local (window) shuffles"
@@ -346,7 +368,9 @@ impl TestSet {
                 TestKind::PositionKind
                 | TestKind::Arrangement
                 | TestKind::PositionCategory
-                | TestKind::Hand => false,
+                | TestKind::Hand
+                | TestKind::Adjacency
+                | TestKind::Successor => false,
             })
             .collect();
         Self {
@@ -543,6 +567,7 @@ impl TestSet {
                 TestKind::Arrangement => collect.permutations = true,
                 // Counted from the matrix, and the hands (see `Deck`).
                 TestKind::PositionKind | TestKind::PositionCategory | TestKind::Hand => {}
+                TestKind::Adjacency | TestKind::Successor => collect.adjacency = true,
                 TestKind::Clumping => part.clumping = true,
                 TestKind::Serial => collect.serial = true,
                 TestKind::Birthday => collect.deals = true,

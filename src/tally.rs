@@ -1,5 +1,6 @@
 //! What an audit counts: where every value lands, over all trials.
 
+mod adjacency;
 mod binning;
 mod cells;
 mod deals;
@@ -12,6 +13,7 @@ mod serial;
 use crate::permutation::Statistic;
 use serde::{Deserialize, Serialize};
 
+pub use adjacency::AdjacencyCounts;
 pub use binning::{Binning, DEFAULT_BINS};
 pub use cells::{Cells, Columns};
 pub use deals::{DealSample, EXACT_N as DEAL_EXACT_N, MAX_KEPT as MAX_KEPT_DEALS};
@@ -67,6 +69,10 @@ pub struct Tally {
     /// Inversion and displacement counts, when collected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     order: Option<OrderCounts>,
+    /// Kind-after-kind counts of a deck whose items repeat, when collected:
+    /// see [`AdjacencyCounts`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    adjacency: Option<AdjacencyCounts>,
 }
 
 /// What a tally collects beyond the position-by-value matrix (which it always
@@ -87,6 +93,9 @@ pub struct Collect {
     /// Count the position-by-value matrix in this many bins per side
     /// ([`Binning`], B < n), or the full n×n matrix when `None`.
     pub bins: Option<usize>,
+    /// Count which kind follows which ([`AdjacencyCounts`]), for a deck
+    /// whose items repeat (the counter is told the kinds).
+    pub adjacency: bool,
 }
 
 impl Collect {
@@ -103,6 +112,7 @@ impl Collect {
             serial: false,
             deals: false,
             order: OrderParts::NONE,
+            adjacency: false,
             ..self
         }
     }
@@ -330,6 +340,7 @@ impl Tally {
                 .order
                 .any()
                 .then(|| OrderCounts::new(n, collect.order)),
+            adjacency: None,
         }
     }
 
@@ -355,6 +366,7 @@ impl Tally {
                 .as_ref()
                 .map_or(OrderParts::NONE, OrderCounts::parts),
             bins: self.bins,
+            adjacency: self.adjacency.is_some(),
         }
     }
 
@@ -398,6 +410,7 @@ impl Tally {
             serial: None,
             deals: None,
             order: None,
+            adjacency: None,
         })
     }
 
@@ -420,6 +433,9 @@ impl Tally {
         }
         if let Some(order) = &mut self.order {
             order.observe_batch(perm, self.n, &mut OrderScratch::default());
+        }
+        if let Some(adjacency) = &mut self.adjacency {
+            adjacency.count_batch(perm, self.n);
         }
         self.trials += 1;
     }
@@ -449,6 +465,13 @@ impl Tally {
         }
         if let (Some(a), Some(b)) = (&mut self.order, &other.order) {
             a.merge(b);
+        }
+        match (&mut self.adjacency, &other.adjacency) {
+            (Some(a), Some(b)) => a.merge(b),
+            // An empty tally takes the deck its first part counted against
+            // (decks read from outside are known once read).
+            (None, Some(b)) if self.trials == 0 => self.adjacency = Some(b.clone()),
+            _ => {}
         }
         self.trials += other.trials;
     }
@@ -488,6 +511,11 @@ impl Tally {
     /// Structure histograms, if collected.
     pub fn structure(&self) -> Option<&StructureCounts> {
         self.structure.as_ref()
+    }
+
+    /// Kind-after-kind counts of a deck whose items repeat, if collected.
+    pub fn adjacency(&self) -> Option<&AdjacencyCounts> {
+        self.adjacency.as_ref()
     }
 
     /// Serial counts (each deal against the one before), if collected.
@@ -752,6 +780,9 @@ impl Counter {
     /// The counter matching consecutive deals by kind, for a deck whose
     /// item v is of kind `kinds[v]` (`None`: distinct items).
     pub(crate) fn with_kinds(mut self, kinds: Option<Vec<u32>>) -> Self {
+        if self.collect.adjacency {
+            self.tally.adjacency = kinds.clone().map(AdjacencyCounts::new);
+        }
         self.serial = self.serial.map(|s| s.with_kinds(kinds));
         self
     }
@@ -792,6 +823,9 @@ impl Counter {
         }
         if let Some(order) = &mut self.tally.order {
             order.observe_batch(batch, self.n, &mut self.order_scratch);
+        }
+        if let Some(adjacency) = &mut self.tally.adjacency {
+            adjacency.count_batch(batch, self.n);
         }
         self.pending += trials;
         if self.pending >= self.flush_every {

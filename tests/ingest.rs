@@ -18,6 +18,7 @@ const ALL: Collect = Collect {
     deals: false,
     order: OrderParts::NONE,
     bins: None,
+    adjacency: false,
 };
 
 /// A folder under the temporary folder, removed on drop.
@@ -274,6 +275,7 @@ fn a_file_larger_than_a_block_counts_every_deck() {
         deals: true,
         order: OrderParts::NONE,
         bins: None,
+        adjacency: false,
     });
     let progressed = std::sync::atomic::AtomicU64::new(0);
     let progress = |k: u64| {

@@ -316,7 +316,9 @@ fn plannable(name: &str) -> Result<TestKind> {
         TestKind::PositionKind
         | TestKind::Arrangement
         | TestKind::PositionCategory
-        | TestKind::Hand => {
+        | TestKind::Hand
+        | TestKind::Adjacency
+        | TestKind::Successor => {
             "it is a test of decks (--deck, --categories), which power does not take"
         }
     };

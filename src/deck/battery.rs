@@ -5,6 +5,7 @@ use super::Deck;
 use super::laws::{arrangement_counts, group_test};
 use crate::spec::{DEFAULT_PERMUTATION_N, TestKind, TestSet};
 use crate::stats::TestResult;
+use crate::stats::adjacency::{self, AdjacencyLaw, MAX_KINDS, OrderTest};
 use crate::stats::battery::correct;
 use crate::stats::{gof, hypergeometric, sequence};
 use crate::tally::Tally;
@@ -48,6 +49,7 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
         for kind in tests.at(n).iter() {
             match kind {
                 TestKind::PositionCategory | TestKind::Hand if !categories => skipped.push(kind),
+                TestKind::Adjacency | TestKind::Successor => skipped.push(kind),
                 TestKind::PositionKind => kinds.push(TestKind::PositionValue),
                 TestKind::Arrangement => kinds.push(TestKind::Permutation),
                 TestKind::PositionValue
@@ -77,6 +79,7 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
         if categories {
             kinds.extend([TestKind::PositionCategory, TestKind::Hand]);
         }
+        kinds.extend(order_tests(deck));
         kinds.push(TestKind::Serial);
         let kept = |k: TestKind| {
             matches!(
@@ -100,6 +103,13 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                     }
                 }
                 TestKind::Serial => kinds.push(kind),
+                TestKind::Adjacency | TestKind::Successor => {
+                    if order_tests(deck).contains(&kind) {
+                        kinds.push(kind);
+                    } else {
+                        skipped.push(kind);
+                    }
+                }
                 TestKind::FixedPoints
                 | TestKind::Cycles
                 | TestKind::RisingSequences
@@ -122,7 +132,20 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
             names(&structure)
         ));
     }
-    let uncategorised: Vec<TestKind> = skipped.iter().copied().filter(|k| k.is_deck()).collect();
+    let is_order = |k: &TestKind| matches!(k, TestKind::Adjacency | TestKind::Successor);
+    let unordered: Vec<TestKind> = skipped.iter().copied().filter(is_order).collect();
+    if !unordered.is_empty() {
+        notes.push(format!(
+            "skipped: {} (they need a deck whose items repeat, of at most {MAX_KINDS} kinds; \
+             successor also a known starting order: a built-in deck's, or playing cards)",
+            names(&unordered)
+        ));
+    }
+    let uncategorised: Vec<TestKind> = skipped
+        .iter()
+        .copied()
+        .filter(|k| k.is_deck() && !is_order(k))
+        .collect();
     if !uncategorised.is_empty() {
         notes.push(format!(
             "skipped: {} (they need category columns: --categories)",
@@ -131,6 +154,20 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
     }
     let note = (!notes.is_empty()).then(|| notes.join("; "));
     (TestSet::of_kinds(kinds), note)
+}
+
+/// The order tests that apply to `deck`: adjacency for a deck whose items
+/// repeat, of 2 to [`MAX_KINDS`] kinds, and successor when its starting
+/// order is known as well ([`Deck::successors`]).
+fn order_tests(deck: &Deck) -> Vec<TestKind> {
+    if !deck.repeats() || !(2..=MAX_KINDS).contains(&deck.kinds()) {
+        return Vec::new();
+    }
+    let mut kinds = vec![TestKind::Adjacency];
+    if deck.successors().is_some() {
+        kinds.push(TestKind::Successor);
+    }
+    kinds
 }
 
 /// Whether the deck's own battery runs test `kind` on `deck`: the deck
@@ -255,6 +292,17 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
                 ),
             ))
         }
+        TestKind::Adjacency | TestKind::Successor => {
+            let counts = tally.adjacency()?;
+            let law = AdjacencyLaw::new(&counts.copies());
+            let trials = tally.trials();
+            let test = if kind == TestKind::Adjacency {
+                adjacency::adjacency(&counts.counts, trials, &law)?
+            } else {
+                adjacency::successor(&counts.counts, trials, &law, &deck.successors()?)?
+            };
+            Some(order_result(kind, test, deck))
+        }
         TestKind::Serial => {
             let s = sequence::serial(tally.serial()?, "kind");
             Some(TestResult {
@@ -273,6 +321,50 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
         | TestKind::Birthday
         | TestKind::Inversions
         | TestKind::Displacement => None,
+    }
+}
+
+/// The pair of kinds whose count departs most in the order test `kind`
+/// (adjacency over every pair, successor over the starting order's) of
+/// `tally`: (kind before, kind after, observed / expected); `None` for
+/// another test or a tally without adjacency counts.
+pub fn order_departure(
+    kind: TestKind,
+    tally: &Tally,
+    deck: &Deck,
+) -> Option<(String, String, f64)> {
+    let counts = tally.adjacency()?;
+    let law = AdjacencyLaw::new(&counts.copies());
+    let k = law.kinds();
+    let cells: Vec<usize> = match kind {
+        TestKind::Adjacency => (0..k * k).collect(),
+        TestKind::Successor => deck.successors()?.iter().map(|&(a, b)| a * k + b).collect(),
+        _ => return None,
+    };
+    let ((a, b), ratio) =
+        adjacency::largest_cell(&counts.counts, tally.trials(), &law, cells.into_iter())?;
+    let names = deck.kind_names();
+    Some((names[a].clone(), names[b].clone(), ratio))
+}
+
+/// The result of an order test, its method naming the pair of kinds that
+/// departs most ("AS followed by 2S: 1.27× expected").
+fn order_result(kind: TestKind, test: OrderTest, deck: &Deck) -> TestResult {
+    let largest = test.largest.map_or(String::new(), |((a, b), ratio)| {
+        let names = deck.kind_names();
+        format!(
+            "; largest departure: {} followed by {}: {ratio:.2}× expected",
+            names[a], names[b]
+        )
+    });
+    TestResult {
+        test: kind,
+        statistic: test.statistic,
+        df: test.df,
+        log10_p: test.log10_p,
+        log10_p_holm: test.log10_p,
+        departure: test.departure,
+        method: format!("{}{largest}", test.method),
     }
 }
 

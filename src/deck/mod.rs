@@ -46,6 +46,10 @@ pub struct Deck {
     columns: Vec<Column>,
     /// The hand size of the hand test (the first `hand` positions).
     pub hand: usize,
+    /// Whether the deck was read from its items' labels (decks from
+    /// outside), whose order of items is then not the starting order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    read: bool,
 }
 
 impl Deck {
@@ -57,6 +61,7 @@ impl Deck {
             kind_names,
             columns: Vec::new(),
             hand: DEFAULT_HAND,
+            read: false,
         }
     }
 
@@ -170,7 +175,10 @@ impl Deck {
             })
             .collect();
         let label = format!("read: {} items of {} kinds", labels.len(), names.len());
-        Deck::of(label, kind_of, names)
+        Deck {
+            read: true,
+            ..Deck::of(label, kind_of, names)
+        }
     }
 
     /// Number of items.
@@ -191,6 +199,35 @@ impl Deck {
     /// The kinds' names.
     pub fn kind_names(&self) -> &[String] {
         &self.kind_names
+    }
+
+    /// The (kind, next kind) pairs of the deck's starting order, for the
+    /// successor test: a built-in deck's own order; for a deck read from
+    /// outside whose kinds are playing cards, decks stacked in deck order
+    /// (AS…KS AH…KH AD…KD AC…KC, each king followed by the next deck's ace
+    /// of spades), as a built-in shoe starts; `None` when the order is not
+    /// known (other labels read from outside).
+    pub fn successors(&self) -> Option<Vec<(usize, usize)>> {
+        if !self.read {
+            let pairs = self.kind_of.windows(2);
+            return Some(pairs.map(|w| (w[0] as usize, w[1] as usize)).collect());
+        }
+        let mut kind_of_card = [None; 52];
+        for (kind, name) in self.kind_names.iter().enumerate() {
+            let (suit, rank) = cards::parse_label(name)?;
+            kind_of_card[suit * 13 + rank] = Some(kind);
+        }
+        let pairs = (0..52).filter_map(|c| Some((kind_of_card[c]?, kind_of_card[(c + 1) % 52]?)));
+        Some(pairs.collect())
+    }
+
+    /// How many items each kind has.
+    pub fn copies(&self) -> Vec<u64> {
+        let mut copies = vec![0; self.kinds()];
+        for &k in &self.kind_of {
+            copies[k as usize] += 1;
+        }
+        copies
     }
 
     /// Whether some kind has more than one item (a true multiset).

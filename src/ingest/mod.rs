@@ -81,7 +81,7 @@ pub use command::{
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::pacing::Progress;
-use crate::spec::{MAX_PERMUTATION_N, TestSet};
+use crate::spec::{MAX_PERMUTATION_N, TestKind, TestSet};
 use crate::tally::{Collect, Tally};
 use driver::{Chunker, Drive, Fail, Source, Threaded, Truncated};
 pub use driver::{ReadPoint, Saver};
@@ -147,6 +147,22 @@ impl Decks {
         self.tests
             .as_ref()
             .map_or(self.collect, |tests| tests.at(n).collect(n))
+    }
+
+    /// What to collect for decks of `n` items whose first deck repeats
+    /// items (`multiset`) or not: a shoe's default tests, or tests naming
+    /// adjacency or successor, also count which kind follows which (the
+    /// deck's order tests, see `crate::deck::battery`).
+    pub fn collect_for(&self, n: usize, multiset: bool) -> Collect {
+        let mut collect = self.collect_at(n);
+        collect.adjacency |= multiset
+            && self.tests.as_ref().is_some_and(|tests| {
+                tests.is_default()
+                    || tests
+                        .iter()
+                        .any(|k| matches!(k, TestKind::Adjacency | TestKind::Successor))
+            });
+        collect
     }
 }
 
@@ -607,7 +623,7 @@ pub(crate) fn ingest(
     let drive = |dict: &Dict, units_before: u64, skipped_bytes: u64| Drive {
         name,
         n: dict.n,
-        collect: opts.reading.collect_at(dict.n),
+        collect: opts.reading.collect_for(dict.n, dict.multiset.is_some()),
         kinds: dict.multiset.as_ref().map(items::Multiset::kind_of),
         units_before,
         before: ReadPoint {

@@ -45,6 +45,7 @@ const ALL: Collect = Collect {
     deals: false,
     order: crate::tally::OrderParts::NONE,
     bins: None,
+    adjacency: false,
 };
 
 /// Options collecting `collect`, the rest default.

@@ -149,6 +149,8 @@ impl StructureLaws {
             | TestKind::Arrangement
             | TestKind::PositionCategory
             | TestKind::Hand
+            | TestKind::Adjacency
+            | TestKind::Successor
             | TestKind::Serial
             | TestKind::Birthday
             | TestKind::Inversions

@@ -267,6 +267,15 @@ fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
     })
 }
 
+/// The pair of kinds the decisive test names when it is an order test of a
+/// deck (adjacency, successor): (kind before, kind after, observed /
+/// expected).
+pub(crate) fn order_deviation(audit: &Audit) -> Option<(String, String, f64)> {
+    let deck = audit.spec.options.deck.as_ref()?;
+    let test = audit.seen_by().first()?.test;
+    crate::deck::battery::order_departure(test, &audit.tally, deck)
+}
+
 /// The largest deviation in plain words, naming a cell only when it is
 /// real: from the exact marginals where they are known and not uniform,
 /// otherwise only a cell that stands out from the noise of the n² cells at
@@ -281,6 +290,13 @@ fn deviation_words_of(audit: &Audit, cell: Option<&DeviationCell>) -> String {
     match cell {
         Some(c) if c.exact => format!("{} (exact law)", cell_words(c, None)),
         Some(c) => cell_words(c, binned(audit)),
+        None if audit.verdict == Verdict::Biased && order_deviation(audit).is_some() => {
+            let (a, b, ratio) = order_deviation(audit).expect("checked");
+            format!(
+                "{a} followed by {b}: {}× expected",
+                crate::format::format_ratio(ratio)
+            )
+        }
         None => {
             let t = &audit.found;
             let quiet = format!(

@@ -339,7 +339,14 @@ impl Kind for Shuffles {
                 };
                 format!("{ratio}× {what}p{bin}{}{exact}", c.position)
             }
-            None => "none stands out".to_string(),
+            None => match findings::order_deviation(audit)
+                .filter(|_| audit.verdict == crate::stats::Verdict::Biased)
+            {
+                Some((a, b, ratio)) => {
+                    format!("{}× {a} then {b}", crate::format::format_ratio(ratio))
+                }
+                None => "none stands out".to_string(),
+            },
         }
     }
 

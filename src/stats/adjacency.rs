@@ -315,9 +315,10 @@ fn trace_cube(m: &[f64], g: usize) -> f64 {
     total
 }
 
-/// The cell among `cells` whose count departs most from its expectation,
-/// in its own standard deviations, with observed over expected.
-fn largest_cell(
+/// The cell among `cells` (a·K + b) whose count departs most from its
+/// expectation over `trials` shoes, in its own standard deviations, with
+/// observed over expected: what a finding names ("AS followed by 2S").
+pub fn largest_cell(
     counts: &[u64],
     trials: u64,
     law: &AdjacencyLaw,

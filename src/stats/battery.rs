@@ -117,7 +117,9 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
         TestKind::PositionKind
         | TestKind::Arrangement
         | TestKind::PositionCategory
-        | TestKind::Hand => TestResult {
+        | TestKind::Hand
+        | TestKind::Adjacency
+        | TestKind::Successor => TestResult {
             test: kind,
             statistic: 0.0,
             df: 0.0,

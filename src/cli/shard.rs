@@ -199,14 +199,11 @@ fn resumed(path: &Path, fresh: TallyFile) -> Result<TallyFile> {
     };
     match why {
         None => Ok(saved),
-        Some(why) => Err(Error::of_kind(
-            ErrorKind::BadInput,
-            format!(
-                "{} was saved by another run ({why}): resume it with the options of the run \
+        Some(why) => Err(Error::bad_input(format!(
+            "{} was saved by another run ({why}): resume it with the options of the run \
                  that saved it",
-                path.display()
-            ),
-        )),
+            path.display()
+        ))),
     }
 }
 

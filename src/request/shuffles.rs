@@ -5,7 +5,7 @@
 use super::{Header, Request};
 use crate::audit::{ALL_TRIALS, Kind, N_FROM_INPUT, Planned, Spec, Subject};
 use crate::deck::{self, DEFAULT_HAND, Deck};
-use crate::error::{Error, ErrorKind, Opt, Result};
+use crate::error::{Error, Opt, Result};
 use crate::source::reach_warning;
 use crate::spec::{DEFAULT_N, TestKind, TestSet};
 use crate::subject::Shuffles;
@@ -134,16 +134,13 @@ fn deck(request: &Request, spec: &Spec<Shuffles>) -> Result<Option<Spec<Shuffles
     if let (Some(n), Some(_)) = (request.n, &request.deck)
         && n != deck.n()
     {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!(
-                "{} but the deck {} has {} items: leave {} out",
-                Opt::N.spelled(front, &n.to_string()),
-                deck.label,
-                deck.n(),
-                Opt::N.named(front)
-            ),
-        )
+        return Err(Error::out_of_range(format!(
+            "{} but the deck {} has {} items: leave {} out",
+            Opt::N.spelled(front, &n.to_string()),
+            deck.label,
+            deck.n(),
+            Opt::N.named(front)
+        ))
         .about(Opt::N));
     }
     if let Some(bins) = request.bins.filter(|&b| b != deck.n()) {

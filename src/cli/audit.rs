@@ -42,13 +42,11 @@ fn job(args: &AuditArgs) -> Result<Study> {
         }
     }
     let command = shell_line(&record::command_line());
-    Ok(Study {
-        alpha: resolved.alpha,
-        until_decisive: resolved.until_decisive,
-        notes: resolved.notes,
-        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
-        ..Study::new(resolved.audits)
-    })
+    Ok(resolved.study(Provenance::of(
+        &RunStart::now(),
+        command.clone(),
+        vec![command],
+    )))
 }
 
 /// The flags as a request: their syntax read here, their meaning (every

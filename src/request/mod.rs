@@ -184,6 +184,19 @@ pub struct Resolved {
     pub warnings: Vec<String>,
 }
 
+impl Resolved {
+    /// The study of these audits, with `provenance`.
+    pub fn study(self, provenance: Provenance) -> Study {
+        Study {
+            alpha: self.alpha,
+            until_decisive: self.until_decisive,
+            notes: self.notes,
+            provenance,
+            ..Study::new(self.audits)
+        }
+    }
+}
+
 /// A built-in subject, found by name among every kind's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Named {
@@ -314,14 +327,7 @@ impl Request {
     /// The request as a study, named as nobody named it, with
     /// `provenance`.
     pub fn study(&self, provenance: Provenance) -> Result<Study> {
-        let resolved = self.resolve()?;
-        Ok(Study {
-            alpha: resolved.alpha,
-            until_decisive: resolved.until_decisive,
-            notes: resolved.notes,
-            provenance,
-            ..Study::new(resolved.audits)
-        })
+        Ok(self.resolve()?.study(provenance))
     }
 
     /// An error about `option`, worded by `message`.

@@ -34,23 +34,20 @@ pub(super) fn outside(
     reads_file: bool,
     warnings: &mut Vec<String>,
 ) -> Result<(Box<dyn Planned>, Option<String>)> {
-    if let Some(option) = [
-        (request.deck.is_some(), Opt::Deck),
-        (request.hand.is_some(), Opt::Hand),
-    ]
-    .into_iter()
-    .find_map(|(given, opt)| given.then_some(opt))
-    {
-        let why = match option {
-            Opt::Deck => {
-                "describes the deck the built-in algorithms shuffle; decks read say \
-                          what they hold (name their categories with categories)"
-            }
-            _ => {
-                "is the hand test's size, and hands are not counted while reading decks (the \
-                  position-by-category tests run without it)"
-            }
-        };
+    let refused = match (&request.deck, &request.hand) {
+        (Some(_), _) => Some((
+            Opt::Deck,
+            "describes the deck the built-in algorithms shuffle; decks read say what they hold \
+             (name their categories with categories)",
+        )),
+        (None, Some(_)) => Some((
+            Opt::Hand,
+            "is the hand test's size, and hands are not counted while reading decks (the \
+             position-by-category tests run without it)",
+        )),
+        (None, None) => None,
+    };
+    if let Some((option, why)) = refused {
         return Err(
             Error::unsupported(format!("{} {why}", option.named(request.front))).about(option),
         );

@@ -381,14 +381,8 @@ impl Validator<'_> {
                 Some(n) => self.sizes(n)?,
                 None => vec![DEFAULT_N],
             },
-            trials: match &raw.trials {
-                Some(t) => self.count(t)?,
-                None => DEFAULT_TRIALS,
-            },
-            source: match &raw.rng {
-                Some(r) => self.source(r)?,
-                None => SourceSpec::default(),
-            },
+            trials: self.count_or(&raw.trials, DEFAULT_TRIALS)?,
+            source: self.source_or(&raw.rng, SourceSpec::default())?,
             seed: raw.seed.unwrap_or(DEFAULT_SEED),
         };
         if raw.audit.is_empty() && raw.mixing.is_empty() && raw.sample.is_empty() {

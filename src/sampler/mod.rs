@@ -50,7 +50,7 @@ mod weighted;
 
 pub use crate::tally::sample::SampleTally;
 pub use count::run_sampler;
-pub use kind::{Found, SampleTest, adequate_trials, deviation_words, first_item};
+pub use kind::{Found, SampleTest, adequate_trials, first_item};
 pub use recorded::Recorded;
 pub use subject::{FnPicker, FnSampler, Reading, Sample, SamplerOptions, Samplers};
 

@@ -14,41 +14,25 @@ fn subset(method: SubsetMethod, k: u32) -> Sampler {
     Sampler::Subset { method, k }
 }
 
-/// Every k-subset of 0..n, ascending, by hand (independent of the module).
-fn combinations(n: u32, k: usize) -> Vec<Vec<u32>> {
-    fn go(start: u32, n: u32, k: usize, prefix: &mut Vec<u32>, all: &mut Vec<Vec<u32>>) {
+/// Every k-subset of 0..n (or, when `ordered`, every ordered k-tuple of
+/// distinct items), ascending, by hand (independent of the module).
+fn tuples(n: u32, k: usize, ordered: bool) -> Vec<Vec<u32>> {
+    fn go(n: u32, k: usize, ordered: bool, prefix: &mut Vec<u32>, all: &mut Vec<Vec<u32>>) {
         if prefix.len() == k {
             all.push(prefix.clone());
             return;
         }
+        let start = prefix.last().filter(|_| !ordered).map_or(0, |&v| v + 1);
         for v in start..n {
-            prefix.push(v);
-            go(v + 1, n, k, prefix, all);
-            prefix.pop();
-        }
-    }
-    let mut all = Vec::new();
-    go(0, n, k, &mut Vec::new(), &mut all);
-    all
-}
-
-/// Every ordered k-tuple of distinct items of 0..n, by hand.
-fn arrangements(n: u32, k: usize) -> Vec<Vec<u32>> {
-    fn go(n: u32, k: usize, prefix: &mut Vec<u32>, all: &mut Vec<Vec<u32>>) {
-        if prefix.len() == k {
-            all.push(prefix.clone());
-            return;
-        }
-        for v in 0..n {
             if !prefix.contains(&v) {
                 prefix.push(v);
-                go(n, k, prefix, all);
+                go(n, k, ordered, prefix, all);
                 prefix.pop();
             }
         }
     }
     let mut all = Vec::new();
-    go(n, k, &mut Vec::new(), &mut all);
+    go(n, k, ordered, &mut Vec::new(), &mut all);
     all
 }
 
@@ -80,11 +64,12 @@ const SMALL: [(usize, usize); 13] = [
 ];
 
 #[test]
-fn fair_samplers_are_exactly_uniform_over_subsets_against_brute_force() {
+fn fair_samplers_are_exactly_uniform_over_subsets_and_ordered_tuples() {
+    let mut ordered = Vec::new();
     for method in fair_enumerable() {
         for (n, k) in SMALL {
             let law = exact_subset_law(subset(method, k as u32), n).unwrap();
-            let expected = combinations(n as u32, k);
+            let expected = tuples(n as u32, k, false);
             let got: Vec<Vec<u32>> = law.subsets().iter().map(|(s, _)| s.clone()).collect();
             assert_eq!(got, expected, "{method} n={n} k={k}: reachable subsets");
             let u = q(1, expected.len() as i64);
@@ -94,16 +79,23 @@ fn fair_samplers_are_exactly_uniform_over_subsets_against_brute_force() {
             assert!(law.is_uniform(), "{method} n={n} k={k}");
             assert!(law.distance_to_uniform().is_zero());
             assert_eq!(law.total(), q(1, 1));
+            if !method.record().ordered {
+                continue;
+            }
+            let tuples_law = law.tuples().unwrap();
+            let expected = tuples(n as u32, k, true);
+            let got: Vec<Vec<u32>> = tuples_law.iter().map(|(t, _)| t.clone()).collect();
+            assert_eq!(got, expected, "{method} n={n} k={k}: reachable tuples");
+            let u = q(1, expected.len() as i64);
+            assert!(
+                tuples_law.iter().all(|(_, p)| *p == u),
+                "{method} n={n} k={k}"
+            );
+            assert_eq!(law.is_uniform_ordered(), Some(true));
+            ordered.push(method);
         }
     }
-}
-
-#[test]
-fn fair_ordered_samplers_are_exactly_uniform_over_ordered_tuples() {
-    let ordered: Vec<SubsetMethod> = fair_enumerable()
-        .into_iter()
-        .filter(|m| m.record().ordered)
-        .collect();
+    ordered.dedup();
     assert_eq!(
         ordered,
         [
@@ -112,23 +104,6 @@ fn fair_ordered_samplers_are_exactly_uniform_over_ordered_tuples() {
             SubsetMethod::VirtualSwap
         ]
     );
-    for method in ordered {
-        for (n, k) in SMALL {
-            let law = exact_subset_law(subset(method, k as u32), n).unwrap();
-            let tuples = law.tuples().unwrap();
-            let expected = arrangements(n as u32, k);
-            let got: Vec<Vec<u32>> = tuples.iter().map(|(t, _)| t.clone()).collect();
-            let mut sorted_expected = expected.clone();
-            sorted_expected.sort();
-            assert_eq!(
-                got, sorted_expected,
-                "{method} n={n} k={k}: reachable tuples"
-            );
-            let u = q(1, expected.len() as i64);
-            assert!(tuples.iter().all(|(_, p)| *p == u), "{method} n={n} k={k}");
-            assert_eq!(law.is_uniform_ordered(), Some(true));
-        }
-    }
     // Unordered samplers keep no tuples.
     let law = exact_subset_law(subset(SubsetMethod::Floyd, 2), 4).unwrap();
     assert!(law.tuples().is_none() && law.is_uniform_ordered().is_none());
@@ -228,11 +203,20 @@ fn bernoulli_trim_pass_folding_agrees_with_simulation() {
     for (s, p) in law.subsets() {
         let p = p.numer().to_string().parse::<f64>().unwrap()
             / p.denom().to_string().parse::<f64>().unwrap();
-        let want = p * f64::from(trials);
-        let sigma = (f64::from(trials) * p * (1.0 - p)).sqrt();
-        let got = *counts.get(s).unwrap_or(&0) as f64;
-        assert!((got - want).abs() < 5.0 * sigma, "{s:?}: {got} vs {want}");
+        let got = *counts.get(s).unwrap_or(&0);
+        assert_binomial(got, trials, p, 5.0, &format!("{s:?}"));
     }
+}
+
+/// Asserts that `count` of `trials` is within `sigmas` binomial standard
+/// deviations of `trials · p`.
+fn assert_binomial(count: u64, trials: u32, p: f64, sigmas: f64, what: &str) {
+    let want = p * f64::from(trials);
+    let sigma = (f64::from(trials) * p * (1.0 - p)).sqrt();
+    assert!(
+        (count as f64 - want).abs() < sigmas * sigma,
+        "{what}: {count} vs {want}"
+    );
 }
 
 /// Counts the subsets (sorted) `sampler` returns over `trials` trials.
@@ -253,7 +237,7 @@ fn simulate(sampler: Sampler, n: usize, trials: u32, seed: u64) -> BTreeMap<Vec<
 fn linear_probe_favours_cyclic_neighbours() {
     // N = 4, k = 2: {a, a+1} gets 1/4 (2/4 + 1/4) = 3/16, {a, a+2} 1/8.
     let law = exact_subset_law(subset(SubsetMethod::LinearProbe, 2), 4).unwrap();
-    for s in combinations(4, 2) {
+    for s in tuples(4, 2, false) {
         let adjacent = (s[1] - s[0]) % 2 == 1;
         let want = if adjacent { q(3, 16) } else { q(1, 8) };
         assert_eq!(law.probability(&s), want, "{s:?}");
@@ -543,11 +527,8 @@ fn reservoir_skip_includes_every_item_about_k_over_n_of_the_time() {
     let trials = 300_000u32;
     let counts = simulate(subset(SubsetMethod::ReservoirSkip, k), n, trials, 3);
     assert_eq!(counts.len(), 15);
-    let p = 1.0 / 15.0;
-    let sigma = (f64::from(trials) * p * (1.0 - p)).sqrt();
     for (s, &c) in &counts {
-        let dev = (c as f64 - f64::from(trials) * p).abs();
-        assert!(dev < 5.0 * sigma, "{s:?}: {c}");
+        assert_binomial(c, trials, 1.0 / 15.0, 5.0, &format!("{s:?}"));
     }
     // Inclusion at n = 1000, k = 10 (skips are long there).
     let (n, k, trials) = (1000usize, 10u32, 100_000u32);
@@ -555,18 +536,21 @@ fn reservoir_skip_includes_every_item_about_k_over_n_of_the_time() {
     let mut scratch = SamplerScratch::default();
     let mut rng = Xoshiro256ppSource::for_stream(9, 0);
     let mut out = Vec::new();
-    let mut hits = vec![0u32; n];
+    let mut hits = vec![0u64; n];
     for _ in 0..trials {
         sampler.sample(n, &mut rng, &mut out, &mut scratch);
         for &v in &out {
             hits[v as usize] += 1;
         }
     }
-    let p = f64::from(k) / n as f64;
-    let sigma = (f64::from(trials) * p * (1.0 - p)).sqrt();
     for (item, &h) in hits.iter().enumerate() {
-        let dev = (f64::from(h) - f64::from(trials) * p).abs();
-        assert!(dev < 6.0 * sigma, "item {item}: {h}");
+        assert_binomial(
+            h,
+            trials,
+            f64::from(k) / n as f64,
+            6.0,
+            &format!("item {item}"),
+        );
     }
 }
 

@@ -9,7 +9,7 @@ use super::tally::{SampleCounter, SampleTally};
 use super::{Sampler, SamplerScratch};
 use crate::audit::{ALL_TRIALS, FeedReport, Produced, Spec, Subject};
 use crate::engine::{self, ChunkPlan, ChunkRange, Observer, Progress};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::ingest::samples::{Base, SampleKind, Samples};
 use crate::ingest::{Format, Ingested, Options};
 use crate::source::RandomSource;
@@ -113,24 +113,18 @@ pub fn run_sampler<T: Sample>(
     progress: Progress<'_>,
 ) -> Result<SampleTally> {
     let Subject::Outside(outside) = &spec.subject else {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!(
-                "{}: a built-in sampler runs without a function",
-                spec.subject
-            ),
-        ));
+        return Err(Error::unsupported(format!(
+            "{}: a built-in sampler runs without a function",
+            spec.subject
+        )));
     };
     let pick = outside.reading.kind == SampleKind::Pick;
     let k = if pick { 1 } else { k };
     if k == 0 || k > spec.n {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!(
-                "{}: k = {k} is not in 1..={} (N = {})",
-                outside.name, spec.n, spec.n
-            ),
-        ));
+        return Err(Error::out_of_range(format!(
+            "{}: k = {k} is not in 1..={} (N = {})",
+            outside.name, spec.n, spec.n
+        )));
     }
     if let Some(weights) = &spec.options.weights {
         check_weights(weights, spec.n)?;
@@ -152,14 +146,13 @@ pub fn run_sampler<T: Sample>(
 /// give none of them one.
 fn check_weights(weights: &[u64], n: usize) -> Result<()> {
     if weights.len() != n {
-        return Err(Error::of_kind(
-            ErrorKind::BadInput,
-            format!("{} weights were given for N = {n} items", weights.len()),
-        ));
+        return Err(Error::bad_input(format!(
+            "{} weights were given for N = {n} items",
+            weights.len()
+        )));
     }
     if weights.iter().all(|&w| w == 0) {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
+        return Err(Error::out_of_range(
             "every weight is 0: nothing can be picked",
         ));
     }
@@ -251,10 +244,10 @@ impl<T: Sample> Draw for Checked<'_, T> {
             format!("a sample of k = {} distinct items of 0..{}", self.k, self.n)
         };
         let wrong = |why: String| {
-            Err(Error::of_kind(
-                ErrorKind::BadInput,
-                format!("{} did not return {what}: {why}", self.name),
-            ))
+            Err(Error::bad_input(format!(
+                "{} did not return {what}: {why}",
+                self.name
+            )))
         };
         if out.len() != self.k {
             return wrong(format!("it returned {} items", out.len()));

@@ -26,7 +26,7 @@
 
 use super::kernels::bernoulli_pass;
 use super::{Sampler, SamplerExact, SamplerScratch, Shape, SubsetMethod, WeightTable};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::exact::{DEFAULT_MAX_LEAVES, DrawLaw, Script, ScriptFault};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -190,24 +190,21 @@ pub fn exact_subset_law(sampler: Sampler, n: usize) -> Result<SubsetLaw> {
 pub fn exact_subset_law_capped(sampler: Sampler, n: usize, max_leaves: u64) -> Result<SubsetLaw> {
     let record = sampler.record();
     let Some(method) = sampler.subset_method() else {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!("{sampler} picks one index by weight: its exact law is exact_pick_law's"),
-        ));
+        return Err(Error::unsupported(format!(
+            "{sampler} picks one index by weight: its exact law is exact_pick_law's"
+        )));
     };
     sampler.check(n)?;
     if n > MAX_EXACT_N {
-        return Err(Error::of_kind(
-            ErrorKind::TooCostly,
-            format!("n = {n} is too large for an exact sampler law (at most {MAX_EXACT_N})"),
-        ));
+        return Err(Error::too_costly(format!(
+            "n = {n} is too large for an exact sampler law (at most {MAX_EXACT_N})"
+        )));
     }
     let k = sampler.k() as usize;
     if let SamplerExact::Unavailable(why) = record.exact {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!("{sampler} cannot be enumerated exactly: {why}"),
-        ));
+        return Err(Error::unsupported(format!(
+            "{sampler} cannot be enumerated exactly: {why}"
+        )));
     }
     if let Some(needed) = leaves_needed(method, n, k)
         && needed > u128::from(max_leaves)
@@ -271,10 +268,9 @@ pub fn exact_pick_law_capped(
     max_leaves: u64,
 ) -> Result<PickLaw> {
     let Sampler::Weighted(method) = sampler else {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!("{sampler} is not a weighted pick: its exact law is exact_subset_law's"),
-        ));
+        return Err(Error::unsupported(format!(
+            "{sampler} is not a weighted pick: its exact law is exact_subset_law's"
+        )));
     };
     let table = WeightTable::new(weights)?;
     let n = table.len();
@@ -505,13 +501,10 @@ fn all_of(entries: &[(Vec<u32>, BigRational)], count: BigInt) -> bool {
 }
 
 fn cap_error(sampler: Sampler, n: usize, needed: &str, max_leaves: u64) -> Error {
-    Error::of_kind(
-        ErrorKind::TooCostly,
-        format!(
-            "the exact law of {sampler} at n = {n} needs {needed} leaves (replays), more than \
+    Error::too_costly(format!(
+        "the exact law of {sampler} at n = {n} needs {needed} leaves (replays), more than \
              the cap of {max_leaves}; use a smaller n or k, or raise the cap"
-        ),
-    )
+    ))
 }
 
 fn fault_error(sampler: Sampler, n: usize, fault: ScriptFault) -> Error {

@@ -1,5 +1,6 @@
 use super::exact::MAX_EXACT_N;
 use super::*;
+use crate::error::ErrorKind;
 use crate::source::{SourceSpec, SourceVisitor, StreamSource, Xoshiro256ppSource};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -12,6 +13,11 @@ fn q(num: i64, den: i64) -> BigRational {
 
 fn subset(method: SubsetMethod, k: u32) -> Sampler {
     Sampler::Subset { method, k }
+}
+
+/// The kind of the error `result` must be.
+fn kind<T: std::fmt::Debug>(result: Result<T>) -> ErrorKind {
+    result.unwrap_err().kind()
 }
 
 /// Every k-subset of 0..n (or, when `ordered`, every ordered k-tuple of
@@ -327,30 +333,27 @@ fn exact_laws_refuse_what_they_cannot_do() {
     let err = exact_subset_law(subset(SubsetMethod::ShufflePrefix, 3), 20).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::TooCostly);
     assert!(err.to_string().contains("2432902008176640000"), "{err}");
-    let err = exact_subset_law(subset(SubsetMethod::Systematic, 1), MAX_EXACT_N + 1).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::TooCostly);
+    let systematic = subset(SubsetMethod::Systematic, 1);
+    assert_eq!(
+        kind(exact_subset_law(systematic, MAX_EXACT_N + 1)),
+        ErrorKind::TooCostly
+    );
     // bernoulli-trim's cost is found as it goes, under the cap.
-    let err = exact_subset_law_capped(subset(SubsetMethod::BernoulliTrim, 2), 6, 1000).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::TooCostly);
+    let trim = subset(SubsetMethod::BernoulliTrim, 2);
+    assert_eq!(
+        kind(exact_subset_law_capped(trim, 6, 1000)),
+        ErrorKind::TooCostly
+    );
     let alias = Sampler::parse("alias").unwrap();
+    assert_eq!(kind(exact_subset_law(alias, 3)), ErrorKind::Unsupported);
+    let floyd = subset(SubsetMethod::Floyd, 1);
+    assert_eq!(kind(exact_pick_law(floyd, &[1, 2])), ErrorKind::Unsupported);
     assert_eq!(
-        exact_subset_law(alias, 3).unwrap_err().kind(),
-        ErrorKind::Unsupported
+        kind(exact_pick_law_capped(alias, &[1, 99], 199)),
+        ErrorKind::TooCostly
     );
-    assert_eq!(
-        exact_pick_law(subset(SubsetMethod::Floyd, 1), &[1, 2])
-            .unwrap_err()
-            .kind(),
-        ErrorKind::Unsupported
-    );
-    let err = exact_pick_law_capped(alias, &[1, 99], 199).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::TooCostly);
-    assert_eq!(
-        exact_pick_law_capped(alias, &[1, 99], 200)
-            .unwrap()
-            .leaves(),
-        200
-    );
+    let law = exact_pick_law_capped(alias, &[1, 99], 200).unwrap();
+    assert_eq!(law.leaves(), 200);
 }
 
 #[test]
@@ -403,31 +406,23 @@ fn the_alias_table_is_built_in_exact_integers() {
 
 #[test]
 fn weights_are_checked() {
-    let kind = |r: Result<WeightTable>| r.unwrap_err().kind();
     assert_eq!(kind(WeightTable::new(&[])), ErrorKind::BadInput);
     assert_eq!(kind(WeightTable::new(&[0, 0])), ErrorKind::BadInput);
     let err = WeightTable::new(&[u64::from(u32::MAX), 1]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::OutOfRange);
     assert!(err.to_string().contains("4294967296"), "{err}");
-    assert_eq!(
-        kind(WeightTable::new(&[u64::MAX, u64::MAX])),
-        ErrorKind::OutOfRange
-    );
+    let too_heavy = WeightTable::new(&[u64::MAX, u64::MAX]);
+    assert_eq!(kind(too_heavy), ErrorKind::OutOfRange);
     let table = WeightTable::new(&[u64::from(u32::MAX) - 1, 1]).unwrap();
     assert_eq!(table.total(), u32::MAX);
     let prefix = Sampler::parse("weighted-prefix").unwrap();
     assert!(prefix.prepare(3, None).is_err());
     assert_eq!(
-        prefix.prepare(3, Some(&[1, 2])).unwrap_err().kind(),
+        kind(prefix.prepare(3, Some(&[1, 2]))),
         ErrorKind::OutOfRange
     );
-    assert!(
-        prefix
-            .prepare(2, Some(&[1, 2]))
-            .unwrap()
-            .weights()
-            .is_some()
-    );
+    let scratch = prefix.prepare(2, Some(&[1, 2])).unwrap();
+    assert!(scratch.weights().is_some());
     let err = subset(SubsetMethod::Floyd, 1)
         .prepare(2, Some(&[1, 2]))
         .unwrap_err();
@@ -577,8 +572,7 @@ fn names_round_trip_and_typos_get_a_suggestion() {
     );
     let err = Sampler::parse("flyod").unwrap_err().to_string();
     assert!(err.contains("did you mean 'floyd'?"), "{err}");
-    let err = Sampler::parse("reservoir:k=0").unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::OutOfRange);
+    assert_eq!(kind(Sampler::parse("reservoir:k=0")), ErrorKind::OutOfRange);
     assert!(Sampler::parse("reservoir:n=3").is_err());
     assert!(Sampler::parse("reservoir:k=x").is_err());
     let err = Sampler::parse("alias:k=2").unwrap_err().to_string();
@@ -649,8 +643,8 @@ fn minesweeper_is_a_board_placed_by_any_k_of_n_sampler() {
     assert!(Sampler::parse("minesweeper:w=3,h=3,m=3,method=systematic").is_ok());
     assert!(Sampler::parse("minesweeper:w=0").is_err());
     assert!(Sampler::parse("minesweeper:k=3").is_err());
-    let err = Sampler::parse("minesweeper:w=100000,h=100000,m=1").unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::OutOfRange);
+    let huge = Sampler::parse("minesweeper:w=100000,h=100000,m=1");
+    assert_eq!(kind(huge), ErrorKind::OutOfRange);
 }
 
 #[test]

@@ -399,7 +399,7 @@ impl Kind for Samplers {
 
     fn deviation_words(audit: &Audit<Self>) -> String {
         match decisive_cell(audit) {
-            Some((test, ratio, cell)) if ratio == 0.0 => format!("{cell} never drawn ({test})"),
+            Some((test, 0.0, cell)) => format!("{cell} never drawn ({test})"),
             Some((test, ratio, cell)) => {
                 format!("{cell}: {}× expected ({test})", format_ratio(ratio))
             }
@@ -412,7 +412,7 @@ impl Kind for Samplers {
 
     fn deviation_short(audit: &Audit<Self>) -> String {
         match decisive_cell(audit) {
-            Some((_, ratio, cell)) if ratio == 0.0 => format!("never: {cell}"),
+            Some((_, 0.0, cell)) => format!("never: {cell}"),
             Some((_, ratio, cell)) => format!("{}× {cell}", format_ratio(ratio)),
             None => "none stands out".to_string(),
         }

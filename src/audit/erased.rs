@@ -202,9 +202,6 @@ pub trait Judged: Debug + Send + Sync {
     /// Trials counted.
     fn trials(&self) -> u64;
 
-    /// The plural noun of one trial: `shuffles`, `samples`, `picks`.
-    fn unit(&self) -> &'static str;
-
     /// Wall-clock seconds of the counting.
     fn seconds(&self) -> f64;
 
@@ -540,10 +537,6 @@ impl<K: Kind> Judged for Audit<K> {
 
     fn trials(&self) -> u64 {
         Audit::trials(self)
-    }
-
-    fn unit(&self) -> &'static str {
-        K::unit(&self.spec)
     }
 
     fn seconds(&self) -> f64 {

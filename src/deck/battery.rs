@@ -50,20 +50,7 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                 TestKind::PositionCategory | TestKind::Hand if !categories => skipped.push(kind),
                 TestKind::PositionKind => kinds.push(TestKind::PositionValue),
                 TestKind::Arrangement => kinds.push(TestKind::Permutation),
-                TestKind::PositionValue
-                | TestKind::Permutation
-                | TestKind::FixedPoints
-                | TestKind::Cycles
-                | TestKind::RisingSequences
-                | TestKind::Lehmer
-                | TestKind::LehmerPairs
-                | TestKind::Clumping
-                | TestKind::Serial
-                | TestKind::Birthday
-                | TestKind::Inversions
-                | TestKind::Displacement
-                | TestKind::PositionCategory
-                | TestKind::Hand => kinds.push(kind),
+                _ => kinds.push(kind),
             }
         }
         if tests.is_default() && categories {
@@ -92,23 +79,10 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                     kinds.push(TestKind::PositionKind)
                 }
                 TestKind::Permutation | TestKind::Arrangement => kinds.push(TestKind::Arrangement),
-                TestKind::PositionCategory | TestKind::Hand => {
-                    if categories {
-                        kinds.push(kind);
-                    } else {
-                        skipped.push(kind);
-                    }
-                }
+                TestKind::PositionCategory | TestKind::Hand if categories => kinds.push(kind),
                 TestKind::Serial => kinds.push(kind),
-                TestKind::FixedPoints
-                | TestKind::Cycles
-                | TestKind::RisingSequences
-                | TestKind::Lehmer
-                | TestKind::LehmerPairs
-                | TestKind::Clumping
-                | TestKind::Birthday
-                | TestKind::Inversions
-                | TestKind::Displacement => skipped.push(kind),
+                // The structure tests, and the category tests without categories.
+                _ => skipped.push(kind),
             }
         }
     }
@@ -163,8 +137,9 @@ struct Part {
     log10_p: f64,
 }
 
-fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<TestResult> {
-    let result = |statistic, df, log10_p, method: String| TestResult {
+/// The result of deck test `kind`, reported without a departure.
+fn outcome(kind: TestKind, statistic: f64, df: f64, log10_p: f64, method: String) -> TestResult {
+    TestResult {
         test: kind,
         statistic,
         df,
@@ -172,7 +147,11 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
         log10_p_holm: log10_p,
         departure: 0.0,
         method,
-    };
+    }
+}
+
+fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<TestResult> {
+    let result = |statistic, df, log10_p, method| outcome(kind, statistic, df, log10_p, method);
     match kind {
         TestKind::PositionKind => {
             let g = group_test(tally, deck.kind_of(), deck.kinds());
@@ -262,17 +241,7 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
                 ..result(s.statistic, s.df, s.log10_p, s.method)
             })
         }
-        TestKind::PositionValue
-        | TestKind::Permutation
-        | TestKind::FixedPoints
-        | TestKind::Cycles
-        | TestKind::RisingSequences
-        | TestKind::Lehmer
-        | TestKind::LehmerPairs
-        | TestKind::Clumping
-        | TestKind::Birthday
-        | TestKind::Inversions
-        | TestKind::Displacement => None,
+        _ => None,
     }
 }
 
@@ -295,17 +264,10 @@ fn combined(kind: TestKind, parts: Vec<Part>, what: &str) -> TestResult {
             )
         })
         .collect();
-    TestResult {
-        test: kind,
-        statistic: best.statistic,
-        df: best.df,
-        log10_p,
-        log10_p_holm: log10_p,
-        departure: 0.0,
-        method: format!(
-            "{what}; smallest p of {count} parts times {count} (Bonferroni), decided by {}: {}",
-            best.name,
-            shown.join("; ")
-        ),
-    }
+    let method = format!(
+        "{what}; smallest p of {count} parts times {count} (Bonferroni), decided by {}: {}",
+        best.name,
+        shown.join("; ")
+    );
+    outcome(kind, best.statistic, best.df, log10_p, method)
 }

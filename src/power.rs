@@ -305,32 +305,38 @@ pub fn exact_effect(
 ) -> Result<Option<Effect>> {
     let enumerable =
         || exact::check_enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES).is_ok();
-    match test {
+    let law = || exact::enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES);
+    Ok(Some(match test {
         TestKind::PositionValue => {
-            if exact::check_marginals(algorithm, n, source).is_ok() {
-                let m = exact::marginals(algorithm, n, source)?;
-                return Ok(Some(Effect::position_value(
-                    n,
-                    m.probabilities(),
-                    EffectOrigin::Exact,
-                )));
-            }
-            if enumerable() {
-                let law = exact::enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES)?;
-                let p = law.marginals().probabilities();
-                return Ok(Some(Effect::position_value(n, p, EffectOrigin::Exact)));
-            }
-            Ok(None)
+            let m = if exact::check_marginals(algorithm, n, source).is_ok() {
+                exact::marginals(algorithm, n, source)?
+            } else if enumerable() {
+                law()?.marginals().clone()
+            } else {
+                return Ok(None);
+            };
+            Effect::position_value(n, m.probabilities(), EffectOrigin::Exact)
         }
         TestKind::Permutation if n <= MAX_PERMUTATION_N && enumerable() => {
-            let law = exact::enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES)?;
-            Ok(Some(Effect::permutation(
-                &law_by_rank(&law),
-                EffectOrigin::Exact,
-            )))
+            Effect::permutation(&law_by_rank(&law()?), EffectOrigin::Exact)
         }
-        _ => Ok(None),
-    }
+        _ => return Ok(None),
+    }))
+}
+
+/// An audit of `algorithm` at `n` under `source` running `test` alone.
+fn one_test_spec(
+    algorithm: Algorithm,
+    n: usize,
+    trials: u64,
+    source: SourceSpec,
+    seed: u64,
+    test: TestKind,
+) -> Result<Spec<Shuffles>> {
+    Ok(Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::parse(test.name(), n)?),
+        ..Spec::new(algorithm, n, trials, source, seed)
+    })
 }
 
 /// The smallest of `values`.
@@ -379,10 +385,7 @@ pub fn pilot_effect_with(
     seed: u64,
     progress: Progress<'_>,
 ) -> Result<Effect> {
-    let spec = Spec::<Shuffles> {
-        options: ShuffleOptions::with_tests(TestSet::parse(test.name(), n)?),
-        ..Spec::new(algorithm, n, trials, source, seed)
-    };
+    let spec = one_test_spec(algorithm, n, trials, source, seed, test)?;
     let audit = audit::run(&spec, audit::DEFAULT_ALPHA, progress)?;
     Ok(Effect::from_result(&audit.tests()[0], n, trials))
 }
@@ -628,10 +631,8 @@ pub fn checked_plan_outcome(
     if plan.trials >= simulate::SIMULATE_BELOW {
         return Ok(PlanOutcome::Planned(plan));
     }
-    let spec = Spec::<Shuffles> {
-        options: ShuffleOptions::with_tests(TestSet::parse(test.name(), n)?),
-        ..Spec::new(algorithm, n, plan.trials, source, simulate::SIMULATION_SEED)
-    };
+    let seed = simulate::SIMULATION_SEED;
+    let spec = one_test_spec(algorithm, n, plan.trials, source, seed, test)?;
     let (search, _) = simulate::audits(&spec, alpha, power, plan.trials)?;
     match search.found {
         Some((sim, _)) => {

@@ -56,15 +56,6 @@ impl Loader {
         }
     }
 
-    /// What its size is, for labels ("buffer size").
-    pub fn size_name(self) -> &'static str {
-        match self {
-            Loader::Buffer => "buffer size",
-            Loader::Window => "window size",
-            Loader::Shard => "shard size",
-        }
-    }
-
     /// Whether the loader with size `size` is a uniform shuffle of `n`
     /// items: its buffer, window or shard covers them all (and shards of
     /// one item are a uniform order of single items).

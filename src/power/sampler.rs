@@ -155,13 +155,10 @@ pub fn plan_sampler(spec: &SamplerPowerSpec) -> Result<AuditPlan<Samplers>> {
             .iter()
             .map(|t| format!("{}: {}", t.test, t.why))
             .collect();
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!(
-                "the audit of {sampler} at N = {n} runs no test ({})",
-                why.join("; ")
-            ),
-        ));
+        return Err(Error::unsupported(format!(
+            "the audit of {sampler} at N = {n} runs no test ({})",
+            why.join("; ")
+        )));
     }
     let (law, counts, pilot_trials) = expected_counts(spec, &one)?;
     let k = sampler.k() as usize;

@@ -335,27 +335,13 @@ pub fn plan_audit_with(
     if out.tests.iter().any(|t| !t.details.exact) {
         // Low: the fewest any test could need; high: the most the best
         // test could need (a test's own high end bounds the battery's).
-        let low = out
-            .tests
-            .iter()
-            .map(|t| &t.details)
-            .filter_map(|t| {
-                t.range
-                    .map(|r| r.low)
-                    .or(if t.exact { t.trials_for_power } else { None })
-            })
+        let details = || out.tests.iter().map(|t| &t.details);
+        let exact = |t: &ShuffleTestDetails| t.trials_for_power.filter(|_| t.exact);
+        let low = details()
+            .filter_map(|t| t.range.map(|r| r.low).or(exact(t)))
             .min();
-        let high = out
-            .tests
-            .iter()
-            .map(|t| &t.details)
-            .filter_map(|t| {
-                if t.exact {
-                    t.trials_for_power
-                } else {
-                    t.range.and_then(|r| r.high)
-                }
-            })
+        let high = details()
+            .filter_map(|t| exact(t).or(t.range.and_then(|r| r.high).filter(|_| !t.exact)))
             .min();
         out.details.trials_for_power_range = low.map(|low| TrialRange { low, high });
     }
@@ -450,36 +436,38 @@ fn settle(
     }
 }
 
+impl ShuffleTestDetails {
+    /// A test's plan with no trials yet: its effect and the trials its
+    /// approximation needs.
+    fn new(exact: bool, delta: f64, df: f64, trials_for_approximation: u64) -> Self {
+        Self {
+            exact,
+            delta,
+            df,
+            trials_for_power: None,
+            range: None,
+            reason: None,
+            trials_for_approximation,
+            chi_square_trials: None,
+            simulation: None,
+        }
+    }
+}
+
 /// The plan of a test that gives none, for `reason`: `df` degrees of
 /// freedom, and the trials its approximation needs.
 fn unplanned(df: f64, reason: String, trials_for_approximation: u64) -> ShuffleTestDetails {
     ShuffleTestDetails {
-        exact: false,
-        delta: 0.0,
-        df,
-        trials_for_power: None,
-        range: None,
         reason: Some(reason),
-        trials_for_approximation,
-        chi_square_trials: None,
-        simulation: None,
+        ..ShuffleTestDetails::new(false, 0.0, df, trials_for_approximation)
     }
 }
 
 /// The plan of a test with a trial-independent effect.
 fn fixed_plan(effect: Effect, level: f64, power: f64) -> ShuffleTestDetails {
     let exact = effect.origin == EffectOrigin::Exact;
-    let mut plan = ShuffleTestDetails {
-        exact,
-        delta: effect.delta,
-        df: effect.df,
-        trials_for_power: None,
-        range: None,
-        reason: None,
-        trials_for_approximation: effect.approximation_trials,
-        chi_square_trials: None,
-        simulation: None,
-    };
+    let mut plan =
+        ShuffleTestDetails::new(exact, effect.delta, effect.df, effect.approximation_trials);
     match plan_outcome(effect, level, power) {
         Ok(PlanOutcome::Planned(p)) => {
             plan.trials_for_power = Some(p.trials);
@@ -555,17 +543,7 @@ fn pooled_plan(c: &Components, pilot: Option<u64>, level: f64, power: f64) -> Sh
         }
         Some(hi)
     };
-    let mut plan = ShuffleTestDetails {
-        exact: pilot.is_none(),
-        delta: 0.0,
-        df: 0.0,
-        trials_for_power: None,
-        range: None,
-        reason: None,
-        trials_for_approximation: c.approximation_trials(),
-        chi_square_trials: None,
-        simulation: None,
-    };
+    let mut plan = ShuffleTestDetails::new(pilot.is_none(), 0.0, 0.0, c.approximation_trials());
     let (full_delta, _) = c.effect_at(f64::INFINITY);
     if full_delta <= NEGLIGIBLE_DELTA {
         plan.reason = Some(format!(

@@ -11,7 +11,7 @@
 //! law q and true law p, δ = Σ (p − q)²/q over the (pooled) categories. The
 //! plan is the smallest T whose λ gives the requested power at the level used.
 //!
-//! Three things keep a plan honest:
+//! What keeps a plan honest:
 //! - an effect estimated from a pilot run carries the pilot's noise: the
 //!   excess X − df of a fair shuffle's statistic has standard deviation
 //!   √(2·df), so a pilot whose excess is within [`PILOT_Z`] of those is
@@ -20,17 +20,12 @@
 //! - an exact effect below [`NEGLIGIBLE_DELTA`] is rounding in the f64
 //!   probabilities, not bias, and a plan beyond 2^64 trials is no plan;
 //! - [`plan_audit`] plans for the battery an audit actually runs, at the
-//!   level its Holm corrections (within the audit and across the run) imply
-//!   (one [`AuditPlan`] type for every kind of subject), and keeps "trials
-//!   for power" apart from "trials for the chi-square approximation".
-//!
-//! - a plan is only given where it holds: at small trial counts the
-//!   non-central χ² is only a first guess (a test may not even be able to
-//!   reject there), so a plan below [`simulate::SIMULATE_BELOW`] trials is
-//!   searched for again by seeded simulation (of the algorithm's audits, or
-//!   of a structure test's counts from its law), and one that cannot be
-//!   checked and is below the trials its approximation needs is withdrawn
-//!   ([`simulate`]).
+//!   level its Holm corrections imply ([`AuditPlan`], for every kind of
+//!   subject), and keeps "trials for power" apart from "trials for the
+//!   chi-square approximation";
+//! - a plan below [`simulate::SIMULATE_BELOW`] trials, where the
+//!   non-central χ² is only a first guess, is checked by seeded simulation,
+//!   and one that cannot be checked is withdrawn ([`simulate`]).
 //!
 //! [`sampler`] plans sampler audits (inclusion, pairs, subsets, order and
 //! weighted-pick tests) the same way.

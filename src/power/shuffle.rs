@@ -70,28 +70,9 @@ impl PlannedTest for ShuffleTestDetails {
 
 /// What only a shuffle audit's plan holds: how sure its trials are (exact
 /// or a range over estimated effects), what its approximation needs, and
-/// the simulation that found a small plan.
-///
-/// The battery's plan ([`AuditPlan::trials_for_power`]) is the smallest T
-/// at which the best single test reaches the requested power: a guaranteed
-/// lower bound on the battery's power at that T (the battery can only do
-/// better, as other tests and later Holm steps add rejections), up to the
-/// chi-square approximation of each test and, for estimated effects, the
-/// estimate's uncertainty (`trials_for_power_range`).
-///
+/// the simulation that found a small plan ([`plan_audit_with`] says how).
 /// `trials_for_power` is never raised to meet the approximation's needs:
-/// that is `trials_for_approximation`, a separate figure. But a plan is only
-/// given where it holds. Where the χ² plan is small (below
-/// [`SIMULATE_BELOW`] trials), the approximation is doubtful and the plan is
-/// searched for again by simulation (see [`super::simulate`]): for a
-/// built-in algorithm, seeded audits of the algorithm itself, judged as the
-/// run judges them, give the battery's plan directly (`simulation`); a
-/// structure test whose statistic is one histogram is simulated from its law
-/// (exact, or as observed). A test that cannot be simulated and whose χ²
-/// plan is below the trials its approximation needs (e.g. the serial or the
-/// position-by-value test of a shuffle read from outside) gives no plan
-/// rather than a false one, and no test's plan is kept below a trial count
-/// at which simulated audits of the whole battery fell short.
+/// that is `trials_for_approximation`, a separate figure.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShuffleDetails {
     /// When any estimated effect enters: bounds on `trials_for_power` over
@@ -145,6 +126,15 @@ pub fn plan_audit(
 /// estimated from the audit's own statistics, with their uncertainty
 /// (estimates not distinguishable from zero give no plan, only a lower
 /// bound). Bad levels give a plan with no trials and the reason.
+///
+/// A plan is only given where it holds: a χ² plan below [`SIMULATE_BELOW`]
+/// trials is searched for again by simulation ([`super::simulate`]): of the
+/// algorithm's whole audits for a built-in algorithm, which give the
+/// battery's plan directly, or of a one-histogram structure test's counts
+/// from its law ([`settle`]). A test that cannot be simulated and whose χ²
+/// plan is below the trials its approximation needs gives no plan rather
+/// than a false one, and no test's plan is kept below a trial count at
+/// which simulated audits of the whole battery fell short.
 pub fn plan_audit_with(
     audit: &Audit,
     alpha: f64,

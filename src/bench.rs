@@ -119,12 +119,9 @@ struct Timed {
 /// Every row shuffles with Fisher–Yates and draws from `source`.
 pub fn measure(n: usize, trials: u64, source: SourceSpec, repeats: usize) -> Result<BenchSize> {
     let threads = rayon::current_num_threads();
-    let counts: Vec<usize> = [1, 2, threads]
-        .into_iter()
-        .filter(|&t| t <= threads)
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let mut counts = vec![1, 2, threads];
+    counts.retain(|&t| t <= threads);
+    counts.dedup();
     let mut timed = vec![vec![Vec::new(); counts.len()]; Work::ALL.len()];
     for _ in 0..repeats.max(1) {
         for (work, per_count) in Work::ALL.into_iter().zip(&mut timed) {

@@ -214,17 +214,12 @@ impl Opt {
 
 /// `max_trials` → `maxTrials`.
 fn camel(key: &str) -> String {
-    let mut out = String::new();
-    let mut upper = false;
-    for c in key.chars() {
-        match (c, upper) {
-            ('_', _) => upper = true,
-            (c, true) => {
-                out.extend(c.to_uppercase());
-                upper = false;
-            }
-            (c, false) => out.push(c),
-        }
+    let mut words = key.split('_');
+    let mut out = words.next().unwrap_or_default().to_string();
+    for word in words {
+        let mut chars = word.chars();
+        out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+        out.push_str(chars.as_str());
     }
     out
 }
@@ -240,41 +235,19 @@ impl Error {
     }
 
     /// The same error, about `option` of the request.
-    pub fn about(self, option: Opt) -> Self {
-        match self {
-            Error::Invalid {
-                kind,
-                message,
-                mut hint,
-            } => {
-                hint.option.get_or_insert(option);
-                Error::Invalid {
-                    kind,
-                    message,
-                    hint,
-                }
-            }
-            other => other,
+    pub fn about(mut self, option: Opt) -> Self {
+        if let Error::Invalid { hint, .. } = &mut self {
+            hint.option.get_or_insert(option);
         }
+        self
     }
 
     /// The same error, suggesting `name` for a misspelt one.
-    pub fn meaning(self, name: impl Into<String>) -> Self {
-        match self {
-            Error::Invalid {
-                kind,
-                message,
-                mut hint,
-            } => {
-                hint.meant = Some(name.into());
-                Error::Invalid {
-                    kind,
-                    message,
-                    hint,
-                }
-            }
-            other => other,
+    pub fn meaning(mut self, name: impl Into<String>) -> Self {
+        if let Error::Invalid { hint, .. } = &mut self {
+            hint.meant = Some(name.into());
         }
+        self
     }
 
     /// The option of the request the error is about, if it says.
@@ -336,28 +309,11 @@ impl Error {
 
     /// The same error with `kind`, if it is an [`Error::Invalid`] (used by
     /// layers that know better what went wrong than the helper that said it).
-    pub fn with_kind(self, kind: ErrorKind) -> Self {
-        match self {
-            Error::Invalid { message, hint, .. } => Error::Invalid {
-                kind,
-                message,
-                hint,
-            },
-            other => other,
+    pub fn with_kind(mut self, kind: ErrorKind) -> Self {
+        if let Error::Invalid { kind: k, .. } = &mut self {
+            *k = kind;
         }
-    }
-
-    /// The same error with `message` in place of its own (a front that
-    /// restates it in its own words), keeping its kind and hint.
-    pub fn restated(self, message: impl Into<String>) -> Self {
-        match self {
-            Error::Invalid { kind, hint, .. } => Error::Invalid {
-                kind,
-                message: message.into(),
-                hint,
-            },
-            other => other,
-        }
+        self
     }
 }
 

@@ -1,6 +1,6 @@
 //! The `NAME:key=value[,key=value]` syntax shared by algorithms and sources.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use std::str::FromStr;
 
 /// A name with its parameters, as typed by the user (`random-swap:k=100`).
@@ -98,17 +98,21 @@ pub fn lookup<T: Copy>(what: &str, name: &str, known: &[(&str, T)]) -> Result<T>
         .min()
         .filter(|&(d, _)| d <= (wanted.chars().count() / 3).max(2));
     let hint = near.map_or(String::new(), |(_, k)| format!(": did you mean '{k}'?"));
-    let error = Error::of_kind(
-        ErrorKind::UnknownName,
-        format!(
-            "unknown {what} '{name}'{hint} (known: {})",
-            names.join(", ")
-        ),
-    );
+    let error = Error::unknown_name(format!(
+        "unknown {what} '{name}'{hint} (known: {})",
+        names.join(", ")
+    ));
     Err(match near {
         Some((_, k)) => error.meaning(k),
         None => error,
     })
+}
+
+/// The items of a list as people write them: separated by commas, spaces
+/// or lines (weights, a starting order).
+pub fn items(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
 }
 
 /// Lower case, with `_` spelled `-`: how names are compared leniently.

@@ -11,7 +11,7 @@
 //! law q and true law p, δ = Σ (p − q)²/q over the (pooled) categories. The
 //! plan is the smallest T whose λ gives the requested power at the level used.
 //!
-//! Three things keep a plan honest:
+//! What keeps a plan honest:
 //! - an effect estimated from a pilot run carries the pilot's noise: the
 //!   excess X − df of a fair shuffle's statistic has standard deviation
 //!   √(2·df), so a pilot whose excess is within [`PILOT_Z`] of those is
@@ -20,17 +20,12 @@
 //! - an exact effect below [`NEGLIGIBLE_DELTA`] is rounding in the f64
 //!   probabilities, not bias, and a plan beyond 2^64 trials is no plan;
 //! - [`plan_audit`] plans for the battery an audit actually runs, at the
-//!   level its Holm corrections (within the audit and across the run) imply
-//!   (one [`AuditPlan`] type for every kind of subject), and keeps "trials
-//!   for power" apart from "trials for the chi-square approximation".
-//!
-//! - a plan is only given where it holds: at small trial counts the
-//!   non-central χ² is only a first guess (a test may not even be able to
-//!   reject there), so a plan below [`simulate::SIMULATE_BELOW`] trials is
-//!   searched for again by seeded simulation (of the algorithm's audits, or
-//!   of a structure test's counts from its law), and one that cannot be
-//!   checked and is below the trials its approximation needs is withdrawn
-//!   ([`simulate`]).
+//!   level its Holm corrections imply ([`AuditPlan`], for every kind of
+//!   subject), and keeps "trials for power" apart from "trials for the
+//!   chi-square approximation";
+//! - a plan below [`simulate::SIMULATE_BELOW`] trials, where the
+//!   non-central χ² is only a first guess, is checked by seeded simulation,
+//!   and one that cannot be checked is withdrawn ([`simulate`]).
 //!
 //! [`sampler`] plans sampler audits (inclusion, pairs, subsets, order and
 //! weighted-pick tests) the same way.
@@ -305,32 +300,38 @@ pub fn exact_effect(
 ) -> Result<Option<Effect>> {
     let enumerable =
         || exact::check_enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES).is_ok();
-    match test {
+    let law = || exact::enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES);
+    Ok(Some(match test {
         TestKind::PositionValue => {
-            if exact::check_marginals(algorithm, n, source).is_ok() {
-                let m = exact::marginals(algorithm, n, source)?;
-                return Ok(Some(Effect::position_value(
-                    n,
-                    m.probabilities(),
-                    EffectOrigin::Exact,
-                )));
-            }
-            if enumerable() {
-                let law = exact::enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES)?;
-                let p = law.marginals().probabilities();
-                return Ok(Some(Effect::position_value(n, p, EffectOrigin::Exact)));
-            }
-            Ok(None)
+            let m = if exact::check_marginals(algorithm, n, source).is_ok() {
+                exact::marginals(algorithm, n, source)?
+            } else if enumerable() {
+                law()?.marginals().clone()
+            } else {
+                return Ok(None);
+            };
+            Effect::position_value(n, m.probabilities(), EffectOrigin::Exact)
         }
         TestKind::Permutation if n <= MAX_PERMUTATION_N && enumerable() => {
-            let law = exact::enumerate(algorithm, n, source, EXACT_EFFECT_MAX_LEAVES)?;
-            Ok(Some(Effect::permutation(
-                &law_by_rank(&law),
-                EffectOrigin::Exact,
-            )))
+            Effect::permutation(&law_by_rank(&law()?), EffectOrigin::Exact)
         }
-        _ => Ok(None),
-    }
+        _ => return Ok(None),
+    }))
+}
+
+/// An audit of `algorithm` at `n` under `source` running `test` alone.
+fn one_test_spec(
+    algorithm: Algorithm,
+    n: usize,
+    trials: u64,
+    source: SourceSpec,
+    seed: u64,
+    test: TestKind,
+) -> Result<Spec<Shuffles>> {
+    Ok(Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(TestSet::parse(test.name(), n)?),
+        ..Spec::new(algorithm, n, trials, source, seed)
+    })
 }
 
 /// The smallest of `values`.
@@ -379,10 +380,7 @@ pub fn pilot_effect_with(
     seed: u64,
     progress: Progress<'_>,
 ) -> Result<Effect> {
-    let spec = Spec::<Shuffles> {
-        options: ShuffleOptions::with_tests(TestSet::parse(test.name(), n)?),
-        ..Spec::new(algorithm, n, trials, source, seed)
-    };
+    let spec = one_test_spec(algorithm, n, trials, source, seed, test)?;
     let audit = audit::run(&spec, audit::DEFAULT_ALPHA, progress)?;
     Ok(Effect::from_result(&audit.tests()[0], n, trials))
 }
@@ -628,10 +626,8 @@ pub fn checked_plan_outcome(
     if plan.trials >= simulate::SIMULATE_BELOW {
         return Ok(PlanOutcome::Planned(plan));
     }
-    let spec = Spec::<Shuffles> {
-        options: ShuffleOptions::with_tests(TestSet::parse(test.name(), n)?),
-        ..Spec::new(algorithm, n, plan.trials, source, simulate::SIMULATION_SEED)
-    };
+    let seed = simulate::SIMULATION_SEED;
+    let spec = one_test_spec(algorithm, n, plan.trials, source, seed, test)?;
     let (search, _) = simulate::audits(&spec, alpha, power, plan.trials)?;
     match search.found {
         Some((sim, _)) => {

@@ -179,19 +179,7 @@ impl TestKind {
             TestKind::Cycles => Some(Statistic::Cycles),
             TestKind::RisingSequences => Some(Statistic::RisingSequences),
             TestKind::Clumping => Some(Statistic::Clumping),
-            TestKind::PositionValue
-            | TestKind::Lehmer
-            | TestKind::LehmerPairs
-            | TestKind::PositionKind
-            | TestKind::Arrangement
-            | TestKind::PositionCategory
-            | TestKind::Hand
-            | TestKind::Adjacency
-            | TestKind::Successor
-            | TestKind::Serial
-            | TestKind::Birthday
-            | TestKind::Inversions
-            | TestKind::Displacement => None,
+            _ => None,
         }
     }
 
@@ -357,27 +345,13 @@ impl TestSet {
                 TestKind::Birthday => n >= DEFAULT_BIRTHDAY_N,
                 TestKind::Clumping => false,
                 TestKind::Inversions | TestKind::Displacement => n > LARGE_N,
-                TestKind::PositionValue
-                | TestKind::Lehmer
-                | TestKind::LehmerPairs
-                | TestKind::FixedPoints
-                | TestKind::Cycles
-                | TestKind::RisingSequences
-                | TestKind::Serial => true,
-                // Decks choose their own tests (see `deck::battery`).
-                TestKind::PositionKind
-                | TestKind::Arrangement
-                | TestKind::PositionCategory
-                | TestKind::Hand
-                | TestKind::Adjacency
-                | TestKind::Successor => false,
+                _ => true,
             })
             .collect();
         Self {
-            kinds,
             default: true,
             bins: default_bins(n),
-            chosen_bins: None,
+            ..Self::of_kinds(kinds)
         }
         .without_equivalents(n)
     }
@@ -463,12 +437,7 @@ impl TestSet {
     /// position-value` does above [`LARGE_N`] (the full matrix at n = 10^5
     /// would be 80 GB per worker).
     pub fn position_value() -> Self {
-        Self {
-            kinds: vec![TestKind::PositionValue],
-            default: false,
-            bins: None,
-            chosen_bins: None,
-        }
+        Self::of_kinds(vec![TestKind::PositionValue])
     }
 
     /// Parses a comma-separated list of test names, or `all` / `default`,
@@ -480,23 +449,16 @@ impl TestSet {
         }
         let mut tests = Vec::new();
         for name in text.split(',').map(str::trim) {
-            let kinds: Vec<TestKind> = if name == "all" {
-                TestKind::ALL.to_vec()
+            if name == "all" {
+                tests.extend(TestKind::ALL);
             } else {
-                vec![
-                    TestKind::parse(name)
-                        .map_err(|e| Error::unknown_name(format!("{e}; or all, or default")))?,
-                ]
-            };
-            tests.extend(kinds);
+                let or = |e: Error| Error::unknown_name(format!("{e}; or all, or default"));
+                tests.push(TestKind::parse(name).map_err(or)?);
+            }
         }
-        tests.sort();
-        tests.dedup();
         let set = Self {
-            kinds: tests,
-            default: false,
             bins: default_bins(n),
-            chosen_bins: None,
+            ..Self::of_kinds(tests)
         }
         .without_equivalents(n);
         set.check(n)?;
@@ -576,13 +538,6 @@ impl TestSet {
             }
         }
         collect
-    }
-
-    /// Whether whole permutations must be counted.
-    pub fn needs_permutations(&self) -> bool {
-        self.kinds
-            .iter()
-            .any(|&t| matches!(t, TestKind::Permutation | TestKind::Arrangement))
     }
 }
 

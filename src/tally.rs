@@ -220,7 +220,6 @@ pub fn pair_cell(first: usize, a: u32, b: u32) -> usize {
 impl StructureCounts {
     /// Empty counts of the `parts` asked for, for permutations of `n`.
     fn new(n: usize, parts: StructureParts) -> Self {
-        let zeros = |wanted: bool, len: usize| if wanted { vec![0; len] } else { Vec::new() };
         let histogram = |wanted, statistic: Statistic| zeros(wanted, statistic.support(n));
         let pairs = if parts.pairs {
             lehmer_pairs(n)
@@ -281,6 +280,11 @@ impl StructureCounts {
             add(&mut a.counts, &b.counts);
         }
     }
+}
+
+/// `len` zero counts if `wanted`, else none (a part not collected).
+fn zeros(wanted: bool, len: usize) -> Vec<u64> {
+    if wanted { vec![0; len] } else { Vec::new() }
 }
 
 /// Adds the counts of `b` into `a`, over the stretch of `b` from its first

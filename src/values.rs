@@ -5,7 +5,7 @@
 //! accept `1000000`, `1_000_000`, `1e6` or `1M`) and serve as clap value
 //! parsers; the `check_*` functions take numbers from code.
 
-use crate::error::{Error, ErrorKind, Opt, Result};
+use crate::error::{Error, Opt, Result};
 use crate::params::parse_count;
 use crate::stats::pvalue::MIN_ALPHA;
 
@@ -16,21 +16,17 @@ pub const MIN_N: usize = 2;
 /// `u32` index (what the engine stores).
 pub fn check_n(n: usize) -> Result<usize> {
     if n < MIN_N {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!(
-                "n = {n} is too small: n must be at least {MIN_N} (one item has nothing to \
+        return Err(Error::out_of_range(format!(
+            "n = {n} is too small: n must be at least {MIN_N} (one item has nothing to \
                  shuffle or sample from)"
-            ),
-        )
+        ))
         .about(Opt::N));
     }
     if n > u32::MAX as usize {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!("n = {n} is too large: n must be below 2^32"),
-        )
-        .about(Opt::N));
+        return Err(
+            Error::out_of_range(format!("n = {n} is too large: n must be below 2^32"))
+                .about(Opt::N),
+        );
     }
     Ok(n)
 }
@@ -46,9 +42,7 @@ pub fn parse_n(text: &str) -> Result<usize> {
 pub fn parse_k(text: &str) -> Result<usize> {
     let k = parse_count(text).map_err(|e| renamed(e, "k"))?;
     if k == 0 {
-        return Err(
-            Error::of_kind(ErrorKind::OutOfRange, "k must be at least 1 (got 0)").about(Opt::K),
-        );
+        return Err(Error::out_of_range("k must be at least 1 (got 0)").about(Opt::K));
     }
     Ok(usize::try_from(k).unwrap_or(usize::MAX))
 }
@@ -56,10 +50,7 @@ pub fn parse_k(text: &str) -> Result<usize> {
 /// Checks a number of trials: at least 1.
 pub fn check_trials(trials: u64) -> Result<u64> {
     if trials == 0 {
-        return Err(
-            Error::of_kind(ErrorKind::OutOfRange, "trials must be at least 1 (got 0)")
-                .about(Opt::Trials),
-        );
+        return Err(Error::out_of_range("trials must be at least 1 (got 0)").about(Opt::Trials));
     }
     Ok(trials)
 }
@@ -82,14 +73,11 @@ pub fn check_alpha(alpha: f64) -> Result<f64> {
     if (MIN_ALPHA..1.0).contains(&alpha) {
         Ok(alpha)
     } else {
-        Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!(
-                "alpha = {alpha} is not a significance level in [{MIN_ALPHA:e}, 1) (below \
+        Err(Error::out_of_range(format!(
+            "alpha = {alpha} is not a significance level in [{MIN_ALPHA:e}, 1) (below \
                  {MIN_ALPHA:e} the approximations behind the p-values are not accurate enough \
                  to decide)"
-            ),
-        )
+        ))
         .about(Opt::Alpha))
     }
 }
@@ -98,10 +86,9 @@ pub fn check_alpha(alpha: f64) -> Result<f64> {
 #[cfg(feature = "cli")]
 pub fn parse_alpha(text: &str) -> Result<f64> {
     let alpha: f64 = text.trim().parse().map_err(|_| {
-        Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!("alpha '{text}' is not a number (e.g. 0.001 or 1e-3)"),
-        )
+        Error::out_of_range(format!(
+            "alpha '{text}' is not a number (e.g. 0.001 or 1e-3)"
+        ))
     })?;
     check_alpha(alpha)
 }
@@ -111,10 +98,9 @@ pub fn parse_alpha(text: &str) -> Result<f64> {
 /// gives exactly the α written 0.01.
 pub fn parse_confidence(text: &str) -> Result<f64> {
     let bad = || {
-        Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!("confidence '{text}' is not a level between 0 and 1 (e.g. 0.99 or 99%)"),
-        )
+        Error::out_of_range(format!(
+            "confidence '{text}' is not a level between 0 and 1 (e.g. 0.99 or 99%)"
+        ))
     };
     let trimmed = text.trim();
     let level = match trimmed.strip_suffix('%') {
@@ -130,10 +116,7 @@ pub fn parse_confidence(text: &str) -> Result<f64> {
 /// Checks a number of worker threads (or program copies): at least 1.
 pub fn check_threads(threads: usize) -> Result<usize> {
     if threads == 0 {
-        return Err(
-            Error::of_kind(ErrorKind::OutOfRange, "threads must be at least 1 (got 0)")
-                .about(Opt::Threads),
-        );
+        return Err(Error::out_of_range("threads must be at least 1 (got 0)").about(Opt::Threads));
     }
     Ok(threads)
 }
@@ -153,23 +136,19 @@ pub fn parse_seconds(text: &str) -> Result<std::time::Duration> {
         .ok()
         .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            Error::of_kind(
-                ErrorKind::OutOfRange,
-                format!("'{text}' is not a positive number of seconds"),
-            )
-        })
+        .ok_or_else(|| Error::out_of_range(format!("'{text}' is not a positive number of seconds")))
 }
 
 /// `parse_count`'s error, naming the value as `what` instead of "count".
 fn renamed(e: Error, what: &str) -> Error {
     let message = e.to_string().replacen("count", what, 1);
-    Error::of_kind(ErrorKind::OutOfRange, message)
+    Error::out_of_range(message)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     #[test]
     fn confidence_levels_become_alphas() {

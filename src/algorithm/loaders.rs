@@ -56,15 +56,6 @@ impl Loader {
         }
     }
 
-    /// What its size is, for labels ("buffer size").
-    pub fn size_name(self) -> &'static str {
-        match self {
-            Loader::Buffer => "buffer size",
-            Loader::Window => "window size",
-            Loader::Shard => "shard size",
-        }
-    }
-
     /// Whether the loader with size `size` is a uniform shuffle of `n`
     /// items: its buffer, window or shard covers them all (and shards of
     /// one item are a uniform order of single items).
@@ -187,17 +178,12 @@ pub fn buffer_marginals(n: usize, b: usize) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::is_permutation;
     use super::*;
     use crate::source::{StreamSource, Xoshiro256ppSource};
 
     fn rng(seed: u64) -> impl RandomSource {
         Xoshiro256ppSource::for_stream(seed, 0)
-    }
-
-    fn is_permutation(a: &[u32]) -> bool {
-        let mut seen = vec![false; a.len()];
-        a.iter()
-            .all(|&v| (v as usize) < a.len() && !std::mem::replace(&mut seen[v as usize], true))
     }
 
     #[test]

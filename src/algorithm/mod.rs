@@ -155,30 +155,15 @@ impl Algorithm {
     pub fn record(&self) -> Record<'static> {
         use Exact::{Replay, ReplayWithoutRepeats, Stepwise, Unavailable};
         use Expected::{Biased, Fair};
-        const K_SWAPS: &[Param] = &[Param {
-            key: "k",
-            meaning: "number of transpositions (default n)",
-        }];
-        const K_RIFFLES: &[Param] = &[Param {
-            key: "k",
-            meaning: "number of riffles (default 1)",
-        }];
-        const BUFFER: &[Param] = &[Param {
-            key: "b",
-            meaning: "buffer size (default 4)",
-        }];
-        const SHARD: &[Param] = &[Param {
-            key: "s",
-            meaning: "shard size (default 4)",
-        }];
-        const WINDOW: &[Param] = &[Param {
-            key: "w",
-            meaning: "window size (default 4)",
-        }];
-        const SORT: &[Param] = &[Param {
-            key: "sort",
-            meaning: "insertion (default) or merge",
-        }];
+        const fn param(key: &'static str, meaning: &'static str) -> Param {
+            Param { key, meaning }
+        }
+        const K_SWAPS: &[Param] = &[param("k", "number of transpositions (default n)")];
+        const K_RIFFLES: &[Param] = &[param("k", "number of riffles (default 1)")];
+        const BUFFER: &[Param] = &[param("b", "buffer size (default 4)")];
+        const SHARD: &[Param] = &[param("s", "shard size (default 4)")];
+        const WINDOW: &[Param] = &[param("w", "window size (default 4)")];
+        const SORT: &[Param] = &[param("sort", "insertion (default) or merge")];
         const RAW_BITS: &str = "it draws raw 32/64-bit random words (bits32/bits64), and 2^32 or \
             more values per draw cannot be enumerated; exact mode handles algorithms that draw \
             bounded integers (below(bound))";
@@ -386,22 +371,7 @@ impl Algorithm {
             Algorithm::BufferShuffle { b } => Some((Loader::Buffer, b as usize)),
             Algorithm::WindowShuffle { w } => Some((Loader::Window, w as usize)),
             Algorithm::ShardShuffle { s } => Some((Loader::Shard, s as usize)),
-            Algorithm::FisherYates
-            | Algorithm::FisherYatesForward
-            | Algorithm::InsideOut
-            | Algorithm::FisherYatesOriginal
-            | Algorithm::PickUntilUnused
-            | Algorithm::RandCrate
-            | Algorithm::SortRandomKeys
-            | Algorithm::NaiveSwap
-            | Algorithm::RandomSwap { .. }
-            | Algorithm::ShrinkingRange
-            | Algorithm::Sattolo
-            | Algorithm::InsertLast
-            | Algorithm::TopToRandom
-            | Algorithm::SortRandomComparator { .. }
-            | Algorithm::Rotation
-            | Algorithm::Riffle { .. } => None,
+            _ => None,
         }
     }
 
@@ -526,10 +496,10 @@ impl Algorithm {
 fn loader_size(p: &mut NamedParams, key: &str) -> Result<u32> {
     p.only(&[key])?;
     match p.get::<u32>(key)? {
-        Some(0) => Err(Error::of_kind(
-            crate::error::ErrorKind::OutOfRange,
-            format!("parameter {key} of '{}' must be at least 1", p.name),
-        )),
+        Some(0) => Err(Error::out_of_range(format!(
+            "parameter {key} of '{}' must be at least 1",
+            p.name
+        ))),
         size => Ok(size.unwrap_or(DEFAULT_LOADER_SIZE)),
     }
 }
@@ -574,19 +544,17 @@ macro_rules! with_kernel {
                 $body
             }};
         }
+        // A kernel that needs no working space.
+        macro_rules! plain {
+            ($g:expr) => {
+                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| $g(a, r))
+            };
+        }
         match $alg {
-            Algorithm::FisherYates => {
-                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| { fisher_yates(a, r) })
-            }
-            Algorithm::FisherYatesForward => {
-                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| fisher_yates_forward(a, r))
-            }
-            Algorithm::InsideOut => {
-                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| inside_out(a, r))
-            }
-            Algorithm::FisherYatesOriginal => {
-                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| fisher_yates_original(a, r))
-            }
+            Algorithm::FisherYates => plain!(fisher_yates),
+            Algorithm::FisherYatesForward => plain!(fisher_yates_forward),
+            Algorithm::InsideOut => plain!(inside_out),
+            Algorithm::FisherYatesOriginal => plain!(fisher_yates_original),
             Algorithm::PickUntilUnused => run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| {
                 pick_until_unused(a, r, &mut s.flags, &mut s.words)
             }),
@@ -597,36 +565,24 @@ macro_rules! with_kernel {
             Algorithm::SortRandomKeys => run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| {
                 sort_random_keys(a, r, &mut s.keyed)
             }),
-            Algorithm::NaiveSwap => {
-                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| naive_swap(a, r))
-            }
+            Algorithm::NaiveSwap => plain!(naive_swap),
             Algorithm::RandomSwap { k } => run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| {
                 let k = k.unwrap_or(a.len() as u32);
                 random_swap(a, r, k)
             }),
-            Algorithm::ShrinkingRange => {
-                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| shrinking_range(a, r))
-            }
-            Algorithm::Sattolo => run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| sattolo(a, r)),
-            Algorithm::InsertLast => {
-                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| insert_last(a, r))
-            }
-            Algorithm::TopToRandom => {
-                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| top_to_random(a, r))
-            }
+            Algorithm::ShrinkingRange => plain!(shrinking_range),
+            Algorithm::Sattolo => plain!(sattolo),
+            Algorithm::InsertLast => plain!(insert_last),
+            Algorithm::TopToRandom => plain!(top_to_random),
             Algorithm::SortRandomComparator {
                 sort: ComparatorSort::Insertion,
-            } => run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| {
-                insertion_random_comparator(a, r)
-            }),
+            } => plain!(insertion_random_comparator),
             Algorithm::SortRandomComparator {
                 sort: ComparatorSort::Merge,
             } => run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| {
                 merge_random_comparator(a, r, &mut s.words)
             }),
-            Algorithm::Rotation => {
-                run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| rotation(a, r))
-            }
+            Algorithm::Rotation => plain!(rotation),
             Algorithm::BufferShuffle { b } => run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| {
                 buffer_shuffle(a, r, b as usize, &mut s.words)
             }),

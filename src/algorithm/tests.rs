@@ -1,7 +1,8 @@
 use super::*;
 use crate::source::{SourceKind, SourceSpec, SourceVisitor};
 
-fn is_permutation(a: &[u32]) -> bool {
+/// Whether `a` holds each of `0..a.len()` once.
+pub(super) fn is_permutation(a: &[u32]) -> bool {
     let mut seen = vec![false; a.len()];
     a.iter().all(|&v| {
         let v = v as usize;

@@ -159,33 +159,48 @@ pub trait Counts: Debug + Send + Sync {
 /// A finished audit of any kind: what a study judges and every output
 /// states.
 pub trait Judged: Debug + Send + Sync {
-    /// The kind of subject ([`Kind::NAME`]).
-    fn kind(&self) -> &'static str;
+    /// What was run, completed from what was counted: the audit's own
+    /// spec, whose accessors the ones below restate.
+    fn plan(&self) -> &dyn Planned;
 
-    /// What was run, completed from what was counted.
-    fn planned(&self) -> Box<dyn Planned>;
+    /// [`plan`](Self::plan), owned.
+    fn planned(&self) -> Box<dyn Planned> {
+        self.plan().clone_box()
+    }
+
+    /// The kind of subject ([`Kind::NAME`]).
+    fn kind(&self) -> &'static str {
+        self.plan().kind()
+    }
 
     /// The subject with its parameters, as outputs name it.
-    fn subject(&self) -> String;
+    fn subject(&self) -> String {
+        self.plan().subject()
+    }
 
     /// A folder-safe name of the subject.
-    fn slug(&self) -> String;
+    fn slug(&self) -> String {
+        self.plan().slug()
+    }
 
     /// Where a subject from outside's output came from; `None` for a
     /// built-in subject.
-    fn feed(&self) -> Option<super::Feed>;
+    fn feed(&self) -> Option<super::Feed> {
+        self.plan().feed()
+    }
 
     /// Items shuffled, or the population sampled.
-    fn n(&self) -> usize;
+    fn n(&self) -> usize {
+        self.plan().n()
+    }
+
+    /// The random source as outputs name it.
+    fn source_label(&self) -> String {
+        self.plan().source_label()
+    }
 
     /// Trials counted.
     fn trials(&self) -> u64;
-
-    /// The plural noun of one trial: `shuffles`, `samples`, `picks`.
-    fn unit(&self) -> &'static str;
-
-    /// The random source as outputs name it.
-    fn source_label(&self) -> String;
 
     /// Wall-clock seconds of the counting.
     fn seconds(&self) -> f64;
@@ -516,40 +531,12 @@ impl<K: Kind> Planned for Spec<K> {
 }
 
 impl<K: Kind> Judged for Audit<K> {
-    fn kind(&self) -> &'static str {
-        K::NAME
-    }
-
-    fn planned(&self) -> Box<dyn Planned> {
-        Box::new(self.spec.clone())
-    }
-
-    fn subject(&self) -> String {
-        self.spec.subject.to_string()
-    }
-
-    fn slug(&self) -> String {
-        self.spec.subject.slug()
-    }
-
-    fn feed(&self) -> Option<super::Feed> {
-        self.spec.subject.outside().map(|o| o.feed.clone())
-    }
-
-    fn n(&self) -> usize {
-        self.spec.n
+    fn plan(&self) -> &dyn Planned {
+        &self.spec
     }
 
     fn trials(&self) -> u64 {
         Audit::trials(self)
-    }
-
-    fn unit(&self) -> &'static str {
-        K::unit(&self.spec)
-    }
-
-    fn source_label(&self) -> String {
-        self.spec.source_label()
     }
 
     fn seconds(&self) -> f64 {

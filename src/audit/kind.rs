@@ -1,16 +1,6 @@
 //! What differs between kinds of subject, and nothing else: the [`Kind`]
-//! trait.
-//!
-//! A shuffle of distinct items, a deck with repeated items, a sampler of k
-//! of N and a weighted pick all go through one path: a [`Spec`] is
-//! counted into a tally, the tally is tested, the tests are judged (Holm
-//! within the audit, then across the study), and every output states the
-//! one [`Audit`] that results. What really differs between kinds sits
-//! behind this trait: the registry of built-in subjects, how a run is
-//! counted and read from outside, the tally, the tests, what the run could
-//! have seen, the findings' words, the pictures and the report section.
-//! Everything else ([`Audit`], judging, sequential looks, studies, shards,
-//! summaries, reports) is written once, over any `K: Kind`.
+//! trait. Everything else ([`Audit`], judging, sequential looks, studies,
+//! shards, summaries, reports) is written once, over any `K: Kind`.
 
 use super::{Audit, FeedReport, Produced, Sensitivity, Spec};
 use crate::error::Result;

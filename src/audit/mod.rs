@@ -62,41 +62,24 @@ pub const DEFAULT_SEED: u64 = 20_261_121;
 pub const MIN_DEFAULT_TRIALS: u64 = 10_000;
 
 /// One finished audit of any kind: what was run, what was counted, what
-/// the tests say and the verdict.
+/// the tests say and the verdict. Each field is documented at its accessor
+/// of the same name.
 #[derive(Debug, Clone)]
 pub struct Audit<K: Kind> {
-    /// What was run, completed from what was counted.
     pub(crate) spec: Spec<K>,
-    /// Worker threads used.
     pub(crate) threads: usize,
-    /// Wall-clock seconds of the counting.
     pub(crate) seconds: f64,
-    /// The counts.
     pub(crate) tally: K::Tally,
-    /// What an outside feed gave; `None` for a run the engine drew.
     pub(crate) feed: Option<FeedReport<K>>,
-    /// Every test that ran, with p-values Holm-corrected across them.
     pub(crate) tests: Vec<TestResult<K::Test>>,
-    /// The tests that could not run, each with why (they stand in the
-    /// family all the same: they were planned).
     pub(crate) not_run: Vec<(K::Test, String)>,
-    /// What the tests found beyond their results.
     pub(crate) found: K::Found,
-    /// The audit's own p-value (log10): its smallest Holm-adjusted p.
     pub(crate) log10_p: f64,
-    /// The p-value the verdict compared with α (log10), after every
-    /// further correction the run applied.
     pub(crate) log10_p_adjusted: f64,
-    /// What the run could have detected, at the level each test was held
-    /// to.
     pub(crate) sensitivity: Sensitivity,
-    /// The verdict at the run's α, after every correction.
     pub(crate) verdict: Verdict,
-    /// The looks of a sequential audit; empty otherwise.
     pub(crate) looks: Vec<Look>,
-    /// The significance level (before any correction).
     pub(crate) alpha: f64,
-    /// What was found once the study was judged.
     pub(crate) findings: Option<K::Findings>,
 }
 
@@ -462,16 +445,7 @@ pub fn evaluate<K: Kind>(
         found,
         log10_p,
         log10_p_adjusted: log10_p,
-        sensitivity: Sensitivity {
-            power: 0.0,
-            level: alpha,
-            test: None,
-            short: String::new(),
-            words: String::new(),
-            inconclusive: None,
-            trials_needed: None,
-            figures: Default::default(),
-        },
+        sensitivity: Sensitivity::new(0.0, alpha, None, "", ""),
         verdict: Verdict::Inconclusive,
         looks: Vec::new(),
         alpha,
@@ -510,23 +484,16 @@ pub fn judge(audits: &mut [Box<dyn Judged>], alpha: f64) {
 /// Runs an audit in growing batches until it is decisively biased, or
 /// until `max_trials` have been counted without finding bias.
 ///
-/// The cumulative trial count doubles at every look (the first look counts
-/// the spec's trials). Looking repeatedly inflates the false-alarm rate, so
-/// the level α is spent across the looks, α/J at each of the J looks the
-/// budget allows (Bonferroni alpha-spending), and further divided by the
-/// `audits_in_run` audits run alongside (Bonferroni): the chance that any
-/// fair subject of the run is ever called biased stays at most α, and the
-/// verdict is final (no [`judge`] across the run). The adjusted p-value is
-/// the best look's p times J × audits; what the run could detect is stated
-/// at the level each test was held to.
-///
-/// Batch j of a built-in subject or a program draws from seed
-/// splitmix64(seed ⊕ j) (batch 0 from the seed itself), so a sequential
-/// audit is as reproducible as a plain one (see `Plan`). A file is read
-/// from its start at each look, as far as the look reaches; when it ends,
-/// that look is the last. Each look tests the counts exactly as a plain
-/// audit of them would (the spec completed from what was read): a shoe
-/// read from a file stays a shoe, its categories stay.
+/// The cumulative trials double at every look (the first counts the spec's
+/// trials). α is spent across the J looks the budget allows and the
+/// `audits_in_run` audits alongside (Bonferroni, see `crate::sequential`),
+/// so the verdict is final (no [`judge`] across the run): the adjusted p is
+/// the best look's p times J × audits, and what the run could detect is
+/// stated at the level each test was held to. Batch j draws from seed
+/// splitmix64(seed ⊕ j) (batch 0 from the seed itself); a file is read from
+/// its start at each look, as far as the look reaches, its end being the
+/// last look. Each look tests the counts exactly as a plain audit of them
+/// would (the spec completed from what was read).
 pub fn run_until_decisive<K: Kind>(
     spec: &Spec<K>,
     alpha: f64,

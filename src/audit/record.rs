@@ -103,25 +103,13 @@ pub struct Record {
     pub feed: Option<FeedRecord>,
 }
 
-/// One test's result: the result, with its p-values as stated next to
-/// their exact log10 forms.
+/// One test's result, with its p-values as stated next to their exact
+/// log10 forms.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TestRecord {
-    /// Which test.
-    pub test: String,
-    /// Its statistic.
-    pub statistic: f64,
-    /// Degrees of freedom of its reference law (0 for a statistic without
-    /// one).
-    pub df: f64,
-    /// log10 of its p-value.
-    pub log10_p: f64,
-    /// log10 of its p-value after Holm across the audit's tests.
-    pub log10_p_holm: f64,
-    /// The statistic's standardised excess over its null mean.
-    pub departure: f64,
-    /// How the p-value was obtained, including any pooling.
-    pub method: String,
+    /// The result, its test named as outputs name it.
+    #[serde(flatten)]
+    pub result: TestResult<&'static str>,
     /// The p-value as stated (never below 1e-12).
     pub p: f64,
     /// The Holm-adjusted (within the audit) p-value as stated.
@@ -177,13 +165,15 @@ impl TestRecord {
     /// The record of one test result.
     pub fn of<T: Named + Copy>(result: &TestResult<T>) -> Self {
         Self {
-            test: result.test.name().to_string(),
-            statistic: result.statistic,
-            df: result.df,
-            log10_p: result.log10_p,
-            log10_p_holm: result.log10_p_holm,
-            departure: result.departure,
-            method: result.method.clone(),
+            result: TestResult {
+                test: result.test.name(),
+                statistic: result.statistic,
+                df: result.df,
+                log10_p: result.log10_p,
+                log10_p_holm: result.log10_p_holm,
+                departure: result.departure,
+                method: result.method.clone(),
+            },
             p: pvalue::stated(result.log10_p),
             p_holm: pvalue::stated(result.log10_p_holm),
             p_is_bound: pvalue::is_bound(result.log10_p),

@@ -1,7 +1,7 @@
 //! `shuffle-audit audit`: the flags read into a request (the library fills
 //! in every default and refuses every bad value), the study run, shown.
 
-use super::audit_args::{AuditArgs, InputKind};
+use super::audit_args::AuditArgs;
 use super::shard;
 use super::study::{Bars, prepare};
 use super::table::{table_width, wrap};
@@ -10,16 +10,17 @@ use crate::error::{Front, Opt};
 use crate::experiment::record::{self, RunStart, shell_line};
 use crate::ingest::samples::Base;
 use crate::ingest::{CommandSpec, Format};
+use crate::params::items;
 use crate::report::Provenance;
-use crate::request::{Chunks, Holds, Request};
+use crate::request::{Chunks, Request};
 use crate::study::Study;
 use crate::{Error, Result};
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Duration;
 
 pub fn run(args: &AuditArgs) -> Result<i32> {
     let study = job(args)?;
-    if args.in_chunks() {
+    if args.shards.in_chunks() {
         return shard::run(args, study);
     }
     prepare(&study, args.output.quiet, &args.output.export)?;
@@ -41,28 +42,18 @@ fn job(args: &AuditArgs) -> Result<Study> {
         }
     }
     let command = shell_line(&record::command_line());
-    Ok(Study {
-        alpha: resolved.alpha,
-        until_decisive: resolved.until_decisive,
-        notes: resolved.notes,
-        provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
-        ..Study::new(resolved.audits)
-    })
+    Ok(resolved.study(Provenance::of(
+        &RunStart::now(),
+        command.clone(),
+        vec![command],
+    )))
 }
 
 /// The flags as a request: their syntax read here, their meaning (every
 /// default, every refusal) the library's.
 pub(super) fn request(args: &AuditArgs) -> Result<Request> {
-    let weights = match (&args.subject.weights, &args.subject.weights_file) {
-        (Some(list), _) => Some(list.clone()),
-        (None, Some(path)) => Some(read(path)?),
-        (None, None) => None,
-    };
-    let order = match (&args.outside.order, &args.outside.order_file) {
-        (Some(list), _) => Some(items(list)),
-        (None, Some(path)) => Some(items(&read(path)?)),
-        (None, None) => None,
-    };
+    let weights = given(&args.subject.weights, &args.subject.weights_file)?;
+    let order = given(&args.outside.order, &args.outside.order_file)?;
     let base = match &args.outside.base {
         Some(text) => Some(Base::parse(text).map_err(|e| e.about(Opt::Base))?),
         None => None,
@@ -71,14 +62,9 @@ pub(super) fn request(args: &AuditArgs) -> Result<Request> {
         front: Front::Cli,
         subjects: args.subject.algorithms.clone(),
         feed: feed(args)?,
-        holds: args.outside.kind.map(|kind| match kind {
-            InputKind::Deck => Holds::Deck,
-            InputKind::Sample => Holds::Sample,
-            InputKind::Ordered => Holds::Ordered,
-            InputKind::Pick => Holds::Pick,
-        }),
+        holds: args.outside.kind,
         name: args.outside.name.clone(),
-        order,
+        order: order.map(|o| items(&o).map(str::to_string).collect()),
         base,
         k: None,
         n: args.subject.n,
@@ -95,7 +81,7 @@ pub(super) fn request(args: &AuditArgs) -> Result<Request> {
         threads: args.run.threads,
         until_decisive: args.run.until_decisive,
         max_trials: args.run.max_trials,
-        chunks: match (&args.shards.shard, args.in_chunks()) {
+        chunks: match (&args.shards.shard, args.shards.in_chunks()) {
             (Some(_), _) => Some(Chunks::Shard),
             (None, true) => Some(Chunks::Checkpoint),
             (None, false) => None,
@@ -120,17 +106,16 @@ fn feed(args: &AuditArgs) -> Result<Option<Feed>> {
     })
 }
 
-/// The items of a list: separated by commas, spaces or lines.
-fn items(text: &str) -> Vec<String> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
-fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+/// A list given on the command line, or else read from a file.
+fn given(list: &Option<String>, file: &Option<PathBuf>) -> Result<Option<String>> {
+    match (list, file) {
+        (Some(list), _) => Ok(Some(list.clone())),
+        (None, Some(path)) => std::fs::read_to_string(path)
+            .map(Some)
+            .map_err(|source| Error::Io {
+                path: path.to_path_buf(),
+                source,
+            }),
+        (None, None) => Ok(None),
+    }
 }

@@ -6,25 +6,12 @@
 //! own heading in `audit --help`; `merge` reuses the output group.
 
 use super::study::ExportArgs;
+use crate::request::Holds;
 use crate::shard::Shard;
 use crate::values;
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
-
-/// What each line of an outside program's output (or input file) holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum InputKind {
-    /// A shuffled deck (a permutation).
-    Deck,
-    /// k distinct items of a population of N (a lottery draw, an audit sample).
-    Sample,
-    /// k distinct items of N in the order drawn (first prize, second
-    /// prize, ...): also tested for which item comes at which slot.
-    Ordered,
-    /// One item of N (a uniform or weighted pick).
-    Pick,
-}
 
 /// The arguments of `audit` (shuffles and samplers alike), in groups that
 /// `--help` shows under their own headings: each group is one concern, and
@@ -59,12 +46,6 @@ impl AuditArgs {
             self.run.alpha = Some(alpha);
         }
         self
-    }
-
-    /// Whether the run is split or saved as it goes (--shard, --checkpoint,
-    /// --resume): counted chunk by chunk into a tally file.
-    pub fn in_chunks(&self) -> bool {
-        self.shards.in_chunks()
     }
 }
 
@@ -129,7 +110,7 @@ pub struct InputArgs {
     /// draw), ordered (the same in the order drawn, tested slot by slot
     /// too) or pick (one item; with --weights, a weighted pick).
     #[arg(long, value_enum, value_name = "KIND")]
-    pub kind: Option<InputKind>,
+    pub kind: Option<Holds>,
 
     /// --kind sample|ordered|pick: items are numbered from 0 (0..N-1) or from 1
     /// (1..N) [default: the input decides: a 0 or an N].
@@ -332,10 +313,11 @@ pub struct ShardArgs {
 }
 
 impl OutputArgs {
-    /// The report folder: --out, else the default one, unless --json or an
-    /// export alone was asked for (then no folder).
+    /// The report folder: --out, else reports/latest/audit, unless --json
+    /// or an export alone was asked for (then no folder).
     pub fn dir(&self) -> Option<PathBuf> {
-        out_dir(self.out.as_deref(), self.json || self.export.any())
+        let default = !(self.json || self.export.any());
+        (self.out.clone()).or_else(|| default.then(|| PathBuf::from("reports/latest/audit")))
     }
 }
 
@@ -344,18 +326,5 @@ impl ShardArgs {
     /// --resume).
     pub fn in_chunks(&self) -> bool {
         self.shard.is_some() || self.checkpoint.is_some() || self.resume.is_some()
-    }
-}
-
-/// Where files go when neither --out nor --json is given.
-const DEFAULT_OUT: &str = "reports/latest/audit";
-
-/// The report folder of a run: `--out`, else the default one, unless
-/// `--json` or an export alone was asked for (then no folder).
-fn out_dir(out: Option<&Path>, json_or_export: bool) -> Option<PathBuf> {
-    match (out, json_or_export) {
-        (Some(dir), _) => Some(dir.to_path_buf()),
-        (None, false) => Some(PathBuf::from(DEFAULT_OUT)),
-        (None, true) => None,
     }
 }

@@ -55,27 +55,7 @@ pub fn run(args: &ExactArgs) -> Result<i32> {
     let algorithm = match Algorithm::parse(&args.algorithm) {
         Ok(algorithm) => algorithm,
         Err(e) => match Sampler::parse(&args.algorithm) {
-            Ok(sampler) => {
-                let weights = args
-                    .weights
-                    .as_deref()
-                    .map(crate::request::parse_weights)
-                    .transpose()?;
-                if let Some(w) = weights.as_ref().filter(|w| w.len() != args.n) {
-                    return Err(Error::out_of_range(format!(
-                        "{} weights for n = {}: give one weight per item",
-                        w.len(),
-                        args.n
-                    )));
-                }
-                return exact_samples::run(
-                    sampler,
-                    args.n,
-                    weights.as_deref(),
-                    max_leaves,
-                    args.json,
-                );
-            }
+            Ok(sampler) => return exact_samples::run(sampler, args, max_leaves),
             Err(_) => return Err(e),
         },
     };

@@ -4,25 +4,29 @@
 //! it is from uniform; for a weighted pick, each index's probability against
 //! w_i / Σw.
 
-use crate::Result;
+use super::args::ExactArgs;
 use crate::output::{thousands, yes_no};
+use crate::request::parse_weights;
 use crate::sampler::{Sampler, exact_pick_law_capped, exact_subset_law_capped};
+use crate::{Error, Result};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
 /// Subsets listed by name; beyond, the most and least likely.
 const LISTED: usize = 12;
 
-/// Computes and prints the exact law of `sampler` on `n` items (`weights`
-/// for a weighted pick), refusing above `max_leaves` replays.
-pub fn run(
-    sampler: Sampler,
-    n: usize,
-    weights: Option<&[u64]>,
-    max_leaves: u64,
-    json: bool,
-) -> Result<i32> {
-    if let Some(weights) = weights {
+/// Computes and prints the exact law of `sampler` on `-n` items (with
+/// `--weights` for a weighted pick), refusing above `max_leaves` replays.
+pub fn run(sampler: Sampler, args: &ExactArgs, max_leaves: u64) -> Result<i32> {
+    let (n, json) = (args.n, args.json);
+    let weights = args.weights.as_deref().map(parse_weights).transpose()?;
+    if let Some(w) = weights.as_ref().filter(|w| w.len() != n) {
+        return Err(Error::out_of_range(format!(
+            "{} weights for n = {n}: give one weight per item",
+            w.len()
+        )));
+    }
+    if let Some(weights) = weights.as_deref() {
         let law = exact_pick_law_capped(sampler, weights, max_leaves)?;
         let probabilities: Vec<String> =
             law.probabilities().iter().map(|p| p.to_string()).collect();

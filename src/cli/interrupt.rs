@@ -41,27 +41,18 @@ pub fn stop_flag() -> &'static AtomicBool {
 
 /// Starts watching for Ctrl-C. Call first thing, before any thread starts.
 pub fn install() {
-    // SAFETY: plain libc calls on a local signal set; pthread_sigmask only
-    // changes this thread's mask (inherited by threads started afterwards).
-    let blocked = unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGINT);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) == 0
-    };
+    // SAFETY: pthread_sigmask only changes this thread's mask (inherited by
+    // threads started afterwards).
+    let blocked =
+        unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &sigint(), std::ptr::null_mut()) == 0 };
     if !blocked {
         return; // Keep the default behaviour: Ctrl-C ends the process.
     }
     std::thread::spawn(|| {
         loop {
-            // SAFETY: as above; sigwait blocks this thread until SIGINT arrives.
-            let received = unsafe {
-                let mut set: libc::sigset_t = std::mem::zeroed();
-                libc::sigemptyset(&mut set);
-                libc::sigaddset(&mut set, libc::SIGINT);
-                let mut signal = 0;
-                libc::sigwait(&set, &mut signal) == 0
-            };
+            let mut signal = 0;
+            // SAFETY: sigwait blocks this thread until SIGINT arrives.
+            let received = unsafe { libc::sigwait(&sigint(), &mut signal) == 0 };
             if !received {
                 return;
             }
@@ -75,6 +66,17 @@ pub fn install() {
             interrupted();
         }
     });
+}
+
+/// The signal set holding SIGINT alone.
+fn sigint() -> libc::sigset_t {
+    // SAFETY: plain libc calls on a local, zero-initialised signal set.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        set
+    }
 }
 
 /// Reports, cleans up and exits.

@@ -227,13 +227,12 @@ fn spec(args: &MixingArgs) -> Result<MixingSpec> {
         Some(text) => mixing::parse_ks(text)?,
         None => mixing::default_ks(&algorithm, args.n),
     };
-    let trials = args.trials;
     let spec = MixingSpec {
         algorithm,
         n: args.n,
         ks,
         monte_carlo: args.monte_carlo,
-        trials,
+        trials: args.trials,
         source: SourceSpec::parse(&args.rng)?,
         seed: args.seed,
     };

@@ -42,7 +42,6 @@ impl Progress {
     /// `quiet` or a non-terminal stderr hides them.
     pub fn new(trials: u64, work: u64, quiet: bool) -> Self {
         super::interrupt::planned(trials);
-        let total = work;
         let bars = MultiProgress::with_draw_target(ProgressDrawTarget::hidden());
         let item = bars.add(ProgressBar::new(0));
         item.set_style(
@@ -58,7 +57,7 @@ impl Progress {
             )
             .progress_chars("=> "),
         );
-        let overall = bars.add(ProgressBar::new(total));
+        let overall = bars.add(ProgressBar::new(work));
         overall.set_style(
             ProgressStyle::with_template("  {msg:<36} [{bar:30}] {percent:>3}%  eta {eta:>12}")
                 .expect("valid template")

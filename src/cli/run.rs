@@ -130,7 +130,10 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     } else {
         print!("{}", color::verdicts(&render(&result), color::stdout()));
     }
-    announce(&out, args.quiet);
+    if !args.quiet {
+        let html = out.join(report::HTML_FILE);
+        eprintln!("Report written to {}", html.display());
+    }
     Ok(0)
 }
 
@@ -150,16 +153,6 @@ fn reproduce(out: &Path, args: &RunArgs) -> Vec<String> {
         shell_line(&["shuffle-audit", "run", "--check", &dir]),
         shell_line(&rerun),
     ]
-}
-
-/// Says where the report went, unless quiet.
-fn announce(out: &Path, quiet: bool) {
-    if !quiet {
-        eprintln!(
-            "Report written to {}",
-            out.join(report::HTML_FILE).display()
-        );
-    }
 }
 
 /// The verdict table printed on stdout, with the title, and what the

@@ -157,7 +157,6 @@ fn run_input(args: &AuditArgs, planned: &dyn Planned, alpha: f64) -> Result<i32>
             stop: interrupt::stop_flag(),
         },
     };
-    let out = args.output.dir();
     let study = Study {
         alpha,
         provenance: Provenance::of(&RunStart::now(), command.clone(), vec![command]),
@@ -165,19 +164,13 @@ fn run_input(args: &AuditArgs, planned: &dyn Planned, alpha: f64) -> Result<i32>
     };
     prepare(&study, args.output.quiet, &args.output.export)?;
     let bars = Bars::new(&study, args.output.quiet, false);
-    let result = deliver(
-        out.as_deref(),
-        &args.output.export,
-        || {
-            bars.begin(0, planned.trials(), planned.work());
-            let read = input::read_planned(planned, reading, &|k| bars.advanced(k));
-            bars.finish();
-            let judged = read.map_err(|e| with_resume_hint(e, Some(path)))?;
-            Ok(StudyResult::judged(study, vec![judged], Vec::new()))
-        },
-        |_, _| Ok(()),
-    )?;
-    Ok(show(&result, &Shown::of(&args.output, out.as_deref())))
+    present(&args.output, || {
+        bars.begin(0, planned.trials(), planned.work());
+        let read = input::read_planned(planned, reading, &|k| bars.advanced(k));
+        bars.finish();
+        let judged = read.map_err(|e| with_resume_hint(e, Some(path)))?;
+        Ok(StudyResult::judged(study, vec![judged], Vec::new()))
+    })
 }
 
 /// The tally file saved at `path`, checked to be the run `fresh` describes
@@ -199,14 +192,11 @@ fn resumed(path: &Path, fresh: TallyFile) -> Result<TallyFile> {
     };
     match why {
         None => Ok(saved),
-        Some(why) => Err(Error::of_kind(
-            ErrorKind::BadInput,
-            format!(
-                "{} was saved by another run ({why}): resume it with the options of the run \
+        Some(why) => Err(Error::bad_input(format!(
+            "{} was saved by another run ({why}): resume it with the options of the run \
                  that saved it",
-                path.display()
-            ),
-        )),
+            path.display()
+        ))),
     }
 }
 

@@ -170,9 +170,7 @@ impl Bars {
             labels: study.audits.iter().map(|a| label(a.as_ref())).collect(),
         }
     }
-}
 
-impl Bars {
     /// Clears the bars once the work is done.
     pub fn finish(&self) {
         self.progress.finish();

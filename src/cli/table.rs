@@ -377,17 +377,7 @@ pub fn hanging(prefix: &str, text: &str, width: usize) -> String {
     let indent = prefix.chars().count();
     let body = wrap(text, width.saturating_sub(indent).max(20));
     let pad = " ".repeat(indent);
-    body.lines()
-        .enumerate()
-        .map(|(i, line)| {
-            if i == 0 {
-                format!("{prefix}{line}")
-            } else {
-                format!("{pad}{line}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    format!("{prefix}{}", body.replace('\n', &format!("\n{pad}")))
 }
 
 #[cfg(test)]

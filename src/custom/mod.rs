@@ -242,6 +242,19 @@ mod tests {
         assert_eq!(run(1), run(2));
     }
 
+    /// The panic message of `audit`'s failing [`CustomAudit::assert_fair`],
+    /// with its report written to a folder of its own (named `name`, removed
+    /// after), and whether the report was written.
+    pub(super) fn failure<S: Own>(audit: CustomAudit<S>, name: &str) -> (String, bool) {
+        let dir = std::env::temp_dir().join(format!("sa-{name}-{}", std::process::id()));
+        let audit = audit.report_dir(&dir);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| audit.assert_fair()));
+        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        let written = dir.join("report.html").exists();
+        let _ = std::fs::remove_dir_all(&dir);
+        (message, written)
+    }
+
     #[test]
     fn the_same_seed_gives_the_same_counts_on_any_thread_count() {
         let durstenfeld = |deck: &mut [u32], rng: &mut dyn rand::Rng| {

@@ -132,6 +132,7 @@ where
 mod tests {
     use super::*;
     use crate::audit::Kind;
+    use crate::custom::tests::failure;
     use crate::sampler::{SampleTest, adequate_trials};
     use crate::stats::Verdict;
     use rand::RngExt;
@@ -161,18 +162,14 @@ mod tests {
         assert_eq!(fair.trials(), default_trials(10, 3));
         assert!(fair.sensitivity().adequate(), "{:?}", fair.sensitivity());
         // Off by one: the last item is never drawn.
-        let dir = std::env::temp_dir().join(format!("sa-custom-sample-{}", std::process::id()));
-        let caught = std::panic::catch_unwind(|| {
-            CustomAudit::sample_fn("off-by-one", 10, 3, partial_fy(9, 3))
-                .report_dir(&dir)
-                .assert_fair()
-        });
-        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        let caught = CustomAudit::sample_fn("off-by-one", 10, 3, partial_fy(9, 3));
+        let (message, written) = failure(caught, "custom-sample");
         assert!(message.contains("off-by-one is biased"), "{message}");
         assert!(message.contains("decisive test inclusion"), "{message}");
-        assert!(message.contains("item 9 never drawn"), "{message}");
-        assert!(dir.join("report.html").exists(), "{message}");
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            message.contains("item 9 never drawn") && written,
+            "{message}"
+        );
     }
 
     #[test]
@@ -243,17 +240,8 @@ mod tests {
 
     #[test]
     fn a_small_run_is_inconclusive_and_says_how_many_samples_it_needs() {
-        let dir = std::env::temp_dir().join(format!(
-            "sa-custom-sample-inconclusive-{}",
-            std::process::id()
-        ));
-        let caught = std::panic::catch_unwind(|| {
-            CustomAudit::sample_fn("partial-fy", 10, 3, partial_fy(10, 3))
-                .trials(300)
-                .report_dir(&dir)
-                .assert_fair()
-        });
-        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        let small = CustomAudit::sample_fn("partial-fy", 10, 3, partial_fy(10, 3)).trials(300);
+        let (message, _) = failure(small, "custom-sample-inconclusive");
         assert!(message.contains("is inconclusive"), "{message}");
         assert!(message.contains("could see only"), "{message}");
         // Each of the 3 tests (inclusion, pairs, subsets) is held to α/3.
@@ -265,7 +253,6 @@ mod tests {
             message.contains(&format!("about {shown} samples would make it conclusive")),
             "{message}"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

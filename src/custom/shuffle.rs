@@ -92,6 +92,7 @@ where
 mod tests {
     use super::*;
     use crate::audit::Kind;
+    use crate::custom::tests::failure;
     use crate::stats::Verdict;
     use rand::RngExt;
 
@@ -119,31 +120,17 @@ mod tests {
     fn a_correct_shuffle_passes_and_an_off_by_one_is_caught() {
         let fair = assert_fair("durstenfeld", 10, durstenfeld);
         assert_eq!(fair.spec().trials, default_trials(10));
-        let dir = std::env::temp_dir().join(format!("sa-custom-{}", std::process::id()));
-        let caught = std::panic::catch_unwind(|| {
-            CustomAudit::shuffle_fn("off-by-one", 10, off_by_one)
-                .report_dir(&dir)
-                .assert_fair()
-        });
-        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        let caught = CustomAudit::shuffle_fn("off-by-one", 10, off_by_one);
+        let (message, written) = failure(caught, "custom");
         assert!(message.contains("off-by-one is biased"), "{message}");
         assert!(message.contains("decisive test"), "{message}");
-        assert!(message.contains("report.html"), "{message}");
-        assert!(dir.join("report.html").exists());
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(message.contains("report.html") && written, "{message}");
     }
 
     #[test]
     fn a_small_run_is_inconclusive_and_says_how_many_trials_it_needs() {
-        let dir =
-            std::env::temp_dir().join(format!("sa-custom-inconclusive-{}", std::process::id()));
-        let caught = std::panic::catch_unwind(|| {
-            CustomAudit::shuffle_fn("durstenfeld", 52, durstenfeld)
-                .trials(200)
-                .report_dir(&dir)
-                .assert_fair()
-        });
-        let message = *caught.unwrap_err().downcast::<String>().unwrap();
+        let small = CustomAudit::shuffle_fn("durstenfeld", 52, durstenfeld).trials(200);
+        let (message, _) = failure(small, "custom-inconclusive");
         assert!(message.contains("durstenfeld is inconclusive"), "{message}");
         // The trials a verdict needs, in words and as the builder takes them.
         let needed: u64 = message
@@ -157,7 +144,6 @@ mod tests {
             message.contains(&format!("{shown} trials would make it conclusive")),
             "{message}"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::tally::Tally;
 pub const SKIP_REASON: &str = "fixed points, cycles, rising sequences, Lehmer digits, clumping, \
      inversions, displacement and repeated deals are statistics of permutations of distinct \
      items, with laws over n! of them; an arrangement of a multiset has no single permutation \
-     behind it (the serial test matches kinds instead)";
+     behind it (the adjacency, successor and serial tests look at the order of kinds instead)";
 
 /// What every output says of an audit of `deck`: the deck, and for a deck
 /// with repeated items which tests are skipped and why.
@@ -52,20 +52,7 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                 TestKind::Adjacency | TestKind::Successor => skipped.push(kind),
                 TestKind::PositionKind => kinds.push(TestKind::PositionValue),
                 TestKind::Arrangement => kinds.push(TestKind::Permutation),
-                TestKind::PositionValue
-                | TestKind::Permutation
-                | TestKind::FixedPoints
-                | TestKind::Cycles
-                | TestKind::RisingSequences
-                | TestKind::Lehmer
-                | TestKind::LehmerPairs
-                | TestKind::Clumping
-                | TestKind::Serial
-                | TestKind::Birthday
-                | TestKind::Inversions
-                | TestKind::Displacement
-                | TestKind::PositionCategory
-                | TestKind::Hand => kinds.push(kind),
+                _ => kinds.push(kind),
             }
         }
         if tests.is_default() && categories {
@@ -95,13 +82,7 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                     kinds.push(TestKind::PositionKind)
                 }
                 TestKind::Permutation | TestKind::Arrangement => kinds.push(TestKind::Arrangement),
-                TestKind::PositionCategory | TestKind::Hand => {
-                    if categories {
-                        kinds.push(kind);
-                    } else {
-                        skipped.push(kind);
-                    }
-                }
+                TestKind::PositionCategory | TestKind::Hand if categories => kinds.push(kind),
                 TestKind::Serial => kinds.push(kind),
                 TestKind::Adjacency | TestKind::Successor => {
                     if order_tests(deck).contains(&kind) {
@@ -110,15 +91,8 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                         skipped.push(kind);
                     }
                 }
-                TestKind::FixedPoints
-                | TestKind::Cycles
-                | TestKind::RisingSequences
-                | TestKind::Lehmer
-                | TestKind::LehmerPairs
-                | TestKind::Clumping
-                | TestKind::Birthday
-                | TestKind::Inversions
-                | TestKind::Displacement => skipped.push(kind),
+                // The structure tests, and the category tests without categories.
+                _ => skipped.push(kind),
             }
         }
     }
@@ -200,8 +174,9 @@ struct Part {
     log10_p: f64,
 }
 
-fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<TestResult> {
-    let result = |statistic, df, log10_p, method: String| TestResult {
+/// The result of deck test `kind`, reported without a departure.
+fn outcome(kind: TestKind, statistic: f64, df: f64, log10_p: f64, method: String) -> TestResult {
+    TestResult {
         test: kind,
         statistic,
         df,
@@ -209,7 +184,11 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
         log10_p_holm: log10_p,
         departure: 0.0,
         method,
-    };
+    }
+}
+
+fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<TestResult> {
+    let result = |statistic, df, log10_p, method| outcome(kind, statistic, df, log10_p, method);
     match kind {
         TestKind::PositionKind => {
             let g = group_test(tally, deck.kind_of(), deck.kinds());
@@ -310,17 +289,7 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
                 ..result(s.statistic, s.df, s.log10_p, s.method)
             })
         }
-        TestKind::PositionValue
-        | TestKind::Permutation
-        | TestKind::FixedPoints
-        | TestKind::Cycles
-        | TestKind::RisingSequences
-        | TestKind::Lehmer
-        | TestKind::LehmerPairs
-        | TestKind::Clumping
-        | TestKind::Birthday
-        | TestKind::Inversions
-        | TestKind::Displacement => None,
+        _ => None,
     }
 }
 
@@ -387,17 +356,10 @@ fn combined(kind: TestKind, parts: Vec<Part>, what: &str) -> TestResult {
             )
         })
         .collect();
-    TestResult {
-        test: kind,
-        statistic: best.statistic,
-        df: best.df,
-        log10_p,
-        log10_p_holm: log10_p,
-        departure: 0.0,
-        method: format!(
-            "{what}; smallest p of {count} parts times {count} (Bonferroni), decided by {}: {}",
-            best.name,
-            shown.join("; ")
-        ),
-    }
+    let method = format!(
+        "{what}; smallest p of {count} parts times {count} (Bonferroni), decided by {}: {}",
+        best.name,
+        shown.join("; ")
+    );
+    outcome(kind, best.statistic, best.df, log10_p, method)
 }

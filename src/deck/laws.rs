@@ -52,6 +52,16 @@ pub fn group_matrix(tally: &Tally, group_of: &[u32], groups: usize) -> Vec<u64> 
     out
 }
 
+/// How many values each of `groups` groups holds, value v being in group
+/// `group_of[v]`.
+pub fn group_sizes(group_of: &[u32], groups: usize) -> Vec<usize> {
+    let mut sizes = vec![0usize; groups];
+    for &g in group_of {
+        sizes[g as usize] += 1;
+    }
+    sizes
+}
+
 /// The calibrated position-by-group chi-square (see the module doc).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GroupTest {
@@ -68,10 +78,7 @@ pub struct GroupTest {
 pub fn group_test(tally: &Tally, group_of: &[u32], groups: usize) -> GroupTest {
     let n = tally.n();
     let t = tally.trials() as f64;
-    let mut sizes = vec![0usize; groups];
-    for &g in group_of {
-        sizes[g as usize] += 1;
-    }
+    let sizes = group_sizes(group_of, groups);
     let matrix = group_matrix(tally, group_of, groups);
     let mut pearson = 0.0;
     for row in matrix.chunks_exact(groups) {
@@ -127,10 +134,7 @@ pub fn arrangement_rank(word: &[u32], sizes: &mut [usize]) -> usize {
 /// `kind_of[v]`.
 pub fn arrangement_counts(permutations: &[u64], kind_of: &[u32], kinds: usize) -> Vec<u64> {
     let n = kind_of.len();
-    let mut sizes = vec![0usize; kinds];
-    for &k in kind_of {
-        sizes[k as usize] += 1;
-    }
+    let sizes = group_sizes(kind_of, kinds);
     let mut out = vec![0u64; arrangements(&sizes)];
     let mut word = vec![0u32; n];
     for (rank, &count) in permutations.iter().enumerate() {

@@ -330,25 +330,18 @@ fn block_list(text: &str) -> std::result::Result<Deck, String> {
                 .into(),
         );
     }
-    let mut names: Vec<String> = Vec::new();
-    let kind_of: Vec<u32> = tokens
-        .iter()
-        .map(|t| match names.iter().position(|n| n == t) {
-            Some(k) => k as u32,
-            None => {
-                names.push(t.clone());
-                (names.len() - 1) as u32
-            }
-        })
-        .collect();
-    if kind_of.len() < 2 || names.len() < 2 {
+    let deck = Deck {
+        label: text.to_string(),
+        ..Deck::of_labels(&tokens)
+    };
+    if deck.n() < 2 || deck.kinds() < 2 {
         return Err(format!(
             "needs at least 2 items of at least 2 kinds (got {} items, {} kinds)",
-            kind_of.len(),
-            names.len()
+            deck.n(),
+            deck.kinds()
         ));
     }
-    Ok(Deck::of(text.to_string(), kind_of, names))
+    Ok(deck)
 }
 
 #[cfg(test)]

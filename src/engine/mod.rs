@@ -23,7 +23,7 @@ pub use crate::pacing::{CHUNK_TRIALS, ChunkRange};
 pub use chunks::{ChunkPlan, Observer, run_chunks};
 
 use crate::algorithm::Algorithm;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::format::human_bytes;
 use crate::spec::LARGE_N;
 use crate::subject::Shuffle;
@@ -156,14 +156,11 @@ pub fn check_memory(n: usize, threads: usize, collect: Collect) -> Result<()> {
     let needed = memory_needed(n, threads, collect);
     let available = available_memory().unwrap_or(u128::from(u64::MAX));
     if needed > available {
-        return Err(Error::of_kind(
-            ErrorKind::TooCostly,
-            format!(
-                "n = {n} needs about {} of memory for {threads} worker(s), but only {} is available",
-                human_bytes(needed),
-                human_bytes(available)
-            ),
-        ));
+        return Err(Error::too_costly(format!(
+            "n = {n} needs about {} of memory for {threads} worker(s), but only {} is available",
+            human_bytes(needed),
+            human_bytes(available)
+        )));
     }
     Ok(())
 }

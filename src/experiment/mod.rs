@@ -28,7 +28,7 @@ use crate::audit::{ALL_TRIALS, DEFAULT_ALPHA, DEFAULT_SEED, Feed, Planned};
 use crate::error::{Error, Front, Opt, Result};
 use crate::ingest::{CommandSpec, Format};
 use crate::mixing::plan::MixingPlan;
-use crate::params::parse_count;
+use crate::params::{items, parse_count};
 use crate::report::Provenance;
 use crate::request::{Holds, Request};
 use crate::source::SourceSpec;
@@ -186,13 +186,8 @@ impl Experiment {
 impl Table {
     /// The first program of `requires` that is not on PATH, if any.
     pub fn missing(&self) -> Option<String> {
-        first_missing(&self.requires)
+        self.requires.iter().find(|p| !on_path(p)).cloned()
     }
-}
-
-/// The first of `requires` that is not on PATH, if any.
-fn first_missing(requires: &[String]) -> Option<String> {
-    requires.iter().find(|p| !on_path(p)).cloned()
 }
 
 /// Whether `program` is an executable file in one of PATH's folders.
@@ -223,24 +218,22 @@ fn executable(metadata: &std::fs::Metadata) -> bool {
 /// serde's "unknown field `trails`, expected one of `name`, ..." with the
 /// closest known key suggested ("did you mean `trials`?"), when one is near.
 fn suggest_key(message: &str) -> String {
-    let Some(rest) = message.strip_prefix("unknown field `") else {
-        return message.to_string();
-    };
-    let Some((field, expected)) = rest.split_once('`') else {
-        return message.to_string();
-    };
-    let known: Vec<(&str, ())> = expected
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .map(|k| (k, ()))
-        .collect();
-    match crate::params::lookup("key", field, &known) {
-        Err(e) => match e.meant() {
-            Some(meant) => format!("{message} (did you mean '{meant}'?)"),
-            None => message.to_string(),
-        },
-        Ok(()) => message.to_string(),
+    let rest = message.strip_prefix("unknown field `");
+    let meant = rest
+        .and_then(|r| r.split_once('`'))
+        .and_then(|(field, expected)| {
+            let known: Vec<(&str, ())> = expected
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(|k| (k, ()))
+                .collect();
+            let error = crate::params::lookup("key", field, &known).err()?;
+            error.meant().map(str::to_string)
+        });
+    match meant {
+        Some(meant) => format!("{message} (did you mean '{meant}'?)"),
+        None => message.to_string(),
     }
 }
 
@@ -306,14 +299,25 @@ struct Validator<'a> {
     src: SourceText<'a>,
 }
 
-/// The keys of a table that say where an outside subject's output comes
-/// from.
-struct FeedKeys<'a> {
-    input: &'a Option<Spanned<String>>,
-    cmd: &'a Option<Spanned<String>>,
-    format: &'a Option<Spanned<String>>,
-    jobs: &'a Option<Spanned<i64>>,
-    cmd_timeout: &'a Option<Spanned<i64>>,
+/// Where a key is in the file, if it is given.
+fn span_of<T>(key: &Option<Spanned<T>>) -> Option<Range<usize>> {
+    key.as_ref().map(Spanned::span)
+}
+
+/// The spans of the keys a table gives, by the option each is about.
+fn spans<const N: usize>(keys: [(Opt, Option<Range<usize>>); N]) -> Spans {
+    keys.into_iter()
+        .filter_map(|(opt, span)| Some((opt, span?)))
+        .collect()
+}
+
+/// Sets an outside subject's `feed` and `name` on `request`; returns the
+/// name reports give it.
+fn outside(request: &mut Request, name: &Option<Spanned<String>>, feed: Feed) -> String {
+    request.name = name.as_ref().map(|n| n.get_ref().trim().to_string());
+    let subject = request.name.clone().unwrap_or_else(|| feed.default_name());
+    request.feed = Some(feed);
+    subject
 }
 
 impl Validator<'_> {
@@ -326,6 +330,26 @@ impl Validator<'_> {
         move |e| {
             let kind = e.kind();
             self.at(span.clone(), e).with_kind(kind)
+        }
+    }
+
+    /// Refuses the first of `keys` that is given, with `message`.
+    fn refuse_any<const N: usize>(
+        &self,
+        keys: [Option<Range<usize>>; N],
+        message: &str,
+    ) -> Result<()> {
+        match keys.into_iter().flatten().next() {
+            Some(span) => Err(self.at(span, message)),
+            None => Ok(()),
+        }
+    }
+
+    /// A key that must be at least 1, named `what` in the refusal.
+    fn positive(&self, value: &Spanned<i64>, what: &str) -> Result<u64> {
+        match *value.get_ref() {
+            v if v < 1 => Err(self.at(value.span(), format!("{what} = {v} must be at least 1"))),
+            v => Ok(v as u64),
         }
     }
 
@@ -350,29 +374,15 @@ impl Validator<'_> {
             }
             (None, None) => DEFAULT_ALPHA,
         };
-        let threads = match &raw.threads {
-            Some(t) if *t.get_ref() < 1 => {
-                return Err(self.at(
-                    t.span(),
-                    format!("threads = {} must be at least 1", t.get_ref()),
-                ));
-            }
-            Some(t) => Some(*t.get_ref() as usize),
-            None => None,
-        };
+        let threads = raw.threads.as_ref().map(|t| self.positive(t, "threads"));
+        let threads = threads.transpose()?.map(|t| t as usize);
         let defaults = Defaults {
             sizes: match &raw.n {
                 Some(n) => self.sizes(n)?,
                 None => vec![DEFAULT_N],
             },
-            trials: match &raw.trials {
-                Some(t) => self.count(t)?,
-                None => DEFAULT_TRIALS,
-            },
-            source: match &raw.rng {
-                Some(r) => self.source(r)?,
-                None => SourceSpec::default(),
-            },
+            trials: self.count_or(&raw.trials, DEFAULT_TRIALS)?,
+            source: self.source_or(&raw.rng, SourceSpec::default())?,
             seed: raw.seed.unwrap_or(DEFAULT_SEED),
         };
         if raw.audit.is_empty() && raw.mixing.is_empty() && raw.sample.is_empty() {
@@ -476,13 +486,8 @@ impl Validator<'_> {
     /// it is about (`spans`), or at `fallback`.
     fn check(&self, request: &Request, spans: &Spans, fallback: Range<usize>) -> Result<()> {
         request.resolve().map(drop).map_err(|e| {
-            let span = e
-                .option()
-                .and_then(|o| spans.get(&o))
-                .cloned()
-                .unwrap_or(fallback);
-            let kind = e.kind();
-            self.at(span, e).with_kind(kind)
+            let span = e.option().and_then(|o| spans.get(&o)).cloned();
+            self.rethrow(span.unwrap_or(fallback))(e)
         })
     }
 
@@ -495,131 +500,90 @@ impl Validator<'_> {
         alpha: f64,
     ) -> Result<(Table, Range<usize>)> {
         let span = self.one_of("[[audit]]", [&raw.algorithm, &raw.input, &raw.cmd])?;
-        let mut spans = Spans::new();
-        let mut note = |opt: Opt, span: Option<Range<usize>>| {
-            if let Some(span) = span {
-                spans.insert(opt, span);
-            }
-        };
-        note(Opt::Subject, Some(span.clone()));
-        note(Opt::N, raw.n.as_ref().map(Spanned::span));
-        note(Opt::Trials, raw.trials.as_ref().map(Spanned::span));
-        note(Opt::Rng, raw.rng.as_ref().map(Spanned::span));
-        note(Opt::Bins, raw.bins.as_ref().map(Spanned::span));
-        note(Opt::Deck, raw.deck.as_ref().map(Spanned::span));
-        note(Opt::Categories, raw.categories.as_ref().map(Spanned::span));
-        note(Opt::Hand, raw.hand.as_ref().map(Spanned::span));
-        note(Opt::Order, raw.order.as_ref().map(Spanned::span));
-        note(Opt::Format, raw.format.as_ref().map(Spanned::span));
-        if let Some(first) = raw.tests.as_ref().and_then(|t| t.first()) {
-            note(Opt::Tests, Some(first.span()));
-        }
-        let mut request = Request {
-            front: Front::Toml,
-            alpha: Some(alpha),
-            seed: Some(raw.seed.unwrap_or(defaults.seed)),
-            rng: Some(self.source_or(&raw.rng, defaults.source)?.to_string()),
-            ..Request::default()
-        };
-        let outside_keys = [
-            raw.name.as_ref().map(Spanned::span),
-            raw.format.as_ref().map(Spanned::span),
-            raw.order.as_ref().map(Spanned::span),
-            raw.jobs.as_ref().map(Spanned::span),
-            raw.cmd_timeout.as_ref().map(Spanned::span),
-        ];
+        let spans = spans([
+            (Opt::Subject, Some(span.clone())),
+            (Opt::N, span_of(&raw.n)),
+            (Opt::Trials, span_of(&raw.trials)),
+            (Opt::Rng, span_of(&raw.rng)),
+            (Opt::Bins, span_of(&raw.bins)),
+            (Opt::Deck, span_of(&raw.deck)),
+            (Opt::Categories, span_of(&raw.categories)),
+            (Opt::Hand, span_of(&raw.hand)),
+            (Opt::Order, span_of(&raw.order)),
+            (Opt::Format, span_of(&raw.format)),
+            (
+                Opt::Tests,
+                raw.tests.iter().flatten().next().map(Spanned::span),
+            ),
+        ]);
+        let mut request = self.request(raw.seed, &raw.rng, defaults, alpha)?;
         let subject = if let Some(algorithm) = &raw.algorithm {
-            if let Some(span) = outside_keys.into_iter().flatten().next() {
-                return Err(self.at(
-                    span,
-                    "name, format, order, jobs and cmd_timeout describe your own shuffle: use \
-                     them with input or cmd, not algorithm",
-                ));
-            }
+            self.refuse_any(
+                [
+                    span_of(&raw.name),
+                    span_of(&raw.format),
+                    span_of(&raw.order),
+                    span_of(&raw.jobs),
+                    span_of(&raw.cmd_timeout),
+                ],
+                "name, format, order, jobs and cmd_timeout describe your own shuffle: use them \
+                 with input or cmd, not algorithm",
+            )?;
             request.subjects = vec![algorithm.get_ref().clone()];
             algorithm.get_ref().clone()
         } else {
-            let feed = self.feed(FeedKeys {
-                input: &raw.input,
-                cmd: &raw.cmd,
-                format: &raw.format,
-                jobs: &raw.jobs,
-                cmd_timeout: &raw.cmd_timeout,
-            })?;
-            request.name = raw.name.as_ref().map(|n| n.get_ref().trim().to_string());
-            request.order = raw.order.as_ref().map(|o| {
-                o.get_ref()
-                    .split(|c: char| c == ',' || c.is_whitespace())
-                    .filter(|t| !t.is_empty())
-                    .map(str::to_string)
-                    .collect()
-            });
-            let subject = request.name.clone().unwrap_or_else(|| feed.default_name());
-            request.feed = Some(feed);
-            subject
+            let feed = self.feed(
+                &raw.input,
+                &raw.cmd,
+                &raw.format,
+                &raw.jobs,
+                &raw.cmd_timeout,
+            )?;
+            request.order =
+                (raw.order.as_ref()).map(|o| items(o.get_ref()).map(str::to_string).collect());
+            outside(&mut request, &raw.name, feed)
         };
-        request.tests = match &raw.tests {
-            None => None,
-            Some(tests) => {
-                let mut names: Vec<&str> = Vec::new();
-                for t in tests {
-                    let name = t.get_ref().as_str();
-                    crate::spec::TestKind::parse(name).map_err(self.rethrow(t.span()))?;
-                    if names.contains(&name) {
-                        return Err(self.at(t.span(), format!("test '{name}' is listed twice")));
-                    }
-                    names.push(name);
+        if let Some(tests) = &raw.tests {
+            let mut names: Vec<&str> = Vec::new();
+            for t in tests {
+                let name = t.get_ref().as_str();
+                crate::spec::TestKind::parse(name).map_err(self.rethrow(t.span()))?;
+                if names.contains(&name) {
+                    return Err(self.at(t.span(), format!("test '{name}' is listed twice")));
                 }
-                Some(names.join(","))
+                names.push(name);
             }
-        };
-        request.bins = match &raw.bins {
-            None => None,
-            Some(b) => Some(usize::try_from(*b.get_ref()).map_err(|_| {
+            request.tests = Some(names.join(","));
+        }
+        if let Some(b) = &raw.bins {
+            let bins = usize::try_from(*b.get_ref());
+            let bad = |_| {
                 self.at(
                     b.span(),
                     format!("bins = {} must be at least 2", b.get_ref()),
                 )
-            })?),
-        };
+            };
+            request.bins = Some(bins.map_err(bad)?);
+        }
         request.deck = raw.deck.as_ref().map(|d| d.get_ref().clone());
         request.categories = raw.categories.as_ref().map(|c| c.get_ref().clone());
-        request.hand = raw
-            .hand
-            .as_ref()
-            .map(|h| usize::try_from(*h.get_ref()).unwrap_or(0));
+        request.hand = (raw.hand.as_ref()).map(|h| usize::try_from(*h.get_ref()).unwrap_or(0));
+        request.trials = self.trials(&raw.trials, &request, defaults)?;
         let reads_file = matches!(request.feed, Some(Feed::File { .. }));
-        request.trials = match &raw.trials {
-            Some(t) => Some(self.count(t)?),
-            // A file is read whole.
-            None if reads_file => None,
-            None => Some(defaults.trials),
-        };
         let sizes: Vec<Option<usize>> = match &raw.n {
             Some(n) => self.sizes(n)?.into_iter().map(Some).collect(),
             // A deck or a file says its own n; a program takes the file's.
             None if request.deck.is_some() || reads_file => vec![None],
             None => defaults.sizes.iter().copied().map(Some).collect(),
         };
-        let requires = self.requires(&raw.requires);
-        let requests: Vec<Request> = sizes
-            .into_iter()
+        let requests = (sizes.into_iter())
             .map(|n| Request {
                 n,
                 ..request.clone()
             })
             .collect();
-        if first_missing(&requires).is_none() {
-            for r in &requests {
-                self.check(r, &spans, span.clone())?;
-            }
-        }
-        let table = Table {
-            subject,
-            requests,
-            requires,
-            note: raw.note.as_ref().map(|s| s.trim().to_string()),
-        };
+        let note = raw.note.as_ref().map(|s| s.trim().to_string());
+        let table = self.table(subject, requests, &raw.requires, note, &spans, span.clone())?;
         Ok((table, span))
     }
 
@@ -627,51 +591,35 @@ impl Validator<'_> {
     /// its `input` or `cmd` with its `kind`, `base` and `name`.
     fn sample(&self, raw: &RawSample, defaults: &Defaults, alpha: f64) -> Result<Table> {
         let span = self.one_of("[[sample]]", [&raw.sampler, &raw.input, &raw.cmd])?;
-        let mut spans = Spans::new();
-        spans.insert(Opt::Subject, span.clone());
-        for (opt, key) in [
-            (Opt::N, raw.n.as_ref().map(Spanned::span)),
-            (Opt::Trials, raw.trials.as_ref().map(Spanned::span)),
-            (Opt::Rng, raw.rng.as_ref().map(Spanned::span)),
-            (Opt::Weights, raw.weights.as_ref().map(Spanned::span)),
-            (Opt::Kind, raw.kind.as_ref().map(Spanned::span)),
-            (Opt::Base, raw.base.as_ref().map(Spanned::span)),
-        ] {
-            if let Some(key) = key {
-                spans.insert(opt, key);
-            }
+        let spans = spans([
+            (Opt::Subject, Some(span.clone())),
+            (Opt::N, span_of(&raw.n)),
+            (Opt::Trials, span_of(&raw.trials)),
+            (Opt::Rng, span_of(&raw.rng)),
+            (Opt::Weights, span_of(&raw.weights)),
+            (Opt::Kind, span_of(&raw.kind)),
+            (Opt::Base, span_of(&raw.base)),
+        ]);
+        let mut request = self.request(raw.seed, &raw.rng, defaults, alpha)?;
+        if let Some(n) = &raw.n {
+            request.n = Some(self.size(*n.get_ref(), n.span())?);
         }
-        let mut request = Request {
-            front: Front::Toml,
-            alpha: Some(alpha),
-            seed: Some(raw.seed.unwrap_or(defaults.seed)),
-            rng: Some(self.source_or(&raw.rng, defaults.source)?.to_string()),
-            n: match &raw.n {
-                Some(n) => Some(self.size(*n.get_ref(), n.span())?),
-                None => None,
-            },
-            weights: raw.weights.as_ref().map(|w| {
-                let w: Vec<String> = w.get_ref().iter().map(u64::to_string).collect();
-                w.join(",")
-            }),
-            ..Request::default()
-        };
+        request.weights = raw.weights.as_ref().map(|w| {
+            let w: Vec<String> = w.get_ref().iter().map(u64::to_string).collect();
+            w.join(",")
+        });
         let subject = if let Some(sampler) = &raw.sampler {
-            let outside_keys = [&raw.kind, &raw.name].into_iter().flatten();
-            let numbers = [&raw.base, &raw.jobs, &raw.cmd_timeout]
-                .into_iter()
-                .flatten();
-            if let Some(key) = outside_keys
-                .map(Spanned::span)
-                .chain(numbers.map(Spanned::span))
-                .next()
-            {
-                return Err(self.at(
-                    key,
-                    "kind, base, name, jobs and cmd_timeout describe a sampler from outside \
-                     (input or cmd), not a built-in one",
-                ));
-            }
+            self.refuse_any(
+                [
+                    span_of(&raw.kind),
+                    span_of(&raw.name),
+                    span_of(&raw.base),
+                    span_of(&raw.jobs),
+                    span_of(&raw.cmd_timeout),
+                ],
+                "kind, base, name, jobs and cmd_timeout describe a sampler from outside \
+                 (input or cmd), not a built-in one",
+            )?;
             request.subjects = vec![sampler.get_ref().clone()];
             if request.n.is_none() && request.weights.is_none() {
                 let named = crate::sampler::Sampler::parse(sampler.get_ref())
@@ -682,71 +630,102 @@ impl Validator<'_> {
             }
             sampler.get_ref().clone()
         } else {
-            let holds = match &raw.kind {
+            let holds = match raw.kind.as_ref().map(|k| (k, Holds::parse(k.get_ref()))) {
                 None => Holds::Sample,
-                Some(k) => match Holds::parse(k.get_ref()) {
-                    Ok(Holds::Deck) | Err(_) => {
-                        return Err(self.at(
-                            k.span(),
-                            format!(
-                                "kind = \"{}\": a sample (k items per line), ordered (k items \
-                                 in the order drawn) or a pick",
-                                k.get_ref()
-                            ),
-                        ));
-                    }
-                    Ok(holds) => holds,
-                },
+                Some((_, Ok(holds))) if holds != Holds::Deck => holds,
+                Some((k, _)) => {
+                    return Err(self.at(
+                        k.span(),
+                        format!(
+                            "kind = \"{}\": a sample (k items per line), ordered (k items \
+                             in the order drawn) or a pick",
+                            k.get_ref()
+                        ),
+                    ));
+                }
             };
             if raw.weights.is_some() && holds != Holds::Pick {
-                let at = raw.weights.as_ref().map(Spanned::span).unwrap_or(span);
+                let at = span_of(&raw.weights).unwrap_or(span);
                 return Err(self.at(at, "weights go with kind = \"pick\""));
             }
-            request.base = match &raw.base {
-                None => None,
-                Some(b) => Some(
-                    crate::ingest::samples::Base::parse(&b.get_ref().to_string())
-                        .map_err(self.rethrow(b.span()))?,
-                ),
-            };
-            let feed = self.feed(FeedKeys {
-                input: &raw.input,
-                cmd: &raw.cmd,
-                format: &None,
-                jobs: &raw.jobs,
-                cmd_timeout: &raw.cmd_timeout,
-            })?;
+            if let Some(b) = &raw.base {
+                let base = crate::ingest::samples::Base::parse(&b.get_ref().to_string());
+                request.base = Some(base.map_err(self.rethrow(b.span()))?);
+            }
+            let feed = self.feed(&raw.input, &raw.cmd, &None, &raw.jobs, &raw.cmd_timeout)?;
             request.holds = Some(holds);
-            request.name = raw.name.as_ref().map(|n| n.get_ref().trim().to_string());
-            let subject = request.name.clone().unwrap_or_else(|| feed.default_name());
-            request.feed = Some(feed);
-            subject
+            outside(&mut request, &raw.name, feed)
         };
-        request.trials = match &raw.trials {
-            Some(t) => Some(self.count(t)?),
-            // A file is read whole.
-            None if matches!(request.feed, Some(Feed::File { .. })) => None,
-            None => Some(defaults.trials),
-        };
-        let requires = self.requires(&raw.requires);
-        if first_missing(&requires).is_none() {
-            self.check(&request, &spans, span)?;
-        }
-        Ok(Table {
+        request.trials = self.trials(&raw.trials, &request, defaults)?;
+        let requests = vec![request];
+        self.table(
             subject,
-            requests: vec![request],
-            requires,
-            note: raw.note.clone(),
+            requests,
+            &raw.requires,
+            raw.note.clone(),
+            &spans,
+            span,
+        )
+    }
+
+    /// The request every table starts from: the front, α, and the table's
+    /// seed and source, or the file's.
+    fn request(
+        &self,
+        seed: Option<u64>,
+        rng: &Option<Spanned<String>>,
+        defaults: &Defaults,
+        alpha: f64,
+    ) -> Result<Request> {
+        Ok(Request {
+            front: Front::Toml,
+            alpha: Some(alpha),
+            seed: Some(seed.unwrap_or(defaults.seed)),
+            rng: Some(self.source_or(rng, defaults.source)?.to_string()),
+            ..Request::default()
         })
     }
 
-    /// The programs a table's `requires` lists.
-    fn requires(&self, requires: &Option<Vec<Spanned<String>>>) -> Vec<String> {
-        requires
-            .iter()
-            .flatten()
-            .map(|r| r.get_ref().trim().to_string())
-            .collect()
+    /// A table's trials: its own, else none for a file (read whole), else
+    /// the file's default.
+    fn trials(
+        &self,
+        trials: &Option<Spanned<Count>>,
+        request: &Request,
+        defaults: &Defaults,
+    ) -> Result<Option<u64>> {
+        match trials {
+            Some(t) => self.count(t).map(Some),
+            None if matches!(request.feed, Some(Feed::File { .. })) => Ok(None),
+            None => Ok(Some(defaults.trials)),
+        }
+    }
+
+    /// The table of `requests`, each checked as the run will resolve it
+    /// (refusals at the key of `spans` they are about, else at `span`),
+    /// unless a program it `requires` is missing: then it is skipped.
+    fn table(
+        &self,
+        subject: String,
+        requests: Vec<Request>,
+        requires: &Option<Vec<Spanned<String>>>,
+        note: Option<String>,
+        spans: &Spans,
+        span: Range<usize>,
+    ) -> Result<Table> {
+        let requires = requires.iter().flatten();
+        let table = Table {
+            subject,
+            requests,
+            requires: requires.map(|r| r.get_ref().trim().to_string()).collect(),
+            note,
+        };
+        if table.missing().is_none() {
+            for request in &table.requests {
+                self.check(request, spans, span.clone())?;
+            }
+        }
+        Ok(table)
     }
 
     /// Where a `table` says what it audits: its one key among `keys`
@@ -775,29 +754,20 @@ impl Validator<'_> {
 
     /// Where an outside subject's output comes from, from the `input` or
     /// `cmd` key and the keys that go with them (shared by `[[audit]]` and
-    /// `[[sample]]`).
-    fn feed(&self, keys: FeedKeys<'_>) -> Result<Feed> {
-        let positive = |v: &Option<Spanned<i64>>, what: &str| -> Result<Option<u64>> {
-            match v {
-                Some(x) if *x.get_ref() < 1 => Err(self.at(
-                    x.span(),
-                    format!("{what} = {} must be at least 1", x.get_ref()),
-                )),
-                Some(x) => Ok(Some(*x.get_ref() as u64)),
-                None => Ok(None),
-            }
-        };
-        match (keys.input, keys.cmd) {
+    /// `[[sample]]`, which has no `format`).
+    fn feed(
+        &self,
+        input: &Option<Spanned<String>>,
+        cmd: &Option<Spanned<String>>,
+        format: &Option<Spanned<String>>,
+        jobs: &Option<Spanned<i64>>,
+        cmd_timeout: &Option<Spanned<i64>>,
+    ) -> Result<Feed> {
+        match (input, cmd) {
             (Some(input), _) => {
-                if let Some(span) = [keys.jobs, keys.cmd_timeout]
-                    .into_iter()
-                    .flatten()
-                    .map(Spanned::span)
-                    .next()
-                {
-                    return Err(self.at(span, "jobs and cmd_timeout go with cmd, not input"));
-                }
-                let format = match keys.format {
+                let with_cmd = [span_of(jobs), span_of(cmd_timeout)];
+                self.refuse_any(with_cmd, "jobs and cmd_timeout go with cmd, not input")?;
+                let format = match format {
                     Some(f) => Format::parse(f.get_ref()).map_err(self.rethrow(f.span()))?,
                     None => Format::Text,
                 };
@@ -807,18 +777,23 @@ impl Validator<'_> {
                 })
             }
             (None, Some(cmd)) => {
-                if let Some(f) = keys.format {
+                if let Some(f) = format {
                     return Err(self.at(f.span(), "format goes with input: a cmd prints text"));
                 }
                 if cmd.get_ref().trim().is_empty() {
                     return Err(self.at(cmd.span(), "cmd is empty"));
                 }
-                let jobs = positive(keys.jobs, "jobs")?;
-                let timeout = positive(keys.cmd_timeout, "cmd_timeout")?.unwrap_or(60);
+                let jobs = jobs
+                    .as_ref()
+                    .map(|j| self.positive(j, "jobs"))
+                    .transpose()?;
+                let timeout = cmd_timeout
+                    .as_ref()
+                    .map(|t| self.positive(t, "cmd_timeout"));
                 Ok(Feed::Command(CommandSpec {
                     template: cmd.get_ref().clone(),
                     jobs: jobs.map_or_else(rayon::current_num_threads, |j| j as usize),
-                    timeout: std::time::Duration::from_secs(timeout),
+                    timeout: std::time::Duration::from_secs(timeout.transpose()?.unwrap_or(60)),
                 }))
             }
             (None, None) => Err(self.src.error(None, "nothing to audit")),

@@ -68,6 +68,14 @@ fn sampler(planned: &dyn Planned) -> &Spec<Samplers> {
     planned.as_any().downcast_ref().expect("a sampler audit")
 }
 
+/// The outside subject of an audit.
+fn outside<K: Kind>(spec: &Spec<K>) -> &Outside<K> {
+    let Subject::Outside(outside) = &spec.subject else {
+        panic!("an outside subject")
+    };
+    outside
+}
+
 /// The one audit `request` (a table's) resolves to.
 fn resolved(request: &Request) -> Box<dyn Planned> {
     let mut audits = request.resolve().unwrap().audits;
@@ -321,9 +329,7 @@ fn outside_shuffles_are_audits_with_their_own_keys() {
     assert_eq!(cmd.requires, vec!["node".to_string()]);
     assert!(matches!(&cmd.requests[0].feed, Some(Feed::Command(c)) if c.jobs == 3));
     let planned = resolved(&file.requests[0]);
-    let Subject::Outside(Outside { reading, .. }) = &shuffle(planned.as_ref()).subject else {
-        panic!("an input is an outside shuffle")
-    };
+    let reading = &outside(shuffle(planned.as_ref())).reading;
     assert_eq!(reading.order.as_deref().map(<[String]>::len), Some(3));
     assert_eq!(planned.n(), N_FROM_INPUT, "a file says its n");
     assert_eq!(planned.trials(), ALL_TRIALS, "a file is read whole");
@@ -369,9 +375,7 @@ fn sample_tables_take_a_sampler_from_outside_with_its_keys() {
     };
     let file = resolved(&file.requests[0]);
     let file = sampler(file.as_ref());
-    let Subject::Outside(o) = &file.subject else {
-        panic!("outside");
-    };
+    let o = outside(file);
     assert_eq!(o.name, "6 of 49");
     assert_eq!(
         (o.reading.kind, o.reading.base),
@@ -388,9 +392,7 @@ fn sample_tables_take_a_sampler_from_outside_with_its_keys() {
     assert_eq!(program.requires, vec!["node".to_string()]);
     let planned = resolved(&program.requests[0]);
     let program = sampler(planned.as_ref());
-    let Subject::Outside(p) = &program.subject else {
-        panic!("outside");
-    };
+    let p = outside(program);
     assert_eq!(p.reading.kind, SampleKind::Pick);
     assert!(matches!(&p.feed, Feed::Command(c) if c.jobs == 2));
     assert_eq!(program.n, 2, "N is the weights' count");
@@ -403,9 +405,7 @@ fn sample_tables_take_a_sampler_from_outside_with_its_keys() {
     ))
     .unwrap();
     let planned = resolved(&ordered.tables[0].requests[0]);
-    let Subject::Outside(o) = &sampler(planned.as_ref()).subject else {
-        panic!("outside");
-    };
+    let o = outside(sampler(planned.as_ref()));
     assert_eq!(o.reading.kind, SampleKind::Ordered);
     let bad = parse(
         "name = \"x\"\npurpose = \"p\"\n[[sample]]\ninput = \"a\"\nn = 5\nkind = \"sorted\"\n",

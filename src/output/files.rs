@@ -12,19 +12,8 @@ use std::path::{Path, PathBuf};
 /// A folder this call created is removed again if it turns out unusable.
 #[cfg(feature = "cli")]
 pub fn prepare_dir(dir: &Path) -> Result<()> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::io(format!(
-            "output folder {} exists and is not a folder",
-            dir.display()
-        )));
-    }
     let created = !dir.exists();
-    fs::create_dir_all(dir).map_err(|e| {
-        Error::io(format!(
-            "cannot create output folder {}: {e}",
-            dir.display()
-        ))
-    })?;
+    create_folder(dir, dir)?;
     let probe = dir.join(format!(".shuffle-audit-probe-{}", std::process::id()));
     let writable = fs::File::create(&probe).and_then(|mut f| f.write_all(b"ok"));
     let _ = fs::remove_file(&probe);
@@ -59,12 +48,6 @@ pub struct Staged {
 /// before any work starts: a file in the way, a folder of files shuffle-audit
 /// did not write, or an unwritable place fail in milliseconds.
 pub fn stage(dir: &Path) -> Result<Staged> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::io(format!(
-            "output folder {} exists and is not a folder",
-            dir.display()
-        )));
-    }
     if dir.is_dir() && !is_ours(dir) {
         return Err(Error::io(format!(
             "output folder {} holds files shuffle-audit did not write: choose another --out \
@@ -74,12 +57,7 @@ pub fn stage(dir: &Path) -> Result<Staged> {
     }
     let work = partial_path(dir);
     let _ = fs::remove_dir_all(&work);
-    fs::create_dir_all(&work).map_err(|e| {
-        Error::io(format!(
-            "cannot create output folder {}: {e}",
-            dir.display()
-        ))
-    })?;
+    create_folder(dir, &work)?;
     let staged = Staged {
         target: dir.to_path_buf(),
         work,
@@ -93,6 +71,23 @@ pub fn stage(dir: &Path) -> Result<Staged> {
         )));
     }
     Ok(staged)
+}
+
+/// Creates `work` (the output folder `dir` itself or its staging sibling);
+/// fails clearly where `dir` is a file.
+fn create_folder(dir: &Path, work: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::io(format!(
+            "output folder {} exists and is not a folder",
+            dir.display()
+        )));
+    }
+    fs::create_dir_all(work).map_err(|e| {
+        Error::io(format!(
+            "cannot create output folder {}: {e}",
+            dir.display()
+        ))
+    })
 }
 
 /// The temporary sibling a run of this process stages `dir` in

@@ -84,10 +84,7 @@ impl Statistic {
     pub fn support(self, n: usize) -> usize {
         match self {
             Statistic::Permutation => factorial(n),
-            Statistic::FixedPoints
-            | Statistic::Cycles
-            | Statistic::RisingSequences
-            | Statistic::Clumping => n + 1,
+            _ => n + 1,
         }
     }
 
@@ -151,13 +148,7 @@ impl Statistic {
     /// shuffle a summary may still be sufficient (the rising sequences of
     /// riffles: see [`crate::mixing`]).
     pub fn is_lower_bound(self) -> bool {
-        match self {
-            Statistic::Permutation => false,
-            Statistic::FixedPoints
-            | Statistic::Cycles
-            | Statistic::RisingSequences
-            | Statistic::Clumping => true,
-        }
+        self != Statistic::Permutation
     }
 }
 

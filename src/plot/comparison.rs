@@ -94,12 +94,9 @@ pub fn draw_comparison(panels: &[HeatmapPanel], scale: &LogScale) -> Result<Vec<
         let grid = root.clone().shrink((0, header), (grid_width, grid_height));
         let mut span: Option<(i32, i32)> = None;
         for (cell, panel) in grid.split_evenly((rows, cols)).iter().zip(panels) {
-            let rect = draw_panel(cell, panel, scale, &theme, title)?;
-            let (_, cell_y) = cell.get_base_pixel();
-            let (top, bottom) = (
-                cell_y - header + rect.y,
-                cell_y - header + rect.y + rect.side,
-            );
+            let (y, side) = draw_panel(cell, panel, scale, &theme, title)?;
+            let top = cell.get_base_pixel().1 - header + y;
+            let bottom = top + side;
             span = Some(span.map_or((top, bottom), |(t, b)| (t.min(top), b.max(bottom))));
         }
 
@@ -123,14 +120,9 @@ pub fn draw_comparison(panels: &[HeatmapPanel], scale: &LogScale) -> Result<Vec<
 mod tests {
     use super::*;
     use crate::plot::heatmap::Badge;
-    use crate::plot::heatmap::tests::panel;
+    use crate::plot::heatmap::tests::{count, panel};
     use crate::plot::png::tests::decode;
     use crate::stats::Verdict;
-
-    fn count(pixels: &[u8], badge: &Badge) -> usize {
-        let (r, g, b) = (badge.fill.0, badge.fill.1, badge.fill.2);
-        pixels.chunks_exact(3).filter(|p| p == &[r, g, b]).count()
-    }
 
     #[test]
     fn draws_a_grid_with_a_badge_per_panel() {
@@ -152,9 +144,9 @@ mod tests {
         let bytes = draw_comparison(&panels, &LogScale::new(2.0).unwrap()).expect("draw");
         let (w, h, pixels) = decode(&bytes);
         assert!(w > 1000 && h > 1000, "{w}×{h}");
-        let biased = count(&pixels, &Badge::of(Verdict::Biased));
-        let fair = count(&pixels, &Badge::of(Verdict::NoBiasDetected));
-        let unsure = count(&pixels, &Badge::of(Verdict::Inconclusive));
+        let biased = count(&pixels, Badge::of(Verdict::Biased).fill);
+        let fair = count(&pixels, Badge::of(Verdict::NoBiasDetected).fill);
+        let unsure = count(&pixels, Badge::of(Verdict::Inconclusive).fill);
         // 4 biased, 4 fair, 4 inconclusive panels; a 14 px badge is at
         // least 60 × 23 px, less its text.
         assert!(

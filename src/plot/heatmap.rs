@@ -103,8 +103,8 @@ pub fn draw_heatmap(panel: &HeatmapPanel, scale: &LogScale) -> Result<Vec<u8>, P
     let title = title_height(&theme, panel);
     render(SINGLE_SIZE, |root| {
         let (matrix_area, bar_area) = root.split_horizontally(SINGLE_SIZE.0 as i32 - bar.width);
-        let matrix = draw_panel(&matrix_area, panel, scale, &theme, title)?;
-        bar.draw(&bar_area, matrix.y, matrix.side, &theme)
+        let (y, side) = draw_panel(&matrix_area, panel, scale, &theme, title)?;
+        bar.draw(&bar_area, y, side, &theme)
     })
 }
 
@@ -206,15 +206,17 @@ pub(super) fn draw_line<DB: DrawingBackend>(
 /// Fills the pixels `x0..x1 × y0..y1` (end exclusive, as the bitmap backend does).
 pub(super) fn fill_rect<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    (x0, y0): (i32, i32),
-    (x1, y1): (i32, i32),
-    (r, g, b): (u8, u8, u8),
+    a: (i32, i32),
+    b: (i32, i32),
+    colour: RGBColor,
 ) -> Result<(), PlotError> {
-    area.draw(&Rectangle::new(
-        [(x0, y0), (x1, y1)],
-        RGBColor(r, g, b).filled(),
-    ))
-    .map_err(plot_err)
+    area.draw(&Rectangle::new([a, b], colour.filled()))
+        .map_err(plot_err)
+}
+
+/// An `RGBColor` from a scale colour.
+pub(super) fn rgb((r, g, b): (u8, u8, u8)) -> RGBColor {
+    RGBColor(r, g, b)
 }
 
 /// Draws a one-pixel frame just outside the pixels `x..x+w × y..y+h`.
@@ -244,7 +246,13 @@ impl Margins {
     /// below.
     pub(super) fn new(theme: &Theme, n: usize, title: i32) -> Result<Self, PlotError> {
         let label_width = TextFont::plain(theme.tick).width(&(n - 1).to_string())?;
-        Ok(Margins {
+        Ok(Margins::around(theme, label_width, title))
+    }
+
+    /// Margins for a chart whose y tick labels are `label_width` pixels
+    /// wide, as [`Margins::new`].
+    pub(super) fn around(theme: &Theme, label_width: i32, title: i32) -> Self {
+        Margins {
             left: theme.pad
                 + line_height(theme.axis)
                 + theme.gap
@@ -259,19 +267,14 @@ impl Margins {
                 + theme.gap
                 + line_height(theme.axis)
                 + theme.pad,
-        })
+        }
     }
 }
 
 /// Height of a panel's title block: the bold first line, the badge row when
 /// there is a verdict, and the further lines.
 pub(super) fn title_height(theme: &Theme, panel: &HeatmapPanel) -> i32 {
-    header(panel).height(theme)
-}
-
-/// The title block of a heatmap panel.
-fn header(panel: &HeatmapPanel) -> Header<'_> {
-    Header::new(&panel.title, panel.verdict)
+    Header::new(&panel.title, panel.verdict).height(theme)
 }
 
 /// A picture's title block: the bold first line, the verdict badge on a
@@ -338,12 +341,6 @@ impl<'a> Header<'a> {
     }
 }
 
-/// Where a matrix was drawn inside its area: top edge and side, in pixels.
-pub(super) struct MatrixRect {
-    pub(super) y: i32,
-    pub(super) side: i32,
-}
-
 /// Draws one line of title text centred over the matrix (centre `cx`) but
 /// kept inside the panel (width `w`), shrunk if it would not fit.
 fn title_line<DB: DrawingBackend>(
@@ -375,8 +372,7 @@ fn draw_badge<DB: DrawingBackend>(
     let height = theme.badge_height();
     let x = (cx - width / 2).min(w - theme.pad - width).max(theme.pad);
     let top = y + theme.gap;
-    let RGBColor(r, g, b) = badge.fill;
-    fill_rect(area, (x, top), (x + width, top + height), (r, g, b))?;
+    fill_rect(area, (x, top), (x + width, top + height), badge.fill)?;
     draw_text(
         area,
         &badge.words,
@@ -389,15 +385,15 @@ fn draw_badge<DB: DrawingBackend>(
 
 /// Draws one panel (title, badge, matrix cells, frame, ticks and axis
 /// titles) into `area`, reserving `title` pixels for the title block so that
-/// panels in a grid line up. Returns where the matrix went so a colour bar
-/// can match it.
+/// panels in a grid line up. Returns where the matrix went (top edge and
+/// side, in pixels) so a colour bar can match it.
 pub(super) fn draw_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     panel: &HeatmapPanel,
     scale: &LogScale,
     theme: &Theme,
     title: i32,
-) -> Result<MatrixRect, PlotError> {
+) -> Result<(i32, i32), PlotError> {
     let n = panel.n;
     let (w, h) = area.dim_in_pixel();
     let (w, h) = (w as i32, h as i32);
@@ -414,7 +410,7 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
 
     // Title and badge, centred over the matrix but kept inside the panel.
     let cx = x0 + side / 2;
-    header(panel).draw(area, (cx, w), theme)?;
+    Header::new(&panel.title, panel.verdict).draw(area, (cx, w), theme)?;
 
     // Cells: row = position (top to bottom), column = value (left to right),
     // on integer pixels so that they tile the square exactly (rectangular
@@ -431,7 +427,7 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
                     x0 + edge(value + 1, columns, side),
                     y0 + edge(position + 1, n, side),
                 ),
-                scale.colour(ratio),
+                rgb(scale.colour(ratio)),
             )?;
         }
     }
@@ -441,16 +437,19 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
     let tick_font = TextFont::plain(theme.tick);
     let label_width = tick_font.width(&(n - 1).to_string())?;
     let column_width = tick_font.width(&(columns - 1).to_string())?;
+    let ticks = [
+        index_ticks(columns, 0, (x0, side), column_width, theme),
+        index_ticks(n, 0, (y0, side), label_width, theme),
+    ];
     draw_axes(
         area,
         (x0, y0, side, side),
-        (columns, n),
-        0,
-        (column_width, label_width),
+        ticks,
+        label_width,
         panel.axes,
         theme,
     )?;
-    Ok(MatrixRect { y: y0, side })
+    Ok((y0, side))
 }
 
 /// Spacing between labelled indices: every index for `n <= 20`, otherwise the
@@ -482,45 +481,63 @@ pub(super) fn centre(i: usize, count: usize, len: i32) -> i32 {
     (edge(i, count, len) + edge(i + 1, count, len)) / 2
 }
 
-/// Draws the index axes of a matrix of `columns × rows` cells at `(x0, y0)`,
-/// `width × height` pixels: ticks below and left of it, thinned by
-/// [`tick_stride`] and labelled from `first` (the widest column and row
-/// labels `label_widths` pixels wide), and the axis titles `titles`
-/// (columns', rows') beyond them. The heatmap and the sampler grids draw
-/// their axes here.
+/// One axis's ticks: (pixel along the axis, label).
+pub(super) type Ticks = Vec<(i32, String)>;
+
+/// The ticks of `count` index cells tiling `len` pixels from `start`,
+/// labelled from `first`, thinned by [`tick_stride`] so that labels
+/// `label_width` pixels wide stay apart.
+pub(super) fn index_ticks(
+    count: usize,
+    first: usize,
+    (start, len): (i32, i32),
+    label_width: i32,
+    theme: &Theme,
+) -> Ticks {
+    let stride = tick_stride(count, len, label_width + theme.gap);
+    (0..count)
+        .step_by(stride)
+        .map(|i| (start + centre(i, count, len), (i + first).to_string()))
+        .collect()
+}
+
+/// Draws the axes of a chart at `(x0, y0)`, `width × height` pixels: the
+/// `x` ticks below it, the `y` ticks left of it, and the axis titles
+/// `titles` (x, y) beyond them, shrunk to fit, the y title clear of tick
+/// labels `y_label_width` pixels wide. The heatmap, the sampler grids and
+/// the inclusion chart draw their axes here.
 pub(super) fn draw_axes<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     (x0, y0, width, height): (i32, i32, i32, i32),
-    (columns, rows): (usize, usize),
-    first: usize,
-    (column_width, row_width): (i32, i32),
+    [x, y]: [Ticks; 2],
+    y_label_width: i32,
     titles: [&str; 2],
     theme: &Theme,
 ) -> Result<(), PlotError> {
     let tick_font = TextFont::plain(theme.tick);
     let below = y0 + height + theme.tick_len;
-    for i in (0..columns).step_by(tick_stride(columns, width, column_width + theme.gap)) {
-        let cx = x0 + centre(i, columns, width);
+    for (cx, label) in x {
         draw_line(area, (cx, y0 + height), (cx, below), &FRAME)?;
+        let anchor = (HPos::Center, VPos::Top);
         draw_text(
             area,
-            &(i + first).to_string(),
+            &label,
             (cx, below + theme.gap),
             tick_font,
-            (HPos::Center, VPos::Top),
+            anchor,
             &TEXT,
         )?;
     }
     let left = x0 - 1 - theme.tick_len;
-    for i in (0..rows).step_by(tick_stride(rows, height, row_width + theme.gap)) {
-        let cy = y0 + centre(i, rows, height);
+    for (cy, label) in y {
         draw_line(area, (left, cy), (x0 - 1, cy), &FRAME)?;
+        let anchor = (HPos::Right, VPos::Center);
         draw_text(
             area,
-            &(i + first).to_string(),
+            &label,
             (left - theme.gap, cy),
             tick_font,
-            (HPos::Right, VPos::Center),
+            anchor,
             &TEXT,
         )?;
     }
@@ -530,11 +547,11 @@ pub(super) fn draw_axes<DB: DrawingBackend>(
         area,
         titles[0],
         (x0 + width / 2, x_title_y),
-        axis_font,
+        axis_font.fit(titles[0], width)?,
         (HPos::Center, VPos::Top),
         &TEXT,
     )?;
-    let y_title_x = x0 - theme.tick_len - theme.gap - row_width - theme.gap;
+    let y_title_x = x0 - theme.tick_len - theme.gap - y_label_width - theme.gap;
     draw_text(
         area,
         titles[1],
@@ -542,7 +559,8 @@ pub(super) fn draw_axes<DB: DrawingBackend>(
         TextFont {
             vertical: true,
             ..axis_font
-        },
+        }
+        .fit(titles[1], height)?,
         (HPos::Center, VPos::Center),
         &TEXT,
     )
@@ -624,7 +642,7 @@ impl<'a> ColourBar<'a> {
                 area,
                 (x, top + row),
                 (x + theme.bar, top + row + 1),
-                super::scale::colour_at(t),
+                rgb(super::scale::colour_at(t)),
             )?;
         }
         draw_frame(area, (x, top), (theme.bar, height))?;
@@ -641,8 +659,8 @@ impl<'a> ColourBar<'a> {
                 continue;
             }
             let points = vec![(x - 1, base), (mid, base + reach), (x + theme.bar, base)];
-            let (r, g, b) = self.scale.colour(self.scale.limit().powf(t));
-            area.draw(&Polygon::new(points.clone(), RGBColor(r, g, b).filled()))
+            let colour = rgb(self.scale.colour(self.scale.limit().powf(t)));
+            area.draw(&Polygon::new(points.clone(), colour.filled()))
                 .map_err(plot_err)?;
             area.draw(&PathElement::new(points, FRAME.stroke_width(1)))
                 .map_err(plot_err)?;
@@ -711,7 +729,7 @@ pub(crate) mod tests {
     }
 
     /// Counts pixels of exactly `colour`.
-    fn count(pixels: &[u8], RGBColor(r, g, b): RGBColor) -> usize {
+    pub(crate) fn count(pixels: &[u8], RGBColor(r, g, b): RGBColor) -> usize {
         pixels.chunks_exact(3).filter(|p| p == &[r, g, b]).count()
     }
 

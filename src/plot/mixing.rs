@@ -104,37 +104,42 @@ fn draw_chart(root: &Area<'_>, curve: &MixingCurve, x_range: Range<u32>) -> Resu
         curve.n,
         curve.step_name()
     );
-    let area = root
-        .margin(10, 0, 0, 0)
-        .titled(&title, font(22.0, FontStyle::Bold).color(&TEXT))
-        .map_err(plot_err)?
-        .titled(&subtitle(curve), font(14.0, FontStyle::Normal).color(&TEXT))
-        .map_err(plot_err)?;
-    let height = area.dim_in_pixel().1;
-    let (body, strip) = area.split_vertically(height - LEGEND_HEIGHT);
-    let (left, right) = body.split_horizontally(SIZE.0 / 2);
+    let (left, right, strip) = layout(root, &title, &subtitle(curve))?;
     let linear = |v: &f64| format!("{v:.1}");
+    let y = 0f64..1.05;
     panel(
         &left,
         curve,
         x_range.clone(),
-        0f64..1.05,
+        y,
         0.0,
         "linear scale",
         &linear,
     )?;
     let bottom = log_bottom(curve);
     let log = |v: &f64| format!("{v:.0e}");
-    panel(
-        &right,
-        curve,
-        x_range,
-        (bottom..1.5).log_scale(),
-        bottom,
-        "log scale",
-        &log,
-    )?;
+    let y = (bottom..1.5).log_scale();
+    panel(&right, curve, x_range, y, bottom, "log scale", &log)?;
     legend(&strip, curve)
+}
+
+/// Splits a chart's image under its title and subtitle into the left and
+/// right panels and the legend strip below them.
+fn layout<'a>(
+    root: &Area<'a>,
+    title: &str,
+    subtitle: &str,
+) -> Result<(Area<'a>, Area<'a>, Area<'a>), PlotError> {
+    let area = root
+        .margin(10, 0, 0, 0)
+        .titled(title, font(22.0, FontStyle::Bold).color(&TEXT))
+        .map_err(plot_err)?
+        .titled(subtitle, font(14.0, FontStyle::Normal).color(&TEXT))
+        .map_err(plot_err)?;
+    let height = area.dim_in_pixel().1;
+    let (body, strip) = area.split_vertically(height - LEGEND_HEIGHT);
+    let (left, right) = body.split_horizontally(SIZE.0 / 2);
+    Ok((left, right, strip))
 }
 
 /// One panel of [`draw_mixing`] on the y coordinate `y` (linear or log),
@@ -146,7 +151,7 @@ fn panel<Y>(
     y: Y,
     y_min: f64,
     caption: &str,
-    y_format: &dyn Fn(&f64) -> String,
+    y_format: Format<'_>,
 ) -> Result<(), PlotError>
 where
     Y: AsRangedCoord<Value = f64>,
@@ -302,7 +307,6 @@ where
 /// hides a curve: one entry per kind of mark present, flowing left to right
 /// and onto a second row if needed.
 fn legend(strip: &Area<'_>, curve: &MixingCurve) -> Result<(), PlotError> {
-    let style = font(13.0, FontStyle::Normal).color(&TEXT);
     let simulated: Vec<&MixingPoint> = curve.points_of(Method::MonteCarlo).collect();
     let exact: Vec<&MixingPoint> = curve.points_of(Method::Exact).collect();
     let mut entries: Vec<(Mark, String)> = Vec::new();
@@ -345,6 +349,13 @@ fn legend(strip: &Area<'_>, curve: &MixingCurve) -> Result<(), PlotError> {
             ),
         ));
     }
+    draw_entries(strip, entries)
+}
+
+/// Draws legend `entries` into `strip`, flowing left to right and onto a
+/// second row if needed.
+fn draw_entries(strip: &Area<'_>, entries: Vec<(Mark, String)>) -> Result<(), PlotError> {
+    let style = font(13.0, FontStyle::Normal).color(&TEXT);
     let width = strip.dim_in_pixel().0 as i32;
     let (mut x, mut y) = (80, 14);
     for (mark, text) in entries {
@@ -452,57 +463,33 @@ pub fn draw_loaders(curve: &LoaderCurve) -> Result<Vec<u8>, PlotError> {
             "Data loaders, n = {}: distance from uniform against the size as a fraction of n",
             thousands(curve.n as u64)
         );
-        let area = root
-            .margin(10, 0, 0, 0)
-            .titled(&title, font(22.0, FontStyle::Bold).color(&TEXT))
-            .map_err(plot_err)?
-            .titled(
-                "exact; distance = mean over items of the TV between an item's output position and a uniform position",
-                font(14.0, FontStyle::Normal).color(&TEXT),
-            )
-            .map_err(plot_err)?;
-        let height = area.dim_in_pixel().1;
-        let (body, strip) = area.split_vertically(height - LEGEND_HEIGHT);
-        let (left_area, right_area) = body.split_horizontally(SIZE.0 / 2);
+        let subtitle = "exact; distance = mean over items of the TV between an item's output position and a uniform position";
+        let (left_area, right_area, strip) = layout(root, &title, subtitle)?;
         let log = |v: &f64| format!("{v:.0e}");
         let plain = |v: &f64| format!("{v:.1}");
-        loader_panel(
-            &left_area,
-            curve,
-            (left..1.5).log_scale(),
-            0f64..1.05,
-            0.0,
-            "size on a log scale",
-            &log,
-            &plain,
-        )?;
+        let axes = ((left..1.5).log_scale(), 0f64..1.05);
+        let caption = "size on a log scale";
+        loader_panel(&left_area, curve, axes, 0.0, caption, (&log, &plain))?;
         let bottom = loader_log_bottom(curve);
-        loader_panel(
-            &right_area,
-            curve,
-            0f64..1.02,
-            (bottom..1.5).log_scale(),
-            bottom,
-            "distance on a log scale",
-            &plain,
-            &log,
-        )?;
+        let axes = (0f64..1.02, (bottom..1.5).log_scale());
+        let caption = "distance on a log scale";
+        loader_panel(&right_area, curve, axes, bottom, caption, (&plain, &log))?;
         loader_legend(&strip, curve)
     })
 }
 
-/// One panel of [`draw_loaders`] on the coordinates `x` and `y`, whose
+/// How an axis labels its values.
+type Format<'a> = &'a dyn Fn(&f64) -> String;
+
+/// One panel of [`draw_loaders`] on the coordinates `axes` (x, y), whose
 /// lowest y value is `y_min`: what lies below it is drawn on it.
-#[allow(clippy::too_many_arguments)]
 fn loader_panel<X, Y>(
     area: &Area<'_>,
     curve: &LoaderCurve,
-    x: X,
-    y: Y,
+    axes: (X, Y),
     y_min: f64,
     caption: &str,
-    x_format: &dyn Fn(&f64) -> String,
-    y_format: &dyn Fn(&f64) -> String,
+    (x_format, y_format): (Format<'_>, Format<'_>),
 ) -> Result<(), PlotError>
 where
     X: AsRangedCoord<Value = f64>,
@@ -515,7 +502,7 @@ where
         .margin(16)
         .x_label_area_size(48)
         .y_label_area_size(64)
-        .build_cartesian_2d(x, y)
+        .build_cartesian_2d(axes.0, axes.1)
         .map_err(plot_err)?;
     chart
         .configure_mesh()
@@ -579,9 +566,6 @@ where
 /// The loader chart's legend: one entry per loader, the hollow mark and
 /// the target lines.
 fn loader_legend(strip: &Area<'_>, curve: &LoaderCurve) -> Result<(), PlotError> {
-    let style = font(13.0, FontStyle::Normal).color(&TEXT);
-    let mut x = 80;
-    let y = 14;
     let mut entries: Vec<(Mark, String)> = Loader::ALL
         .iter()
         .map(|&l| (Mark::Line(loader_color(l)), l.name().to_string()))
@@ -600,15 +584,7 @@ fn loader_legend(strip: &Area<'_>, curve: &LoaderCurve) -> Result<(), PlotError>
         Mark::Dashed(FLOOR),
         "mean TV 0.1, 0.01, 0.001 (right panel)".to_string(),
     ));
-    for (mark, text) in entries {
-        let (w, _) = strip.estimate_text_size(&text, &style).map_err(plot_err)?;
-        draw_mark(strip, mark, x, y)?;
-        strip
-            .draw(&Text::new(text, (x + 28, y - 7), style.clone()))
-            .map_err(plot_err)?;
-        x += 28 + w as i32 + 28;
-    }
-    Ok(())
+    draw_entries(strip, entries)
 }
 
 #[cfg(test)]
@@ -617,6 +593,7 @@ pub(crate) mod tests {
     use crate::algorithm::Algorithm;
     use crate::mixing::Statistic;
     use crate::mixing::monte_carlo::Estimate;
+    use crate::plot::heatmap::tests::count;
     use crate::plot::png::tests::decode;
 
     /// A small curve with exact points (one at rounding level) and Monte
@@ -668,11 +645,7 @@ pub(crate) mod tests {
         let bytes = draw_mixing(&curve()).unwrap();
         let (w, h, pixels) = decode(&bytes);
         assert_eq!((w, h), SIZE);
-        let exact = pixels
-            .chunks_exact(3)
-            .filter(|p| p == &[EXACT.0, EXACT.1, EXACT.2])
-            .count();
-        assert!(exact > 100, "the exact curve is drawn");
+        assert!(count(&pixels, EXACT) > 100, "the exact curve is drawn");
         let mut empty = curve();
         empty.points.clear();
         assert!(draw_mixing(&empty).is_err());
@@ -686,11 +659,7 @@ pub(crate) mod tests {
         let (w, h, pixels) = decode(&bytes);
         assert_eq!((w, h), SIZE);
         for loader in Loader::ALL {
-            let c = loader_color(loader);
-            let drawn = pixels
-                .chunks_exact(3)
-                .filter(|p| p == &[c.0, c.1, c.2])
-                .count();
+            let drawn = count(&pixels, loader_color(loader));
             assert!(drawn > 100, "{loader} is drawn ({drawn} pixels)");
         }
     }

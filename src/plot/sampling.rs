@@ -30,8 +30,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, RGBColor};
 
 use super::heatmap::{
-    ColourBar, FRAME, Header, Margins, SINGLE_SIZE, TEXT, Theme, centre, draw_axes, draw_frame,
-    draw_line, edge, fill_rect, tick_stride,
+    ColourBar, FRAME, Header, Margins, SINGLE_SIZE, TEXT, Theme, draw_axes, draw_frame, draw_line,
+    edge, fill_rect, index_ticks, rgb,
 };
 use super::png::render;
 use super::scale::{Clipping, LogScale, MAX_LIMIT};
@@ -230,7 +230,7 @@ pub fn draw_pairs(panel: &PairsPanel, scale: &LogScale) -> Result<Vec<u8>, PlotE
 ///
 /// [`draw_heatmap`]: super::draw_heatmap
 pub fn draw_board(panel: &BoardPanel, scale: &LogScale) -> Result<Vec<u8>, PlotError> {
-    check_board(panel)?;
+    check_matrix("board", (panel.h, panel.w), panel.ratios.len(), "w·h")?;
     let w = panel.w;
     let cell = |row: usize, col: usize| Cell::Ratio(panel.ratios[row * w + col]);
     let grid = Grid {
@@ -265,7 +265,7 @@ pub fn draw_board(panel: &BoardPanel, scale: &LogScale) -> Result<Vec<u8>, PlotE
 ///
 /// [`draw_heatmap`]: super::draw_heatmap
 pub fn draw_slots(panel: &SlotsPanel, scale: &LogScale) -> Result<Vec<u8>, PlotError> {
-    check_slots(panel)?;
+    check_matrix("slot matrix", (panel.k, panel.n), panel.ratios.len(), "k·n")?;
     let n = panel.n;
     let cell = |slot: usize, item: usize| Cell::Ratio(panel.ratios[slot * n + item]);
     let grid = Grid {
@@ -335,16 +335,6 @@ fn check_pairs(panel: &PairsPanel) -> Result<(), PlotError> {
     Ok(())
 }
 
-/// Rejects boards whose ratios are not one per cell.
-fn check_board(panel: &BoardPanel) -> Result<(), PlotError> {
-    check_matrix("board", (panel.h, panel.w), panel.ratios.len(), "w·h")
-}
-
-/// Rejects slot matrices whose ratios are not one per slot and item.
-fn check_slots(panel: &SlotsPanel) -> Result<(), PlotError> {
-    check_matrix("slot matrix", (panel.k, panel.n), panel.ratios.len(), "k·n")
-}
-
 /// Rejects a `rows × cols` matrix (`product` names it) without exactly
 /// `rows · cols` ratios.
 fn check_matrix(
@@ -366,21 +356,6 @@ fn check_matrix(
 
 // ---------------------------------------------------------------------------
 // Small drawing helpers.
-
-/// Fills the pixels `x0..x1 × y0..y1` (ends exclusive).
-fn fill<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    a: (i32, i32),
-    b: (i32, i32),
-    RGBColor(r, g, bl): RGBColor,
-) -> Result<(), PlotError> {
-    fill_rect(area, a, b, (r, g, bl))
-}
-
-/// An `RGBColor` from a scale colour.
-fn rgb((r, g, b): (u8, u8, u8)) -> RGBColor {
-    RGBColor(r, g, b)
-}
 
 /// How `count` cells share `len` pixels, as `(first pixel, end pixel,
 /// cells)`: one run of whole pixels per cell when every cell gets a pixel,
@@ -576,7 +551,7 @@ fn draw_grid_panel<DB: DrawingBackend>(
                 .clone()
                 .flat_map(|r| cols.clone().map(move |c| (r, c)))
                 .map(|(r, c)| (grid.cell)(r, c));
-            fill(
+            fill_rect(
                 area,
                 (x0 + left, y0 + top),
                 (x0 + right, y0 + bottom),
@@ -589,13 +564,17 @@ fn draw_grid_panel<DB: DrawingBackend>(
     // Ticks and labels, thinned as the heatmap's, and the axis titles.
     let widest = (grid.rows.max(grid.cols) - 1 + grid.first).to_string();
     let label_width = TextFont::plain(theme.tick).width(&widest)?;
+    let ticks = [
+        index_ticks(grid.cols, grid.first, (x0, width), label_width, theme),
+        index_ticks(grid.rows, grid.first, (y0, height), label_width, theme),
+    ];
+    let titles = [grid.col_title, grid.row_title];
     draw_axes(
         area,
         (x0, y0, width, height),
-        (grid.cols, grid.rows),
-        grid.first,
-        (label_width, label_width),
-        [grid.col_title, grid.row_title],
+        ticks,
+        label_width,
+        titles,
         theme,
     )
 }
@@ -704,29 +683,16 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
     for tick in &ticks {
         y_label_width = y_label_width.max(tick_font.width(&tick.label)?);
     }
-    let title = header.height(&theme);
-    let left = theme.pad
-        + line_height(theme.axis)
-        + theme.gap
-        + y_label_width
-        + theme.gap
-        + theme.tick_len;
-    let top = theme.pad + title + if title > 0 { theme.gap * 2 } else { 0 };
+    let m = Margins::around(&theme, y_label_width, header.height(&theme));
     let legend_y = h - theme.pad - line_height(theme.tick);
-    let bottom = theme.tick_len
-        + theme.gap
-        + line_height(theme.tick)
-        + theme.gap
-        + line_height(theme.axis)
-        + 2 * theme.gap
-        + line_height(theme.tick)
-        + theme.pad;
+    // The legend's row goes under the axis title.
+    let bottom = m.bottom + 2 * theme.gap + line_height(theme.tick);
     let chart = Chart {
         axis,
-        x0: left,
-        y0: top,
-        width: w - left - theme.pad,
-        height: h - top - bottom,
+        x0: m.left,
+        y0: m.top,
+        width: w - m.left - m.right,
+        height: h - m.top - bottom,
     };
     if chart.width < 1 || chart.height < 2 * CHART_INSET + 2 {
         return Err(PlotError(
@@ -749,7 +715,7 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
             .fold(f64::INFINITY, f64::min);
         let high = items.clone().map(|i| panel.band[i].1).fold(0.0, f64::max);
         let (top, bottom) = (chart.y(high), chart.y(low));
-        fill(
+        fill_rect(
             root,
             (x0 + start, top),
             (x0 + end, bottom + 1),
@@ -789,7 +755,7 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
             (x, x + 1)
         };
         let (top, bottom) = (chart.y(hi), chart.y(lo) + 1);
-        fill(root, (x_left, top), (x_right, bottom), standing.colour())?;
+        fill_rect(root, (x_left, top), (x_right, bottom), standing.colour())?;
     }
     // Tips over all the stems, items outside their band last (on top): a
     // dot where items are wide enough, and for those outside always; a
@@ -810,61 +776,23 @@ fn draw_inclusion_chart<DB: DrawingBackend>(
     }
     draw_frame(root, (x0, y0), (pw, ph))?;
 
-    // x ticks (items), thinned as the heatmap's.
+    // Ticks: items along x, thinned as the heatmap's, ratios in × units
+    // along y; the y title sits a pixel further out than a grid's.
     let label_width = tick_font.width(&(n - 1 + panel.first).to_string())?;
-    let below = y0 + ph + theme.tick_len;
-    for i in (0..n).step_by(tick_stride(n, pw, label_width + theme.gap)) {
-        let cx = x0 + centre(i, n, pw);
-        draw_line(root, (cx, y0 + ph), (cx, below), &FRAME)?;
-        draw_text(
-            root,
-            &(i + panel.first).to_string(),
-            (cx, below + theme.gap),
-            tick_font,
-            (HPos::Center, VPos::Top),
-            &TEXT,
-        )?;
-    }
-    // y ticks in × units.
-    let tick_left = x0 - 1 - theme.tick_len;
-    for tick in &ticks {
-        let y = chart.y_at(tick.position);
-        draw_line(root, (tick_left, y), (x0 - 1, y), &FRAME)?;
-        draw_text(
-            root,
-            &tick.label,
-            (tick_left - theme.gap, y),
-            tick_font,
-            (HPos::Right, VPos::Center),
-            &TEXT,
-        )?;
-    }
-
-    // Axis titles.
-    let axis_font = TextFont::plain(theme.axis);
-    draw_text(
+    let x_ticks = index_ticks(n, panel.first, (x0, pw), label_width, &theme);
+    let y_ticks = ticks
+        .into_iter()
+        .map(|t| (chart.y_at(t.position), t.label))
+        .collect();
+    let titles = [panel.x_label.as_str(), INCLUSION_Y_TITLE];
+    let rect = (x0, y0, pw, ph);
+    draw_axes(
         root,
-        &panel.x_label,
-        (
-            x0 + pw / 2,
-            below + theme.gap + line_height(theme.tick) + theme.gap,
-        ),
-        axis_font.fit(&panel.x_label, pw)?,
-        (HPos::Center, VPos::Top),
-        &TEXT,
-    )?;
-    let y_title_x = tick_left - theme.gap - y_label_width - theme.gap;
-    draw_text(
-        root,
-        INCLUSION_Y_TITLE,
-        (y_title_x - line_height(theme.axis) / 2, y0 + ph / 2),
-        TextFont {
-            vertical: true,
-            ..axis_font
-        }
-        .fit(INCLUSION_Y_TITLE, ph)?,
-        (HPos::Center, VPos::Center),
-        &TEXT,
+        rect,
+        [x_ticks, y_ticks],
+        y_label_width + 1,
+        titles,
+        &theme,
     )?;
     draw_legend(root, (x0 + pw / 2, legend_y), &theme)
 }
@@ -895,7 +823,7 @@ fn draw_legend<DB: DrawingBackend>(
     for ((colour, words), width) in entries.into_iter().zip(widths) {
         match colour {
             None => {
-                fill(
+                fill_rect(
                     area,
                     (x, mid - mark / 3),
                     (x + mark, mid + mark / 3 + 1),
@@ -903,7 +831,7 @@ fn draw_legend<DB: DrawingBackend>(
                 )?;
             }
             Some(c) => {
-                fill(
+                fill_rect(
                     area,
                     (x + mark / 2 - 1, mid - mark / 3),
                     (x + mark / 2 + 1, mid + mark / 3 + 1),
@@ -936,6 +864,7 @@ fn band_on_white() -> (u8, u8, u8) {
 mod tests {
     use super::*;
     use crate::plot::HeatmapPanel;
+    use crate::plot::heatmap::tests::count;
     use crate::plot::heatmap::{Badge, title_height};
     use crate::plot::png::tests::decode;
     use crate::plot::scale::colour_at;
@@ -1035,11 +964,6 @@ mod tests {
             title: title(&format!("ordered k={k}  N={n}")),
             verdict: Some(Verdict::Inconclusive),
         }
-    }
-
-    /// Counts pixels of exactly `colour`.
-    fn count(pixels: &[u8], RGBColor(r, g, b): RGBColor) -> usize {
-        pixels.chunks_exact(3).filter(|p| p == &[r, g, b]).count()
     }
 
     /// The pixels above the inclusion chart's legend (which shows every mark).
@@ -1251,26 +1175,21 @@ mod tests {
     #[test]
     fn same_input_same_bytes() {
         let scale = LogScale::new(1.5).unwrap();
-        let panel = inclusion(49, Some(7));
-        assert_eq!(
-            draw_inclusion(&panel).unwrap(),
-            draw_inclusion(&panel).unwrap()
+        let (chart, pairs, board, slots) = (
+            inclusion(49, Some(7)),
+            pairs(49, 7),
+            board(9, 9),
+            slots(4, 12),
         );
-        let panel = pairs(49, 7);
-        assert_eq!(
-            draw_pairs(&panel, &scale).unwrap(),
-            draw_pairs(&panel, &scale).unwrap()
-        );
-        let panel = board(9, 9);
-        assert_eq!(
-            draw_board(&panel, &scale).unwrap(),
-            draw_board(&panel, &scale).unwrap()
-        );
-        let panel = slots(4, 12);
-        assert_eq!(
-            draw_slots(&panel, &scale).unwrap(),
-            draw_slots(&panel, &scale).unwrap()
-        );
+        let draws: [&dyn Fn() -> Vec<u8>; 4] = [
+            &|| draw_inclusion(&chart).unwrap(),
+            &|| draw_pairs(&pairs, &scale).unwrap(),
+            &|| draw_board(&board, &scale).unwrap(),
+            &|| draw_slots(&slots, &scale).unwrap(),
+        ];
+        for draw in draws {
+            assert_eq!(draw(), draw());
+        }
     }
 
     #[test]
@@ -1432,36 +1351,18 @@ mod tests {
         clipped.ratios[12] = 0.9;
         clipped.ratios[9] = f64::NAN;
         clipped.verdict = None;
-        let files: Vec<(&str, Vec<u8>)> = vec![
-            (
-                "inclusion-clipped-20.png",
-                draw_inclusion(&clipped).unwrap(),
-            ),
-            ("inclusion-49.png", draw_inclusion(&hot).unwrap()),
-            (
-                "inclusion-1000.png",
-                draw_inclusion(&inclusion(1000, Some(640))).unwrap(),
-            ),
-            ("pairs-10.png", draw_pairs(&pairs(10, 5), &scale).unwrap()),
-            (
-                "pairs-200.png",
-                draw_pairs(&pairs(200, 25), &scale).unwrap(),
-            ),
-            (
-                "board-9x9.png",
-                draw_board(&board(9, 9), &LogScale::new(1.25).unwrap()).unwrap(),
-            ),
-            (
-                "board-30x16.png",
-                draw_board(&board(30, 16), &LogScale::new(1.25).unwrap()).unwrap(),
-            ),
-            (
-                "slots-5x49.png",
-                draw_slots(&slots(5, 49), &LogScale::new(1.25).unwrap()).unwrap(),
-            ),
-        ];
-        for (name, bytes) in files {
-            std::fs::write(dir.join(name), bytes).unwrap();
-        }
+        let fine = LogScale::new(1.25).unwrap();
+        let write = |name: &str, bytes: Result<Vec<u8>, PlotError>| {
+            std::fs::write(dir.join(name), bytes.unwrap()).unwrap()
+        };
+        write("inclusion-clipped-20.png", draw_inclusion(&clipped));
+        write("inclusion-49.png", draw_inclusion(&hot));
+        let big = inclusion(1000, Some(640));
+        write("inclusion-1000.png", draw_inclusion(&big));
+        write("pairs-10.png", draw_pairs(&pairs(10, 5), &scale));
+        write("pairs-200.png", draw_pairs(&pairs(200, 25), &scale));
+        write("board-9x9.png", draw_board(&board(9, 9), &fine));
+        write("board-30x16.png", draw_board(&board(30, 16), &fine));
+        write("slots-5x49.png", draw_slots(&slots(5, 49), &fine));
     }
 }

@@ -152,39 +152,20 @@ impl LogScale {
         if clipping.above {
             high = format!("≥ {high}");
         }
-        let mut ticks = vec![Tick {
-            position: -1.0,
-            label: low,
-        }];
         let middle = (-10..=0)
             .rev()
             .flat_map(|e| [5.0, 2.0, 1.0].map(|d| 1.0 + d * 10f64.powi(e)))
-            .find(|m| (0.3..=0.75).contains(&(m.ln() / self.log_limit)));
-        if let Some(m) = middle {
-            let at = m.ln() / self.log_limit;
-            ticks.push(Tick {
-                position: -at,
-                label: format_factor(1.0 / m),
-            });
-            ticks.push(Tick {
-                position: 0.0,
-                label: format_factor(1.0),
-            });
-            ticks.push(Tick {
-                position: at,
-                label: format_factor(m),
-            });
-        } else {
-            ticks.push(Tick {
-                position: 0.0,
-                label: format_factor(1.0),
-            });
-        }
-        ticks.push(Tick {
-            position: 1.0,
-            label: high,
-        });
+            .map(|m| (m.ln() / self.log_limit, m))
+            .find(|(at, _)| (0.3..=0.75).contains(at));
+        let mut ticks = vec![(-1.0, low)];
+        ticks.extend(middle.map(|(at, m)| (-at, format_factor(1.0 / m))));
+        ticks.push((0.0, format_factor(1.0)));
+        ticks.extend(middle.map(|(at, m)| (at, format_factor(m))));
+        ticks.push((1.0, high));
         ticks
+            .into_iter()
+            .map(|(position, label)| Tick { position, label })
+            .collect()
     }
 
     /// The scale's range in words: `0.8× to 1.25×`.

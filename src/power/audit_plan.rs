@@ -9,7 +9,7 @@
 //! (from [`super::sampler::plan_sampler`]).
 
 use crate::audit::{Kind, Named};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use serde::Serialize;
 use std::fmt::Debug;
 
@@ -157,13 +157,10 @@ impl<K: PlanKind> AuditPlan<K> {
             .find(|t| t.test == test)
             .map_or("it is not part of this audit", |t| t.why.as_str());
         let runs: Vec<&str> = self.tests.iter().map(|t| t.test.name()).collect();
-        Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!(
-                "--test {test}: {} does not run it ({why}); it runs {}",
-                K::audit_words(&self.details),
-                runs.join(", ")
-            ),
-        ))
+        Err(Error::unsupported(format!(
+            "--test {test}: {} does not run it ({why}); it runs {}",
+            K::audit_words(&self.details),
+            runs.join(", ")
+        )))
     }
 }

@@ -9,20 +9,15 @@
 //! carries its uncertainty and is refused when it cannot be told from
 //! zero.
 //!
-//! The plan is for the audit as it runs: its m tests share α by Holm, so an
-//! audit among M of a run rejects whenever some test's p is at most
-//! α/(m·M); each test is planned at that level, and the trials a test needs
-//! for power are a guaranteed lower bound on the audit's (other tests only
-//! add rejections). The trials before a test runs at all (its own rule on
-//! sparse tables, `requirement.rs`) are a separate figure.
+//! The plan is for the audit as it runs, each test at the level its Holm
+//! corrections imply ([`AuditPlan`]). The trials before a test runs at all
+//! (its own rule on sparse tables, `requirement.rs`) are a separate figure.
 //!
 //! A weighted pick that draws a zero-weight item is caught by the first
 //! such pick (p = 0 at any level): [`ImpossiblePicks`] plans for that
 //! separately, exactly.
-//!
-//! The plan is an [`AuditPlan<Samplers>`], the type every kind's plans
-//! share; its sampler-only parts are [`SamplerDetails`] and
-//! [`SamplerTestDetails`].
+//! The sampler-only parts of its [`AuditPlan<Samplers>`] are
+//! [`SamplerDetails`] and [`SamplerTestDetails`].
 
 pub(crate) mod effect;
 mod plan;
@@ -155,13 +150,10 @@ pub fn plan_sampler(spec: &SamplerPowerSpec) -> Result<AuditPlan<Samplers>> {
             .iter()
             .map(|t| format!("{}: {}", t.test, t.why))
             .collect();
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!(
-                "the audit of {sampler} at N = {n} runs no test ({})",
-                why.join("; ")
-            ),
-        ));
+        return Err(Error::unsupported(format!(
+            "the audit of {sampler} at N = {n} runs no test ({})",
+            why.join("; ")
+        )));
     }
     let (law, counts, pilot_trials) = expected_counts(spec, &one)?;
     let k = sampler.k() as usize;

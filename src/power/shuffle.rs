@@ -70,28 +70,9 @@ impl PlannedTest for ShuffleTestDetails {
 
 /// What only a shuffle audit's plan holds: how sure its trials are (exact
 /// or a range over estimated effects), what its approximation needs, and
-/// the simulation that found a small plan.
-///
-/// The battery's plan ([`AuditPlan::trials_for_power`]) is the smallest T
-/// at which the best single test reaches the requested power: a guaranteed
-/// lower bound on the battery's power at that T (the battery can only do
-/// better, as other tests and later Holm steps add rejections), up to the
-/// chi-square approximation of each test and, for estimated effects, the
-/// estimate's uncertainty (`trials_for_power_range`).
-///
+/// the simulation that found a small plan ([`plan_audit_with`] says how).
 /// `trials_for_power` is never raised to meet the approximation's needs:
-/// that is `trials_for_approximation`, a separate figure. But a plan is only
-/// given where it holds. Where the χ² plan is small (below
-/// [`SIMULATE_BELOW`] trials), the approximation is doubtful and the plan is
-/// searched for again by simulation (see [`super::simulate`]): for a
-/// built-in algorithm, seeded audits of the algorithm itself, judged as the
-/// run judges them, give the battery's plan directly (`simulation`); a
-/// structure test whose statistic is one histogram is simulated from its law
-/// (exact, or as observed). A test that cannot be simulated and whose χ²
-/// plan is below the trials its approximation needs (e.g. the serial or the
-/// position-by-value test of a shuffle read from outside) gives no plan
-/// rather than a false one, and no test's plan is kept below a trial count
-/// at which simulated audits of the whole battery fell short.
+/// that is `trials_for_approximation`, a separate figure.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShuffleDetails {
     /// When any estimated effect enters: bounds on `trials_for_power` over
@@ -145,6 +126,15 @@ pub fn plan_audit(
 /// estimated from the audit's own statistics, with their uncertainty
 /// (estimates not distinguishable from zero give no plan, only a lower
 /// bound). Bad levels give a plan with no trials and the reason.
+///
+/// A plan is only given where it holds: a χ² plan below [`SIMULATE_BELOW`]
+/// trials is searched for again by simulation ([`super::simulate`]): of the
+/// algorithm's whole audits for a built-in algorithm, which give the
+/// battery's plan directly, or of a one-histogram structure test's counts
+/// from its law ([`settle`]). A test that cannot be simulated and whose χ²
+/// plan is below the trials its approximation needs gives no plan rather
+/// than a false one, and no test's plan is kept below a trial count at
+/// which simulated audits of the whole battery fell short.
 pub fn plan_audit_with(
     audit: &Audit,
     alpha: f64,
@@ -335,27 +325,13 @@ pub fn plan_audit_with(
     if out.tests.iter().any(|t| !t.details.exact) {
         // Low: the fewest any test could need; high: the most the best
         // test could need (a test's own high end bounds the battery's).
-        let low = out
-            .tests
-            .iter()
-            .map(|t| &t.details)
-            .filter_map(|t| {
-                t.range
-                    .map(|r| r.low)
-                    .or(if t.exact { t.trials_for_power } else { None })
-            })
+        let details = || out.tests.iter().map(|t| &t.details);
+        let exact = |t: &ShuffleTestDetails| t.trials_for_power.filter(|_| t.exact);
+        let low = details()
+            .filter_map(|t| t.range.map(|r| r.low).or(exact(t)))
             .min();
-        let high = out
-            .tests
-            .iter()
-            .map(|t| &t.details)
-            .filter_map(|t| {
-                if t.exact {
-                    t.trials_for_power
-                } else {
-                    t.range.and_then(|r| r.high)
-                }
-            })
+        let high = details()
+            .filter_map(|t| exact(t).or(t.range.and_then(|r| r.high).filter(|_| !t.exact)))
             .min();
         out.details.trials_for_power_range = low.map(|low| TrialRange { low, high });
     }
@@ -450,36 +426,38 @@ fn settle(
     }
 }
 
+impl ShuffleTestDetails {
+    /// A test's plan with no trials yet: its effect and the trials its
+    /// approximation needs.
+    fn new(exact: bool, delta: f64, df: f64, trials_for_approximation: u64) -> Self {
+        Self {
+            exact,
+            delta,
+            df,
+            trials_for_power: None,
+            range: None,
+            reason: None,
+            trials_for_approximation,
+            chi_square_trials: None,
+            simulation: None,
+        }
+    }
+}
+
 /// The plan of a test that gives none, for `reason`: `df` degrees of
 /// freedom, and the trials its approximation needs.
 fn unplanned(df: f64, reason: String, trials_for_approximation: u64) -> ShuffleTestDetails {
     ShuffleTestDetails {
-        exact: false,
-        delta: 0.0,
-        df,
-        trials_for_power: None,
-        range: None,
         reason: Some(reason),
-        trials_for_approximation,
-        chi_square_trials: None,
-        simulation: None,
+        ..ShuffleTestDetails::new(false, 0.0, df, trials_for_approximation)
     }
 }
 
 /// The plan of a test with a trial-independent effect.
 fn fixed_plan(effect: Effect, level: f64, power: f64) -> ShuffleTestDetails {
     let exact = effect.origin == EffectOrigin::Exact;
-    let mut plan = ShuffleTestDetails {
-        exact,
-        delta: effect.delta,
-        df: effect.df,
-        trials_for_power: None,
-        range: None,
-        reason: None,
-        trials_for_approximation: effect.approximation_trials,
-        chi_square_trials: None,
-        simulation: None,
-    };
+    let mut plan =
+        ShuffleTestDetails::new(exact, effect.delta, effect.df, effect.approximation_trials);
     match plan_outcome(effect, level, power) {
         Ok(PlanOutcome::Planned(p)) => {
             plan.trials_for_power = Some(p.trials);
@@ -555,17 +533,7 @@ fn pooled_plan(c: &Components, pilot: Option<u64>, level: f64, power: f64) -> Sh
         }
         Some(hi)
     };
-    let mut plan = ShuffleTestDetails {
-        exact: pilot.is_none(),
-        delta: 0.0,
-        df: 0.0,
-        trials_for_power: None,
-        range: None,
-        reason: None,
-        trials_for_approximation: c.approximation_trials(),
-        chi_square_trials: None,
-        simulation: None,
-    };
+    let mut plan = ShuffleTestDetails::new(pilot.is_none(), 0.0, 0.0, c.approximation_trials());
     let (full_delta, _) = c.effect_at(f64::INFINITY);
     if full_delta <= NEGLIGIBLE_DELTA {
         plan.reason = Some(format!(

@@ -143,18 +143,7 @@ impl StructureLaws {
                 .iter()
                 .map(|(_, joint)| (vec![1.0 / joint.len() as f64; joint.len()], joint.clone()))
                 .collect(),
-            TestKind::PositionValue
-            | TestKind::Permutation
-            | TestKind::PositionKind
-            | TestKind::Arrangement
-            | TestKind::PositionCategory
-            | TestKind::Hand
-            | TestKind::Adjacency
-            | TestKind::Successor
-            | TestKind::Serial
-            | TestKind::Birthday
-            | TestKind::Inversions
-            | TestKind::Displacement => return None,
+            _ => return None,
         };
         Some(Components(parts))
     }

@@ -135,31 +135,29 @@ pub struct Column {
 }
 
 impl Column {
-    /// A left-aligned column of short text.
-    pub fn text(title: &str) -> Self {
+    /// A column of `kind` that narrow screens keep.
+    fn of(title: &str, kind: ColumnKind) -> Self {
+        let title = title.to_string();
         Self {
-            title: title.to_string(),
-            kind: ColumnKind::Text,
+            title,
+            kind,
             secondary: false,
         }
+    }
+
+    /// A left-aligned column of short text.
+    pub fn text(title: &str) -> Self {
+        Self::of(title, ColumnKind::Text)
     }
 
     /// A right-aligned number column.
     pub fn number(title: &str) -> Self {
-        Self {
-            title: title.to_string(),
-            kind: ColumnKind::Number,
-            secondary: false,
-        }
+        Self::of(title, ColumnKind::Number)
     }
 
     /// A column of sentences that may wrap.
     pub fn prose(title: &str) -> Self {
-        Self {
-            title: title.to_string(),
-            kind: ColumnKind::Prose,
-            secondary: false,
-        }
+        Self::of(title, ColumnKind::Prose)
     }
 
     /// The same column, marked as one narrow screens may leave out.

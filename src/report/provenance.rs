@@ -52,11 +52,7 @@ pub fn command_line() -> Vec<String> {
 /// The commit of the git checkout in the current folder, if `git` is there and
 /// the folder is a checkout.
 pub fn git_commit() -> Option<String> {
-    let output = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
+    let output = git(&["rev-parse", "HEAD"])?;
     let commit = String::from_utf8(output.stdout).ok()?.trim().to_string();
     (output.status.success() && !commit.is_empty()).then_some(commit)
 }
@@ -88,12 +84,17 @@ impl RunStart {
 /// Whether the git checkout in the current folder has uncommitted changes
 /// to tracked files, if `git` can tell.
 pub fn git_dirty() -> Option<bool> {
-    let output = std::process::Command::new("git")
-        .args(["status", "--porcelain", "--untracked-files=no"])
+    let output = git(&["status", "--porcelain", "--untracked-files=no"])?;
+    output.status.success().then_some(!output.stdout.is_empty())
+}
+
+/// What `git args` printed in the current folder, if `git` ran.
+fn git(args: &[&str]) -> Option<std::process::Output> {
+    std::process::Command::new("git")
+        .args(args)
         .stderr(std::process::Stdio::null())
         .output()
-        .ok()?;
-    output.status.success().then_some(!output.stdout.is_empty())
+        .ok()
 }
 
 /// `time` as RFC 3339 in UTC, to the second: `2026-11-21T09:30:00Z`.

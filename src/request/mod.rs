@@ -42,7 +42,7 @@ pub use weights::{parse_weights, scaled_note};
 
 use crate::algorithm::Algorithm;
 use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED, Feed, Planned};
-use crate::error::{Error, ErrorKind, Front, Opt, Result};
+use crate::error::{Error, Front, Opt, Result};
 use crate::ingest::samples::Base;
 use crate::report::Provenance;
 use crate::sampler::Sampler;
@@ -129,16 +129,18 @@ pub enum Chunks {
     Checkpoint,
 }
 
-/// What each line of an outside subject's output holds.
+/// What each line of an outside subject's output holds (`--kind` on the
+/// command line, whose help lists these descriptions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Holds {
-    /// A shuffled deck: a permutation of the items, or of a deck whose
-    /// items repeat.
+    /// A shuffled deck (a permutation).
     #[default]
     Deck,
-    /// k distinct items of a population of N, in no order.
+    /// k distinct items of a population of N (a lottery draw, an audit sample).
     Sample,
-    /// k distinct items of N in the order drawn.
+    /// k distinct items of N in the order drawn (first prize, second
+    /// prize, ...): also tested for which item comes at which slot.
     Ordered,
     /// One item of N (a uniform or weighted pick).
     Pick,
@@ -182,6 +184,19 @@ pub struct Resolved {
     pub warnings: Vec<String>,
 }
 
+impl Resolved {
+    /// The study of these audits, with `provenance`.
+    pub fn study(self, provenance: Provenance) -> Study {
+        Study {
+            alpha: self.alpha,
+            until_decisive: self.until_decisive,
+            notes: self.notes,
+            provenance,
+            ..Study::new(self.audits)
+        }
+    }
+}
+
 /// A built-in subject, found by name among every kind's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Named {
@@ -213,14 +228,11 @@ pub fn named(name: &str) -> Result<Named> {
                 (None, Some(_)) => sampler,
                 (Some(_), _) => shuffle,
                 // Near neither: every name of both kinds.
-                (None, None) => Error::of_kind(
-                    ErrorKind::UnknownName,
-                    format!(
-                        "unknown algorithm or sampler '{name}' (shuffles: {}; samplers: {})",
-                        shuffles.join(", "),
-                        samplers.join(", ")
-                    ),
-                ),
+                (None, None) => Error::unknown_name(format!(
+                    "unknown algorithm or sampler '{name}' (shuffles: {}; samplers: {})",
+                    shuffles.join(", "),
+                    samplers.join(", ")
+                )),
             };
             Err(error.about(Opt::Subject))
         }
@@ -285,24 +297,10 @@ impl Request {
             if names.is_empty() {
                 names = Algorithm::ALL.into_iter().map(Named::Shuffle).collect();
             }
-            let shuffles: Vec<Algorithm> = names
-                .iter()
-                .filter_map(|n| match n {
-                    Named::Shuffle(a) => Some(*a),
-                    Named::Sampler(_) => None,
-                })
-                .collect();
-            let samplers: Vec<Sampler> = names
-                .iter()
-                .filter_map(|n| match n {
-                    Named::Sampler(s) => Some(*s),
-                    Named::Shuffle(_) => None,
-                })
-                .collect();
-            if shuffles.is_empty() {
+            if !names.iter().any(|n| matches!(n, Named::Shuffle(_))) {
                 shuffles::refuse_options(self)?;
             }
-            if samplers.is_empty() {
+            if !names.iter().any(|n| matches!(n, Named::Sampler(_))) {
                 samplers::refuse_options(self)?;
             }
             for name in names {
@@ -329,19 +327,12 @@ impl Request {
     /// The request as a study, named as nobody named it, with
     /// `provenance`.
     pub fn study(&self, provenance: Provenance) -> Result<Study> {
-        let resolved = self.resolve()?;
-        Ok(Study {
-            alpha: resolved.alpha,
-            until_decisive: resolved.until_decisive,
-            notes: resolved.notes,
-            provenance,
-            ..Study::new(resolved.audits)
-        })
+        Ok(self.resolve()?.study(provenance))
     }
 
     /// An error about `option`, worded by `message`.
     fn refuse(&self, option: Opt, message: String) -> Error {
-        Error::of_kind(ErrorKind::Unsupported, message).about(option)
+        Error::unsupported(message).about(option)
     }
 
     /// Refuses the options of an outside subject when none is given.
@@ -389,14 +380,11 @@ impl Request {
         let first = planned.iter().map(|(p, _)| p.trials()).max().unwrap_or(1);
         let max = self.max_trials.unwrap_or_else(|| first.saturating_mul(64));
         if max < first {
-            return Err(Error::of_kind(
-                ErrorKind::OutOfRange,
-                format!(
-                    "{} ({max}) must be at least {} ({first}), the first look's",
-                    Opt::MaxTrials.named(self.front),
-                    Opt::Trials.named(self.front),
-                ),
-            )
+            return Err(Error::out_of_range(format!(
+                "{} ({max}) must be at least {} ({first}), the first look's",
+                Opt::MaxTrials.named(self.front),
+                Opt::Trials.named(self.front),
+            ))
             .about(Opt::MaxTrials));
         }
         Ok(Some(max))

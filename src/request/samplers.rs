@@ -5,7 +5,7 @@
 use super::weights::scaled_note;
 use super::{Header, Request, parse_weights};
 use crate::audit::{ALL_TRIALS, Kind, Planned, Spec, Subject};
-use crate::error::{Error, ErrorKind, Opt, Result};
+use crate::error::{Error, Opt, Result};
 use crate::sampler::{Sampler, Samplers};
 use crate::spec::DEFAULT_N;
 
@@ -20,13 +20,10 @@ pub(super) fn builtin(
     let fixed = sampler.population().or(weights.as_ref().map(Vec::len));
     let n = match (fixed, request.n) {
         (Some(f), Some(n)) if f != n => {
-            return Err(Error::of_kind(
-                ErrorKind::OutOfRange,
-                format!(
-                    "{sampler} has N = {f} items, but {}",
-                    Opt::N.spelled(request.front, &n.to_string())
-                ),
-            )
+            return Err(Error::out_of_range(format!(
+                "{sampler} has N = {f} items, but {}",
+                Opt::N.spelled(request.front, &n.to_string())
+            ))
             .about(Opt::N));
         }
         (Some(f), _) => f,
@@ -48,13 +45,10 @@ pub(super) fn outside(
     let weights = weights(request, pick)?;
     let n = match (request.n, weights.as_ref().map(Vec::len)) {
         (Some(n), Some(w)) if n != w => {
-            return Err(Error::of_kind(
-                ErrorKind::OutOfRange,
-                format!(
-                    "{w} weights were given for {}",
-                    Opt::N.spelled(request.front, &n.to_string())
-                ),
-            )
+            return Err(Error::out_of_range(format!(
+                "{w} weights were given for {}",
+                Opt::N.spelled(request.front, &n.to_string())
+            ))
             .about(Opt::Weights));
         }
         (Some(n), _) => n,

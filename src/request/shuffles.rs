@@ -5,7 +5,7 @@
 use super::{Header, Request};
 use crate::audit::{ALL_TRIALS, Kind, N_FROM_INPUT, Planned, Spec, Subject};
 use crate::deck::{self, DEFAULT_HAND, Deck};
-use crate::error::{Error, ErrorKind, Opt, Result};
+use crate::error::{Error, Opt, Result};
 use crate::source::reach_warning;
 use crate::spec::{DEFAULT_N, TestKind, TestSet};
 use crate::subject::Shuffles;
@@ -34,23 +34,20 @@ pub(super) fn outside(
     reads_file: bool,
     warnings: &mut Vec<String>,
 ) -> Result<(Box<dyn Planned>, Option<String>)> {
-    if let Some(option) = [
-        (request.deck.is_some(), Opt::Deck),
-        (request.hand.is_some(), Opt::Hand),
-    ]
-    .into_iter()
-    .find_map(|(given, opt)| given.then_some(opt))
-    {
-        let why = match option {
-            Opt::Deck => {
-                "describes the deck the built-in algorithms shuffle; decks read say \
-                          what they hold (name their categories with categories)"
-            }
-            _ => {
-                "is the hand test's size, and hands are not counted while reading decks (the \
-                  position-by-category tests run without it)"
-            }
-        };
+    let refused = match (&request.deck, &request.hand) {
+        (Some(_), _) => Some((
+            Opt::Deck,
+            "describes the deck the built-in algorithms shuffle; decks read say what they hold \
+             (name their categories with categories)",
+        )),
+        (None, Some(_)) => Some((
+            Opt::Hand,
+            "is the hand test's size, and hands are not counted while reading decks (the \
+             position-by-category tests run without it)",
+        )),
+        (None, None) => None,
+    };
+    if let Some((option, why)) = refused {
         return Err(
             Error::unsupported(format!("{} {why}", option.named(request.front))).about(option),
         );
@@ -134,16 +131,13 @@ fn deck(request: &Request, spec: &Spec<Shuffles>) -> Result<Option<Spec<Shuffles
     if let (Some(n), Some(_)) = (request.n, &request.deck)
         && n != deck.n()
     {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!(
-                "{} but the deck {} has {} items: leave {} out",
-                Opt::N.spelled(front, &n.to_string()),
-                deck.label,
-                deck.n(),
-                Opt::N.named(front)
-            ),
-        )
+        return Err(Error::out_of_range(format!(
+            "{} but the deck {} has {} items: leave {} out",
+            Opt::N.spelled(front, &n.to_string()),
+            deck.label,
+            deck.n(),
+            Opt::N.named(front)
+        ))
         .about(Opt::N));
     }
     if let Some(bins) = request.bins.filter(|&b| b != deck.n()) {

@@ -2,7 +2,7 @@
 //! (`1,99`) or decimals such as probabilities (`0.1,0.2,0.7`), read the
 //! same by every front.
 
-use crate::error::{Error, ErrorKind, Opt, Result};
+use crate::error::{Error, Opt, Result};
 
 /// Weights separated by commas, spaces or lines: whole numbers (`1,99`) or
 /// decimals such as probabilities (`0.1,0.2,0.7`). The exact laws count in
@@ -10,18 +10,15 @@ use crate::error::{Error, ErrorKind, Opt, Result};
 /// same proportions (by ten to the most decimals written, then divided by
 /// their greatest common divisor: `1,2,7`); [`scaled_note`] says so.
 pub fn parse_weights(text: &str) -> Result<Vec<u64>> {
-    let tokens = tokens(text);
+    let tokens: Vec<&str> = crate::params::items(text).collect();
     let decimals: Vec<(u128, u32)> = tokens
         .iter()
         .map(|t| {
             decimal(t).ok_or_else(|| {
-                Error::of_kind(
-                    ErrorKind::BadInput,
-                    format!(
-                        "weight '{t}' is not a number ≥ 0 (write whole numbers, or decimals \
+                Error::bad_input(format!(
+                    "weight '{t}' is not a number ≥ 0 (write whole numbers, or decimals \
                          such as 0.25 without an exponent)"
-                    ),
-                )
+                ))
                 .about(Opt::Weights)
             })
         })
@@ -31,13 +28,10 @@ pub fn parse_weights(text: &str) -> Result<Vec<u64>> {
     }
     let places = decimals.iter().map(|&(_, p)| p).max().unwrap_or(0);
     let too_big = || {
-        Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!(
-                "weights {}: too many digits to scale to whole numbers below 2^64",
-                tokens.join(",")
-            ),
-        )
+        Error::out_of_range(format!(
+            "weights {}: too many digits to scale to whole numbers below 2^64",
+            tokens.join(",")
+        ))
         .about(Opt::Weights)
     };
     let scaled: Vec<u128> = decimals
@@ -62,7 +56,7 @@ pub fn parse_weights(text: &str) -> Result<Vec<u64>> {
 /// `weights 0.1,0.9 read as 1,9 (the same proportions in whole numbers,
 /// which the exact laws count in)`; `None` for whole numbers.
 pub fn scaled_note(text: &str, weights: &[u64]) -> Option<String> {
-    let tokens = tokens(text);
+    let tokens: Vec<&str> = crate::params::items(text).collect();
     tokens.iter().any(|t| t.contains('.')).then(|| {
         let whole: Vec<String> = weights.iter().map(u64::to_string).collect();
         format!(
@@ -72,13 +66,6 @@ pub fn scaled_note(text: &str, weights: &[u64]) -> Option<String> {
             whole.join(",")
         )
     })
-}
-
-/// The weights' texts, separated by commas, spaces or lines.
-fn tokens(text: &str) -> Vec<&str> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
-        .collect()
 }
 
 /// A decimal number ≥ 0 written without sign or exponent (`7`, `0.25`,

@@ -4,24 +4,21 @@
 //! [`SampleTally`]. Built-in runs keep the shuffles' reproducibility
 //! contract: the counts depend only on the spec, never on the thread count.
 
-use super::Sampler;
-use super::SamplerScratch;
 use super::subject::{Sample, Samplers};
 use super::tally::{SampleCounter, SampleTally};
+use super::{Sampler, SamplerScratch};
 use crate::audit::{ALL_TRIALS, FeedReport, Produced, Spec, Subject};
 use crate::engine::{self, ChunkPlan, ChunkRange, Observer, Progress};
-use crate::error::{Error, ErrorKind, Result};
-use crate::ingest::samples::{self, Base, SampleKind, Samples};
-use crate::ingest::{CommandSpec, Format, Ingested, Options, Resume};
+use crate::error::{Error, Result};
+use crate::ingest::samples::{Base, SampleKind, Samples};
+use crate::ingest::{Format, Ingested, Options};
 use crate::source::RandomSource;
 use crate::values::check_trials;
-use std::io::Read;
-use std::path::Path;
 
 /// How samples of `spec`, written in `format`, are read: its outside
 /// subject's shape and numbering, the samples asked for and whether they
 /// are weighted picks.
-fn options(spec: &Spec<Samplers>, format: Format) -> Result<Options<Samples>> {
+pub(super) fn options(spec: &Spec<Samplers>, format: Format) -> Result<Options<Samples>> {
     let Some(outside) = spec.subject.outside() else {
         return Err(Error::unsupported(format!(
             "{}: a built-in sampler is drawn, not read",
@@ -50,7 +47,7 @@ fn options(spec: &Spec<Samplers>, format: Format) -> Result<Options<Samples>> {
 }
 
 /// What a read of samples gave, as the audit's feed reports it.
-fn produced(
+pub(super) fn produced(
     spec: &Spec<Samplers>,
     read: Ingested<SampleTally, Base>,
     workers: Vec<crate::ingest::WorkerRun>,
@@ -62,49 +59,6 @@ fn produced(
         tally: read.tally,
         feed: Some(feed),
     }
-}
-
-/// Reads the samples `reader` holds for `spec` (text, one sample per line),
-/// named `name` in messages.
-pub(crate) fn read_from(
-    spec: &Spec<Samplers>,
-    reader: &mut (dyn Read + Send),
-    name: &str,
-    format: Format,
-    progress: Progress<'_>,
-) -> Result<Produced<Samplers>> {
-    samples::text_only(format)?;
-    let opts = options(spec, format)?;
-    let read = samples::read_samples(reader, name, &opts, progress)?;
-    Ok(produced(spec, read, Vec::new()))
-}
-
-/// Reads the samples of the file at `path` for `spec` from `resume.at`,
-/// with the numbering and k the read before it found, telling
-/// `resume.saver` how far it has got (see
-/// [`samples::read_samples_path_from`]).
-pub(crate) fn read_file_from(
-    spec: &Spec<Samplers>,
-    path: &Path,
-    format: Format,
-    resume: Resume<'_, SampleTally, Base>,
-    progress: Progress<'_>,
-) -> Result<Ingested<SampleTally, Base>> {
-    samples::text_only(format)?;
-    let opts = options(spec, format)?;
-    samples::read_samples_path_from(path, &opts, resume, progress)
-}
-
-/// Runs `command` for `spec` and counts the samples it prints.
-pub(crate) fn read_command(
-    spec: &Spec<Samplers>,
-    command: &CommandSpec,
-    progress: Progress<'_>,
-) -> Result<Produced<Samplers>> {
-    let opts = options(spec, Format::Text)?;
-    let (read, workers) =
-        samples::run_sample_command(command, &opts, spec.trials, spec.seed, progress)?;
-    Ok(produced(spec, read, workers))
 }
 
 /// Draws and counts only the chunks `chunks` of the built-in sampler run
@@ -134,30 +88,14 @@ pub(crate) fn count(
             chunks.size
         )));
     }
-    run_builtin(spec, sampler, chunks, progress)
-}
-
-/// Runs the chunks `chunks` of a built-in sampler on the engine's chunk
-/// runner.
-fn run_builtin(
-    spec: &Spec<Samplers>,
-    sampler: Sampler,
-    chunks: ChunkRange,
-    progress: Progress<'_>,
-) -> Result<SampleTally> {
     let scratch = sampler.prepare(spec.n, spec.options.weights.as_deref())?;
     let draw = Builtin {
         sampler,
         n: spec.n,
         scratch,
     };
-    run_draws(
-        spec,
-        (sampler.k() as usize, sampler.is_ordered()),
-        chunks,
-        draw,
-        progress,
-    )
+    let shape = (sampler.k() as usize, sampler.is_ordered());
+    run_draws(spec, shape, chunks, draw, progress)
 }
 
 /// Draws `spec.trials` samples of `sampler`, a sampler written in Rust, on
@@ -175,27 +113,18 @@ pub fn run_sampler<T: Sample>(
     progress: Progress<'_>,
 ) -> Result<SampleTally> {
     let Subject::Outside(outside) = &spec.subject else {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!(
-                "{}: a built-in sampler runs without a function",
-                spec.subject
-            ),
-        ));
+        return Err(Error::unsupported(format!(
+            "{}: a built-in sampler runs without a function",
+            spec.subject
+        )));
     };
-    let k = if outside.reading.kind == SampleKind::Pick {
-        1
-    } else {
-        k
-    };
+    let pick = outside.reading.kind == SampleKind::Pick;
+    let k = if pick { 1 } else { k };
     if k == 0 || k > spec.n {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!(
-                "{}: k = {k} is not in 1..={} (N = {})",
-                outside.name, spec.n, spec.n
-            ),
-        ));
+        return Err(Error::out_of_range(format!(
+            "{}: k = {k} is not in 1..={} (N = {})",
+            outside.name, spec.n, spec.n
+        )));
     }
     if let Some(weights) = &spec.options.weights {
         check_weights(weights, spec.n)?;
@@ -205,7 +134,7 @@ pub fn run_sampler<T: Sample>(
         name: &outside.name,
         n: spec.n,
         k,
-        pick: outside.reading.kind == SampleKind::Pick,
+        pick,
         seen: vec![u64::MAX; spec.n],
         drawn: 0,
     };
@@ -217,14 +146,13 @@ pub fn run_sampler<T: Sample>(
 /// give none of them one.
 fn check_weights(weights: &[u64], n: usize) -> Result<()> {
     if weights.len() != n {
-        return Err(Error::of_kind(
-            ErrorKind::BadInput,
-            format!("{} weights were given for N = {n} items", weights.len()),
-        ));
+        return Err(Error::bad_input(format!(
+            "{} weights were given for N = {n} items",
+            weights.len()
+        )));
     }
     if weights.iter().all(|&w| w == 0) {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
+        return Err(Error::out_of_range(
             "every weight is 0: nothing can be picked",
         ));
     }
@@ -316,10 +244,10 @@ impl<T: Sample> Draw for Checked<'_, T> {
             format!("a sample of k = {} distinct items of 0..{}", self.k, self.n)
         };
         let wrong = |why: String| {
-            Err(Error::of_kind(
-                ErrorKind::BadInput,
-                format!("{} did not return {what}: {why}", self.name),
-            ))
+            Err(Error::bad_input(format!(
+                "{} did not return {what}: {why}",
+                self.name
+            )))
         };
         if out.len() != self.k {
             return wrong(format!("it returned {} items", out.len()));

@@ -26,7 +26,7 @@
 
 use super::kernels::bernoulli_pass;
 use super::{Sampler, SamplerExact, SamplerScratch, Shape, SubsetMethod, WeightTable};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::exact::{DEFAULT_MAX_LEAVES, DrawLaw, Script, ScriptFault};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -41,7 +41,6 @@ pub const MAX_EXACT_N: usize = 64;
 /// The exact law of a k-of-N sampler (or board) at population `n`.
 #[derive(Debug, Clone)]
 pub struct SubsetLaw {
-    sampler: Sampler,
     n: usize,
     k: usize,
     ordered: bool,
@@ -54,11 +53,6 @@ pub struct SubsetLaw {
 }
 
 impl SubsetLaw {
-    /// The sampler.
-    pub fn sampler(&self) -> Sampler {
-        self.sampler
-    }
-
     /// The population size.
     pub fn n(&self) -> usize {
         self.n
@@ -67,12 +61,6 @@ impl SubsetLaw {
     /// The sample size.
     pub fn k(&self) -> usize {
         self.k
-    }
-
-    /// Whether the sampler is ordered (and [`tuples`](Self::tuples) is
-    /// kept).
-    pub fn ordered(&self) -> bool {
-        self.ordered
     }
 
     /// The exact method used.
@@ -102,13 +90,8 @@ impl SubsetLaw {
     pub fn probability(&self, items: &[u32]) -> BigRational {
         let mut key = items.to_vec();
         key.sort_unstable();
-        find(&self.subsets, &key)
-    }
-
-    /// The probability of the ordered tuple `items`, for an ordered
-    /// sampler.
-    pub fn tuple_probability(&self, items: &[u32]) -> Option<BigRational> {
-        self.ordered.then(|| find(&self.tuples, items))
+        let found = self.subsets.binary_search_by(|(k, _)| k.cmp(&key));
+        found.map_or_else(|_| BigRational::zero(), |i| self.subsets[i].1.clone())
     }
 
     /// Each item's probability of being in the sample (they add up to k).
@@ -136,26 +119,14 @@ impl SubsetLaw {
 
     /// Whether every k-subset has probability exactly 1/C(n, k).
     pub fn is_uniform(&self) -> bool {
-        let count = self.subset_count();
-        BigInt::from(self.subsets.len()) == count && {
-            let u = BigRational::new(BigInt::one(), count);
-            self.subsets.iter().all(|(_, q)| *q == u)
-        }
+        all_of(&self.subsets, self.subset_count())
     }
 
     /// For an ordered sampler, whether every ordered k-tuple of distinct
     /// items has probability exactly (n-k)!/n!; `None` for an unordered one.
     pub fn is_uniform_ordered(&self) -> Option<bool> {
-        if !self.ordered {
-            return None;
-        }
-        let count = falling(self.n, self.k);
-        Some(
-            BigInt::from(self.tuples.len()) == count && {
-                let u = BigRational::new(BigInt::one(), count);
-                self.tuples.iter().all(|(_, q)| *q == u)
-            },
-        )
+        let count = (self.n - self.k + 1..=self.n).fold(BigInt::one(), |c, x| c * x);
+        self.ordered.then(|| all_of(&self.tuples, count))
     }
 
     /// The total variation distance between the subset law and the
@@ -176,18 +147,12 @@ impl SubsetLaw {
 /// The exact law of a weighted pick for one weight vector.
 #[derive(Debug, Clone)]
 pub struct PickLaw {
-    sampler: Sampler,
     weights: Vec<u64>,
     leaves: u64,
     probabilities: Vec<BigRational>,
 }
 
 impl PickLaw {
-    /// The sampler.
-    pub fn sampler(&self) -> Sampler {
-        self.sampler
-    }
-
     /// The weights.
     pub fn weights(&self) -> &[u64] {
         &self.weights
@@ -225,24 +190,21 @@ pub fn exact_subset_law(sampler: Sampler, n: usize) -> Result<SubsetLaw> {
 pub fn exact_subset_law_capped(sampler: Sampler, n: usize, max_leaves: u64) -> Result<SubsetLaw> {
     let record = sampler.record();
     let Some(method) = sampler.subset_method() else {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!("{sampler} picks one index by weight: its exact law is exact_pick_law's"),
-        ));
+        return Err(Error::unsupported(format!(
+            "{sampler} picks one index by weight: its exact law is exact_pick_law's"
+        )));
     };
     sampler.check(n)?;
     if n > MAX_EXACT_N {
-        return Err(Error::of_kind(
-            ErrorKind::TooCostly,
-            format!("n = {n} is too large for an exact sampler law (at most {MAX_EXACT_N})"),
-        ));
+        return Err(Error::too_costly(format!(
+            "n = {n} is too large for an exact sampler law (at most {MAX_EXACT_N})"
+        )));
     }
     let k = sampler.k() as usize;
     if let SamplerExact::Unavailable(why) = record.exact {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!("{sampler} cannot be enumerated exactly: {why}"),
-        ));
+        return Err(Error::unsupported(format!(
+            "{sampler} cannot be enumerated exactly: {why}"
+        )));
     }
     if let Some(needed) = leaves_needed(method, n, k)
         && needed > u128::from(max_leaves)
@@ -282,7 +244,6 @@ pub fn exact_subset_law_capped(sampler: Sampler, n: usize, max_leaves: u64) -> R
         (outcomes, Vec::new())
     };
     Ok(SubsetLaw {
-        sampler,
         n,
         k,
         ordered,
@@ -307,10 +268,9 @@ pub fn exact_pick_law_capped(
     max_leaves: u64,
 ) -> Result<PickLaw> {
     let Sampler::Weighted(method) = sampler else {
-        return Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!("{sampler} is not a weighted pick: its exact law is exact_subset_law's"),
-        ));
+        return Err(Error::unsupported(format!(
+            "{sampler} is not a weighted pick: its exact law is exact_subset_law's"
+        )));
     };
     let table = WeightTable::new(weights)?;
     let n = table.len();
@@ -338,7 +298,6 @@ pub fn exact_pick_law_capped(
         }
     }
     Ok(PickLaw {
-        sampler,
         weights: weights.to_vec(),
         leaves,
         probabilities: masses.iter().map(Mass::total).collect(),
@@ -376,13 +335,6 @@ impl Mass {
     }
 }
 
-/// The probability of `key` in sorted `entries` (0 when absent).
-fn find(entries: &[(Vec<u32>, BigRational)], key: &[u32]) -> BigRational {
-    entries
-        .binary_search_by(|(k, _)| k.as_slice().cmp(key))
-        .map_or_else(|_| BigRational::zero(), |i| entries[i].1.clone())
-}
-
 /// Replays `sampler` on every leaf of the draw tree, adding each leaf's
 /// probability to its sample (sorted unless `ordered`).
 fn replay(
@@ -408,15 +360,14 @@ fn replay(
         if !ordered {
             key.sort_unstable();
         }
-        let p = script.probability();
-        match table.get_mut(&key) {
-            Some(mass) => mass.add(&p),
-            None => {
-                let mut mass = Mass::default();
-                mass.add(&p);
-                table.insert(key.clone(), mass);
-            }
+        // Cloning the key only for a new sample, not at every leaf.
+        if !table.contains_key(&key) {
+            table.insert(key.clone(), Mass::default());
         }
+        table
+            .get_mut(&key)
+            .expect("inserted")
+            .add(&script.probability());
         if !script.advance() {
             return Ok((table, leaves));
         }
@@ -541,19 +492,19 @@ fn count_leaf(leaves: &mut u64, max_leaves: u64, sampler: Sampler, n: usize) -> 
     Ok(())
 }
 
-/// n (n-1) ... (n-k+1).
-fn falling(n: usize, k: usize) -> BigInt {
-    (n - k + 1..=n).fold(BigInt::one(), |c, x| c * x)
+/// Whether `entries` are all `count` outcomes, each of probability 1/count.
+fn all_of(entries: &[(Vec<u32>, BigRational)], count: BigInt) -> bool {
+    BigInt::from(entries.len()) == count && {
+        let u = BigRational::new(BigInt::one(), count);
+        entries.iter().all(|(_, q)| *q == u)
+    }
 }
 
 fn cap_error(sampler: Sampler, n: usize, needed: &str, max_leaves: u64) -> Error {
-    Error::of_kind(
-        ErrorKind::TooCostly,
-        format!(
-            "the exact law of {sampler} at n = {n} needs {needed} leaves (replays), more than \
+    Error::too_costly(format!(
+        "the exact law of {sampler} at n = {n} needs {needed} leaves (replays), more than \
              the cap of {max_leaves}; use a smaller n or k, or raise the cap"
-        ),
-    )
+    ))
 }
 
 fn fault_error(sampler: Sampler, n: usize, fault: ScriptFault) -> Error {

@@ -45,31 +45,21 @@ fn first_k(out: &mut Vec<u32>, k: usize) {
 }
 
 /// Algorithm R: keep items `0..k`; item `i` (0-based, `i >= k`; the
-/// (i+1)-th) replaces `res[j]` when `j = uniform[0, i] < k`.
+/// (i+1)-th) replaces `res[j]` when `j = uniform[0, i - 1 + above] < k`.
+/// `above = 1` is the algorithm; `above = 0` is the off-by-one bound (for
+/// the 1-based i-th item, `uniform[0, i-2]`), keeping item `i` with
+/// probability k/i instead of k/(i+1).
 #[inline]
-pub(super) fn reservoir<S: RandomSource>(n: usize, k: usize, rng: &mut S, out: &mut Vec<u32>) {
-    first_k(out, k);
-    for i in k..n {
-        let j = rng.below(i as u32 + 1) as usize;
-        if j < k {
-            out[j] = i as u32;
-        }
-    }
-}
-
-/// Algorithm R with the off-by-one bound: item `i` (0-based) draws
-/// `j = uniform[0, i-1]` (for the 1-based i-th item, `uniform[0, i-2]`),
-/// so it is kept with probability k/i instead of k/(i+1).
-#[inline]
-pub(super) fn reservoir_off_by_one<S: RandomSource>(
+pub(super) fn reservoir<S: RandomSource>(
     n: usize,
     k: usize,
     rng: &mut S,
     out: &mut Vec<u32>,
+    above: u32,
 ) {
     first_k(out, k);
     for i in k..n {
-        let j = rng.below(i as u32) as usize;
+        let j = rng.below(i as u32 + above) as usize;
         if j < k {
             out[j] = i as u32;
         }

@@ -17,12 +17,12 @@ use crate::audit::{
 };
 use crate::error::Result;
 use crate::format::{format_ratio, thousands};
-use crate::ingest::samples::{Base, SampleKind};
+use crate::ingest::samples::{self, Base, SampleKind};
 use crate::pacing::{ChunkRange, Progress};
 use crate::plot::{HeatmapPanel, LogScale};
 use crate::report::model::Section;
 use crate::stats::pvalue::departure;
-use crate::stats::sampling::{self, Deviation, Method, NotApplicable, SamplingTest};
+use crate::stats::sampling::{self, Deviation, Method, NotApplicable, SampleCell, SamplingTest};
 use crate::stats::sensitivity::{MAX_CELL_DEVIATION, SENSITIVITY_POWER};
 use crate::stats::special::{chi2_isf, noncentrality_for_power};
 use crate::stats::{TestResult, Verdict};
@@ -207,7 +207,9 @@ impl Kind for Samplers {
         format: crate::ingest::Format,
         progress: Progress<'_>,
     ) -> Result<Produced<Self>> {
-        count::read_from(spec, reader, name, format, progress)
+        samples::text_only(format)?;
+        let read = samples::read_samples(reader, name, &count::options(spec, format)?, progress)?;
+        Ok(count::produced(spec, read, Vec::new()))
     }
 
     fn read_file_from(
@@ -217,7 +219,8 @@ impl Kind for Samplers {
         resume: crate::ingest::Resume<'_, SampleTally, Base>,
         progress: Progress<'_>,
     ) -> Result<crate::ingest::Ingested<SampleTally, Base>> {
-        count::read_file_from(spec, path, format, resume, progress)
+        samples::text_only(format)?;
+        samples::read_samples_path_from(path, &count::options(spec, format)?, resume, progress)
     }
 
     fn read_command(
@@ -225,7 +228,10 @@ impl Kind for Samplers {
         command: &crate::ingest::CommandSpec,
         progress: Progress<'_>,
     ) -> Result<Produced<Self>> {
-        count::read_command(spec, command, progress)
+        let opts = count::options(spec, crate::ingest::Format::Text)?;
+        let (read, workers) =
+            samples::run_sample_command(command, &opts, spec.trials, spec.seed, progress)?;
+        Ok(count::produced(spec, read, workers))
     }
 
     fn merge(into: &mut SampleTally, other: &SampleTally) {
@@ -260,11 +266,116 @@ impl Kind for Samplers {
     }
 
     fn test(spec: &Spec<Self>, tally: &SampleTally) -> Tested<Self> {
-        test(spec, tally)
+        let (n, k, trials) = (tally.n(), tally.k(), tally.trials());
+        let outcomes: Vec<(SampleTest, std::result::Result<SamplingTest, NotApplicable>)> =
+            match &spec.options.weights {
+                Some(w) => vec![(SampleTest::Picks, sampling::weighted(tally.inclusion(), w))],
+                None => [
+                    Some((
+                        SampleTest::Inclusion,
+                        sampling::inclusion(tally.inclusion(), trials, k, spec.seed),
+                    )),
+                    tally
+                        .pairs()
+                        .map(|c| (SampleTest::Pairs, sampling::pairs(c, n, trials, k))),
+                    tally
+                        .subsets()
+                        .map(|c| (SampleTest::Subsets, sampling::subset(c, n, k, spec.seed))),
+                    tally
+                        .slots()
+                        .map(|c| (SampleTest::Order, sampling::order(c, n, k, trials))),
+                ]
+                .into_iter()
+                .flatten()
+                .collect(),
+            };
+        let mut tested = Tested::<Self> {
+            results: Vec::new(),
+            not_run: Vec::new(),
+            found: Found::default(),
+        };
+        for (test, outcome) in outcomes {
+            let t = match outcome {
+                Ok(t) => t,
+                Err(why) => {
+                    tested.not_run.push((test, why.to_string()));
+                    continue;
+                }
+            };
+            if matches!(t.method, Method::Cantelli { .. }) {
+                tested.found.bounded.push(test);
+            }
+            if let Some(d) = t.largest.clone() {
+                tested.found.deviations.push((test, d));
+            }
+            tested.results.push(TestResult {
+                test,
+                statistic: t.statistic,
+                df: t.df,
+                log10_p: t.log10_p,
+                log10_p_holm: t.log10_p,
+                departure: departure(t.statistic, t.df),
+                method: t.describe(),
+            });
+        }
+        tested
     }
 
+    /// The smallest deviation of one item's inclusion (or pick) probability
+    /// that its test, held to its share of `alpha`, sees with 90% power:
+    /// adequate up to [`MAX_CELL_DEVIATION`], else why not and the samples
+    /// a verdict needs.
     fn sensitivity(audit: &Audit<Self>, alpha: f64, family: usize) -> Sensitivity {
-        sensitivity(audit, alpha / family.max(1) as f64)
+        let level = alpha / family.max(1) as f64;
+        let test = match audit.spec.options.weights {
+            Some(_) => SampleTest::Picks,
+            None => SampleTest::Inclusion,
+        };
+        let deviation = item_deviation(audit, test, level);
+        let (short, words) = if deviation.is_finite() {
+            (
+                format!("±{:.2}% per item", 100.0 * deviation),
+                format!(
+                    "with 90% power this run would have detected a ±{:.2}% deviation of one \
+                     item's probability",
+                    100.0 * deviation
+                ),
+            )
+        } else {
+            (
+                "nothing".to_string(),
+                "this run could not have detected any bias".to_string(),
+            )
+        };
+        let name = Some(test.name().to_string());
+        let mut sensitivity = Sensitivity::new(SENSITIVITY_POWER, level, name, short, words);
+        let figure = json!(deviation);
+        sensitivity
+            .figures
+            .insert("detectable_item_deviation".into(), figure);
+        if deviation <= MAX_CELL_DEVIATION {
+            return sensitivity;
+        }
+        let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
+        let unit = Samplers::unit(&audit.spec);
+        let weights = audit.spec.options.weights.as_deref();
+        let needed = adequate_trials(n, k, weights, level).max(trials + 1);
+        let why = if let Some((_, why)) = audit.not_run.iter().find(|(t, _)| *t == test) {
+            format!("the {test} test did not run ({why})")
+        } else if audit.found.bounded.contains(&test) {
+            format!("the {test} test's p-value is only a bound at this many {unit}")
+        } else {
+            format!(
+                "could see only a ±{:.0}% deviation of one item's probability, not ±{:.0}%",
+                100.0 * deviation,
+                100.0 * MAX_CELL_DEVIATION
+            )
+        };
+        let why = format!(
+            "{why}; about {} {unit} would make it conclusive",
+            thousands(needed)
+        );
+        sensitivity.too_small(why, Some(needed))
     }
 
     fn find(_audit: &Audit<Self>, _audits_in_run: usize) {}
@@ -287,28 +398,23 @@ impl Kind for Samplers {
     }
 
     fn deviation_words(audit: &Audit<Self>) -> String {
-        deviation_words(audit)
+        match decisive_cell(audit) {
+            Some((test, 0.0, cell)) => format!("{cell} never drawn ({test})"),
+            Some((test, ratio, cell)) => {
+                format!("{cell}: {}× expected ({test})", format_ratio(ratio))
+            }
+            None => {
+                let z = audit.found.deviations.iter().map(|(_, d)| d.z.abs());
+                format!("no cell stands out (max |z| {:.1})", z.fold(0.0, f64::max))
+            }
+        }
     }
 
     fn deviation_short(audit: &Audit<Self>) -> String {
-        let decisive = audit.decisive().map(|t| t.test);
-        let first = first_item(audit);
-        match audit
-            .found
-            .deviations
-            .iter()
-            .find(|(t, _)| Some(*t) == decisive)
-        {
-            Some((_, d)) if audit.verdict == Verdict::Biased => {
-                let ratio = d.ratio();
-                let cell = d.cell.numbered_from(first);
-                if ratio == 0.0 {
-                    format!("never: {cell}")
-                } else {
-                    format!("{}× {cell}", format_ratio(ratio))
-                }
-            }
-            _ => "none stands out".to_string(),
+        match decisive_cell(audit) {
+            Some((_, 0.0, cell)) => format!("never: {cell}"),
+            Some((_, ratio, cell)) => format!("{}× {cell}", format_ratio(ratio)),
+            None => "none stands out".to_string(),
         }
     }
 
@@ -379,180 +485,17 @@ pub fn first_item(audit: &Audit<Samplers>) -> usize {
     audit.feed.as_ref().map_or(0, |f| f.read.offset() as usize)
 }
 
-/// Runs every test that applies to `tally` (counted for `spec`), with
-/// their raw p-values; the audit applies Holm across them.
-fn test(spec: &Spec<Samplers>, tally: &SampleTally) -> Tested<Samplers> {
-    let (n, k, trials) = (tally.n(), tally.k(), tally.trials());
-    let mut outcomes: Vec<(SampleTest, std::result::Result<SamplingTest, String>)> = Vec::new();
-    let why = |e: NotApplicable| e.to_string();
-    match &spec.options.weights {
-        Some(weights) => outcomes.push((
-            SampleTest::Picks,
-            sampling::weighted(tally.inclusion(), weights).map_err(why),
-        )),
-        None => {
-            outcomes.push((
-                SampleTest::Inclusion,
-                sampling::inclusion(tally.inclusion(), trials, k, spec.seed).map_err(why),
-            ));
-            if let Some(pairs) = tally.pairs() {
-                outcomes.push((
-                    SampleTest::Pairs,
-                    sampling::pairs(pairs, n, trials, k).map_err(why),
-                ));
-            }
-            if let Some(subsets) = tally.subsets() {
-                outcomes.push((
-                    SampleTest::Subsets,
-                    sampling::subset(subsets, n, k, spec.seed).map_err(why),
-                ));
-            }
-            if let Some(slots) = tally.slots() {
-                outcomes.push((
-                    SampleTest::Order,
-                    sampling::order(slots, n, k, trials).map_err(why),
-                ));
-            }
-        }
-    }
-    let mut results = Vec::new();
-    let mut not_run = Vec::new();
-    let mut found = Found::default();
-    for (test, outcome) in outcomes {
-        let t = match outcome {
-            Ok(t) => t,
-            Err(reason) => {
-                not_run.push((test, reason));
-                continue;
-            }
-        };
-        if matches!(t.method, Method::Cantelli { .. }) {
-            found.bounded.push(test);
-        }
-        if let Some(d) = t.largest.clone() {
-            found.deviations.push((test, d));
-        }
-        results.push(TestResult {
-            test,
-            statistic: t.statistic,
-            df: t.df,
-            log10_p: t.log10_p,
-            log10_p_holm: t.log10_p,
-            departure: departure(t.statistic, t.df),
-            method: t.describe(),
-        });
-    }
-    Tested {
-        results,
-        not_run,
-        found,
-    }
-}
-
-/// The test that states what a run of `spec` could see: picks for a
-/// weighted pick, inclusion otherwise.
-fn sensitivity_test(spec: &Spec<Samplers>) -> SampleTest {
-    match spec.options.weights {
-        Some(_) => SampleTest::Picks,
-        None => SampleTest::Inclusion,
-    }
-}
-
-/// What `audit` could have detected with each test held to `level`: the
-/// smallest relative deviation of one item's inclusion (or pick)
-/// probability its inclusion test sees with 90% power; adequate when that
-/// is at most [`MAX_CELL_DEVIATION`], else why not and the samples a
-/// verdict needs.
-fn sensitivity(audit: &Audit<Samplers>, level: f64) -> Sensitivity {
-    let test = sensitivity_test(&audit.spec);
-    let deviation = item_deviation(audit, test, level);
-    let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
-    let weights = audit.spec.options.weights.as_deref();
-    let unit = Samplers::unit(&audit.spec);
-    let (inconclusive, trials_needed) = if deviation <= MAX_CELL_DEVIATION {
-        (None, None)
-    } else {
-        let needed = adequate_trials(n, k, weights, level).max(trials + 1);
-        let why = if let Some((_, why)) = audit.not_run.iter().find(|(t, _)| *t == test) {
-            format!("the {test} test did not run ({why})")
-        } else if audit.found.bounded.contains(&test) {
-            format!("the {test} test's p-value is only a bound at this many {unit}")
-        } else {
-            format!(
-                "could see only a ±{:.0}% deviation of one item's probability, not ±{:.0}%",
-                100.0 * deviation,
-                100.0 * MAX_CELL_DEVIATION
-            )
-        };
-        (
-            Some(format!(
-                "{why}; about {} {unit} would make it conclusive",
-                thousands(needed)
-            )),
-            Some(needed),
-        )
-    };
-    let (short, words) = if deviation.is_finite() {
-        (
-            format!("±{:.2}% per item", 100.0 * deviation),
-            format!(
-                "with 90% power this run would have detected a ±{:.2}% deviation of one item's \
-                 probability",
-                100.0 * deviation
-            ),
-        )
-    } else {
-        (
-            "nothing".to_string(),
-            "this run could not have detected any bias".to_string(),
-        )
-    };
-    let mut figures = Map::new();
-    figures.insert("detectable_item_deviation".into(), json!(deviation));
-    Sensitivity {
-        power: SENSITIVITY_POWER,
-        level,
-        test: Some(test.name().to_string()),
-        short,
-        words,
-        inconclusive,
-        trials_needed,
-        figures,
-    }
-}
-
-/// The largest deviation in words: for a biased verdict the decisive
-/// test's most deviant cell ("item 0: 0.71× expected (inclusion)");
-/// otherwise the largest |z| seen, naming no cell (noise is not a
-/// finding). Items are numbered as the input numbered them.
-pub fn deviation_words(audit: &Audit<Samplers>) -> String {
+/// For a biased verdict, the decisive test's most deviant cell: the test,
+/// its observed/expected ratio and the cell as the input numbered it.
+fn decisive_cell(audit: &Audit<Samplers>) -> Option<(SampleTest, f64, SampleCell)> {
     let decisive = audit.decisive().map(|t| t.test);
-    let first = first_item(audit);
-    let found = audit
+    let (test, d) = audit
         .found
         .deviations
         .iter()
-        .find(|(test, _)| Some(*test) == decisive);
-    match found {
-        Some((test, d)) if audit.verdict == Verdict::Biased => {
-            let ratio = d.ratio();
-            let cell = d.cell.numbered_from(first);
-            if ratio == 0.0 {
-                format!("{cell} never drawn ({test})")
-            } else {
-                format!("{cell}: {}× expected ({test})", format_ratio(ratio))
-            }
-        }
-        _ => {
-            let z = audit
-                .found
-                .deviations
-                .iter()
-                .map(|(_, d)| d.z.abs())
-                .fold(0.0, f64::max);
-            format!("no cell stands out (max |z| {z:.1})")
-        }
-    }
+        .find(|(t, _)| Some(*t) == decisive)?;
+    let cell = d.cell.numbered_from(first_item(audit));
+    (audit.verdict == Verdict::Biased).then(|| (*test, d.ratio(), cell))
 }
 
 /// The relative deviation of one item's inclusion probability p = k/N
@@ -641,33 +584,24 @@ mod tests {
 
     #[test]
     fn fair_samplers_pass_and_biased_ones_are_caught() {
-        let mut audits: Vec<Box<dyn Judged>> = vec![
-            audit("floyd:k=3", 10, 200_000, None).into(),
-            audit("partial-fisher-yates:k=3", 10, 200_000, None).into(),
-            audit("reservoir:k=3", 10, 200_000, None).into(),
-            audit("reservoir-off-by-one:k=3", 10, 200_000, None).into(),
-            audit("systematic:k=2", 10, 200_000, None).into(),
-            audit("weighted-prefix", 2, 200_000, Some(vec![1, 99])).into(),
-            audit("weighted-off-by-one", 2, 200_000, Some(vec![1, 99])).into(),
+        use Verdict::{Biased, NoBiasDetected};
+        let cases = [
+            ("floyd:k=3", 10, None, NoBiasDetected),
+            ("partial-fisher-yates:k=3", 10, None, NoBiasDetected),
+            ("reservoir:k=3", 10, None, NoBiasDetected),
+            ("reservoir-off-by-one:k=3", 10, None, Biased),
+            ("systematic:k=2", 10, None, Biased),
+            ("weighted-prefix", 2, Some(vec![1, 99]), NoBiasDetected),
+            ("weighted-off-by-one", 2, Some(vec![1, 99]), Biased),
         ];
+        let mut audits: Vec<Box<dyn Judged>> = cases
+            .iter()
+            .map(|(name, n, weights, _)| audit(name, *n, 200_000, weights.clone()).into())
+            .collect();
         audit::judge(&mut audits, 0.001);
         let audits: Vec<&Audit<Samplers>> = audits.iter().map(|a| sampled(a.as_ref())).collect();
-        let verdicts: Vec<(String, Verdict)> = audits
-            .iter()
-            .map(|a| (a.spec.subject.to_string(), a.verdict))
-            .collect();
-        use Verdict::{Biased, NoBiasDetected};
-        let want = [
-            NoBiasDetected,
-            NoBiasDetected,
-            NoBiasDetected,
-            Biased,
-            Biased,
-            NoBiasDetected,
-            Biased,
-        ];
-        for ((name, got), want) in verdicts.iter().zip(want) {
-            assert_eq!(*got, want, "{name}: {verdicts:?}");
+        for (audit, (name, .., want)) in audits.iter().zip(&cases) {
+            assert_eq!(audit.verdict, *want, "{name}");
         }
         // systematic keeps every item's inclusion at k/N: pairs catch it.
         let systematic = audits[4];

@@ -50,7 +50,7 @@ mod weighted;
 
 pub use crate::tally::sample::SampleTally;
 pub use count::run_sampler;
-pub use kind::{Found, SampleTest, adequate_trials, deviation_words, first_item};
+pub use kind::{Found, SampleTest, adequate_trials, first_item};
 pub use recorded::Recorded;
 pub use subject::{FnPicker, FnSampler, Reading, Sample, SamplerOptions, Samplers};
 
@@ -61,7 +61,7 @@ pub use exact::{
 pub use record::{Draws, Expected, SamplerExact, SamplerParam, SamplerRecord, Shape};
 pub use weighted::{MAX_TOTAL_WEIGHT, WeightTable};
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::params::{NamedParams, lookup};
 use crate::source::RandomSource;
 use kernels::SwapMap;
@@ -165,14 +165,6 @@ pub struct SamplerScratch {
 }
 
 impl SamplerScratch {
-    /// Scratch holding `table`, for a weighted pick.
-    pub fn with_weights(table: WeightTable) -> Self {
-        Self {
-            weights: Some(table),
-            ..Self::default()
-        }
-    }
-
     /// The weight table it holds, if any.
     pub fn weights(&self) -> Option<&WeightTable> {
         self.weights.as_ref()
@@ -351,7 +343,7 @@ impl SubsetMethod {
         debug_assert!(1 <= k && k <= n && n <= u32::MAX as usize);
         let s = scratch;
         match self {
-            SubsetMethod::Reservoir => kernels::reservoir(n, k, rng, out),
+            SubsetMethod::Reservoir => kernels::reservoir(n, k, rng, out, 1),
             SubsetMethod::ReservoirSkip => kernels::reservoir_skip(n, k, rng, out),
             SubsetMethod::SampleRange => kernels::sample_range(n, k, rng, out),
             SubsetMethod::Floyd => kernels::floyd(n, k, rng, out, &mut s.flags),
@@ -362,7 +354,7 @@ impl SubsetMethod {
             SubsetMethod::RetryDistinct => kernels::retry_distinct(n, k, rng, out, &mut s.flags),
             SubsetMethod::ShufflePrefix => kernels::shuffle_prefix(n, k, rng, out, &mut s.board),
             SubsetMethod::VirtualSwap => kernels::virtual_swap(n, k, rng, out, &mut s.map),
-            SubsetMethod::ReservoirOffByOne => kernels::reservoir_off_by_one(n, k, rng, out),
+            SubsetMethod::ReservoirOffByOne => kernels::reservoir(n, k, rng, out, 0),
             SubsetMethod::BernoulliTrim => kernels::bernoulli_trim(n, k, rng, out, &mut s.flags),
             SubsetMethod::Systematic => kernels::systematic(n, k, rng, out),
             SubsetMethod::LinearProbe => kernels::linear_probe(n, k, rng, out, &mut s.flags),
@@ -578,21 +570,15 @@ impl Sampler {
                 };
                 let cells = u64::from(w) * u64::from(h);
                 if cells > u64::from(u32::MAX) {
-                    return Err(Error::of_kind(
-                        ErrorKind::OutOfRange,
-                        format!(
-                            "minesweeper board {w} x {h} has {cells} cells, more than {}",
-                            u32::MAX
-                        ),
-                    ));
+                    return Err(Error::out_of_range(format!(
+                        "minesweeper board {w} x {h} has {cells} cells, more than {}",
+                        u32::MAX
+                    )));
                 }
                 if u64::from(m) > cells {
-                    return Err(Error::of_kind(
-                        ErrorKind::OutOfRange,
-                        format!(
-                            "minesweeper: m = {m} mines do not fit on a {w} x {h} board ({cells} cells)"
-                        ),
-                    ));
+                    return Err(Error::out_of_range(format!(
+                        "minesweeper: m = {m} mines do not fit on a {w} x {h} board ({cells} cells)"
+                    )));
                 }
                 let board = Board { w, h, m, method };
                 Sampler::Minesweeper(board).check(board.cells())?;
@@ -610,7 +596,7 @@ impl Sampler {
     /// for a board. A weighted pick's `n` is its number of weights (see
     /// [`prepare`](Self::prepare), which also checks the weights).
     pub fn check(&self, n: usize) -> Result<()> {
-        let out_of_range = |message: String| Err(Error::of_kind(ErrorKind::OutOfRange, message));
+        let out_of_range = |message: String| Err(Error::out_of_range(message));
         if n == 0 {
             return out_of_range(format!("{self}: the population is empty (n = 0)"));
         }
@@ -655,12 +641,16 @@ impl Sampler {
         match (self, weights) {
             (Sampler::Weighted(_), Some(weights)) => {
                 if weights.len() != n {
-                    return Err(Error::of_kind(
-                        ErrorKind::OutOfRange,
-                        format!("{self}: {} weights for n = {n} indices", weights.len()),
-                    ));
+                    return Err(Error::out_of_range(format!(
+                        "{self}: {} weights for n = {n} indices",
+                        weights.len()
+                    )));
                 }
-                Ok(SamplerScratch::with_weights(WeightTable::new(weights)?))
+                let weights = Some(WeightTable::new(weights)?);
+                Ok(SamplerScratch {
+                    weights,
+                    ..SamplerScratch::default()
+                })
             }
             (Sampler::Weighted(_), None) => Err(Error::unsupported(format!(
                 "{self} needs a weight per index (integers, given separately)"
@@ -723,10 +713,10 @@ impl Sampler {
 fn at_least_one(p: &NamedParams, key: &str, default: u32) -> Result<u32> {
     let value = p.get::<u32>(key)?.unwrap_or(default);
     if value == 0 {
-        return Err(Error::of_kind(
-            ErrorKind::OutOfRange,
-            format!("parameter {key} of '{}' must be at least 1", p.name),
-        ));
+        return Err(Error::out_of_range(format!(
+            "parameter {key} of '{}' must be at least 1",
+            p.name
+        )));
     }
     Ok(value)
 }
@@ -746,18 +736,15 @@ fn board_method(name: &str) -> Result<SubsetMethod> {
         SubsetMethod::ALL.iter().map(|m| (m.name(), *m)).collect();
     match lookup("sampler", name, &all) {
         Ok(Sampler::Subset { method, .. }) => Ok(method),
-        Ok(other) => Err(Error::of_kind(
-            ErrorKind::Unsupported,
-            format!(
-                "'{}' cannot place minesweeper's mines: method must be a k-of-N sampler (known: {})",
-                other.name(),
-                subsets
-                    .iter()
-                    .map(|(k, _)| *k)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )),
+        Ok(other) => Err(Error::unsupported(format!(
+            "'{}' cannot place minesweeper's mines: method must be a k-of-N sampler (known: {})",
+            other.name(),
+            subsets
+                .iter()
+                .map(|(k, _)| *k)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
         Err(_) => lookup("k-of-N sampler", name, &subsets),
     }
 }

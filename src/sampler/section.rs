@@ -69,18 +69,12 @@ pub(crate) fn section(
                 .join("; ")
         )));
     }
+    let pairs = a.tally.pairs().map(|_| format!(", {folder}/pairs.csv"));
+    let slots = a.tally.slots().map(|_| format!(", {folder}/slots.csv"));
     blocks.push(Block::Paragraph(format!(
         "Counts: {folder}/inclusion.csv{}{}.",
-        if a.tally.pairs().is_some() {
-            format!(", {folder}/pairs.csv")
-        } else {
-            String::new()
-        },
-        if a.tally.slots().is_some() {
-            format!(", {folder}/slots.csv")
-        } else {
-            String::new()
-        }
+        pairs.unwrap_or_default(),
+        slots.unwrap_or_default()
     )));
     Section::new(
         anchor,

@@ -45,21 +45,14 @@ impl Subject<Samplers> {
                     SampleKind::Ordered => "ordered samples",
                     SampleKind::Pick => "picks",
                 };
-                match &outside.feed {
-                    Feed::File { path, .. } if path.as_os_str() == "-" => {
-                        format!("your sampler: {what} read from stdin")
-                    }
-                    Feed::File { path, .. } => {
-                        format!("your sampler: {what} read from {}", path.display())
-                    }
-                    Feed::Command(cmd) => {
-                        format!("your sampler: {what} printed by `{}`", cmd.template)
-                    }
-                    Feed::Function => format!("your sampler: {what} drawn by a Rust function"),
-                    Feed::Given { from } | Feed::Drawn { from } => {
-                        format!("your sampler: {what} {from}")
-                    }
-                }
+                let from = match &outside.feed {
+                    Feed::File { path, .. } if path.as_os_str() == "-" => "read from stdin".into(),
+                    Feed::File { path, .. } => format!("read from {}", path.display()),
+                    Feed::Command(cmd) => format!("printed by `{}`", cmd.template),
+                    Feed::Function => "drawn by a Rust function".into(),
+                    Feed::Given { from } | Feed::Drawn { from } => from.clone(),
+                };
+                format!("your sampler: {what} {from}")
             }
         }
     }

@@ -1,5 +1,6 @@
 use super::exact::MAX_EXACT_N;
 use super::*;
+use crate::error::ErrorKind;
 use crate::source::{SourceSpec, SourceVisitor, StreamSource, Xoshiro256ppSource};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -14,41 +15,30 @@ fn subset(method: SubsetMethod, k: u32) -> Sampler {
     Sampler::Subset { method, k }
 }
 
-/// Every k-subset of 0..n, ascending, by hand (independent of the module).
-fn combinations(n: u32, k: usize) -> Vec<Vec<u32>> {
-    fn go(start: u32, n: u32, k: usize, prefix: &mut Vec<u32>, all: &mut Vec<Vec<u32>>) {
-        if prefix.len() == k {
-            all.push(prefix.clone());
-            return;
-        }
-        for v in start..n {
-            prefix.push(v);
-            go(v + 1, n, k, prefix, all);
-            prefix.pop();
-        }
-    }
-    let mut all = Vec::new();
-    go(0, n, k, &mut Vec::new(), &mut all);
-    all
+/// The kind of the error `result` must be.
+fn kind<T: std::fmt::Debug>(result: Result<T>) -> ErrorKind {
+    result.unwrap_err().kind()
 }
 
-/// Every ordered k-tuple of distinct items of 0..n, by hand.
-fn arrangements(n: u32, k: usize) -> Vec<Vec<u32>> {
-    fn go(n: u32, k: usize, prefix: &mut Vec<u32>, all: &mut Vec<Vec<u32>>) {
+/// Every k-subset of 0..n (or, when `ordered`, every ordered k-tuple of
+/// distinct items), ascending, by hand (independent of the module).
+fn tuples(n: u32, k: usize, ordered: bool) -> Vec<Vec<u32>> {
+    fn go(n: u32, k: usize, ordered: bool, prefix: &mut Vec<u32>, all: &mut Vec<Vec<u32>>) {
         if prefix.len() == k {
             all.push(prefix.clone());
             return;
         }
-        for v in 0..n {
+        let start = prefix.last().filter(|_| !ordered).map_or(0, |&v| v + 1);
+        for v in start..n {
             if !prefix.contains(&v) {
                 prefix.push(v);
-                go(n, k, prefix, all);
+                go(n, k, ordered, prefix, all);
                 prefix.pop();
             }
         }
     }
     let mut all = Vec::new();
-    go(n, k, &mut Vec::new(), &mut all);
+    go(n, k, ordered, &mut Vec::new(), &mut all);
     all
 }
 
@@ -80,11 +70,12 @@ const SMALL: [(usize, usize); 13] = [
 ];
 
 #[test]
-fn fair_samplers_are_exactly_uniform_over_subsets_against_brute_force() {
+fn fair_samplers_are_exactly_uniform_over_subsets_and_ordered_tuples() {
+    let mut ordered = Vec::new();
     for method in fair_enumerable() {
         for (n, k) in SMALL {
             let law = exact_subset_law(subset(method, k as u32), n).unwrap();
-            let expected = combinations(n as u32, k);
+            let expected = tuples(n as u32, k, false);
             let got: Vec<Vec<u32>> = law.subsets().iter().map(|(s, _)| s.clone()).collect();
             assert_eq!(got, expected, "{method} n={n} k={k}: reachable subsets");
             let u = q(1, expected.len() as i64);
@@ -94,16 +85,23 @@ fn fair_samplers_are_exactly_uniform_over_subsets_against_brute_force() {
             assert!(law.is_uniform(), "{method} n={n} k={k}");
             assert!(law.distance_to_uniform().is_zero());
             assert_eq!(law.total(), q(1, 1));
+            if !method.record().ordered {
+                continue;
+            }
+            let tuples_law = law.tuples().unwrap();
+            let expected = tuples(n as u32, k, true);
+            let got: Vec<Vec<u32>> = tuples_law.iter().map(|(t, _)| t.clone()).collect();
+            assert_eq!(got, expected, "{method} n={n} k={k}: reachable tuples");
+            let u = q(1, expected.len() as i64);
+            assert!(
+                tuples_law.iter().all(|(_, p)| *p == u),
+                "{method} n={n} k={k}"
+            );
+            assert_eq!(law.is_uniform_ordered(), Some(true));
+            ordered.push(method);
         }
     }
-}
-
-#[test]
-fn fair_ordered_samplers_are_exactly_uniform_over_ordered_tuples() {
-    let ordered: Vec<SubsetMethod> = fair_enumerable()
-        .into_iter()
-        .filter(|m| m.record().ordered)
-        .collect();
+    ordered.dedup();
     assert_eq!(
         ordered,
         [
@@ -112,23 +110,6 @@ fn fair_ordered_samplers_are_exactly_uniform_over_ordered_tuples() {
             SubsetMethod::VirtualSwap
         ]
     );
-    for method in ordered {
-        for (n, k) in SMALL {
-            let law = exact_subset_law(subset(method, k as u32), n).unwrap();
-            let tuples = law.tuples().unwrap();
-            let expected = arrangements(n as u32, k);
-            let got: Vec<Vec<u32>> = tuples.iter().map(|(t, _)| t.clone()).collect();
-            let mut sorted_expected = expected.clone();
-            sorted_expected.sort();
-            assert_eq!(
-                got, sorted_expected,
-                "{method} n={n} k={k}: reachable tuples"
-            );
-            let u = q(1, expected.len() as i64);
-            assert!(tuples.iter().all(|(_, p)| *p == u), "{method} n={n} k={k}");
-            assert_eq!(law.is_uniform_ordered(), Some(true));
-        }
-    }
     // Unordered samplers keep no tuples.
     let law = exact_subset_law(subset(SubsetMethod::Floyd, 2), 4).unwrap();
     assert!(law.tuples().is_none() && law.is_uniform_ordered().is_none());
@@ -228,11 +209,20 @@ fn bernoulli_trim_pass_folding_agrees_with_simulation() {
     for (s, p) in law.subsets() {
         let p = p.numer().to_string().parse::<f64>().unwrap()
             / p.denom().to_string().parse::<f64>().unwrap();
-        let want = p * f64::from(trials);
-        let sigma = (f64::from(trials) * p * (1.0 - p)).sqrt();
-        let got = *counts.get(s).unwrap_or(&0) as f64;
-        assert!((got - want).abs() < 5.0 * sigma, "{s:?}: {got} vs {want}");
+        let got = *counts.get(s).unwrap_or(&0);
+        assert_binomial(got, trials, p, 5.0, &format!("{s:?}"));
     }
+}
+
+/// Asserts that `count` of `trials` is within `sigmas` binomial standard
+/// deviations of `trials · p`.
+fn assert_binomial(count: u64, trials: u32, p: f64, sigmas: f64, what: &str) {
+    let want = p * f64::from(trials);
+    let sigma = (f64::from(trials) * p * (1.0 - p)).sqrt();
+    assert!(
+        (count as f64 - want).abs() < sigmas * sigma,
+        "{what}: {count} vs {want}"
+    );
 }
 
 /// Counts the subsets (sorted) `sampler` returns over `trials` trials.
@@ -253,7 +243,7 @@ fn simulate(sampler: Sampler, n: usize, trials: u32, seed: u64) -> BTreeMap<Vec<
 fn linear_probe_favours_cyclic_neighbours() {
     // N = 4, k = 2: {a, a+1} gets 1/4 (2/4 + 1/4) = 3/16, {a, a+2} 1/8.
     let law = exact_subset_law(subset(SubsetMethod::LinearProbe, 2), 4).unwrap();
-    for s in combinations(4, 2) {
+    for s in tuples(4, 2, false) {
         let adjacent = (s[1] - s[0]) % 2 == 1;
         let want = if adjacent { q(3, 16) } else { q(1, 8) };
         assert_eq!(law.probability(&s), want, "{s:?}");
@@ -343,30 +333,27 @@ fn exact_laws_refuse_what_they_cannot_do() {
     let err = exact_subset_law(subset(SubsetMethod::ShufflePrefix, 3), 20).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::TooCostly);
     assert!(err.to_string().contains("2432902008176640000"), "{err}");
-    let err = exact_subset_law(subset(SubsetMethod::Systematic, 1), MAX_EXACT_N + 1).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::TooCostly);
+    let systematic = subset(SubsetMethod::Systematic, 1);
+    assert_eq!(
+        kind(exact_subset_law(systematic, MAX_EXACT_N + 1)),
+        ErrorKind::TooCostly
+    );
     // bernoulli-trim's cost is found as it goes, under the cap.
-    let err = exact_subset_law_capped(subset(SubsetMethod::BernoulliTrim, 2), 6, 1000).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::TooCostly);
+    let trim = subset(SubsetMethod::BernoulliTrim, 2);
+    assert_eq!(
+        kind(exact_subset_law_capped(trim, 6, 1000)),
+        ErrorKind::TooCostly
+    );
     let alias = Sampler::parse("alias").unwrap();
+    assert_eq!(kind(exact_subset_law(alias, 3)), ErrorKind::Unsupported);
+    let floyd = subset(SubsetMethod::Floyd, 1);
+    assert_eq!(kind(exact_pick_law(floyd, &[1, 2])), ErrorKind::Unsupported);
     assert_eq!(
-        exact_subset_law(alias, 3).unwrap_err().kind(),
-        ErrorKind::Unsupported
+        kind(exact_pick_law_capped(alias, &[1, 99], 199)),
+        ErrorKind::TooCostly
     );
-    assert_eq!(
-        exact_pick_law(subset(SubsetMethod::Floyd, 1), &[1, 2])
-            .unwrap_err()
-            .kind(),
-        ErrorKind::Unsupported
-    );
-    let err = exact_pick_law_capped(alias, &[1, 99], 199).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::TooCostly);
-    assert_eq!(
-        exact_pick_law_capped(alias, &[1, 99], 200)
-            .unwrap()
-            .leaves(),
-        200
-    );
+    let law = exact_pick_law_capped(alias, &[1, 99], 200).unwrap();
+    assert_eq!(law.leaves(), 200);
 }
 
 #[test]
@@ -419,31 +406,23 @@ fn the_alias_table_is_built_in_exact_integers() {
 
 #[test]
 fn weights_are_checked() {
-    let kind = |r: Result<WeightTable>| r.unwrap_err().kind();
     assert_eq!(kind(WeightTable::new(&[])), ErrorKind::BadInput);
     assert_eq!(kind(WeightTable::new(&[0, 0])), ErrorKind::BadInput);
     let err = WeightTable::new(&[u64::from(u32::MAX), 1]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::OutOfRange);
     assert!(err.to_string().contains("4294967296"), "{err}");
-    assert_eq!(
-        kind(WeightTable::new(&[u64::MAX, u64::MAX])),
-        ErrorKind::OutOfRange
-    );
+    let too_heavy = WeightTable::new(&[u64::MAX, u64::MAX]);
+    assert_eq!(kind(too_heavy), ErrorKind::OutOfRange);
     let table = WeightTable::new(&[u64::from(u32::MAX) - 1, 1]).unwrap();
     assert_eq!(table.total(), u32::MAX);
     let prefix = Sampler::parse("weighted-prefix").unwrap();
     assert!(prefix.prepare(3, None).is_err());
     assert_eq!(
-        prefix.prepare(3, Some(&[1, 2])).unwrap_err().kind(),
+        kind(prefix.prepare(3, Some(&[1, 2]))),
         ErrorKind::OutOfRange
     );
-    assert!(
-        prefix
-            .prepare(2, Some(&[1, 2]))
-            .unwrap()
-            .weights()
-            .is_some()
-    );
+    let scratch = prefix.prepare(2, Some(&[1, 2])).unwrap();
+    assert!(scratch.weights().is_some());
     let err = subset(SubsetMethod::Floyd, 1)
         .prepare(2, Some(&[1, 2]))
         .unwrap_err();
@@ -543,11 +522,8 @@ fn reservoir_skip_includes_every_item_about_k_over_n_of_the_time() {
     let trials = 300_000u32;
     let counts = simulate(subset(SubsetMethod::ReservoirSkip, k), n, trials, 3);
     assert_eq!(counts.len(), 15);
-    let p = 1.0 / 15.0;
-    let sigma = (f64::from(trials) * p * (1.0 - p)).sqrt();
     for (s, &c) in &counts {
-        let dev = (c as f64 - f64::from(trials) * p).abs();
-        assert!(dev < 5.0 * sigma, "{s:?}: {c}");
+        assert_binomial(c, trials, 1.0 / 15.0, 5.0, &format!("{s:?}"));
     }
     // Inclusion at n = 1000, k = 10 (skips are long there).
     let (n, k, trials) = (1000usize, 10u32, 100_000u32);
@@ -555,18 +531,21 @@ fn reservoir_skip_includes_every_item_about_k_over_n_of_the_time() {
     let mut scratch = SamplerScratch::default();
     let mut rng = Xoshiro256ppSource::for_stream(9, 0);
     let mut out = Vec::new();
-    let mut hits = vec![0u32; n];
+    let mut hits = vec![0u64; n];
     for _ in 0..trials {
         sampler.sample(n, &mut rng, &mut out, &mut scratch);
         for &v in &out {
             hits[v as usize] += 1;
         }
     }
-    let p = f64::from(k) / n as f64;
-    let sigma = (f64::from(trials) * p * (1.0 - p)).sqrt();
     for (item, &h) in hits.iter().enumerate() {
-        let dev = (f64::from(h) - f64::from(trials) * p).abs();
-        assert!(dev < 6.0 * sigma, "item {item}: {h}");
+        assert_binomial(
+            h,
+            trials,
+            f64::from(k) / n as f64,
+            6.0,
+            &format!("item {item}"),
+        );
     }
 }
 
@@ -593,8 +572,7 @@ fn names_round_trip_and_typos_get_a_suggestion() {
     );
     let err = Sampler::parse("flyod").unwrap_err().to_string();
     assert!(err.contains("did you mean 'floyd'?"), "{err}");
-    let err = Sampler::parse("reservoir:k=0").unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::OutOfRange);
+    assert_eq!(kind(Sampler::parse("reservoir:k=0")), ErrorKind::OutOfRange);
     assert!(Sampler::parse("reservoir:n=3").is_err());
     assert!(Sampler::parse("reservoir:k=x").is_err());
     let err = Sampler::parse("alias:k=2").unwrap_err().to_string();
@@ -665,8 +643,8 @@ fn minesweeper_is_a_board_placed_by_any_k_of_n_sampler() {
     assert!(Sampler::parse("minesweeper:w=3,h=3,m=3,method=systematic").is_ok());
     assert!(Sampler::parse("minesweeper:w=0").is_err());
     assert!(Sampler::parse("minesweeper:k=3").is_err());
-    let err = Sampler::parse("minesweeper:w=100000,h=100000,m=1").unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::OutOfRange);
+    let huge = Sampler::parse("minesweeper:w=100000,h=100000,m=1");
+    assert_eq!(kind(huge), ErrorKind::OutOfRange);
 }
 
 #[test]

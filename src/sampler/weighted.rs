@@ -7,7 +7,7 @@
 //! down) rather than drawn from raw bits, which would make the law neither
 //! exact nor enumerable.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::source::RandomSource;
 
 /// Largest total weight a [`WeightTable`] takes: draws are `below(bound)`
@@ -35,37 +35,29 @@ impl WeightTable {
     /// and a total above [`MAX_TOTAL_WEIGHT`].
     pub fn new(weights: &[u64]) -> Result<Self> {
         if weights.is_empty() {
-            return Err(Error::of_kind(
-                ErrorKind::BadInput,
+            return Err(Error::bad_input(
                 "a weighted pick needs at least one weight",
             ));
         }
         if weights.len() > u32::MAX as usize {
-            return Err(Error::of_kind(
-                ErrorKind::OutOfRange,
-                format!(
-                    "{} weights are too many (at most {})",
-                    weights.len(),
-                    u32::MAX
-                ),
-            ));
+            return Err(Error::out_of_range(format!(
+                "{} weights are too many (at most {})",
+                weights.len(),
+                u32::MAX
+            )));
         }
         let total: u128 = weights.iter().map(|&w| u128::from(w)).sum();
         if total == 0 {
-            return Err(Error::of_kind(
-                ErrorKind::BadInput,
+            return Err(Error::bad_input(
                 "the weights are all zero: nothing can be picked",
             ));
         }
         if total > u128::from(MAX_TOTAL_WEIGHT) {
-            return Err(Error::of_kind(
-                ErrorKind::OutOfRange,
-                format!(
-                    "the weights add up to {total}, more than {MAX_TOTAL_WEIGHT}: weighted picks \
+            return Err(Error::out_of_range(format!(
+                "the weights add up to {total}, more than {MAX_TOTAL_WEIGHT}: weighted picks \
                      draw uniform[0, total-1] as one 32-bit bounded draw (exact and enumerable); \
                      scale the weights down"
-                ),
-            ));
+            )));
         }
         let total = total as u32;
         let mut prefix = Vec::with_capacity(weights.len());

@@ -71,10 +71,7 @@ impl LineView {
     ) -> Option<Self> {
         let n = audit.tally.n();
         let m = groups.len();
-        let mut sizes = vec![0usize; m];
-        for &g in group_of {
-            sizes[g as usize] += 1;
-        }
+        let sizes = deck::laws::group_sizes(group_of, m);
         let shares: Vec<f64> = sizes.iter().map(|&k| k as f64 / n as f64).collect();
         let counts = deck::laws::group_matrix(&audit.tally, group_of, m);
         Some(Self {
@@ -207,10 +204,7 @@ pub fn exact_marginal_deviation(audit: &Audit) -> Option<(PvCell, f64)> {
         return Some((cell, ratio));
     };
     let n = spec.n;
-    let mut sizes = vec![0usize; deck.kinds()];
-    for &k in deck.kind_of() {
-        sizes[k as usize] += 1;
-    }
+    let sizes = deck::laws::group_sizes(deck.kind_of(), deck.kinds());
     let mut best: Option<(PvCell, f64)> = None;
     for position in 0..n {
         let mut by_kind = vec![0.0f64; deck.kinds()];

@@ -49,7 +49,6 @@ pub use crate::tally::{
 };
 pub use battery::cells;
 pub use count::run_shuffle;
-pub use read::options as read_options;
 pub use record::{BINNED_NOTE, MAX_EMBEDDED_N};
 pub use recorded::Recorded;
 
@@ -58,7 +57,7 @@ use crate::audit::{
 };
 use crate::engine::{self, Progress};
 use crate::error::Result;
-use crate::ingest::Items;
+use crate::ingest::{self, Items};
 use crate::pacing::ChunkRange;
 use crate::plot::{HeatmapPanel, LogScale};
 use crate::report::model::Section;
@@ -228,7 +227,9 @@ impl Kind for Shuffles {
         format: crate::ingest::Format,
         progress: Progress<'_>,
     ) -> Result<Produced<Self>> {
-        read::read_from(spec, reader, name, format, progress)
+        let opts = read::options(spec, format);
+        let read = ingest::read(reader, name, &opts, progress).map_err(read::as_bad_input)?;
+        Ok(read::produced(spec, read, Vec::new()))
     }
 
     fn read_file_from(
@@ -238,7 +239,8 @@ impl Kind for Shuffles {
         resume: crate::ingest::Resume<'_, Tally, Items>,
         progress: Progress<'_>,
     ) -> Result<crate::ingest::Ingested<Tally, Items>> {
-        read::read_file_from(spec, path, format, resume, progress)
+        let opts = read::options(spec, format);
+        ingest::read_path_from(path, &opts, resume, progress).map_err(read::as_bad_input)
     }
 
     fn read_command(
@@ -246,7 +248,15 @@ impl Kind for Shuffles {
         command: &crate::ingest::CommandSpec,
         progress: Progress<'_>,
     ) -> Result<Produced<Self>> {
-        read::read_command(spec, command, progress)
+        let n = (spec.n != audit::N_FROM_INPUT).then_some(spec.n);
+        if n.is_some() {
+            count::check(spec)?;
+        }
+        let opts = read::options(spec, crate::ingest::Format::Text);
+        let (read, workers) =
+            ingest::run_command(command, n, spec.trials, spec.seed, &opts, progress)
+                .map_err(read::as_bad_input)?;
+        Ok(read::produced(spec, read, workers))
     }
 
     fn merge(into: &mut Tally, other: &Tally) {

@@ -15,6 +15,13 @@ pub(super) fn key_from_seed(seed: u64) -> [u8; 32] {
     key
 }
 
+/// ChaCha8 keyed by `seed`, on its stream `stream`.
+pub(super) fn chacha8(seed: u64, stream: u64) -> rand_chacha::ChaCha8Rng {
+    let mut rng = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(seed));
+    rng.set_stream(stream);
+    rng
+}
+
 macro_rules! rng_source {
     ($(#[$doc:meta])* $name:ident, $rng:ty, |$seed:ident, $stream:ident| $make:expr) => {
         $(#[$doc])*
@@ -48,11 +55,7 @@ rng_source!(
     /// disjoint streams per key; the default source.
     ChaCha8Source,
     rand_chacha::ChaCha8Rng,
-    |seed, stream| {
-        let mut rng = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(seed));
-        rng.set_stream(stream);
-        rng
-    }
+    |seed, stream| chacha8(seed, stream)
 );
 
 rng_source!(

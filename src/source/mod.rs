@@ -115,11 +115,17 @@ impl<S: RandomSource + ?Sized> rand::TryRng for RandAdapter<'_, S> {
     }
 }
 
-/// Mixes a 64-bit value (SplitMix64's finaliser): used to turn a (seed, stream)
+/// Mixes a 64-bit value (SplitMix64's step): used to turn a (seed, stream)
 /// pair into well-spread generator seeds.
 #[inline]
-pub fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+pub fn splitmix64(z: u64) -> u64 {
+    avalanche(z.wrapping_add(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The splitmix64 finaliser: a bijection of u64 that mixes every bit into
+/// every other.
+#[inline]
+pub(crate) fn avalanche(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

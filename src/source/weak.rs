@@ -1,7 +1,7 @@
 //! Deliberately weak sources, reproducing real-world mistakes so that users can
 //! see what a bad generator does to a good algorithm.
 
-use super::generators::key_from_seed;
+use super::generators::{chacha8, key_from_seed};
 use super::{RandomSource, StreamSource, splitmix64};
 use rand::{Rng, SeedableRng};
 
@@ -36,9 +36,7 @@ impl RandomSource for Rand15ModSource {
 
 impl StreamSource for Rand15ModSource {
     fn for_stream(seed: u64, stream: u64) -> Self {
-        let mut rng = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(seed));
-        rng.set_stream(stream);
-        Self(rng)
+        Self(chacha8(seed, stream))
     }
 }
 
@@ -233,9 +231,7 @@ pub type Seed32Source = PerDealSource<Seeds32>;
 
 impl StreamSource for Seed32Source {
     fn for_stream(seed: u64, stream: u64) -> Self {
-        let mut seeds = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(seed));
-        seeds.set_stream(stream);
-        PerDealSource::new(Seeds32(seeds))
+        PerDealSource::new(Seeds32(chacha8(seed, stream)))
     }
 }
 
@@ -268,10 +264,8 @@ const CLOCK_MS_PER_STREAM: u64 = 86_400_000;
 
 impl StreamSource for ClockMsSource {
     fn for_stream(seed: u64, stream: u64) -> Self {
-        let mut gaps = rand_chacha::ChaCha8Rng::from_seed(key_from_seed(seed));
-        gaps.set_stream(stream);
         PerDealSource::new(MsClock {
-            gaps,
+            gaps: chacha8(seed, stream),
             clock: seed.wrapping_add(stream.wrapping_mul(CLOCK_MS_PER_STREAM)),
             started: false,
         })

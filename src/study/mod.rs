@@ -386,14 +386,6 @@ impl StudyResult {
         self.audits.iter().any(|a| a.verdict() == Verdict::Biased)
     }
 
-    /// Whether every audit found no bias with a run large enough to have
-    /// seen one (what `--require-pass` asks).
-    pub fn all_passed(&self) -> bool {
-        self.audits
-            .iter()
-            .all(|a| a.verdict() == Verdict::NoBiasDetected)
-    }
-
     /// The folder of each audit's files in the report folder: the subject's
     /// slug, with its n and source where two audits would share it, and a
     /// number where they still would.
@@ -506,52 +498,43 @@ fn mixing_folder(plan: &MixingPlan) -> String {
 /// otherwise; a data loader's exact curve against its size. A process the
 /// mixing library cannot measure, or a failure, is reported, not fatal.
 fn measure(plan: &MixingPlan) -> MeasuredMixing {
-    if let Some(loader) = plan.loader() {
-        let outcome = match mixing::buffer::curve(loader, plan.n, &plan.steps) {
-            Ok(curve) => MixingOutcome::Loaders(LoaderReport {
-                plan: plan.clone(),
-                curve,
-                image: Some(format!("{}/loaders.png", mixing_folder(plan))),
-            }),
-            Err(e) => MixingOutcome::Failed(plan.clone(), e.to_string()),
-        };
-        return MeasuredMixing {
-            outcome,
-            curve: None,
-        };
-    }
-    let Some(algorithm) = Algorithm::parse(&plan.process)
+    let failed = |e: Error| MixingOutcome::Failed(plan.clone(), e.to_string());
+    let algorithm = Algorithm::parse(&plan.process)
         .ok()
-        .and_then(|a| a.with_k(1))
-    else {
-        return MeasuredMixing {
-            outcome: MixingOutcome::NotAvailable(plan.clone()),
-            curve: None,
-        };
-    };
-    match measure_with(plan, algorithm) {
-        Ok(curve) => {
-            let method = match curve.statistic {
-                Some(statistic) => {
-                    format!("Monte Carlo, {} trials per k, via {statistic}", plan.trials)
-                }
-                None => "exact".to_string(),
-            };
-            MeasuredMixing {
-                outcome: MixingOutcome::Measured(PlannedCurve {
+        .and_then(|a| a.with_k(1));
+    let (outcome, curve) = match (plan.loader(), algorithm) {
+        (Some(loader), _) => match mixing::buffer::curve(loader, plan.n, &plan.steps) {
+            Ok(curve) => (
+                MixingOutcome::Loaders(LoaderReport {
+                    plan: plan.clone(),
+                    curve,
+                    image: Some(format!("{}/loaders.png", mixing_folder(plan))),
+                }),
+                None,
+            ),
+            Err(e) => (failed(e), None),
+        },
+        (None, None) => (MixingOutcome::NotAvailable(plan.clone()), None),
+        (None, Some(algorithm)) => match measure_with(plan, algorithm) {
+            Ok(curve) => {
+                let method = match curve.statistic {
+                    Some(statistic) => {
+                        format!("Monte Carlo, {} trials per k, via {statistic}", plan.trials)
+                    }
+                    None => "exact".to_string(),
+                };
+                let measured = PlannedCurve {
                     plan: plan.clone(),
                     metric: format!("total variation distance to uniform ({method})"),
                     points: curve.points.clone(),
                     image: Some(format!("{}/mixing.png", mixing_folder(plan))),
-                }),
-                curve: Some(curve),
+                };
+                (MixingOutcome::Measured(measured), Some(curve))
             }
-        }
-        Err(e) => MeasuredMixing {
-            outcome: MixingOutcome::Failed(plan.clone(), e.to_string()),
-            curve: None,
+            Err(e) => (failed(e), None),
         },
-    }
+    };
+    MeasuredMixing { outcome, curve }
 }
 
 fn measure_with(plan: &MixingPlan, algorithm: Algorithm) -> Result<MixingCurve> {
@@ -652,6 +635,15 @@ mod tests {
         let verdicts: Vec<Verdict> = result.audits.iter().map(|a| a.verdict()).collect();
         use Verdict::{Biased, NoBiasDetected};
         assert_eq!(verdicts, [Biased, NoBiasDetected, NoBiasDetected, Biased]);
+        assert!(result.any_biased());
+        assert_eq!(result.summary().audits.len(), 4);
+        // What each audit found is computed once the study is judged.
+        for audit in &result.audits[..2] {
+            let audit: &Audit<Shuffles> = audit.as_any().downcast_ref().unwrap();
+            assert!(audit.findings().is_some(), "{}", audit.spec().subject);
+        }
+        let shuffles = planned(vec![spec("naive-swap", 1), spec("fisher-yates", 1)]);
+        assert_eq!(default_title(&shuffles), "Audit of 2 shuffles at n = 6");
         // One Holm correction over the four audits' own p-values.
         let raw: Vec<f64> = result.audits.iter().map(|a| a.log10_p()).collect();
         let adjusted: Vec<f64> = result.audits.iter().map(|a| a.log10_p_adjusted()).collect();
@@ -697,30 +689,6 @@ mod tests {
         );
         assert!(report.contains("reservoir-off-by-one:k=3"), "{report}");
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_study_runs_judges_and_reports_every_trial() {
-        let study = Study::new(planned(vec![
-            spec("naive-swap", 30_000),
-            spec("fisher-yates", 30_000),
-        ]));
-        assert_eq!(study.planned_trials(), 60_000);
-        assert_eq!(study.title, "Audit of 2 shuffles at n = 6");
-        let seen = Counting::new();
-        let result = study.run(&seen).unwrap();
-        assert_eq!(seen.0.load(Ordering::Relaxed), 60_000);
-        assert_eq!(seen.1.load(Ordering::Relaxed), 2);
-        assert_eq!(result.audits[0].verdict(), Verdict::Biased);
-        assert_eq!(result.audits[1].verdict(), Verdict::NoBiasDetected);
-        assert!(result.any_biased());
-        assert!(!result.all_passed());
-        // What each audit found is computed once the study is judged.
-        for audit in &result.audits {
-            let audit: &Audit<Shuffles> = audit.as_any().downcast_ref().unwrap();
-            assert!(audit.findings().is_some(), "{}", audit.spec().subject);
-        }
-        assert_eq!(result.summary().audits.len(), 2);
     }
 
     #[test]

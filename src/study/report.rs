@@ -229,19 +229,35 @@ fn verdict_section(result: &StudyResult, folders: &[String], records: &[Record])
     // Columns every audit shares are stated once above the table instead:
     // the table stays narrow enough to read on a small screen.
     let varies = |f: &dyn Fn(&Record) -> String| records.iter().any(|r| f(r) != f(&records[0]));
-    let with_n = varies(&|r| r.n.to_string());
-    let with_trials = varies(&|r| r.trials.to_string());
-    let with_rng = varies(&|r| r.rng.clone());
+    let first = &records[0];
+    // Samples and picks in one study are trials of each.
+    let unit = match varies(&|r| r.unit.to_string()) {
+        true => "trials",
+        false => first.unit,
+    };
+    type Shown = dyn Fn(&Record) -> String;
+    let optional: [(Column, &Shown, String); 3] = [
+        (
+            Column::number("n"),
+            &|r| r.n.to_string(),
+            format!("n = {}", first.n),
+        ),
+        (
+            Column::number("trials"),
+            &|r| thousands(r.trials),
+            format!("{} {unit}", thousands(first.trials)),
+        ),
+        (
+            Column::text("rng"),
+            &|r| r.rng.clone(),
+            format!("rng {}", first.rng),
+        ),
+    ];
+    let (varying, shared): (Vec<_>, Vec<_>) =
+        optional.into_iter().partition(|(_, f, _)| varies(*f));
+    let shared: Vec<String> = shared.into_iter().map(|(_, _, words)| words).collect();
     let mut columns = vec![Column::text("subject")];
-    if with_n {
-        columns.push(Column::number("n"));
-    }
-    if with_trials {
-        columns.push(Column::number("trials"));
-    }
-    if with_rng {
-        columns.push(Column::text("rng"));
-    }
+    columns.extend(varying.iter().map(|(column, _, _)| column.clone()));
     columns.extend([
         Column::text("verdict"),
         Column::text("seen by").secondary(),
@@ -261,15 +277,7 @@ fn verdict_section(result: &StudyResult, folders: &[String], records: &[Record])
             text: record.subject.clone(),
             target: anchor(folder),
         }];
-        if with_n {
-            row.push(Cell::text(record.n.to_string()));
-        }
-        if with_trials {
-            row.push(Cell::text(thousands(record.trials)));
-        }
-        if with_rng {
-            row.push(Cell::text(record.rng.clone()));
-        }
+        row.extend(varying.iter().map(|(_, f, _)| Cell::text(f(record))));
         row.extend([
             verdict_cell(audit.as_ref()),
             seen_by_cell(audit.seen_by_titles()),
@@ -279,22 +287,6 @@ fn verdict_section(result: &StudyResult, folders: &[String], records: &[Record])
             trials_cell(record),
         ]);
         table.rows.push(row);
-    }
-    let first = &records[0];
-    let mut shared = Vec::new();
-    if !with_n {
-        shared.push(format!("n = {}", first.n));
-    }
-    if !with_trials {
-        // Samples and picks in one study are trials of each.
-        let unit = match varies(&|r| r.unit.to_string()) {
-            true => "trials",
-            false => first.unit,
-        };
-        shared.push(format!("{} {unit}", thousands(first.trials)));
-    }
-    if !with_rng {
-        shared.push(format!("rng {}", first.rng));
     }
     let shared = match shared.is_empty() {
         true => String::new(),
@@ -401,12 +393,10 @@ fn comparison_section(audits: &[Box<dyn Judged>]) -> Section {
         "comparison",
         "All audits at a glance",
         vec![
-            Block::Image(Image {
-                path: COMPARISON_FILE.to_string(),
-                alt: format!("Grid of {count} squares, one per audit, on one shared colour scale"),
-                caption: None,
-                size: ImageSize::Wide,
-            }),
+            wide_image(
+                COMPARISON_FILE,
+                format!("Grid of {count} squares, one per audit, on one shared colour scale"),
+            ),
             Block::Paragraph("How to read it:".to_string()),
             Block::List(how),
         ],
@@ -426,15 +416,12 @@ fn mixing_section(measured: &[MeasuredMixing]) -> Section {
     for (i, outcome) in measured.iter().map(|m| &m.outcome).enumerate() {
         let (plan, blocks) = match outcome {
             MixingOutcome::Measured(curve) => {
-                let mut blocks = Vec::new();
-                if let Some(path) = &curve.image {
-                    blocks.push(Block::Image(Image {
-                        path: path.clone(),
-                        alt: format!("Mixing curve of {}", curve.plan.describe()),
-                        caption: None,
-                        size: ImageSize::Wide,
-                    }));
-                }
+                let alt = format!("Mixing curve of {}", curve.plan.describe());
+                let mut blocks: Vec<Block> = curve
+                    .image
+                    .iter()
+                    .map(|path| wide_image(path, alt.clone()))
+                    .collect();
                 blocks.push(Block::Paragraph(format!(
                     "Distance: {}; {} shuffles per point.",
                     curve.metric,
@@ -491,15 +478,12 @@ fn mixing_section(measured: &[MeasuredMixing]) -> Section {
 /// loaders' distances at every size.
 fn loader_blocks(report: &LoaderReport) -> Vec<Block> {
     let curve = &report.curve;
-    let mut blocks = Vec::new();
-    if let Some(path) = &report.image {
-        blocks.push(Block::Image(Image {
-            path: path.clone(),
-            alt: format!("Data-loader curve of {}", report.plan.describe()),
-            caption: None,
-            size: ImageSize::Wide,
-        }));
-    }
+    let alt = format!("Data-loader curve of {}", report.plan.describe());
+    let mut blocks: Vec<Block> = report
+        .image
+        .iter()
+        .map(|path| wide_image(path, alt.clone()))
+        .collect();
     blocks.push(Block::Paragraph(format!(
         "How big must the buffer be? At n = {}: {}",
         thousands(curve.n as u64),
@@ -536,6 +520,16 @@ fn loader_blocks(report: &LoaderReport) -> Vec<Block> {
         rows,
     }));
     blocks
+}
+
+/// A picture across the page, without a caption.
+fn wide_image(path: &str, alt: String) -> Block {
+    Block::Image(Image {
+        path: path.to_string(),
+        alt,
+        caption: None,
+        size: ImageSize::Wide,
+    })
 }
 
 fn method_section(result: &StudyResult) -> Section {

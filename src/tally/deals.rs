@@ -19,6 +19,7 @@
 //! where the first M deals would hold only (M/T)² of them.
 
 use crate::permutation::{factorial, rank};
+use crate::source::avalanche;
 use rayon::slice::ParallelSliceMut;
 use serde::{Deserialize, Serialize};
 
@@ -330,15 +331,6 @@ fn pack_eight(chunk: &[u32; 8]) -> u64 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     pack(chunk)
-}
-
-/// The splitmix64 finaliser: a bijection of u64 that mixes every bit into
-/// every other.
-#[inline]
-fn avalanche(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

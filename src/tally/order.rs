@@ -182,16 +182,8 @@ impl OrderCounts {
         Self {
             inversion_edges,
             inversions,
-            displacement: if parts.displacement {
-                vec![0; displacement_bins(n)]
-            } else {
-                Vec::new()
-            },
-            lehmer: if parts.lehmer {
-                vec![0; lehmer_rows(n).bins() * LEHMER_DIGIT_BINS]
-            } else {
-                Vec::new()
-            },
+            displacement: super::zeros(parts.displacement, displacement_bins(n)),
+            lehmer: super::zeros(parts.lehmer, lehmer_rows(n).bins() * LEHMER_DIGIT_BINS),
         }
     }
 

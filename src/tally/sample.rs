@@ -110,24 +110,18 @@ impl SampleTally {
     pub fn merge(&mut self, other: &SampleTally) {
         assert_eq!((self.n, self.k), (other.n, other.k), "tallies differ");
         self.trials += other.trials;
-        add(&mut self.inclusion, &other.inclusion);
+        super::add(&mut self.inclusion, &other.inclusion);
         for (a, b) in [
             (&mut self.pairs, &other.pairs),
             (&mut self.slots, &other.slots),
             (&mut self.subsets, &other.subsets),
         ] {
             match (a, b) {
-                (Some(a), Some(b)) => add(a, b),
+                (Some(a), Some(b)) => super::add(a, b),
                 (None, None) => {}
                 _ => panic!("tallies collect different counts"),
             }
         }
-    }
-}
-
-fn add(a: &mut [u64], b: &[u64]) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
     }
 }
 

@@ -2,7 +2,7 @@
 //! plan says: where the effects come from, each test's plan outcome, and the
 //! exact plan for zero-weight picks.
 
-use crate::power::{AuditPlan, Effect, PlanKind, PlanOutcome, PlannedTest};
+use crate::power::{AuditPlan, Effect, Plan, PlanKind, PlanOutcome, PlannedTest};
 use crate::sampler::{SampleTest, Samplers};
 use serde::Serialize;
 
@@ -43,21 +43,23 @@ pub struct SamplerTestDetails {
 }
 
 impl SamplerTestDetails {
-    /// Trials for the requested power, when planned.
-    pub fn trials(&self) -> Option<u64> {
+    /// The plan, when there is one.
+    fn planned(&self) -> Option<&Plan> {
         match &self.outcome {
-            PlanOutcome::Planned(p) => Some(p.trials),
+            PlanOutcome::Planned(p) => Some(p),
             PlanOutcome::NoPlan { .. } => None,
         }
+    }
+
+    /// Trials for the requested power, when planned.
+    pub fn trials(&self) -> Option<u64> {
+        self.planned().map(|p| p.trials)
     }
 
     /// Trials for a run that is both powerful and in the test's range, when
     /// planned.
     pub fn recommended_trials(&self) -> Option<u64> {
-        match &self.outcome {
-            PlanOutcome::Planned(p) => Some(p.recommended_trials),
-            PlanOutcome::NoPlan { .. } => None,
-        }
+        self.planned().map(|p| p.recommended_trials)
     }
 
     /// The effect the plan rests on.

@@ -316,8 +316,13 @@ fn a_shoe_from_text_is_audited_by_kind() {
     let kinds: Vec<TestKind> = result.tests().iter().map(|t| t.test).collect();
     assert_eq!(
         kinds,
-        vec![TestKind::PositionKind, TestKind::Serial],
-        "no test of the per-index counts; the serial test matches kinds"
+        vec![
+            TestKind::PositionKind,
+            TestKind::Adjacency,
+            TestKind::Successor,
+            TestKind::Serial
+        ],
+        "no test of the per-index counts; the order tests and the serial test match kinds"
     );
     assert!(result.tests()[0].log10_p < -20.0, "{:?}", result.tests()[0]);
     assert_eq!(result.tests()[0].df, (103 * 51) as f64);

@@ -198,12 +198,11 @@ impl TableNull {
             return None;
         }
         let mut sigma = vec![0.0; g * g];
-        for c in 0..k * k {
-            let Some(gc) = group[c] else { continue };
-            for d in 0..k * k {
-                if let Some(gd) = group[d] {
-                    sigma[gc * g + gd] += law.cov((c / k, c % k), (d / k, d % k));
-                }
+        let grouped: Vec<(usize, usize)> =
+            (0..k * k).filter_map(|c| Some((c, group[c]?))).collect();
+        for &(c, gc) in &grouped {
+            for &(d, gd) in &grouped {
+                sigma[gc * g + gd] += law.cov((c / k, c % k), (d / k, d % k));
             }
         }
         // M = D^-1/2 Σ D^-1/2 (per shoe; X² has the law of Σ λ χ²₁ for its λ).

@@ -1,0 +1,134 @@
+//! The order tests of decks with repeated items (issue 37): a shoe of
+//! stacked decks riffled too few times and cut, read from a file as a lab
+//! would give it, is found biased by which card follows which, and the
+//! terminal names the pair in words; fair shoes read alike are not.
+
+mod common;
+
+use common::{run, stdout};
+
+/// A small generator for the shoes (PCG-style LCG, top bits).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, k: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (((self.0 >> 32) * k as u64) >> 32) as usize
+    }
+}
+
+/// One Gilbert–Shannon–Reeds riffle: a binomial cut, then cards dropped
+/// from each half in proportion to its size.
+fn riffle(rng: &mut Lcg, deck: &[usize]) -> Vec<usize> {
+    let cut = (0..deck.len()).filter(|_| rng.below(2) == 1).count();
+    let (mut left, mut right) = (&deck[..cut], &deck[cut..]);
+    let mut out = Vec::with_capacity(deck.len());
+    while !left.is_empty() || !right.is_empty() {
+        if rng.below(left.len() + right.len()) < left.len() {
+            out.push(left[0]);
+            left = &left[1..];
+        } else {
+            out.push(right[0]);
+            right = &right[1..];
+        }
+    }
+    out
+}
+
+/// `shoes` shoes of `decks` 52-card decks stacked in deck order (AS…KC),
+/// each riffled `riffles` times (`None`: shuffled uniformly) and cut at a
+/// uniform point, one shoe per line of card labels.
+fn shoes(decks: usize, riffles: Option<usize>, shoes: usize, seed: u64) -> String {
+    let labels: Vec<String> = ["S", "H", "D", "C"]
+        .iter()
+        .flat_map(|s| {
+            [
+                "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+            ]
+            .iter()
+            .map(move |r| format!("{r}{s}"))
+        })
+        .collect();
+    let mut rng = Lcg(seed);
+    let mut text = String::new();
+    for _ in 0..shoes {
+        let mut deck: Vec<usize> = (0..52 * decks).map(|i| i % 52).collect();
+        match riffles {
+            Some(k) => (0..k).for_each(|_| deck = riffle(&mut rng, &deck)),
+            None => (1..deck.len())
+                .rev()
+                .for_each(|i| deck.swap(i, rng.below(i + 1))),
+        }
+        let cut = rng.below(deck.len());
+        deck.rotate_left(cut);
+        let line: Vec<&str> = deck.iter().map(|&k| labels[k].as_str()).collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    text
+}
+
+/// Audits the shoes of `text` from a file: the terminal's text and the
+/// summary record.
+fn audit_file(name: &str, text: &str) -> (String, serde_json::Value) {
+    let dir = common::scratch(name);
+    let path = dir.join("shoes.txt");
+    std::fs::write(&path, text).unwrap();
+    let out = dir.join("out");
+    let o = run(&[
+        "audit",
+        "--input",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let summary = common::summary(&out);
+    let record = summary["audits"][0].clone();
+    std::fs::remove_dir_all(&dir).ok();
+    (stdout(&o), record)
+}
+
+#[test]
+fn a_riffled_and_cut_shoe_is_biased_by_card_order_and_named_in_words() {
+    // Two decks, five riffles and a cut: position by kind is uniform (the
+    // cut), but cards keep their new-deck neighbours.
+    let (terminal, record) = audit_file("riffled", &shoes(2, Some(5), 3000, 1));
+    assert_eq!(record["verdict"], "biased", "{terminal}");
+    let seen: Vec<&str> = record["seen_by"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(
+        seen.contains(&"successor") && seen.contains(&"adjacency"),
+        "{seen:?}"
+    );
+    assert!(
+        !seen.contains(&"position-kind"),
+        "the cut hides positions: {seen:?}"
+    );
+    // The decisive finding in words: a card and its new-deck successor.
+    let words = record["largest_deviation"].as_str().unwrap();
+    assert!(words.contains(" followed by "), "{words}");
+    assert!(terminal.contains(" then "), "{terminal}");
+}
+
+#[test]
+fn fair_shoes_read_alike_are_not_biased() {
+    for seed in [2, 3] {
+        let (terminal, record) = audit_file("fair", &shoes(2, None, 3000, seed));
+        assert_ne!(record["verdict"], "biased", "{terminal}");
+        let tests: Vec<&str> = record["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["test"].as_str().unwrap())
+            .collect();
+        assert_eq!(tests, ["position-kind", "adjacency", "successor", "serial"]);
+    }
+}

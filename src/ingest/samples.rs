@@ -70,10 +70,7 @@ impl SampleKind {
     /// Whether the order of the items in a line is the sampler's: then each
     /// item's slot is counted and tested too.
     pub fn ordered(self) -> bool {
-        match self {
-            SampleKind::Ordered => true,
-            SampleKind::Sample | SampleKind::Pick => false,
-        }
+        self == SampleKind::Ordered
     }
 }
 
@@ -82,9 +79,9 @@ impl SampleKind {
 #[serde(rename_all = "snake_case")]
 pub enum Base {
     /// Items 0..N−1.
-    Zero,
+    Zero = 0,
     /// Items 1..N.
-    One,
+    One = 1,
 }
 
 impl Base {
@@ -101,10 +98,7 @@ impl Base {
 
     /// 0 or 1.
     pub fn offset(self) -> u64 {
-        match self {
-            Base::Zero => 0,
-            Base::One => 1,
-        }
+        self as u64
     }
 
     /// `0..48` or `1..49` for a population of `n`.
@@ -215,13 +209,9 @@ pub fn run_sample_command(
             Resume::default(),
         )
     };
-    let results = command::run_workers(cmd, &runs, None, Unit::SAMPLE, &read)?;
-    let mut merged: Option<Ingested<SampleTally, Base>> = None;
-    for (run, result) in runs.iter().zip(results) {
-        let Some(first) = &mut merged else {
-            merged = Some(result);
-            continue;
-        };
+    let mut results = command::run_workers(cmd, &runs, None, Unit::SAMPLE, &read)?.into_iter();
+    let mut first = (results.next()).ok_or_else(|| Error::out_of_range("no worker ran"))?;
+    for (run, result) in runs.iter().skip(1).zip(results) {
         let (k, k0) = (result.tally.k(), first.tally.k());
         if result.items != first.items || k != k0 {
             return Err(Error::bad_input(format!(
@@ -236,8 +226,7 @@ pub fn run_sample_command(
         first.tally.merge(&result.tally);
         first.counted += result.counted;
     }
-    let merged = merged.ok_or_else(|| Error::out_of_range("no worker ran"))?;
-    Ok((merged, runs))
+    Ok((first, runs))
 }
 
 /// Checks `opts` before anything is read, returning N.
@@ -254,12 +243,12 @@ fn check(opts: &Options<Samples>) -> Result<usize> {
 
 /// Refuses a binary format: samples are read as text.
 pub(crate) fn text_only(format: Format) -> Result<()> {
-    match format.width() {
-        Some(_) => Err(Error::unsupported(format!(
-            "samples are read as text (one per line), not as {format} records"
-        ))),
-        None => Ok(()),
+    if format == Format::Text {
+        return Ok(());
     }
+    Err(Error::unsupported(format!(
+        "samples are read as text (one per line), not as {format} records"
+    )))
 }
 
 /// The reading state: what the first lines fixed, the samples held back
@@ -428,14 +417,6 @@ fn read_source(
     progress: Progress<'_>,
     resume: Resume<'_, SampleTally, Base>,
 ) -> std::result::Result<Ingested<SampleTally, Base>, Fail> {
-    let io = |e: std::io::Error, count: u64| Fail {
-        error: Error::Io {
-            path: name.into(),
-            source: e,
-        },
-        decks: count,
-        truncated: Truncated::No,
-    };
     let ordered = opts.reading.kind.ordered();
     let mut reader = Reader {
         opts: &opts.reading,
@@ -457,7 +438,10 @@ fn read_source(
     let mut line_number = resume.at.units;
     let mut bytes = resume.at.bytes;
     let mut stopped_early = false;
-    'blocks: while let Some(block) = src.next_block().map_err(|e| io(e, reader.count))? {
+    'blocks: while let Some(block) = src
+        .next_block()
+        .map_err(|e| Fail::io(name, e, reader.count))?
+    {
         let before = reader.count;
         let mut lines = block.split(|&b| b == b'\n').peekable();
         while let Some(line) = lines.next() {
@@ -504,11 +488,7 @@ fn read_source(
             };
             saver
                 .reached(point, &|| reader.so_far())
-                .map_err(|error| Fail {
-                    error,
-                    decks: reader.count,
-                    truncated: Truncated::No,
-                })?;
+                .map_err(|error| Fail::after(error, reader.count))?;
         }
     }
     if reader.count == 0 && resume.before.is_none() {

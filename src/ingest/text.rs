@@ -253,9 +253,7 @@ impl TextParser<'_> {
         }
         Ok(true)
     }
-}
 
-impl TextParser<'_> {
     /// [`general`](Self::general) for a deck with repeated items: the k-th
     /// occurrence of a kind becomes its k-th index; a kind occurring more
     /// often than on the first line is refused (with exactly n items, no

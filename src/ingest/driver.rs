@@ -404,6 +404,15 @@ impl Fail {
         }
     }
 
+    /// The input `name` holds no record (`unit`: decks, samples).
+    pub(crate) fn none_found(name: &str, unit: super::command::Unit) -> Self {
+        Fail {
+            error: Error::bad_input(format!("{name}: no {} found", unit.many)),
+            decks: 0,
+            truncated: Truncated::Empty,
+        }
+    }
+
     /// Reading the input `name` failed with `source` after `decks`.
     pub(crate) fn io(name: &str, source: io::Error, decks: u64) -> Self {
         Fail::after(

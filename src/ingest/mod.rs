@@ -233,7 +233,7 @@ pub fn peek_n(path: &Path, format: Format) -> Option<usize> {
         .take(PEEK)
         .read_to_end(&mut start)
         .ok()?;
-    let (_, line) = text::first_deck(&start)?;
+    let (_, line) = text::deck_lines(&start).next()?;
     // A line running to the end of a full buffer may go on past it.
     let cut = start.len() as u64 == PEEK && start.ends_with(line);
     (!cut).then(|| text::tokens(text::deck_body(line).unwrap_or_default()).count())
@@ -570,14 +570,6 @@ fn line_tokens(line: &[u8]) -> Vec<&[u8]> {
     text::tokens(text::deck_body(line).unwrap_or_default()).collect()
 }
 
-fn no_decks(name: &str) -> Fail {
-    Fail {
-        error: Error::bad_input(format!("{name}: no decks found")),
-        decks: 0,
-        truncated: Truncated::Empty,
-    }
-}
-
 /// Reads a whole source in either format.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn ingest(
@@ -617,7 +609,7 @@ pub(crate) fn ingest(
             let mut skipped_bytes = 0u64;
             loop {
                 let Some(block) = src.next_block().map_err(io)? else {
-                    return Err(no_decks(name));
+                    return Err(Fail::none_found(name, Unit::DECK));
                 };
                 let (found, next) = {
                     let mut lines = text::deck_lines(&block);
@@ -644,7 +636,10 @@ pub(crate) fn ingest(
                 Some(first) => first,
                 // A resumed read may find nothing left to read.
                 None if resume.before.is_some() && src.end().1 == 0 => Vec::new(),
-                None => return Err(ragged(src, 0, record).unwrap_or_else(|| no_decks(name))),
+                None => {
+                    return Err(ragged(src, 0, record)
+                        .unwrap_or_else(|| Fail::none_found(name, Unit::DECK)));
+                }
             };
             let own = match (&plan.order, resumed) {
                 (Some(_), _) => None,

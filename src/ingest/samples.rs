@@ -34,7 +34,7 @@
 
 use super::command::{self, CommandSpec, Unit, WorkerRun, worker_runs};
 use super::driver::{BLOCK, Chunker, Fail, Marks, Source, Truncated};
-use super::text::{deck_body, tokens};
+use super::text::{count_lines, deck_body, deck_lines, tokens};
 use super::{Format, Ingested, Options, ReadPoint, Resume, with_input};
 use crate::error::{Error, Result};
 use crate::format::thousands;
@@ -131,10 +131,20 @@ pub fn read_samples(
     opts: &Options<Samples>,
     progress: Progress<'_>,
 ) -> Result<Ingested<SampleTally, Base>> {
+    read_from(reader, name, opts, progress, Resume::default())
+}
+
+/// [`read_samples`] from the point `resume` gives.
+fn read_from(
+    reader: impl Read,
+    name: &str,
+    opts: &Options<Samples>,
+    progress: Progress<'_>,
+    resume: Resume<'_, SampleTally, Base>,
+) -> Result<Ingested<SampleTally, Base>> {
     let n = check(opts)?;
     let limit = opts.limit(Unit::SAMPLE)?;
     let mut src = Chunker::new(reader, BLOCK, None, false);
-    let resume = Resume::default();
     read_source(&mut src, name, opts, n, limit, true, progress, resume).map_err(|f| f.error)
 }
 
@@ -174,10 +184,7 @@ pub fn read_samples_path_from(
         )));
     }
     let (file, opts) = super::open_at(path, resume.at, opts)?;
-    let limit = opts.limit(Unit::SAMPLE)?;
-    let mut src = Chunker::new(file, BLOCK, None, false);
-    let name = path.display().to_string();
-    read_source(&mut src, &name, &opts, n, limit, true, progress, resume).map_err(|f| f.error)
+    read_from(file, &path.display().to_string(), &opts, progress, resume)
 }
 
 /// Runs `cmd.jobs` copies of a sampler program and counts `trials` samples
@@ -259,7 +266,8 @@ struct Reader<'a> {
     n: usize,
     k: Option<usize>,
     base: Option<Base>,
-    /// Samples (as written) read before the base was known, k per sample.
+    /// Samples (as written) not yet counted, k per sample: those read
+    /// before the base was known.
     held: Vec<u64>,
     counter: Option<SampleCounter>,
     marks: Marks,
@@ -338,17 +346,10 @@ impl Reader<'_> {
                 (false, true) => Some(Base::One),
                 (false, false) => None,
             };
-            if let Some(base) = self.base {
-                self.release(base);
-            }
         }
-        match self.base {
-            Some(base) => {
-                let sample = std::mem::take(&mut self.sample);
-                self.push(&sample, base);
-                self.sample = sample;
-            }
-            None => self.held.extend_from_slice(&self.sample),
+        self.held.extend_from_slice(&self.sample);
+        if let Some(base) = self.base {
+            self.release(base);
         }
         self.count += 1;
         Ok(())
@@ -360,14 +361,17 @@ impl Reader<'_> {
         Some((self.base?, self.counter.as_ref()?.so_far().clone()))
     }
 
-    /// Counts the held samples once the base is known. They hold only
-    /// items 1..N−1 (a 0 or an N would have decided), valid in either base.
+    /// Counts the held samples once the base is known: the line just read,
+    /// and those held back before, which hold only items 1..N−1 (a 0 or an
+    /// N would have decided), valid in either base.
     fn release(&mut self, base: Base) {
         let k = self.k.unwrap_or(1);
-        let held = std::mem::take(&mut self.held);
+        let mut held = std::mem::take(&mut self.held);
         for sample in held.chunks(k) {
             self.push(sample, base);
         }
+        held.clear();
+        self.held = held;
     }
 
     fn push(&mut self, sample: &[u64], base: Base) {
@@ -443,27 +447,17 @@ fn read_source(
         .map_err(|e| Fail::io(name, e, reader.count))?
     {
         let before = reader.count;
-        let mut lines = block.split(|&b| b == b'\n').peekable();
-        while let Some(line) = lines.next() {
-            // A block ends with its last line's `\n`: the empty piece after
-            // it is not a line.
-            let last = lines.peek().is_none();
-            if last && line.is_empty() {
-                break;
-            }
-            line_number += 1;
-            let Some(body) = deck_body(line) else {
-                continue;
-            };
+        let lines = count_lines(&block);
+        for (at, line) in deck_lines(&block) {
             if reader.count >= limit {
                 stopped_early = true;
                 break 'blocks;
             }
-            if let Err(problem) = reader.line(body) {
+            if let Err(problem) = reader.line(deck_body(line).unwrap_or_default()) {
                 return Err(Fail {
-                    error: Error::bad_input(format!("{name}:{line_number}: {problem}")),
+                    error: Error::bad_input(format!("{name}:{}: {problem}", line_number + at)),
                     decks: reader.count,
-                    truncated: if last && !block.ends_with(b"\n") {
+                    truncated: if at == lines && !block.ends_with(b"\n") {
                         Truncated::MidDeck
                     } else {
                         Truncated::No
@@ -471,6 +465,7 @@ fn read_source(
                 });
             }
         }
+        line_number += lines;
         if reader.count > before {
             progress(reader.count - before);
         }
@@ -492,11 +487,7 @@ fn read_source(
         }
     }
     if reader.count == 0 && resume.before.is_none() {
-        return Err(Fail {
-            error: Error::bad_input(format!("{name}: no samples found")),
-            decks: 0,
-            truncated: Truncated::Empty,
-        });
+        return Err(Fail::none_found(name, Unit::SAMPLE));
     }
     let Some(base) = reader.base else {
         return Err(Fail {

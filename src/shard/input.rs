@@ -39,8 +39,8 @@ use sha2::{Digest, Sha256};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 /// The words that open an input checkpoint.
 pub const MAGIC: &str = "shuffle-audit input-checkpoint";
@@ -90,17 +90,10 @@ pub struct InputCheckpoint {
     pub tally: Option<Value>,
 }
 
-/// Where an input checkpoint is saved, how often, and the flag that asks
-/// the read to stop.
-#[derive(Debug, Clone, Copy)]
-pub struct InputSaving<'a> {
-    /// The checkpoint file.
-    pub path: &'a Path,
-    /// Saves at least this far apart (and when the read ends).
-    pub every: Duration,
-    /// When set, the read saves and stops at its next window.
-    pub stop: &'a AtomicBool,
-}
+/// Where an input checkpoint is saved, how often (and when the read
+/// ends), and the flag that asks the read to stop at its next window: the
+/// same as a chunked run's.
+pub type InputSaving<'a> = super::run::Checkpoint<'a>;
 
 /// What a checkpointed read of a file needs beside its spec.
 #[derive(Debug)]
@@ -318,13 +311,7 @@ pub fn read<K: Kind>(
     let read = in_pool(spec.threads, || {
         K::read_file_from(spec, &path, format, resume, progress)
     })??;
-    let (found, tally) = match before {
-        Some((found, mut tally)) => {
-            K::merge(&mut tally, &read.tally);
-            (found, tally)
-        }
-        None => (read.items, read.tally),
-    };
+    let (found, tally) = with_before::<K>(before.as_ref(), read.items, read.tally);
     checkpoint.found = Some(json!(found));
     checkpoint.tally = Some(json!(tally));
     checkpoint.seconds += start.elapsed().as_secs_f64();
@@ -468,6 +455,24 @@ impl Hasher {
     }
 }
 
+/// What a read resumed from `before` (what the read it resumes had found
+/// and counted) has found and counted once it has found `found` and
+/// counted `tally` itself.
+fn with_before<K: Kind>(
+    before: Option<&(K::Read, K::Tally)>,
+    found: K::Read,
+    tally: K::Tally,
+) -> (K::Read, K::Tally) {
+    match before {
+        Some((before, counted)) => {
+            let mut all = counted.clone();
+            K::merge(&mut all, &tally);
+            (before.clone(), all)
+        }
+        None => (found, tally),
+    }
+}
+
 /// What the saver last saved, and the hash brought up to it.
 struct Saved {
     checkpoint: InputCheckpoint,
@@ -503,14 +508,7 @@ impl<K: Kind> Saver<K::Tally, K::Read> for FileSaver<'_, K> {
         // keeps the point the read started from.
         if let Some((found, tally)) = so_far() {
             saved.hash.advance(point.bytes)?;
-            let (found, tally) = match self.before {
-                Some((before, counted)) => {
-                    let mut all = counted.clone();
-                    K::merge(&mut all, &tally);
-                    (before.clone(), all)
-                }
-                None => (found, tally),
-            };
+            let (found, tally) = with_before::<K>(self.before, found, tally);
             checkpoint.found = Some(json!(found));
             checkpoint.tally = Some(json!(tally));
             checkpoint.at = point;

@@ -33,7 +33,7 @@ impl Known {
     fn of<K: Kind>() -> Self {
         Self {
             name: K::NAME,
-            rebuild: rebuild::<K>,
+            rebuild: |value, threads| Ok(Box::new(K::from_recorded(value, threads)?)),
             read_input: input::read_judged::<K>,
         }
     }
@@ -41,11 +41,6 @@ impl Known {
 
 /// The kinds registered beside the built-in ones.
 static REGISTERED: RwLock<Vec<Known>> = RwLock::new(Vec::new());
-
-/// The spec of kind `K` that `value` records, run on `threads`.
-fn rebuild<K: Kind>(value: &Value, threads: Option<usize>) -> Result<Box<dyn Planned>> {
-    Ok(Box::new(K::from_recorded(value, threads)?))
-}
 
 /// Makes the tally files of kind `K` readable (the built-in kinds need
 /// not be registered). Registering a kind twice changes nothing.

@@ -151,7 +151,7 @@ mod tests {
     /// Shard `index` of `count` of `study`, counted and saved at `path`.
     fn saved(study: &Study, index: u64, count: u64, path: PathBuf) -> PathBuf {
         let shard = Some(Shard { index, count });
-        let mut file = TallyFile::of_study(study, shard, "t".into(), 1).unwrap();
+        let mut file = TallyFile::of_study(study, shard, "t".into(), 2).unwrap();
         crate::shard::run::count(&mut file, None, &Unobserved).unwrap();
         file.save(&path).unwrap();
         path

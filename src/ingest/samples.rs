@@ -131,20 +131,10 @@ pub fn read_samples(
     opts: &Options<Samples>,
     progress: Progress<'_>,
 ) -> Result<Ingested<SampleTally, Base>> {
-    read_from(reader, name, opts, progress, Resume::default())
-}
-
-/// [`read_samples`] from the point `resume` gives.
-fn read_from(
-    reader: impl Read,
-    name: &str,
-    opts: &Options<Samples>,
-    progress: Progress<'_>,
-    resume: Resume<'_, SampleTally, Base>,
-) -> Result<Ingested<SampleTally, Base>> {
     let n = check(opts)?;
     let limit = opts.limit(Unit::SAMPLE)?;
     let mut src = Chunker::new(reader, BLOCK, None, false);
+    let resume = Resume::default();
     read_source(&mut src, name, opts, n, limit, true, progress, resume).map_err(|f| f.error)
 }
 
@@ -184,7 +174,10 @@ pub fn read_samples_path_from(
         )));
     }
     let (file, opts) = super::open_at(path, resume.at, opts)?;
-    read_from(file, &path.display().to_string(), &opts, progress, resume)
+    let limit = opts.limit(Unit::SAMPLE)?;
+    let mut src = Chunker::new(file, BLOCK, None, false);
+    let name = path.display().to_string();
+    read_source(&mut src, &name, &opts, n, limit, true, progress, resume).map_err(|f| f.error)
 }
 
 /// Runs `cmd.jobs` copies of a sampler program and counts `trials` samples

@@ -311,7 +311,13 @@ pub fn read<K: Kind>(
     let read = in_pool(spec.threads, || {
         K::read_file_from(spec, &path, format, resume, progress)
     })??;
-    let (found, tally) = with_before::<K>(before.as_ref(), read.items, read.tally);
+    let (found, tally) = match before {
+        Some((found, mut tally)) => {
+            K::merge(&mut tally, &read.tally);
+            (found, tally)
+        }
+        None => (read.items, read.tally),
+    };
     checkpoint.found = Some(json!(found));
     checkpoint.tally = Some(json!(tally));
     checkpoint.seconds += start.elapsed().as_secs_f64();
@@ -455,24 +461,6 @@ impl Hasher {
     }
 }
 
-/// What a read resumed from `before` (what the read it resumes had found
-/// and counted) has found and counted once it has found `found` and
-/// counted `tally` itself.
-fn with_before<K: Kind>(
-    before: Option<&(K::Read, K::Tally)>,
-    found: K::Read,
-    tally: K::Tally,
-) -> (K::Read, K::Tally) {
-    match before {
-        Some((before, counted)) => {
-            let mut all = counted.clone();
-            K::merge(&mut all, &tally);
-            (before.clone(), all)
-        }
-        None => (found, tally),
-    }
-}
-
 /// What the saver last saved, and the hash brought up to it.
 struct Saved {
     checkpoint: InputCheckpoint,
@@ -508,7 +496,14 @@ impl<K: Kind> Saver<K::Tally, K::Read> for FileSaver<'_, K> {
         // keeps the point the read started from.
         if let Some((found, tally)) = so_far() {
             saved.hash.advance(point.bytes)?;
-            let (found, tally) = with_before::<K>(self.before, found, tally);
+            let (found, tally) = match self.before {
+                Some((before, counted)) => {
+                    let mut all = counted.clone();
+                    K::merge(&mut all, &tally);
+                    (before.clone(), all)
+                }
+                None => (found, tally),
+            };
             checkpoint.found = Some(json!(found));
             checkpoint.tally = Some(json!(tally));
             checkpoint.at = point;

@@ -206,7 +206,7 @@ fn structure_tests_are_skipped_with_a_reason() {
     );
     assert_eq!(
         spec.options.tests.to_string(),
-        "position-kind,arrangement,serial"
+        "position-kind,arrangement,adjacency,successor,serial"
     );
     let listed = Spec::<Shuffles> {
         options: ShuffleOptions::with_tests(

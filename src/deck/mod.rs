@@ -330,8 +330,10 @@ fn block_list(text: &str) -> std::result::Result<Deck, String> {
                 .into(),
         );
     }
+    // A block list is its own starting order, not a deck read from outside.
     let deck = Deck {
         label: text.to_string(),
+        read: false,
         ..Deck::of_labels(&tokens)
     };
     if deck.n() < 2 || deck.kinds() < 2 {

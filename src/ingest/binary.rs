@@ -1,9 +1,8 @@
 //! The binary formats: fixed-width little-endian records of n values, with
 //! nothing to parse, only to check (every value an item, none twice).
 
-use super::Items;
 use super::driver::{BATCH, Outcome, Parser, Slot};
-use super::items::{Dict, Lookup, NOT_ITEM, quoted, repeated_items};
+use super::items::{Dict, NOT_ITEM, quoted, repeated_items};
 
 /// One value of width `W` bytes, little-endian.
 #[inline(always)]
@@ -51,19 +50,7 @@ pub(crate) fn first_record_dict(values: &[u32]) -> Result<Dict, String> {
             ));
         }
     };
-    let base = usize::from(one_based);
-    let mut table = vec![NOT_ITEM; n + base];
-    for (i, slot) in table[base..].iter_mut().enumerate() {
-        *slot = i as u32;
-    }
-    Ok(Dict {
-        n,
-        lookup: Lookup::Table(table),
-        against: "record 1".to_string(),
-        items: Items::Numeric { one_based },
-        multiset: None,
-        looks_like_samples: false,
-    })
+    Ok(Dict::numbered(n, one_based, "record 1".to_string()))
 }
 
 /// What is wrong with reading `block`, the start of an input, as `format`

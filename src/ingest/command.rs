@@ -468,14 +468,9 @@ fn describe_status(status: ExitStatus) -> String {
     }
 }
 
-/// `60 s`, `1.5 s`.
+/// `60 s`, `1.5 s` (a whole number of seconds has no fraction).
 fn seconds(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s} s")
-    }
+    format!("{} s", d.as_secs_f64())
 }
 
 /// One worker: runs its command and counts its share.

@@ -390,11 +390,38 @@ pub(crate) enum Truncated {
 
 impl From<Error> for Fail {
     fn from(error: Error) -> Self {
+        Fail::after(error, 0)
+    }
+}
+
+impl Fail {
+    /// `error`, a problem of the input itself, after `decks` were counted.
+    pub(crate) fn after(error: Error, decks: u64) -> Self {
         Fail {
             error,
-            decks: 0,
+            decks,
             truncated: Truncated::No,
         }
+    }
+
+    /// The input `name` holds no record (`unit`: decks, samples).
+    pub(crate) fn none_found(name: &str, unit: super::command::Unit) -> Self {
+        Fail {
+            error: Error::bad_input(format!("{name}: no {} found", unit.many)),
+            decks: 0,
+            truncated: Truncated::Empty,
+        }
+    }
+
+    /// Reading the input `name` failed with `source` after `decks`.
+    pub(crate) fn io(name: &str, source: io::Error, decks: u64) -> Self {
+        Fail::after(
+            Error::Io {
+                path: name.into(),
+                source,
+            },
+            decks,
+        )
     }
 }
 
@@ -446,10 +473,8 @@ pub(crate) struct Drive<'a> {
     /// The kind of each index of a deck whose items repeat (the serial
     /// counts then match kinds), `None` for distinct items.
     pub kinds: Option<Vec<u32>>,
-    /// Lines (or records) before the first block handed in.
-    pub units_before: u64,
-    /// Bytes and decks before the first block handed in (and lines, as
-    /// `units_before`).
+    /// Bytes, lines (or records) and decks before the first block handed
+    /// in.
     pub before: ReadPoint,
     /// Told the read's progress after every window, if set.
     pub saver: Option<&'a dyn Saver>,
@@ -472,17 +497,6 @@ enum Step {
 }
 
 impl Drive<'_> {
-    fn io(&self, e: io::Error, decks: u64) -> Fail {
-        Fail {
-            error: Error::Io {
-                path: self.name.into(),
-                source: e,
-            },
-            decks,
-            truncated: Truncated::No,
-        }
-    }
-
     /// Reads `first` and then the rest of `src`, counting at most `limit`
     /// decks.
     pub(crate) fn run<P: Parser>(
@@ -498,13 +512,16 @@ impl Drive<'_> {
         };
         let slots = Slots::new(threads, self.n, self.collect, self.kinds.clone());
         let mut decks = 0u64;
-        let mut units = self.units_before;
+        let mut units = self.before.units;
         let mut bytes = self.before.bytes;
         let mut pending = Some(first);
         loop {
             let mut win: Vec<Vec<u8>> = pending.take().into_iter().collect();
             while win.len() < self.window.max(1) {
-                match src.next_block().map_err(|e| self.io(e, decks))? {
+                match src
+                    .next_block()
+                    .map_err(|e| Fail::io(self.name, e, decks))?
+                {
                     Some(block) => win.push(block),
                     None => break,
                 }
@@ -529,33 +546,21 @@ impl Drive<'_> {
                 sum += bound;
                 free += 1;
             }
+            let parse = |b: &Vec<u8>| slots.with(|s| parser.parse(b, u64::MAX, s));
             let outcomes: Vec<Outcome> = if free > 1 {
-                win[..free]
-                    .par_iter()
-                    .map(|b| slots.with(|s| parser.parse(b, u64::MAX, s)))
-                    .collect()
+                win[..free].par_iter().map(parse).collect()
             } else {
-                win[..free]
-                    .iter()
-                    .map(|b| slots.with(|s| parser.parse(b, u64::MAX, s)))
-                    .collect()
+                win[..free].iter().map(parse).collect()
             };
+            let mut outcomes = outcomes.into_iter();
             let mut stop = None;
             let mut used = 0;
-            for outcome in outcomes {
-                used += 1;
-                let block = &win[used - 1];
-                if let Step::Limit(more) =
-                    self.combine(outcome, block, parser, &mut decks, &mut units)?
-                {
-                    stop = Some(more);
-                    break;
-                }
-            }
             while stop.is_none() && used < win.len() {
-                let limit = self.limit - decks;
                 let block = &win[used];
-                let outcome = slots.with(|s| parser.parse(block, limit, s));
+                let outcome = outcomes.next().unwrap_or_else(|| {
+                    let limit = self.limit - decks;
+                    slots.with(|s| parser.parse(block, limit, s))
+                });
                 used += 1;
                 if let Step::Limit(more) =
                     self.combine(outcome, block, parser, &mut decks, &mut units)?
@@ -569,7 +574,9 @@ impl Drive<'_> {
                     None if !self.probe_more => false,
                     None => {
                         win[used..].iter().any(|b| parser.has_deck(b))
-                            || self.probe(src, parser).map_err(|e| self.io(e, decks))?
+                            || self
+                                .probe(src, parser)
+                                .map_err(|e| Fail::io(self.name, e, decks))?
                     }
                 };
                 return Ok(Drained {
@@ -592,11 +599,7 @@ impl Drive<'_> {
                 };
                 saver
                     .reached(point, &|| Some((self.items.clone(), slots.so_far())))
-                    .map_err(|error| Fail {
-                        error,
-                        decks,
-                        truncated: Truncated::No,
-                    })?;
+                    .map_err(|error| Fail::after(error, decks))?;
             }
         }
     }

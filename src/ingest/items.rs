@@ -188,6 +188,24 @@ pub(crate) fn first_deck_error(place: String, p: String) -> Error {
 }
 
 impl Dict {
+    /// The dictionary of the integer items 0..n-1, or 1..n when
+    /// `one_based`, in ascending order.
+    pub(crate) fn numbered(n: usize, one_based: bool, against: String) -> Dict {
+        let base = usize::from(one_based);
+        let mut table = vec![NOT_ITEM; n + base];
+        for (i, slot) in table[base..].iter_mut().enumerate() {
+            *slot = i as u32;
+        }
+        Dict {
+            n,
+            lookup: Lookup::Table(table),
+            against,
+            items: Items::Numeric { one_based },
+            multiset: None,
+            looks_like_samples: false,
+        }
+    }
+
     /// A dictionary whose item i is `tokens[i]` (distinct tokens).
     pub(crate) fn from_ordered(tokens: &[&[u8]], against: String, items: Items) -> Dict {
         let n = tokens.len();
@@ -324,22 +342,7 @@ impl Dict {
             return Dict::multiset(tokens, against);
         }
         if let Some(one_based) = ints.as_deref().and_then(one_based) {
-            let base = u32::from(one_based);
-            let mut table = vec![NOT_ITEM; k + 1];
-            for v in 0..k as u32 {
-                table[(v + base) as usize] = v;
-            }
-            if !one_based {
-                table.pop();
-            }
-            return Ok(Dict {
-                n: k,
-                lookup: Lookup::Table(table),
-                against,
-                items: Items::Numeric { one_based },
-                multiset: None,
-                looks_like_samples: false,
-            });
+            return Ok(Dict::numbered(k, one_based, against));
         }
         let mut sorted: Vec<&[u8]> = tokens.to_vec();
         sorted.sort_unstable();

@@ -79,7 +79,7 @@ pub use command::{
     CommandSpec, WorkerRun, run_command, shares, substitute, uses_n, worker_runs, worker_seed,
 };
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::pacing::Progress;
 use crate::spec::{MAX_PERMUTATION_N, TestKind, TestSet};
 use crate::tally::{Collect, Tally};
@@ -249,7 +249,7 @@ pub fn peek_n(path: &Path, format: Format) -> Option<usize> {
         .take(PEEK)
         .read_to_end(&mut start)
         .ok()?;
-    let (_, line) = text::first_deck(&start)?;
+    let (_, line) = text::deck_lines(&start).next()?;
     // A line running to the end of a full buffer may go on past it.
     let cut = start.len() as u64 == PEEK && start.ends_with(line);
     (!cut).then(|| text::tokens(text::deck_body(line).unwrap_or_default()).count())
@@ -406,14 +406,16 @@ fn read_resumable(
     let plan = Plan::new(opts)?;
     let limit = opts.limit(Unit::DECK)?;
     let window = (driver::BLOCKS_PER_THREAD * rayon::current_num_threads()).clamp(2, 32);
+    let read = |src: &mut dyn Source| {
+        ingest(
+            src, name, opts, &plan, limit, window, true, progress, resume,
+        )
+        .map_err(|f| f.error)
+    };
     if cfg!(target_family = "wasm") {
         // No threads to read ahead with (the browser's WebAssembly): the
         // blocks are read on the calling thread, and counted alike.
-        let mut src = Chunker::new(reader, block, plan.record, false);
-        return ingest(
-            &mut src, name, opts, &plan, limit, window, true, progress, resume,
-        )
-        .map_err(|f| f.error);
+        return read(&mut Chunker::new(reader, block, plan.record, false));
     }
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel(window);
@@ -425,12 +427,10 @@ fn read_resumable(
             free: free_tx,
             end: (0, 0),
         };
-        let result = ingest(
-            &mut src, name, opts, &plan, limit, window, true, progress, resume,
-        );
+        let result = read(&mut src);
         // Hanging up tells the reading thread to stop.
         drop(src);
-        result.map_err(|f| f.error)
+        result
     })
 }
 
@@ -524,10 +524,7 @@ impl FirstDeck<'_> {
     fn dict(&self, opts: &Options<Decks>, ordered: bool) -> Result<Option<Dict>> {
         let (name, at) = (self.name, self.at);
         if let Some(problem) = text::arrays_problem(self.text) {
-            return Err(Error::of_kind(
-                ErrorKind::BadInput,
-                format!("{name}:{at}: {problem}"),
-            ));
+            return Err(Error::bad_input(format!("{name}:{at}: {problem}")));
         }
         if ordered {
             return Ok(None);
@@ -538,14 +535,11 @@ impl FirstDeck<'_> {
         if self.is_header(&dict) {
             let head: Vec<String> = tokens.iter().take(3).map(|t| items::quoted(t)).collect();
             let more = if tokens.len() > 3 { ", ..." } else { "" };
-            return Err(Error::of_kind(
-                ErrorKind::BadInput,
-                format!(
-                    "{name}: line {at} looks like a header ({}{more}) above decks of integers: \
-                     delete it, or start it with # to skip it",
-                    head.join(", ")
-                ),
-            ));
+            return Err(Error::bad_input(format!(
+                "{name}: line {at} looks like a header ({}{more}) above decks of integers: \
+                 delete it, or start it with # to skip it",
+                head.join(", ")
+            )));
         }
         Ok(Some(dict))
     }
@@ -575,8 +569,7 @@ impl FirstDeck<'_> {
 fn resumed_dict(items: &Items, n: usize, binary: bool) -> Result<Dict, Fail> {
     let dict = match (items, binary) {
         (Items::Numeric { one_based }, true) => {
-            let base = u32::from(*one_based);
-            binary::first_record_dict(&(base..base + n as u32).collect::<Vec<_>>())
+            Ok(Dict::numbered(n, *one_based, "record 1".to_string()))
         }
         (Items::Labels(_), true) => Err("binary records hold numbered items".to_string()),
         (_, false) => {
@@ -593,14 +586,6 @@ fn line_tokens(line: &[u8]) -> Vec<&[u8]> {
     text::tokens(text::deck_body(line).unwrap_or_default()).collect()
 }
 
-fn no_decks(name: &str) -> Fail {
-    Fail {
-        error: Error::bad_input(format!("{name}: no decks found")),
-        decks: 0,
-        truncated: Truncated::Empty,
-    }
-}
-
 /// Reads a whole source in either format.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn ingest(
@@ -614,29 +599,14 @@ pub(crate) fn ingest(
     progress: Progress<'_>,
     resume: Resume<'_>,
 ) -> Result<Ingested<Tally, Items>, Fail> {
-    let io = |e: std::io::Error| {
-        Fail::from(Error::Io {
-            path: name.into(),
-            source: e,
+    let io = |e| Fail::io(name, e, 0);
+    let ragged = |src: &dyn Source, decks, record| {
+        let (total, leftover) = src.end();
+        (leftover > 0).then(|| Fail {
+            error: driver::ragged(name, total, record),
+            decks,
+            truncated: Truncated::MidDeck,
         })
-    };
-    let drive = |dict: &Dict, units_before: u64, skipped_bytes: u64| Drive {
-        name,
-        n: dict.n,
-        collect: opts.reading.collect_for(dict.n, dict.multiset.is_some()),
-        kinds: dict.multiset.as_ref().map(items::Multiset::kind_of),
-        units_before,
-        before: ReadPoint {
-            bytes: resume.at.bytes + skipped_bytes,
-            units: units_before,
-            counted: resume.at.counted,
-        },
-        saver: resume.saver,
-        items: dict.items.clone(),
-        limit,
-        window,
-        probe_more,
-        progress,
     };
     // A resumed read goes on with the items the earlier read found.
     let resumed = match (resume.before, &plan.order) {
@@ -645,29 +615,17 @@ pub(crate) fn ingest(
         }
         _ => None,
     };
-    match plan.record {
+    let (own, first, units_before, skipped_bytes) = match plan.record {
         None if resume.before.is_some() => {
-            let dict = resumed
-                .as_ref()
-                .or(plan.order.as_ref())
-                .expect("a dictionary");
-            check_collect(dict.n, opts)?;
             let first = src.next_block().map_err(io)?.unwrap_or_default();
-            let parser = text::TextParser { dict };
-            let done = drive(dict, resume.at.units, 0).run(src, first, &parser)?;
-            Ok(Ingested {
-                tally: done.tally,
-                counted: done.decks,
-                items: dict.items.clone(),
-                stopped_early: done.stopped_early,
-            })
+            (resumed, first, resume.at.units, 0)
         }
         None => {
             let mut units_before = resume.at.units;
             let mut skipped_bytes = 0u64;
-            let (own, first) = loop {
+            loop {
                 let Some(block) = src.next_block().map_err(io)? else {
-                    return Err(no_decks(name));
+                    return Err(Fail::none_found(name, Unit::DECK));
                 };
                 let (found, next) = {
                     let mut lines = text::deck_lines(&block);
@@ -686,65 +644,78 @@ pub(crate) fn ingest(
                     next,
                 };
                 let own = first.dict(opts, plan.order.is_some())?;
-                break (own, block);
-            };
-            let dict = own.as_ref().or(plan.order.as_ref()).expect("a dictionary");
-            check_collect(dict.n, opts)?;
-            let parser = text::TextParser { dict };
-            let done = drive(dict, units_before, skipped_bytes).run(src, first, &parser)?;
-            Ok(Ingested {
-                tally: done.tally,
-                counted: done.decks,
-                items: dict.items.clone(),
-                stopped_early: done.stopped_early,
-            })
+                break (own, block, units_before, skipped_bytes);
+            }
         }
         Some(record) => {
-            let width = opts.format.width().unwrap_or(1);
-            let ragged = |src: &dyn Source, decks| {
-                let (total, leftover) = src.end();
-                (leftover > 0).then(|| Fail {
-                    error: driver::ragged(name, total, record),
-                    decks,
-                    truncated: Truncated::MidDeck,
-                })
-            };
             let first = match src.next_block().map_err(io)? {
                 Some(first) => first,
                 // A resumed read may find nothing left to read.
                 None if resume.before.is_some() && src.end().1 == 0 => Vec::new(),
-                None => return Err(ragged(src, 0).unwrap_or_else(|| no_decks(name))),
+                None => {
+                    return Err(ragged(src, 0, record)
+                        .unwrap_or_else(|| Fail::none_found(name, Unit::DECK)));
+                }
             };
             let own = match (&plan.order, resumed) {
                 (Some(_), _) => None,
                 (None, Some(resumed)) => Some(resumed),
                 (None, None) => Some(
-                    binary::first_record_dict(&binary::record_values(&first[..record], width))
-                        .map_err(|p| match binary::text_problem(&first, opts.format) {
-                            Some(text) => {
-                                Error::of_kind(ErrorKind::BadInput, format!("{name}: {text}"))
-                            }
+                    binary::first_record_dict(&binary::record_values(
+                        &first[..record],
+                        opts.format.width().unwrap_or(1),
+                    ))
+                    .map_err(|p| {
+                        match binary::text_problem(&first, opts.format) {
+                            Some(text) => Error::bad_input(format!("{name}: {text}")),
                             None => items::first_deck_error(format!("{name}: record 1"), p),
-                        })?,
+                        }
+                    })?,
                 ),
             };
-            let dict = own.as_ref().or(plan.order.as_ref()).expect("a dictionary");
-            let Lookup::Table(table) = &dict.lookup else {
-                unreachable!("binary dictionaries are tables");
-            };
+            (own, first, resume.at.units, 0)
+        }
+    };
+    let dict = own.as_ref().or(plan.order.as_ref()).expect("a dictionary");
+    let drive = Drive {
+        name,
+        n: dict.n,
+        collect: opts.reading.collect_for(dict.n, dict.multiset.is_some()),
+        kinds: dict.multiset.as_ref().map(items::Multiset::kind_of),
+        before: ReadPoint {
+            bytes: resume.at.bytes + skipped_bytes,
+            units: units_before,
+            counted: resume.at.counted,
+        },
+        saver: resume.saver,
+        items: dict.items.clone(),
+        limit,
+        window,
+        probe_more,
+        progress,
+    };
+    let done = match (plan.record, &dict.lookup) {
+        (None, _) => {
+            check_collect(dict.n, opts)?;
+            drive.run(src, first, &text::TextParser { dict })?
+        }
+        (Some(record), Lookup::Table(table)) => {
+            let width = opts.format.width().unwrap_or(1);
             let parser = binary::BinaryParser { dict, table, width };
-            let done = drive(dict, resume.at.units, 0).run(src, first, &parser)?;
+            let done = drive.run(src, first, &parser)?;
             if done.reached_end
-                && let Some(fail) = ragged(src, done.decks)
+                && let Some(fail) = ragged(src, done.decks, record)
             {
                 return Err(fail);
             }
-            Ok(Ingested {
-                tally: done.tally,
-                counted: done.decks,
-                items: dict.items.clone(),
-                stopped_early: done.stopped_early,
-            })
+            done
         }
-    }
+        (Some(_), Lookup::Labels(_)) => unreachable!("binary dictionaries are tables"),
+    };
+    Ok(Ingested {
+        tally: done.tally,
+        counted: done.decks,
+        items: dict.items.clone(),
+        stopped_early: done.stopped_early,
+    })
 }

@@ -34,7 +34,7 @@
 
 use super::command::{self, CommandSpec, Unit, WorkerRun, worker_runs};
 use super::driver::{BLOCK, Chunker, Fail, Marks, Source, Truncated};
-use super::text::{deck_body, tokens};
+use super::text::{count_lines, deck_body, deck_lines, tokens};
 use super::{Format, Ingested, Options, ReadPoint, Resume, with_input};
 use crate::error::{Error, Result};
 use crate::format::thousands;
@@ -70,10 +70,7 @@ impl SampleKind {
     /// Whether the order of the items in a line is the sampler's: then each
     /// item's slot is counted and tested too.
     pub fn ordered(self) -> bool {
-        match self {
-            SampleKind::Ordered => true,
-            SampleKind::Sample | SampleKind::Pick => false,
-        }
+        self == SampleKind::Ordered
     }
 }
 
@@ -82,9 +79,9 @@ impl SampleKind {
 #[serde(rename_all = "snake_case")]
 pub enum Base {
     /// Items 0..N−1.
-    Zero,
+    Zero = 0,
     /// Items 1..N.
-    One,
+    One = 1,
 }
 
 impl Base {
@@ -101,10 +98,7 @@ impl Base {
 
     /// 0 or 1.
     pub fn offset(self) -> u64 {
-        match self {
-            Base::Zero => 0,
-            Base::One => 1,
-        }
+        self as u64
     }
 
     /// `0..48` or `1..49` for a population of `n`.
@@ -215,13 +209,9 @@ pub fn run_sample_command(
             Resume::default(),
         )
     };
-    let results = command::run_workers(cmd, &runs, None, Unit::SAMPLE, &read)?;
-    let mut merged: Option<Ingested<SampleTally, Base>> = None;
-    for (run, result) in runs.iter().zip(results) {
-        let Some(first) = &mut merged else {
-            merged = Some(result);
-            continue;
-        };
+    let mut results = command::run_workers(cmd, &runs, None, Unit::SAMPLE, &read)?.into_iter();
+    let mut first = (results.next()).ok_or_else(|| Error::out_of_range("no worker ran"))?;
+    for (run, result) in runs.iter().skip(1).zip(results) {
         let (k, k0) = (result.tally.k(), first.tally.k());
         if result.items != first.items || k != k0 {
             return Err(Error::bad_input(format!(
@@ -236,8 +226,7 @@ pub fn run_sample_command(
         first.tally.merge(&result.tally);
         first.counted += result.counted;
     }
-    let merged = merged.ok_or_else(|| Error::out_of_range("no worker ran"))?;
-    Ok((merged, runs))
+    Ok((first, runs))
 }
 
 /// Checks `opts` before anything is read, returning N.
@@ -254,12 +243,12 @@ fn check(opts: &Options<Samples>) -> Result<usize> {
 
 /// Refuses a binary format: samples are read as text.
 pub(crate) fn text_only(format: Format) -> Result<()> {
-    match format.width() {
-        Some(_) => Err(Error::unsupported(format!(
-            "samples are read as text (one per line), not as {format} records"
-        ))),
-        None => Ok(()),
+    if format == Format::Text {
+        return Ok(());
     }
+    Err(Error::unsupported(format!(
+        "samples are read as text (one per line), not as {format} records"
+    )))
 }
 
 /// The reading state: what the first lines fixed, the samples held back
@@ -270,7 +259,8 @@ struct Reader<'a> {
     n: usize,
     k: Option<usize>,
     base: Option<Base>,
-    /// Samples (as written) read before the base was known, k per sample.
+    /// Samples (as written) not yet counted, k per sample: those read
+    /// before the base was known.
     held: Vec<u64>,
     counter: Option<SampleCounter>,
     marks: Marks,
@@ -349,17 +339,10 @@ impl Reader<'_> {
                 (false, true) => Some(Base::One),
                 (false, false) => None,
             };
-            if let Some(base) = self.base {
-                self.release(base);
-            }
         }
-        match self.base {
-            Some(base) => {
-                let sample = std::mem::take(&mut self.sample);
-                self.push(&sample, base);
-                self.sample = sample;
-            }
-            None => self.held.extend_from_slice(&self.sample),
+        self.held.extend_from_slice(&self.sample);
+        if let Some(base) = self.base {
+            self.release(base);
         }
         self.count += 1;
         Ok(())
@@ -371,14 +354,17 @@ impl Reader<'_> {
         Some((self.base?, self.counter.as_ref()?.so_far().clone()))
     }
 
-    /// Counts the held samples once the base is known. They hold only
-    /// items 1..N−1 (a 0 or an N would have decided), valid in either base.
+    /// Counts the held samples once the base is known: the line just read,
+    /// and those held back before, which hold only items 1..N−1 (a 0 or an
+    /// N would have decided), valid in either base.
     fn release(&mut self, base: Base) {
         let k = self.k.unwrap_or(1);
-        let held = std::mem::take(&mut self.held);
+        let mut held = std::mem::take(&mut self.held);
         for sample in held.chunks(k) {
             self.push(sample, base);
         }
+        held.clear();
+        self.held = held;
     }
 
     fn push(&mut self, sample: &[u64], base: Base) {
@@ -428,14 +414,6 @@ fn read_source(
     progress: Progress<'_>,
     resume: Resume<'_, SampleTally, Base>,
 ) -> std::result::Result<Ingested<SampleTally, Base>, Fail> {
-    let io = |e: std::io::Error, count: u64| Fail {
-        error: Error::Io {
-            path: name.into(),
-            source: e,
-        },
-        decks: count,
-        truncated: Truncated::No,
-    };
     let ordered = opts.reading.kind.ordered();
     let mut reader = Reader {
         opts: &opts.reading,
@@ -457,29 +435,22 @@ fn read_source(
     let mut line_number = resume.at.units;
     let mut bytes = resume.at.bytes;
     let mut stopped_early = false;
-    'blocks: while let Some(block) = src.next_block().map_err(|e| io(e, reader.count))? {
+    'blocks: while let Some(block) = src
+        .next_block()
+        .map_err(|e| Fail::io(name, e, reader.count))?
+    {
         let before = reader.count;
-        let mut lines = block.split(|&b| b == b'\n').peekable();
-        while let Some(line) = lines.next() {
-            // A block ends with its last line's `\n`: the empty piece after
-            // it is not a line.
-            let last = lines.peek().is_none();
-            if last && line.is_empty() {
-                break;
-            }
-            line_number += 1;
-            let Some(body) = deck_body(line) else {
-                continue;
-            };
+        let lines = count_lines(&block);
+        for (at, line) in deck_lines(&block) {
             if reader.count >= limit {
                 stopped_early = true;
                 break 'blocks;
             }
-            if let Err(problem) = reader.line(body) {
+            if let Err(problem) = reader.line(deck_body(line).unwrap_or_default()) {
                 return Err(Fail {
-                    error: Error::bad_input(format!("{name}:{line_number}: {problem}")),
+                    error: Error::bad_input(format!("{name}:{}: {problem}", line_number + at)),
                     decks: reader.count,
-                    truncated: if last && !block.ends_with(b"\n") {
+                    truncated: if at == lines && !block.ends_with(b"\n") {
                         Truncated::MidDeck
                     } else {
                         Truncated::No
@@ -487,6 +458,7 @@ fn read_source(
                 });
             }
         }
+        line_number += lines;
         if reader.count > before {
             progress(reader.count - before);
         }
@@ -504,19 +476,11 @@ fn read_source(
             };
             saver
                 .reached(point, &|| reader.so_far())
-                .map_err(|error| Fail {
-                    error,
-                    decks: reader.count,
-                    truncated: Truncated::No,
-                })?;
+                .map_err(|error| Fail::after(error, reader.count))?;
         }
     }
     if reader.count == 0 && resume.before.is_none() {
-        return Err(Fail {
-            error: Error::bad_input(format!("{name}: no samples found")),
-            decks: 0,
-            truncated: Truncated::Empty,
-        });
+        return Err(Fail::none_found(name, Unit::SAMPLE));
     }
     let Some(base) = reader.base else {
         return Err(Fail {

@@ -64,22 +64,6 @@ fn read_with(bytes: &[u8], opts: &Options<Decks>, block: usize) -> Result<Ingest
 }
 
 #[test]
-fn any_block_size_gives_the_same_tally() {
-    let n = 7;
-    let ds = decks(n, 3000, 1);
-    let bytes = text(&ds);
-    let opts = collecting(ALL);
-    let want = expected(n, &ds, ALL);
-    for block in [1, 13, 64, 1000, 1 << 20] {
-        let got = read_with(&bytes, &opts, block).unwrap();
-        assert_eq!(got.tally, want, "block {block}");
-        assert_eq!(got.counted, 3000);
-        assert!(!got.stopped_early);
-        assert_eq!(got.items, Items::Numeric { one_based: false });
-    }
-}
-
-#[test]
 fn errors_name_the_global_line_across_blocks() {
     let n = 5;
     let ds = decks(n, 400, 2);
@@ -114,26 +98,33 @@ fn errors_name_the_global_line_across_blocks() {
     }
 }
 
+/// Any block size gives the tally of one line-by-line read, up to an
+/// exact limit.
 #[test]
-fn the_limit_is_exact_at_every_block_size() {
+fn any_block_size_gives_the_same_tally_and_an_exact_limit() {
     let n = 6;
     let ds = decks(n, 500, 3);
     let bytes = text(&ds);
-    for block in [8, 50, 333, 1 << 20] {
-        for limit in [1u64, 17, 256, 499, 500, 501] {
+    for block in [1, 8, 13, 50, 333, 1 << 20] {
+        for limit in [
+            None,
+            Some(1u64),
+            Some(17),
+            Some(256),
+            Some(499),
+            Some(500),
+            Some(501),
+        ] {
             let opts = Options {
-                max_records: Some(limit),
+                max_records: limit,
                 ..collecting(ALL)
             };
             let got = read_with(&bytes, &opts, block).unwrap();
-            let k = limit.min(500) as usize;
+            let k = limit.map_or(500, |limit| limit.min(500)) as usize;
             assert_eq!(got.counted, k as u64);
-            assert_eq!(
-                got.stopped_early,
-                limit < 500,
-                "block {block} limit {limit}"
-            );
+            assert_eq!(got.stopped_early, k < 500, "block {block} limit {limit:?}");
             assert_eq!(got.tally, expected(n, &ds[..k], ALL));
+            assert_eq!(got.items, Items::Numeric { one_based: false });
         }
     }
 }

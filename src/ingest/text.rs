@@ -81,12 +81,6 @@ pub(crate) fn deck_lines(block: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
         .map(|(i, line)| (i as u64 + 1, line))
 }
 
-/// The first deck line of a block: its 1-based line number in the block and
-/// its text.
-pub(crate) fn first_deck(block: &[u8]) -> Option<(u64, &[u8])> {
-    deck_lines(block).next()
-}
-
 /// What is wrong with a deck line holding arrays inside its one optional
 /// pair of brackets (`[[0,1],[1,0]]`, `[0,1] [1,0]`, the `[[0,1],` of a
 /// pretty-printed JSON array): decks written as one array of decks, which
@@ -253,9 +247,7 @@ impl TextParser<'_> {
         }
         Ok(true)
     }
-}
 
-impl TextParser<'_> {
     /// [`general`](Self::general) for a deck with repeated items: the k-th
     /// occurrence of a kind becomes its k-th index; a kind occurring more
     /// often than on the first line is refused (with exactly n items, no
@@ -359,7 +351,7 @@ impl Parser for TextParser<'_> {
     }
 
     fn has_deck(&self, block: &[u8]) -> bool {
-        first_deck(block).is_some()
+        deck_lines(block).next().is_some()
     }
 
     fn place(&self, name: &str, unit: u64) -> String {

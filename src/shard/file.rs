@@ -21,7 +21,7 @@ use super::{Shard, kinds};
 use crate::audit::{Counts, Planned};
 use crate::digest::sha256_hex;
 use crate::engine::ChunkRange;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::output::files;
 use crate::report::Provenance;
 use crate::report::provenance::tool_version;
@@ -45,7 +45,7 @@ pub const VERSION: u32 = 5;
 /// The counts of a share of a run (a shard, or the whole run) and
 /// everything that decides them: what `audit --shard` and `--checkpoint`
 /// write and what `merge` and `--resume` read.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TallyFile {
     /// The tool that counted (`shuffle-audit <version>`): tallies of
     /// different versions are never merged, since an algorithm or the
@@ -129,18 +129,6 @@ impl PartialEq for Entry {
     }
 }
 
-impl PartialEq for TallyFile {
-    fn eq(&self, other: &Self) -> bool {
-        self.tool == other.tool
-            && self.command_line == other.command_line
-            && self.alpha == other.alpha
-            && self.shard == other.shard
-            && self.planned == other.planned
-            && self.threads == other.threads
-            && self.audits == other.audits
-    }
-}
-
 /// How two tally files' runs differ: the first thing that does, with the
 /// value in each (see [`TallyFile::difference`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,14 +167,11 @@ impl TallyFile {
             return Err(Error::bad_input("a run needs at least one audit"));
         };
         if let Some(outside) = study.audits.iter().find(|a| !a.is_builtin()) {
-            return Err(Error::of_kind(
-                ErrorKind::Unsupported,
-                format!(
-                    "{} is not built in: only built-in subjects are drawn in chunks that can be \
-                     split across machines or saved and resumed",
-                    outside.subject()
-                ),
-            ));
+            return Err(Error::unsupported(format!(
+                "{} is not built in: only built-in subjects are drawn in chunks that can be \
+                 split across machines or saved and resumed",
+                outside.subject()
+            )));
         }
         if study.audits.iter().any(|a| a.trials() != first.trials()) {
             return Err(Error::unsupported(
@@ -238,21 +223,10 @@ impl TallyFile {
         self.audits.first().map_or(0, |a| a.spec.trials())
     }
 
-    /// How many audits the file counts.
-    pub fn len(&self) -> usize {
-        self.audits.len()
-    }
-
-    /// Whether the file counts no audit at all (never so for a file read
-    /// or made by [`of_study`](Self::of_study)).
-    pub fn is_empty(&self) -> bool {
-        self.audits.is_empty()
-    }
-
     /// Trials this file holds once complete, over all its audits.
     pub fn planned_trials(&self) -> u64 {
         let share = self.planned.trials(self.run_trials());
-        share.saturating_mul(self.len() as u64)
+        share.saturating_mul(self.audits.len() as u64)
     }
 
     /// Trials counted so far, over all audits.
@@ -405,7 +379,7 @@ impl TallyFile {
     /// ranges within the run, counts of the right total (their shape was
     /// checked as they were read).
     fn check(&self) -> Result<()> {
-        if self.is_empty() {
+        if self.audits.is_empty() {
             return Err(Error::bad_input("no audit"));
         }
         let trials = self.run_trials();
@@ -446,14 +420,21 @@ impl TallyFile {
 
     /// Reads the tally file at `path`; every refusal names the file.
     pub fn load(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Self::from_bytes(&bytes).map_err(|why| {
-            Error::of_kind(ErrorKind::BadInput, format!("{}: {why}", path.display()))
-        })
+        load_sealed(path, Self::from_bytes)
     }
+}
+
+/// What `parse` makes of the bytes of the file at `path`, a refusal
+/// naming the file.
+pub(crate) fn load_sealed<T>(
+    path: &Path,
+    parse: impl FnOnce(&[u8]) -> std::result::Result<T, String>,
+) -> Result<T> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&bytes).map_err(|why| Error::bad_input(format!("{}: {why}", path.display())))
 }
 
 /// `payload` under a header line naming `magic` and `version`, with the
@@ -547,10 +528,7 @@ mod tests {
         let shard = Shard { index: 1, count: 2 };
         let study = Study::new(specs);
         let mut file = TallyFile::of_study(&study, Some(shard), "test".into(), 2).unwrap();
-        for audit in &mut file.audits {
-            audit.counts = audit.spec.count(file.planned, &no_progress).unwrap();
-            audit.counted = file.planned;
-        }
+        super::super::run::count(&mut file, None, &crate::study::Unobserved).unwrap();
         file
     }
 

@@ -23,7 +23,7 @@
 //! that kind records them ([`Kind::recorded`], [`Kind::Read`] and
 //! [`Kind::Tally`] as JSON): one format for every kind.
 
-use super::file::{seal, unseal};
+use super::file::{load_sealed, seal, unseal};
 use crate::audit::{self, Feed, FeedReport, Judged, Kind, Planned, Produced, Spec, Subject};
 use crate::digest::sha256_hex;
 use crate::error::{Error, ErrorKind, Result};
@@ -39,8 +39,8 @@ use sha2::{Digest, Sha256};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 /// The words that open an input checkpoint.
 pub const MAGIC: &str = "shuffle-audit input-checkpoint";
@@ -90,17 +90,10 @@ pub struct InputCheckpoint {
     pub tally: Option<Value>,
 }
 
-/// Where an input checkpoint is saved, how often, and the flag that asks
-/// the read to stop.
-#[derive(Debug, Clone, Copy)]
-pub struct InputSaving<'a> {
-    /// The checkpoint file.
-    pub path: &'a Path,
-    /// Saves at least this far apart (and when the read ends).
-    pub every: Duration,
-    /// When set, the read saves and stops at its next window.
-    pub stop: &'a AtomicBool,
-}
+/// Where an input checkpoint is saved, how often (and when the read
+/// ends), and the flag that asks the read to stop at its next window: the
+/// same as a chunked run's.
+pub type InputSaving<'a> = super::run::Checkpoint<'a>;
 
 /// What a checkpointed read of a file needs beside its spec.
 #[derive(Debug)]
@@ -133,23 +126,18 @@ impl InputCheckpoint {
     /// Reads the checkpoint at `path` (of this version, or a version 2
     /// checkpoint of decks); every refusal names the file.
     pub fn load(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let refuse =
-            |why: String| Error::of_kind(ErrorKind::BadInput, format!("{}: {why}", path.display()));
-        let unreadable =
-            |e: serde_json::Error| refuse(format!("not a readable input checkpoint: {e}"));
-        match unseal(&bytes, MAGIC, VERSION) {
-            Ok(payload) => serde_json::from_slice(payload).map_err(unreadable),
-            Err(why) => match unseal(&bytes, MAGIC, 2) {
-                Ok(payload) => serde_json::from_slice::<Version2>(payload)
-                    .map(Version2::upgrade)
-                    .map_err(unreadable),
-                Err(_) => Err(refuse(why)),
-            },
-        }
+        load_sealed(path, |bytes| {
+            let unreadable = |e: serde_json::Error| format!("not a readable input checkpoint: {e}");
+            match unseal(bytes, MAGIC, VERSION) {
+                Ok(payload) => serde_json::from_slice(payload).map_err(unreadable),
+                Err(why) => match unseal(bytes, MAGIC, 2) {
+                    Ok(payload) => serde_json::from_slice::<Version2>(payload)
+                        .map(Version2::upgrade)
+                        .map_err(unreadable),
+                    Err(_) => Err(why),
+                },
+            }
+        })
     }
 
     /// What the read found and counted before [`at`](Self::at), as kind
@@ -241,7 +229,7 @@ pub fn read_planned(
     reading: InputRead<'_>,
     progress: Progress<'_>,
 ) -> Result<Box<dyn Judged>> {
-    super::kinds::read_input(planned, reading, progress)
+    (super::kinds::known(planned.kind())?.read_input)(planned, reading, progress)
 }
 
 /// [`read_planned`] for a spec of kind `K`.
@@ -352,8 +340,7 @@ fn input_file<K: Kind>(spec: &Spec<K>) -> Result<(PathBuf, Format)> {
     match &spec.subject {
         Subject::Outside(outside) => match &outside.feed {
             Feed::File { path, format } if path.as_os_str() != "-" => Ok((path.clone(), *format)),
-            _ => Err(Error::of_kind(
-                ErrorKind::Unsupported,
+            _ => Err(Error::unsupported(
                 "only output read from a file (--input FILE, not stdin) is checkpointed",
             )),
         },
@@ -411,10 +398,10 @@ fn check_resumable<K: Kind>(
     };
     match why {
         None => Ok(()),
-        Some(why) => Err(Error::of_kind(
-            ErrorKind::BadInput,
-            format!("cannot resume {}: {why}", path.display()),
-        )),
+        Some(why) => Err(Error::bad_input(format!(
+            "cannot resume {}: {why}",
+            path.display()
+        ))),
     }
 }
 

@@ -21,10 +21,11 @@ type ReadInput = fn(&dyn Planned, InputRead<'_>, Progress<'_>) -> Result<Box<dyn
 
 /// What is done by kind name, for one kind.
 #[derive(Clone, Copy)]
-struct Known {
+pub(super) struct Known {
     name: &'static str,
     rebuild: Rebuild,
-    read_input: ReadInput,
+    /// Reads a spec's input file with checkpoints, and judges it.
+    pub(super) read_input: ReadInput,
 }
 
 impl Known {
@@ -32,7 +33,7 @@ impl Known {
     fn of<K: Kind>() -> Self {
         Self {
             name: K::NAME,
-            rebuild: rebuild::<K>,
+            rebuild: |value, threads| Ok(Box::new(K::from_recorded(value, threads)?)),
             read_input: input::read_judged::<K>,
         }
     }
@@ -40,11 +41,6 @@ impl Known {
 
 /// The kinds registered beside the built-in ones.
 static REGISTERED: RwLock<Vec<Known>> = RwLock::new(Vec::new());
-
-/// The spec of kind `K` that `value` records, run on `threads`.
-fn rebuild<K: Kind>(value: &Value, threads: Option<usize>) -> Result<Box<dyn Planned>> {
-    Ok(Box::new(K::from_recorded(value, threads)?))
-}
 
 /// Makes the tally files of kind `K` readable (the built-in kinds need
 /// not be registered). Registering a kind twice changes nothing.
@@ -58,7 +54,7 @@ pub fn register<K: Kind>() {
 }
 
 /// The kind called `kind`; refuses a kind nobody registered.
-fn known(kind: &str) -> Result<Known> {
+pub(super) fn known(kind: &str) -> Result<Known> {
     let built_in = [Known::of::<Shuffles>(), Known::of::<Samplers>()];
     if let Some(known) = built_in.iter().find(|known| known.name == kind) {
         return Ok(*known);
@@ -79,14 +75,4 @@ fn known(kind: &str) -> Result<Known> {
 /// refuses a kind nobody registered.
 pub fn planned(kind: &str, value: &Value, threads: Option<usize>) -> Result<Box<dyn Planned>> {
     (known(kind)?.rebuild)(value, threads)
-}
-
-/// Reads `planned`'s input file with checkpoints as `reading` says, and
-/// judges it (see [`input::read_judged`]), whatever its kind.
-pub fn read_input(
-    planned: &dyn Planned,
-    reading: InputRead<'_>,
-    progress: Progress<'_>,
-) -> Result<Box<dyn Judged>> {
-    (known(planned.kind())?.read_input)(planned, reading, progress)
 }

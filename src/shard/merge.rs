@@ -4,14 +4,14 @@
 
 use super::file::TallyFile;
 use crate::engine::ChunkRange;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// The tally files `paths`, merged into the tally of the whole run they
 /// are shards of, in any order: the counts added up chunk range by chunk
 /// range, which gives bit for bit the counts of the run on one machine.
 ///
-/// Refuses ([`ErrorKind::BadInput`], naming the file) a file that cannot
+/// Refuses ([`crate::error::ErrorKind::BadInput`], naming the file) a file that cannot
 /// be read or is damaged, an unfinished one (a stopped run's checkpoint),
 /// one from another run (other tool version, audits, n, trials, rng,
 /// seed, tests, samplers, N, weights or α than the first file),
@@ -27,7 +27,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
     for path in paths {
         let file = TallyFile::load(path)?;
         if !file.is_complete() {
-            return Err(refused(format!(
+            return Err(Error::bad_input(format!(
                 "{} is unfinished: {} counted of its chunks {} (a stopped run's checkpoint: \
                  continue it with --resume)",
                 path.display(),
@@ -40,7 +40,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
     let reference = &files[0].1;
     for (path, file) in &files[1..] {
         if let Some(d) = reference.difference(file) {
-            return Err(refused(format!(
+            return Err(Error::bad_input(format!(
                 "{} is not a shard of the same run as {}: its {} is {}, not {}",
                 path.display(),
                 first_path.display(),
@@ -80,7 +80,7 @@ fn check_coverage(files: &[(&Path, TallyFile)]) -> Result<()> {
         }
         if range.first < next {
             let other = previous.expect("only a file after another can overlap");
-            return Err(refused(format!(
+            return Err(Error::bad_input(format!(
                 "{} overlaps {}: both hold chunks {}..{} (the same shard twice?)",
                 path.display(),
                 other.display(),
@@ -112,14 +112,10 @@ fn check_coverage(files: &[(&Path, TallyFile)]) -> Result<()> {
 
 /// Chunks `first..end` of the run `all` are in no file.
 fn missing(first: u64, end: u64, all: ChunkRange, place: &str) -> Error {
-    refused(format!(
+    Error::bad_input(format!(
         "chunks {first}..{end} of the run's {all} are in no tally file ({place}): is a shard \
          missing?"
     ))
-}
-
-fn refused(message: String) -> Error {
-    Error::of_kind(ErrorKind::BadInput, message)
 }
 
 #[cfg(test)]
@@ -152,19 +148,24 @@ mod tests {
             .to_vec()
     }
 
-    /// Shard `index` of `count`, counted and saved in `dir`.
-    fn shard(dir: &Path, index: u64, count: u64) -> PathBuf {
-        let shard = Shard { index, count };
-        let planned: Vec<Box<dyn Planned>> = specs().into_iter().map(Into::into).collect();
-        let study = Study::new(planned);
-        let mut file = TallyFile::of_study(&study, Some(shard), "t".into(), 1).unwrap();
-        for audit in &mut file.audits {
-            audit.counts = audit.spec.count(file.planned, &no_progress).unwrap();
-            audit.counted = file.planned;
-        }
-        let path = dir.join(format!("{index}-of-{count}.tally"));
+    /// Shard `index` of `count` of `study`, counted and saved at `path`.
+    fn saved(study: &Study, index: u64, count: u64, path: PathBuf) -> PathBuf {
+        let shard = Some(Shard { index, count });
+        let mut file = TallyFile::of_study(study, shard, "t".into(), 2).unwrap();
+        crate::shard::run::count(&mut file, None, &Unobserved).unwrap();
         file.save(&path).unwrap();
         path
+    }
+
+    /// Shard `index` of `count` of [`specs`], counted and saved in `dir`.
+    fn shard(dir: &Path, index: u64, count: u64) -> PathBuf {
+        let study = Study::new(specs().into_iter().map(Into::into).collect());
+        saved(
+            &study,
+            index,
+            count,
+            dir.join(format!("{index}-of-{count}.tally")),
+        )
     }
 
     fn scratch(name: &str) -> PathBuf {
@@ -197,7 +198,7 @@ mod tests {
     /// Two shuffles and two samplers (one biased of each) of one trial
     /// count, the samplers seeded `sampler_seed` (the shuffles 9), judged
     /// together.
-    fn mixed_study_seeded(sampler_seed: u64) -> Study {
+    fn mixed_study(sampler_seed: u64) -> Study {
         let trials = 3 * CHUNK_TRIALS + 55;
         let source = SourceSpec::parse("xoshiro256pp").unwrap();
         let shuffles = ["naive-swap", "fisher-yates"].map(|name| Spec::<Shuffles> {
@@ -223,24 +224,12 @@ mod tests {
         }
     }
 
-    /// [`mixed_study_seeded`] with every audit seeded 9.
-    fn mixed_study() -> Study {
-        mixed_study_seeded(9)
-    }
-
     #[test]
     fn a_study_of_shuffles_and_samplers_merges_to_its_run() {
         let dir = scratch("mixed");
-        let study = mixed_study();
+        let study = mixed_study(9);
         let paths: Vec<PathBuf> = [2, 0, 1]
-            .map(|index| {
-                let shard = Some(Shard { index, count: 3 });
-                let mut file = TallyFile::of_study(&study, shard, "t".into(), 2).unwrap();
-                crate::shard::run::count(&mut file, None, &Unobserved).unwrap();
-                let path = dir.join(format!("{index}.tally"));
-                file.save(&path).unwrap();
-                path
-            })
+            .map(|index| saved(&study, index, 3, dir.join(format!("{index}.tally"))))
             .to_vec();
         let merged = merge(&paths).unwrap();
         let kinds: Vec<&str> = merged.audits.iter().map(|a| a.spec.kind()).collect();
@@ -287,21 +276,16 @@ mod tests {
     #[test]
     fn shards_of_other_samplers_are_refused() {
         let dir = scratch("samplers");
-        let study = mixed_study();
+        let study = mixed_study(9);
         let save = |study: &Study, index: u64, name: &str| {
-            let shard = Some(Shard { index, count: 2 });
-            let mut file = TallyFile::of_study(study, shard, "t".into(), 1).unwrap();
-            crate::shard::run::count(&mut file, None, &Unobserved).unwrap();
-            let path = dir.join(format!("{index}-{name}.tally"));
-            file.save(&path).unwrap();
-            path
+            saved(study, index, 2, dir.join(format!("{index}-{name}.tally")))
         };
-        let other = mixed_study_seeded(10);
+        let other = mixed_study(10);
         let e = merge(&[save(&study, 0, "9"), save(&other, 1, "10")])
             .unwrap_err()
             .to_string();
         assert!(e.contains("its seed is 10, not 9"), "{e}");
-        let mut fewer = mixed_study();
+        let mut fewer = mixed_study(9);
         fewer.audits.pop();
         let e = merge(&[save(&study, 0, "9"), save(&fewer, 1, "fewer")])
             .unwrap_err()

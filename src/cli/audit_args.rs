@@ -198,7 +198,8 @@ pub struct RunOptions {
     /// (all but permutation above n = 8, birthday below n = 13, clumping,
     /// and inversions and displacement up to n = 1024). With --deck or
     /// --categories: position-kind, arrangement (n <= 10),
-    /// position-category, hand (structure tests are skipped, with a note)
+    /// position-category, hand, and for a deck whose items repeat adjacency
+    /// and successor (structure tests are skipped, with a note)
     /// [default: default].
     #[arg(long, value_name = "LIST")]
     pub tests: Option<String>,

@@ -131,7 +131,7 @@ pub fn plan_audit(
 /// trials is searched for again by simulation ([`super::simulate`]): of the
 /// algorithm's whole audits for a built-in algorithm, which give the
 /// battery's plan directly, or of a one-histogram structure test's counts
-/// from its law ([`settle`]). A test that cannot be simulated and whose χ²
+/// from its law (`settle`). A test that cannot be simulated and whose χ²
 /// plan is below the trials its approximation needs gives no plan rather
 /// than a false one, and no test's plan is kept below a trial count at
 /// which simulated audits of the whole battery fell short.

@@ -108,8 +108,9 @@ impl Drawn {
             tests: record
                 .tests
                 .into_iter()
+                .map(|t| t.result)
                 .map(|t| TestRow {
-                    name: t.test,
+                    name: t.test.to_string(),
                     statistic: t.statistic,
                     df: t.df,
                     p: format_p(t.log10_p),

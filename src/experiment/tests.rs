@@ -485,7 +485,7 @@ deck = "AABB"
     assert_eq!(shoe.options.deck.as_ref().unwrap().hand, 7);
     assert_eq!(
         shoe.options.tests.to_string(),
-        "position-kind,position-category,hand,serial"
+        "position-kind,position-category,hand,adjacency,successor,serial"
     );
     // What the report notes of a deck is its kind's, of the audit as run.
     let note = Shuffles::note(shuffle(study.audits[1].as_ref())).unwrap();

@@ -502,6 +502,7 @@ fn shards_of_a_study_with_dice_merge_to_the_run_on_one_machine() {
         .collect();
     let merged = merge::merge(&paths).unwrap();
     let provenance = Provenance {
+        meta: Default::default(),
         tool: String::new(),
         git_commit: None,
         git_dirty: None,

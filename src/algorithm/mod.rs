@@ -76,10 +76,14 @@ pub enum Algorithm {
     },
     /// A uniform rotation (biased, though its marginals are uniform).
     Rotation,
-    /// `k` Gilbert–Shannon–Reeds riffle shuffles (biased for small k).
+    /// `k` Gilbert–Shannon–Reeds riffle shuffles (biased for small k),
+    /// then one uniform cut when `cut` is set, as a card room's shuffler
+    /// finishes (the cut hides the riffles from position tests).
     Riffle {
         /// Number of riffles (default 1).
         k: u32,
+        /// Whether a uniform cut follows the riffles (default no).
+        cut: bool,
     },
     /// A data pipeline's shuffle buffer of `b` items (biased below b = n).
     BufferShuffle {
@@ -138,7 +142,7 @@ impl Algorithm {
             sort: ComparatorSort::Insertion,
         },
         Algorithm::Rotation,
-        Algorithm::Riffle { k: 1 },
+        Algorithm::Riffle { k: 1, cut: false },
         Algorithm::BufferShuffle {
             b: DEFAULT_LOADER_SIZE,
         },
@@ -159,7 +163,13 @@ impl Algorithm {
             Param { key, meaning }
         }
         const K_SWAPS: &[Param] = &[param("k", "number of transpositions (default n)")];
-        const K_RIFFLES: &[Param] = &[param("k", "number of riffles (default 1)")];
+        const K_RIFFLES: &[Param] = &[
+            param("k", "number of riffles (default 1)"),
+            param(
+                "cut",
+                "true: one uniform cut after the riffles (default false)",
+            ),
+        ];
         const BUFFER: &[Param] = &[param("b", "buffer size (default 4)")];
         const SHARD: &[Param] = &[param("s", "shard size (default 4)")];
         const WINDOW: &[Param] = &[param("w", "window size (default 4)")];
@@ -325,12 +335,13 @@ impl Algorithm {
                     None,
                 )
             },
-            Algorithm::Riffle { .. } => Record {
+            Algorithm::Riffle { cut, .. } => Record {
                 params: K_RIFFLES,
-                steps: Some(StepKind::Riffles),
+                // Riffles and a final cut do not compose as repeated steps.
+                steps: (!cut).then_some(StepKind::Riffles),
                 ..bounded(
                     "riffle",
-                    "k Gilbert-Shannon-Reeds riffles: binomial cut, uniform interleave (param k, default 1)",
+                    "k Gilbert-Shannon-Reeds riffles: binomial cut, uniform interleave (params k, default 1, and cut=true for a final uniform cut)",
                     Biased,
                     Replay(Leaves::Riffles),
                     None,
@@ -381,7 +392,7 @@ impl Algorithm {
     pub fn step_count(&self, n: usize) -> Option<u64> {
         match self {
             Algorithm::RandomSwap { k } => Some(k.map_or(n as u64, u64::from)),
-            Algorithm::Riffle { k } => Some(u64::from(*k)),
+            Algorithm::Riffle { k, .. } => Some(u64::from(*k)),
             _ => None,
         }
     }
@@ -398,9 +409,10 @@ impl Algorithm {
                 Ok(Algorithm::RandomSwap { k: p.get("k")? })
             }
             Algorithm::Riffle { .. } => {
-                p.only(&["k"])?;
+                p.only(&["k", "cut"])?;
                 Ok(Algorithm::Riffle {
                     k: p.get("k")?.unwrap_or(1),
+                    cut: p.get("cut")?.unwrap_or(false),
                 })
             }
             Algorithm::BufferShuffle { .. } => Ok(Algorithm::BufferShuffle {
@@ -435,14 +447,15 @@ impl Algorithm {
 
     /// The same algorithm made of `k` repetitions of its random step, for the
     /// algorithms with a repetition count (`random-swap`: k transpositions,
-    /// `riffle`: k riffles); `None` for the others.
+    /// `riffle`: k riffles); `None` for the others, and for riffles ended by
+    /// a cut (whose repetitions do not compose).
     ///
     /// Repetitions compose: running `with_k(a)` and then `with_k(b)` on the
     /// result makes exactly the draws, and the arrangement, of `with_k(a + b)`.
     pub fn with_k(&self, k: u32) -> Option<Algorithm> {
         match self {
             Algorithm::RandomSwap { .. } => Some(Algorithm::RandomSwap { k: Some(k) }),
-            Algorithm::Riffle { .. } => Some(Algorithm::Riffle { k }),
+            Algorithm::Riffle { cut: false, .. } => Some(Algorithm::Riffle { k, cut: false }),
             _ => None,
         }
     }
@@ -594,8 +607,13 @@ macro_rules! with_kernel {
             Algorithm::WindowShuffle { w } => {
                 run!(|a: &mut [u32], r: &mut $R, _: &mut Scratch| window_shuffle(a, r, w as usize))
             }
-            Algorithm::Riffle { k } => {
-                run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| { riffle(a, r, k, &mut s.words) })
+            Algorithm::Riffle { k, cut } => {
+                run!(|a: &mut [u32], r: &mut $R, s: &mut Scratch| {
+                    riffle(a, r, k, &mut s.words);
+                    if cut {
+                        rotation(a, r)
+                    }
+                })
             }
         }
     }};
@@ -607,7 +625,11 @@ impl fmt::Display for Algorithm {
         f.write_str(self.name())?;
         match self {
             Algorithm::RandomSwap { k: Some(k) } => write!(f, ":k={k}"),
-            Algorithm::Riffle { k } if *k != 1 => write!(f, ":k={k}"),
+            Algorithm::Riffle { k, cut } => match (*k, *cut) {
+                (1, false) => Ok(()),
+                (k, false) => write!(f, ":k={k}"),
+                (k, true) => write!(f, ":k={k},cut=true"),
+            },
             Algorithm::SortRandomComparator {
                 sort: ComparatorSort::Merge,
             } => f.write_str(":sort=merge"),

@@ -24,8 +24,9 @@ impl SourceVisitor for AllArePermutations {
             sort: ComparatorSort::Merge,
         });
         algorithms.push(Algorithm::RandomSwap { k: Some(0) });
-        algorithms.push(Algorithm::Riffle { k: 0 });
-        algorithms.push(Algorithm::Riffle { k: 7 });
+        algorithms.push(Algorithm::Riffle { k: 0, cut: false });
+        algorithms.push(Algorithm::Riffle { k: 7, cut: false });
+        algorithms.push(Algorithm::Riffle { k: 7, cut: true });
         for alg in algorithms {
             for n in 2..=60usize {
                 let mut batch = vec![0u32; 3 * n];
@@ -58,25 +59,33 @@ fn names_round_trip_through_parse() {
         Algorithm::RandomSwap { k: Some(100) }
     );
     let riffle = Algorithm::parse("riffle:k=7").unwrap();
-    assert_eq!(riffle, Algorithm::Riffle { k: 7 });
+    assert_eq!(riffle, Algorithm::Riffle { k: 7, cut: false });
     assert_eq!(riffle.to_string(), "riffle:k=7");
     assert_eq!(
         Algorithm::parse("riffle").unwrap(),
-        Algorithm::Riffle { k: 1 }
+        Algorithm::Riffle { k: 1, cut: false }
     );
+    let cut = Algorithm::parse("riffle:k=7,cut=true").unwrap();
+    assert_eq!(cut, Algorithm::Riffle { k: 7, cut: true });
+    assert_eq!(cut.to_string(), "riffle:k=7,cut=true");
+    assert_eq!(cut.slug(), "riffle_k-7_cut-true");
+    assert!(Algorithm::parse("riffle:cut=maybe").is_err());
 }
 
 #[test]
 fn only_repeated_step_algorithms_take_a_step_count() {
     assert_eq!(
-        Algorithm::Riffle { k: 1 }.with_k(7),
-        Some(Algorithm::Riffle { k: 7 })
+        Algorithm::Riffle { k: 1, cut: false }.with_k(7),
+        Some(Algorithm::Riffle { k: 7, cut: false })
     );
     assert_eq!(
         Algorithm::RandomSwap { k: None }.with_k(3),
         Some(Algorithm::RandomSwap { k: Some(3) })
     );
     assert_eq!(Algorithm::FisherYates.with_k(3), None);
+    // A final cut does not repeat with the riffles: no step count.
+    assert_eq!(Algorithm::Riffle { k: 7, cut: true }.with_k(3), None);
+    assert_eq!(Algorithm::Riffle { k: 7, cut: true }.record().steps, None);
 }
 
 #[test]
@@ -167,14 +176,26 @@ fn algorithms_follow_their_definitions_on_scripted_draws() {
     // right 2; below(3)=1 < 2: left 0; below(2)=1 not < 1: right 3; the right
     // packet is empty, so 1 follows without a draw.
     let one = [1, 0, 1, 0, 3, 1, 1];
-    assert_eq!(run(Algorithm::Riffle { k: 1 }, 4, &one), vec![2, 0, 3, 1]);
+    assert_eq!(
+        run(Algorithm::Riffle { k: 1, cut: false }, 4, &one),
+        vec![2, 0, 3, 1]
+    );
     // A second riffle of [2,0,3,1]: coins 1,1,1,0 cut after 3 -> [2,0,3] | [1];
     // below(4)=3 is not < 3: right 1; then the left packet follows.
     let two = [&one[..], &[1, 1, 1, 0, 3]].concat();
-    assert_eq!(run(Algorithm::Riffle { k: 2 }, 4, &two), vec![1, 2, 0, 3]);
+    assert_eq!(
+        run(Algorithm::Riffle { k: 2, cut: false }, 4, &two),
+        vec![1, 2, 0, 3]
+    );
+    // The same riffle then a cut: below(4)=1 rotates [2,0,3,1] left by one.
+    let cut = [&one[..], &[1]].concat();
+    assert_eq!(
+        run(Algorithm::Riffle { k: 1, cut: true }, 4, &cut),
+        vec![0, 3, 1, 2]
+    );
     // A cut of 0 leaves one packet: nothing to interleave, nothing drawn.
     assert_eq!(
-        run(Algorithm::Riffle { k: 1 }, 3, &[0, 0, 0]),
+        run(Algorithm::Riffle { k: 1, cut: false }, 3, &[0, 0, 0]),
         vec![0, 1, 2]
     );
 }

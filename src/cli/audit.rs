@@ -42,11 +42,11 @@ fn job(args: &AuditArgs) -> Result<Study> {
         }
     }
     let command = shell_line(&record::command_line());
-    Ok(resolved.study(Provenance::of(
-        &RunStart::now(),
-        command.clone(),
-        vec![command],
-    )))
+    let mut provenance = Provenance::of(&RunStart::now(), command.clone(), vec![command]);
+    for pair in &args.output.meta {
+        provenance.meta.set_arg(pair)?;
+    }
+    Ok(resolved.study(provenance))
 }
 
 /// The flags as a request: their syntax read here, their meaning (every

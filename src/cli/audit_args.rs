@@ -278,6 +278,12 @@ pub struct OutputArgs {
     /// Exit with code 1 if any audit is judged biased.
     #[arg(long)]
     pub fail_on_bias: bool,
+
+    /// Certificate metadata, repeatable: shown first on the report's first
+    /// page and as "meta" in summary.json, e.g. --meta lab="Acme Test Labs"
+    /// --meta client=Casino --meta device="Shufflers Inc. SX-2".
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub meta: Vec<String>,
 }
 
 /// A run counted in chunks into a tally file: one shard of it (--shard,

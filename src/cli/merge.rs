@@ -16,6 +16,9 @@ pub fn run(args: &MergeArgs) -> Result<i32> {
     let command = shell_line(&record::command_line());
     // The shards' own command (one per --shard I/N), then this merge.
     let reproduce = vec![merged.command_line.clone(), command.clone()];
-    let provenance = Provenance::of(&RunStart::now(), command, reproduce);
+    let mut provenance = Provenance::of(&RunStart::now(), command, reproduce);
+    for pair in &args.output.meta {
+        provenance.meta.set_arg(pair)?;
+    }
     present(&args.output, || merged.judge(provenance))
 }

@@ -61,6 +61,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", conflicts_with = "file")]
     pub check: Option<PathBuf>,
 
+    /// Certificate metadata, repeatable (over the file's [meta] table): shown first on the report's first
+    /// page and as "meta" in summary.json, e.g. --meta lab="Acme Test Labs"
+    /// --meta client=Casino --meta device="Shufflers Inc. SX-2".
+    #[arg(long, value_name = "KEY=VALUE", conflicts_with = "check")]
+    pub meta: Vec<String>,
+
     #[command(flatten)]
     pub export: ExportArgs,
 }
@@ -91,7 +97,10 @@ fn run_file(file: &Path, args: &RunArgs) -> Result<i32> {
     }
     let command = record::command_line();
     let provenance = Provenance::of(&start, shell_line(&command), reproduce(&out, args));
-    let study = experiment.study(args.trials_scale, args.threads, provenance)?;
+    let mut study = experiment.study(args.trials_scale, args.threads, provenance)?;
+    for pair in &args.meta {
+        study.provenance.meta.set_arg(pair)?;
+    }
     let result = execute(
         study,
         Some(&out),

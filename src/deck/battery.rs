@@ -2,7 +2,8 @@
 //! running them on a tally with the laws of [`super::laws`].
 
 use super::Deck;
-use super::laws::{arrangement_counts, group_test};
+use super::laws::{arrangement_counts, group_departure, group_test};
+use crate::format::format_ratio;
 use crate::spec::{DEFAULT_PERMUTATION_N, TestKind, TestSet};
 use crate::stats::TestResult;
 use crate::stats::adjacency::{self, AdjacencyLaw, MAX_KINDS, OrderTest};
@@ -293,15 +294,109 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
     }
 }
 
-/// The pair of kinds whose count departs most in the order test `kind`
-/// (adjacency over every pair, successor over the starting order's) of
-/// `tally`: (kind before, kind after, observed / expected); `None` for
-/// another test or a tally without adjacency counts.
-pub fn order_departure(
-    kind: TestKind,
-    tally: &Tally,
-    deck: &Deck,
-) -> Option<(String, String, f64)> {
+/// What departs most in a deck test, named as a lab names it: a pair of
+/// card kinds for the order tests, a category at a position for the
+/// position-by-category test.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Departure {
+    /// Kind `after` directly follows kind `before` `ratio` times as often
+    /// as a uniform arrangement expects.
+    Follows {
+        /// The kind before.
+        before: String,
+        /// The kind after.
+        after: String,
+        /// Observed / expected.
+        ratio: f64,
+    },
+    /// Category `name` of column `column` lands at `position` `ratio` times
+    /// as often as expected.
+    Category {
+        /// The column (`suit`).
+        column: String,
+        /// The category (`H`).
+        name: String,
+        /// The position.
+        position: usize,
+        /// Observed / expected.
+        ratio: f64,
+    },
+}
+
+impl Departure {
+    /// In words: "7H followed by 8H: 1.32× expected", "suit H at position
+    /// 17: 1.04× expected".
+    pub fn words(&self) -> String {
+        match self {
+            Departure::Follows {
+                before,
+                after,
+                ratio,
+            } => {
+                format!(
+                    "{before} followed by {after}: {}× expected",
+                    format_ratio(*ratio)
+                )
+            }
+            Departure::Category {
+                column,
+                name,
+                position,
+                ratio,
+            } => format!(
+                "{column} {name} at position {position}: {}× expected",
+                format_ratio(*ratio)
+            ),
+        }
+    }
+
+    /// For tables: "1.32× 7H then 8H", "1.04× suit H p17".
+    pub fn short(&self) -> String {
+        match self {
+            Departure::Follows {
+                before,
+                after,
+                ratio,
+            } => {
+                format!("{}× {before} then {after}", format_ratio(*ratio))
+            }
+            Departure::Category {
+                column,
+                name,
+                position,
+                ratio,
+            } => {
+                format!("{}× {column} {name} p{position}", format_ratio(*ratio))
+            }
+        }
+    }
+}
+
+/// What departs most in the deck test `kind` of `tally`: the pair of kinds
+/// of an order test (adjacency over every pair, successor over the starting
+/// order's), the category at a position of the position-by-category test
+/// (in the column with the smallest p); `None` for another test or a tally
+/// without those counts.
+pub fn departure(kind: TestKind, tally: &Tally, deck: &Deck) -> Option<Departure> {
+    if kind == TestKind::PositionCategory {
+        let (column, of_item) =
+            deck.columns()
+                .iter()
+                .zip(deck.item_columns())
+                .min_by(|(a, x), (b, y)| {
+                    let p = |c: &super::Column, of: &[u32]| {
+                        group_test(tally, of, c.names.len()).log10_p
+                    };
+                    p(a, x).total_cmp(&p(b, y))
+                })?;
+        let (position, c, ratio) = group_departure(tally, &of_item, column.names.len())?;
+        return Some(Departure::Category {
+            column: column.name.clone(),
+            name: column.names[c].clone(),
+            position,
+            ratio,
+        });
+    }
     let counts = tally.adjacency()?;
     let law = AdjacencyLaw::new(&counts.copies());
     let k = law.kinds();
@@ -313,7 +408,11 @@ pub fn order_departure(
     let ((a, b), ratio) =
         adjacency::largest_cell(&counts.counts, tally.trials(), &law, cells.into_iter())?;
     let names = deck.kind_names();
-    Some((names[a].clone(), names[b].clone(), ratio))
+    Some(Departure::Follows {
+        before: names[a].clone(),
+        after: names[b].clone(),
+        ratio,
+    })
 }
 
 /// The result of an order test, its method naming the pair of kinds that

@@ -52,6 +52,32 @@ pub fn group_matrix(tally: &Tally, group_of: &[u32], groups: usize) -> Vec<u64> 
     out
 }
 
+/// The cell of the position-by-group matrix of `tally` (groups as for
+/// [`group_matrix`]) that departs most from its expectation in standard
+/// units, (O − E)/√E: (position, group, O/E); `None` before any trial.
+pub fn group_departure(
+    tally: &Tally,
+    group_of: &[u32],
+    groups: usize,
+) -> Option<(usize, usize, f64)> {
+    let (n, t) = (tally.n(), tally.trials() as f64);
+    let sizes = group_sizes(group_of, groups);
+    let matrix = group_matrix(tally, group_of, groups);
+    let mut best: Option<(f64, (usize, usize, f64))> = None;
+    for (cell, &o) in matrix.iter().enumerate() {
+        let (position, group) = (cell / groups, cell % groups);
+        let e = t * sizes[group] as f64 / n as f64;
+        if e <= 0.0 {
+            continue;
+        }
+        let z = (o as f64 - e).abs() / e.sqrt();
+        if best.is_none_or(|(b, _)| z > b) {
+            best = Some((z, (position, group, o as f64 / e)));
+        }
+    }
+    best.map(|(_, cell)| cell)
+}
+
 /// How many values each of `groups` groups holds, value v being in group
 /// `group_of[v]`.
 pub fn group_sizes(group_of: &[u32], groups: usize) -> Vec<usize> {

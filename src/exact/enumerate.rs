@@ -337,7 +337,10 @@ pub(crate) fn leaves_needed(algorithm: Algorithm, n: usize, law: DrawLaw) -> Cou
                 one = one.plus(row[n - c].times(choose));
                 choose = choose * (n - c) as u128 / (c + 1) as u128;
             }
-            one.pow(k)
+            // A final cut draws once below n: n leaves per interleaving.
+            let cut = matches!(algorithm, Algorithm::Riffle { cut: true, .. });
+            let cuts = if cut { n as u128 } else { 1 };
+            one.pow(k).times(cuts)
         }
         Exact::Replay(Leaves::Positional) => match Plan::of(algorithm, n) {
             Some(plan) => plan.steps().fold(Count::of(1), |c, step| {

@@ -30,6 +30,7 @@ use crate::ingest::{CommandSpec, Format};
 use crate::mixing::plan::MixingPlan;
 use crate::params::{items, parse_count};
 use crate::report::Provenance;
+use crate::report::provenance::Meta;
 use crate::request::{Holds, Request};
 use crate::source::SourceSpec;
 use crate::study::Study;
@@ -68,6 +69,9 @@ pub struct Experiment {
     pub tables: Vec<Table>,
     /// The `[[mixing]]` tables, in file order.
     pub mixing: Vec<MixingPlan>,
+    /// The `[meta]` table: certificate metadata for the report's first
+    /// page and `summary.json`.
+    pub meta: Meta,
 }
 
 /// One `[[audit]]` or `[[sample]]` table: what it asks (one request per
@@ -118,9 +122,10 @@ impl Experiment {
         &self,
         trials_scale: f64,
         threads: Option<usize>,
-        provenance: Provenance,
+        mut provenance: Provenance,
     ) -> Result<Study> {
         check_trials_scale(trials_scale)?;
+        provenance.meta = self.meta.clone();
         let threads = threads.or(self.threads);
         let mut audits: Vec<Box<dyn Planned>> = Vec::new();
         let mut notes = Vec::new();
@@ -424,6 +429,18 @@ impl Validator<'_> {
                 ));
             }
         };
+        let mut meta = Meta::default();
+        if let Some(table) = &raw.meta {
+            for (key, value) in table.get_ref() {
+                let value = value.as_str().ok_or_else(|| {
+                    self.at(
+                        table.span(),
+                        format!("[meta] {key}: the value must be a string"),
+                    )
+                })?;
+                meta.set(key, value).map_err(|e| self.at(table.span(), e))?;
+            }
+        }
         let out = match raw.out {
             Some(out) => PathBuf::from(out),
             None => Path::new("reports").join("latest").join(folder_name(&name)),
@@ -438,6 +455,7 @@ impl Validator<'_> {
             out,
             tables,
             mixing,
+            meta,
         })
     }
 

@@ -21,6 +21,8 @@ pub(super) struct RawExperiment {
     pub confidence: Option<Spanned<f64>>,
     pub threads: Option<Spanned<i64>>,
     pub out: Option<String>,
+    /// `[meta]`: certificate metadata, each value a string.
+    pub meta: Option<Spanned<toml::Table>>,
     #[serde(default)]
     pub audit: Vec<RawAudit>,
     #[serde(default)]

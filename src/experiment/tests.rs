@@ -48,6 +48,7 @@ fn good_with(from: &str, to: &str) -> String {
 /// as `shuffle-audit run` builds it.
 fn study(exp: &Experiment, scale: f64, threads: Option<usize>) -> Result<Study> {
     let provenance = Provenance {
+        meta: Default::default(),
         tool: "shuffle-audit test".into(),
         git_commit: None,
         git_dirty: None,

@@ -37,7 +37,12 @@ fn inside(ratios: &[f64]) -> bool {
 #[test]
 fn monte_carlo_riffles_of_52_agree_with_bayer_diaconis() {
     let curve = run(
-        &spec(Algorithm::Riffle { k: 1 }, 52, (1..=12).collect(), 200_000),
+        &spec(
+            Algorithm::Riffle { k: 1, cut: false },
+            52,
+            (1..=12).collect(),
+            200_000,
+        ),
         &|_| {},
     )
     .unwrap();
@@ -169,7 +174,12 @@ fn exact_values_at_rounding_level_are_flagged() {
 /// Bayer–Diaconis values are never flagged, only an underflow to 0 is.
 #[test]
 fn riffle_values_are_not_rounding_level() {
-    let mut s = spec(Algorithm::Riffle { k: 1 }, 52, vec![1, 7, 10, 60, 5000], 1);
+    let mut s = spec(
+        Algorithm::Riffle { k: 1, cut: false },
+        52,
+        vec![1, 7, 10, 60, 5000],
+        1,
+    );
     s.monte_carlo = false;
     let curve = run(&s, &|_| {}).unwrap();
     let flags: Vec<bool> = curve.points.iter().map(|p| p.is_rounding_level()).collect();
@@ -180,7 +190,7 @@ fn riffle_values_are_not_rounding_level() {
 
 #[test]
 fn exact_only_unless_asked() {
-    let mut s = spec(Algorithm::Riffle { k: 3 }, 52, vec![7], 10);
+    let mut s = spec(Algorithm::Riffle { k: 3, cut: false }, 52, vec![7], 10);
     s.monte_carlo = false;
     let curve = run(&s, &|_| {}).unwrap();
     assert_eq!(curve.points.len(), 1);
@@ -209,12 +219,18 @@ fn bad_specs_are_refused_before_running() {
         err.contains("'fisher-yates'") && err.contains("random-swap, riffle"),
         "{err}"
     );
-    let err = run(&spec(Algorithm::Riffle { k: 1 }, 1, vec![1], 10), &|_| {})
-        .unwrap_err()
-        .to_string();
+    let err = run(
+        &spec(Algorithm::Riffle { k: 1, cut: false }, 1, vec![1], 10),
+        &|_| {},
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("n = 1"), "{err}");
-    let err = run(&spec(Algorithm::Riffle { k: 1 }, 10, vec![1], 0), &|_| {})
-        .unwrap_err()
-        .to_string();
+    let err = run(
+        &spec(Algorithm::Riffle { k: 1, cut: false }, 10, vec![1], 0),
+        &|_| {},
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("trials"), "{err}");
 }

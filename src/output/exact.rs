@@ -89,6 +89,7 @@ pub fn panel(m: &ExactMarginals, tv: Option<f64>) -> HeatmapPanel {
         ],
         verdict: None,
         axes: DECK_AXES,
+        column_names: Vec::new(),
     }
 }
 
@@ -245,7 +246,7 @@ impl ExactReport {
                 .collect()
         });
         Self {
-            tool: format!("shuffle-audit {}", env!("CARGO_PKG_VERSION")),
+            tool: crate::report::provenance::tool_version(),
             algorithm: m.algorithm().to_string(),
             n,
             rng: m.source().to_string(),

@@ -43,6 +43,9 @@ pub struct HeatmapPanel {
     /// Axis titles, columns then rows (`DECK_AXES` for a shuffle's
     /// position-by-value matrix).
     pub axes: [&'static str; 2],
+    /// The columns' names for the ticks (a deck's kinds: `AS`, `2S`, …);
+    /// empty for index ticks (0, 1, …).
+    pub column_names: Vec<String>,
 }
 
 /// The axis titles of a position-by-value matrix: values across, positions
@@ -436,11 +439,22 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
     // Ticks and labels: indices on both axes, and the axis titles.
     let tick_font = TextFont::plain(theme.tick);
     let label_width = tick_font.width(&(n - 1).to_string())?;
-    let column_width = tick_font.width(&(columns - 1).to_string())?;
-    let ticks = [
-        index_ticks(columns, 0, (x0, side), column_width, theme),
-        index_ticks(n, 0, (y0, side), label_width, theme),
-    ];
+    let names = &panel.column_names;
+    let x_ticks = if names.len() == columns {
+        let mut width = 0;
+        for name in names {
+            width = width.max(tick_font.width(name)?);
+        }
+        let stride = tick_stride(columns, side, width + theme.gap);
+        (0..columns)
+            .step_by(stride)
+            .map(|i| (x0 + centre(i, columns, side), names[i].clone()))
+            .collect()
+    } else {
+        let column_width = tick_font.width(&(columns - 1).to_string())?;
+        index_ticks(columns, 0, (x0, side), column_width, theme)
+    };
+    let ticks = [x_ticks, index_ticks(n, 0, (y0, side), label_width, theme)];
     draw_axes(
         area,
         (x0, y0, side, side),
@@ -719,6 +733,7 @@ pub(crate) mod tests {
             ],
             verdict,
             axes: DECK_AXES,
+            column_names: Vec::new(),
         }
     }
 
@@ -817,6 +832,7 @@ pub(crate) mod tests {
             title: Vec::new(),
             verdict: None,
             axes: DECK_AXES,
+            column_names: Vec::new(),
         };
         assert!(draw_heatmap(&bad, &LogScale::new(1.25).unwrap()).is_err());
     }

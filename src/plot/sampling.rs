@@ -1253,6 +1253,7 @@ mod tests {
                     title: title.clone(),
                     verdict,
                     axes: crate::plot::DECK_AXES,
+                    column_names: Vec::new(),
                 };
                 assert_eq!(header.height(&theme), title_height(&theme, &panel));
             }
@@ -1284,6 +1285,7 @@ mod tests {
             title: panel.title.clone(),
             verdict: panel.verdict,
             axes: crate::plot::DECK_AXES,
+            column_names: Vec::new(),
         };
         let (w, h, ours) = image(&draw_pairs(&panel, &scale).unwrap());
         let (_, _, theirs) = image(&crate::plot::draw_heatmap(&heatmap, &scale).unwrap());

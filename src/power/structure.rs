@@ -256,7 +256,7 @@ mod tests {
     #[test]
     fn the_riffle_formula_matches_enumeration() {
         for (n, k) in [(5, 1), (5, 2), (4, 2), (3, 3)] {
-            let alg = Algorithm::Riffle { k };
+            let alg = Algorithm::Riffle { k, cut: false };
             let src: SourceSpec = SourceKind::Chacha8.into();
             let law = exact::enumerate(alg, n, src, 50_000_000).unwrap();
             let brute = StructureLaws::of_law(&law).rising;
@@ -269,8 +269,12 @@ mod tests {
             }
         }
         assert!(
-            riffle_rising_law(Algorithm::Riffle { k: 2 }, 5, SourceKind::Rand15Mod.into())
-                .is_none()
+            riffle_rising_law(
+                Algorithm::Riffle { k: 2, cut: false },
+                5,
+                SourceKind::Rand15Mod.into()
+            )
+            .is_none()
         );
     }
 

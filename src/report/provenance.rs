@@ -19,6 +19,74 @@ pub struct Provenance {
     pub command_line: String,
     /// Commands that reproduce or verify it.
     pub reproduce: Vec<String>,
+    /// What the user said about the run for its certificate (`--meta
+    /// key=value`, an experiment's `[meta]` table): lab, client, device,
+    /// notes, in the order given; shown first on the report's first page
+    /// and as `meta` in `summary.json`.
+    pub meta: Meta,
+}
+
+/// Certificate metadata: `key = value` pairs in the order given, each key
+/// once (a later value replaces an earlier one, so a command line's
+/// `--meta` overrides an experiment file's).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Meta(Vec<(String, String)>);
+
+impl Meta {
+    /// The pairs, in order.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.0
+    }
+
+    /// Whether no pair was given.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Sets `key` to `value`, keeping the key's first place. The key must
+    /// be 1 to 40 letters, digits, `-` or `_`, and the value one line:
+    /// errors name the bad key or value.
+    pub fn set(&mut self, key: &str, value: &str) -> crate::error::Result<()> {
+        let key = key.trim();
+        let ok = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        if key.is_empty() || key.len() > 40 || !key.chars().all(ok) {
+            return Err(crate::error::Error::bad_input(format!(
+                "meta key '{key}': use 1 to 40 letters, digits, '-' or '_' (e.g. lab, client, device)"
+            )));
+        }
+        if value.contains(['\n', '\r']) {
+            return Err(crate::error::Error::bad_input(format!(
+                "meta {key}: the value must be one line (got {value:?})"
+            )));
+        }
+        let value = value.trim().to_string();
+        match self.0.iter_mut().find(|(k, _)| k == key) {
+            Some((_, v)) => *v = value,
+            None => self.0.push((key.to_string(), value)),
+        }
+        Ok(())
+    }
+
+    /// Parses and sets one `KEY=VALUE` argument (`--meta lab=Acme Labs`).
+    pub fn set_arg(&mut self, text: &str) -> crate::error::Result<()> {
+        let (key, value) = text.split_once('=').ok_or_else(|| {
+            crate::error::Error::bad_input(format!(
+                "--meta '{text}': expected KEY=VALUE, e.g. --meta lab=\"Acme Test Labs\""
+            ))
+        })?;
+        self.set(key, value)
+    }
+}
+
+impl serde::Serialize for Meta {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
 }
 
 impl Provenance {
@@ -32,13 +100,22 @@ impl Provenance {
             date: rfc3339(start.time),
             command_line,
             reproduce,
+            meta: Meta::default(),
         }
     }
 }
 
-/// `shuffle-audit <version>`, as run records and summaries name the tool.
+/// `shuffle-audit <version> (commit <build commit>)`, as run records and
+/// summaries name the tool: the commit the binary was built from (taken at
+/// build time by `build.rs`, with "+ changes" for a modified checkout), so
+/// that a report names it wherever the binary runs; the bare version for a
+/// build outside a git checkout.
 pub fn tool_version() -> String {
-    format!("shuffle-audit {}", env!("CARGO_PKG_VERSION"))
+    format!(
+        "shuffle-audit {}{}",
+        env!("CARGO_PKG_VERSION"),
+        env!("SHUFFLE_AUDIT_BUILD")
+    )
 }
 
 /// This process's command line, with the program shown as `shuffle-audit`

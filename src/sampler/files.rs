@@ -141,6 +141,7 @@ pub fn comparison_panel(a: &Audit<Samplers>) -> (HeatmapPanel, LogScale) {
         ],
         verdict: Some(a.verdict),
         axes: ["item", "item"],
+        column_names: Vec::new(),
     };
     (panel, scale)
 }

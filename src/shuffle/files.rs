@@ -113,6 +113,10 @@ pub const BINNED_AXES: [&str; 2] = ["value bin", "position bin"];
 /// The axes of a multiset deck's heatmap: kinds across, positions down.
 pub const KIND_AXES: [&str; 2] = ["kind", "position"];
 
+/// The axes of a shoe's heatmap (kinds that are card labels): cards
+/// across, positions down.
+pub const CARD_AXES: [&str; 2] = ["card (each kind's copies together)", "position"];
+
 /// The heatmap panel of an audit: O/E per cell of the matrix its tests
 /// read ([`cells`]), titled with what was run and what the tests
 /// found, with the audit's verdict for its badge.
@@ -146,6 +150,7 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
         ],
         verdict: Some(audit.verdict),
         axes: DECK_AXES,
+        column_names: Vec::new(),
     };
     match cells.columns() {
         Columns::ValueBins => {
@@ -158,11 +163,28 @@ pub fn panel(audit: &Audit) -> HeatmapPanel {
                 cells.cols(),
                 kind_sizes_words(&cells)
             ));
-            panel.axes = KIND_AXES;
+            let names = kind_names(audit).unwrap_or_default();
+            let cards = crate::deck::cards::columns(names).is_some();
+            panel.axes = if cards { CARD_AXES } else { KIND_AXES };
+            panel.column_names = names.to_vec();
         }
         Columns::Values => {}
     }
     panel
+}
+
+/// What the rows and columns of an audit's matrix are, for captions:
+/// positions by values, by bins of both, or by a deck's kinds ("card
+/// kinds" when they are card labels).
+pub fn layout_words(audit: &Audit) -> &'static str {
+    match cells(&audit.spec, &audit.tally).columns() {
+        Columns::ValueBins => "rows = bins of positions, columns = bins of values",
+        Columns::Kinds => match kind_names(audit).and_then(crate::deck::cards::columns) {
+            Some(_) => "rows = positions, columns = card kinds, each kind's copies together",
+            None => "rows = positions, columns = kinds, each kind's items together",
+        },
+        Columns::Values => "rows = positions, columns = values",
+    }
 }
 
 /// The kinds' sizes in words: `6` when equal, `1–4` otherwise.
@@ -381,5 +403,34 @@ mod tests {
         three.record(&[2, 0, 1]);
         let kinds = counts_csv(&Cells::by_kind(&three, &[0, 0, 1], 2), Some(&names));
         assert_eq!(kinds, "position,x,y\n0,0,1\n1,1,0\n2,1,0\n");
+    }
+
+    #[test]
+    fn a_shoe_heatmap_names_its_card_kinds() {
+        use crate::algorithm::Algorithm;
+        use crate::audit::{self, Spec};
+        use crate::deck::Deck;
+        let spec = Spec::<super::super::Shuffles>::new(
+            Algorithm::FisherYates,
+            104,
+            200,
+            crate::source::SourceKind::Chacha8.into(),
+            1,
+        )
+        .with_deck(Deck::parse("shoe:decks=2").unwrap())
+        .0;
+        let audit = audit::run(&spec, audit::DEFAULT_ALPHA, &|_| {}).unwrap();
+        let panel = panel(&audit);
+        assert_eq!(panel.axes, CARD_AXES);
+        assert_eq!(panel.column_names.len(), 52);
+        assert_eq!(
+            (
+                panel.column_names[0].as_str(),
+                panel.column_names[51].as_str()
+            ),
+            ("AS", "KC")
+        );
+        assert!(layout_words(&audit).contains("card kinds"));
+        assert!(heatmap_png(&audit).is_ok());
     }
 }

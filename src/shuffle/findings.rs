@@ -261,13 +261,17 @@ fn deviation_cell(audit: &Audit) -> Option<DeviationCell> {
     })
 }
 
-/// The pair of kinds the decisive test names when it is an order test of a
-/// deck (adjacency, successor): (kind before, kind after, observed /
-/// expected).
-pub(crate) fn order_deviation(audit: &Audit) -> Option<(String, String, f64)> {
+/// What the decisive test of a biased deck audit saw, named as a lab
+/// names it when that test is an order or category test ("7H followed by
+/// 8H: 1.32× expected", "suit H at position 17: 1.04× expected"); `None`
+/// otherwise, where the cell of the matrix speaks for it.
+pub(crate) fn deck_departure(audit: &Audit) -> Option<crate::deck::battery::Departure> {
+    if audit.verdict != Verdict::Biased {
+        return None;
+    }
     let deck = audit.spec.options.deck.as_ref()?;
     let test = audit.seen_by().first()?.test;
-    crate::deck::battery::order_departure(test, &audit.tally, deck)
+    crate::deck::battery::departure(test, &audit.tally, deck)
 }
 
 /// The largest deviation in plain words, naming a cell only when it is
@@ -281,16 +285,12 @@ pub fn deviation_words(audit: &Audit) -> String {
 }
 
 fn deviation_words_of(audit: &Audit, cell: Option<&DeviationCell>) -> String {
+    if let Some(departure) = deck_departure(audit) {
+        return departure.words();
+    }
     match cell {
         Some(c) if c.exact => format!("{} (exact law)", cell_words(c, None)),
         Some(c) => cell_words(c, binned(audit)),
-        None if audit.verdict == Verdict::Biased && order_deviation(audit).is_some() => {
-            let (a, b, ratio) = order_deviation(audit).expect("checked");
-            format!(
-                "{a} followed by {b}: {}× expected",
-                crate::format::format_ratio(ratio)
-            )
-        }
         None => {
             let t = &audit.found;
             let quiet = format!(

@@ -292,6 +292,9 @@ impl Kind for Shuffles {
         let mut figures = Map::new();
         figures.insert("detectable_cell_deviation".into(), json!(s.cell_deviation));
         figures.insert("detectable_cohen_w".into(), json!(s.cohen_w));
+        if let Some(eps) = s.kind_deviation {
+            figures.insert("detectable_kind_deviation".into(), json!(eps));
+        }
         Sensitivity {
             power: s.power,
             level: s.level,
@@ -332,6 +335,9 @@ impl Kind for Shuffles {
             Some(found) => found.deviation_cell.clone(),
             None => findings::AuditFindings::of(audit, audit.alpha, 1).deviation_cell,
         };
+        if let Some(departure) = findings::deck_departure(audit) {
+            return departure.short();
+        }
         match cell {
             Some(c) => {
                 let exact = if c.exact { " exact" } else { "" };
@@ -349,14 +355,7 @@ impl Kind for Shuffles {
                 };
                 format!("{ratio}× {what}p{bin}{}{exact}", c.position)
             }
-            None => match findings::order_deviation(audit)
-                .filter(|_| audit.verdict == crate::stats::Verdict::Biased)
-            {
-                Some((a, b, ratio)) => {
-                    format!("{}× {a} then {b}", crate::format::format_ratio(ratio))
-                }
-                None => "none stands out".to_string(),
-            },
+            None => "none stands out".to_string(),
         }
     }
 

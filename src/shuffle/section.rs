@@ -30,8 +30,8 @@ pub(crate) fn section(audit: &Audit, folder: &str, anchor: &str, note: Option<&s
         path: format!("{folder}/heatmap.png"),
         alt: format!("Heatmap of observed/expected counts for {}", label(audit)),
         caption: Some(format!(
-            "Observed / expected per cell (rows = positions, columns = values), on this audit's \
-             own logarithmic scale: {}.",
+            "Observed / expected per cell ({}), on this audit's own logarithmic scale: {}.",
+            files::layout_words(audit),
             files::scale_words(audit)
         )),
         size: ImageSize::Panel,
@@ -116,11 +116,7 @@ pub(crate) fn section(audit: &Audit, folder: &str, anchor: &str, note: Option<&s
         blocks.push(Block::Note(format!("Note: {note}")));
     }
     blocks.push(Block::Table(test_table(&audit.tests)));
-    let layout = if audit.tally.is_binned() {
-        "rows = bins of positions, columns = bins of values"
-    } else {
-        "rows = positions, columns = values"
-    };
+    let layout = files::layout_words(audit);
     blocks.push(Block::Paragraph(format!(
         "Counts: {folder}/counts.csv ({layout})."
     )));

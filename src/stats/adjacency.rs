@@ -92,6 +92,14 @@ impl AdjacencyLaw {
     /// pairs, less the product of the means.
     pub fn cov(&self, (a, b): (usize, usize), (e, f): (usize, usize)) -> f64 {
         let n = self.n;
+        if a != b && a != e && a != f && b != e && b != f && e != f {
+            // Four distinct kinds (most pairs of cells): only disjoint
+            // positions contribute, (N−2)(N−3)·c_a c_b c_e c_f / (N)_4, less
+            // the means' product c_a c_b c_e c_f / N²: the difference is
+            // c_a c_b c_e c_f / (N²(N−1)).
+            let c = &self.copies;
+            return c[a] * c[b] * c[e] * c[f] / (n * n * (n - 1.0));
+        }
         let same = if (a, b) == (e, f) {
             (n - 1.0) * self.joint(&[a, b])
         } else {

@@ -63,6 +63,15 @@ pub struct Sensitivity {
     pub cell_deviation: Option<f64>,
     /// Cohen's w = √δ: the same sensitivity on the generic chi-square scale.
     pub cohen_w: f64,
+    /// A deck with repeated kinds (position-by-kind ran, position-value did
+    /// not): the smallest relative deviation of one kind at one position
+    /// the position-by-kind test detects with `power` at the same level,
+    /// √(δ·(m−1)) for m kinds of equal size (its row and column
+    /// compensating, as for [`Sensitivity::cell_deviation`]). What a lab
+    /// reads as "one card at one position"; the verdict's rules are
+    /// unchanged by it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind_deviation: Option<f64>,
     /// Why the run is too small for "no bias detected", if it is (ending
     /// with the trials that would make it conclusive, where known).
     pub inconclusive: Option<String>,
@@ -107,6 +116,14 @@ impl Sensitivity {
                 )),
         };
         let cohen_w = delta.sqrt();
+        let kind_deviation = results
+            .iter()
+            .find(|r| r.test == TestKind::PositionKind && position_value.is_none())
+            .filter(|r| n > 1 && r.df > 0.0)
+            .map(|r| {
+                let kinds = r.df / (n as f64 - 1.0) + 1.0;
+                (delta_of(r.df) * (kinds - 1.0)).sqrt()
+            });
         // The matrix's side: n, or B for a binned matrix, whose cells hold
         // about n/B² of the n² (its df is (side - 1)² either way).
         let side = position_value.map_or(n as f64, |r| matrix_side(r.df));
@@ -185,6 +202,7 @@ impl Sensitivity {
             delta,
             cell_deviation,
             cohen_w,
+            kind_deviation,
             inconclusive,
             trials_needed,
         }
@@ -209,6 +227,20 @@ impl Sensitivity {
                  value at one position",
                 percent(eps)
             ),
+            _ if self.kind_deviation.is_some_and(f64::is_finite) => {
+                let eps = self.kind_deviation.unwrap_or(f64::INFINITY);
+                // A share cannot fall by more than all of it.
+                let which = if eps < 1.0 {
+                    "excess or deficit"
+                } else {
+                    "excess"
+                };
+                format!(
+                    "with {power} power this run would have detected a {} {which} of one kind \
+                     (a card and its copies) at one position, by the position-by-kind test",
+                    percent(eps)
+                )
+            }
             _ if self.cohen_w.is_finite() => format!(
                 "with {power} power this run would have detected an effect of size w = {:.3} \
                  on the {} test (Cohen's w: the root of the summed squared relative shifts of \
@@ -228,6 +260,11 @@ impl Sensitivity {
         match self.cell_deviation {
             Some(eps) if eps >= 1.0 => "> ±100% in a cell".to_string(),
             Some(eps) if eps.is_finite() => format!("±{} in a cell", percent(eps)),
+            _ if self.kind_deviation.is_some_and(f64::is_finite) => {
+                let eps = self.kind_deviation.unwrap_or(f64::INFINITY);
+                let sign = if eps < 1.0 { "±" } else { "+" };
+                format!("{sign}{} of a kind in a cell", percent(eps))
+            }
             _ if self.cohen_w.is_finite() => format!("a w = {:.3} effect", self.cohen_w),
             _ => "nothing".to_string(),
         }

@@ -378,7 +378,7 @@ impl StudyResult {
 
     /// The `summary.json` document (also what `--json` prints).
     pub fn summary(&self) -> Summary {
-        Summary::of(&self.audits, self.study.alpha)
+        Summary::of(&self.audits, self.study.alpha, &self.study.provenance.meta)
     }
 
     /// Whether any audit was judged biased.

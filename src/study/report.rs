@@ -141,7 +141,12 @@ fn facts(result: &StudyResult, records: &[Record]) -> Vec<(String, String)> {
         (None, 1) => "Holm-corrected across its tests".to_string(),
         (None, k) => format!("Holm-corrected across the {k} audits"),
     };
-    vec![
+    let meta = p
+        .meta
+        .pairs()
+        .iter()
+        .map(|(k, v)| (capitalised(k), v.clone()));
+    meta.chain([
         ("Generated".into(), p.date.clone()),
         ("Tool".into(), tool_words(p)),
         (
@@ -156,24 +161,41 @@ fn facts(result: &StudyResult, records: &[Record]) -> Vec<(String, String)> {
                 (100.0 * (1.0 - study.alpha) * 1e6).round() / 1e6,
             ),
         ),
-    ]
+    ])
+    .collect()
 }
 
-/// The tool and the commit it ran in: "shuffle-audit 0.1.0, commit
-/// 0123456789ab with uncommitted changes".
+/// `key` with its first letter in capitals, as a fact's label ("lab" →
+/// "Lab").
+fn capitalised(key: &str) -> String {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// The tool, the commit it was built from, and the checkout it ran in
+/// when that says more: "shuffle-audit 0.1.0 (commit 0123456789); run in a
+/// checkout at commit 89abcdef0123 with uncommitted changes". The checkout
+/// is left out when it is the build's own commit, unmodified.
 pub fn tool_words(p: &Provenance) -> String {
-    match (&p.git_commit, p.git_dirty) {
-        (Some(commit), dirty) => format!(
-            "{}, commit {}{}",
+    let Some(commit) = &p.git_commit else {
+        return p.tool.clone();
+    };
+    let short = &commit[..commit.len().min(12)];
+    let built_here = p.tool.contains(&commit[..commit.len().min(10)]);
+    match (built_here, p.git_dirty == Some(true)) {
+        (true, false) => p.tool.clone(),
+        (true, true) => format!("{}; run in its checkout with uncommitted changes", p.tool),
+        (false, dirty) => format!(
+            "{}; run in a checkout at commit {short}{}",
             p.tool,
-            &commit[..commit.len().min(12)],
-            if dirty == Some(true) {
+            if dirty {
                 " with uncommitted changes"
             } else {
                 ""
             }
         ),
-        (None, _) => p.tool.clone(),
     }
 }
 
@@ -366,7 +388,7 @@ fn comparison_section(audits: &[Box<dyn Judged>]) -> Section {
     if shuffles {
         how.push(
             "A shuffle's square: rows are positions (top = position 0), columns are values (left \
-             = value 0), or a deck's kinds; a fair shuffle looks evenly pale, a biased one shows \
+             = value 0), or a deck's card kinds (left = the first kind); a fair shuffle looks evenly pale, a biased one shows \
              a pattern such as a red diagonal (values tend to stay put) or a blue one (they \
              never stay put)."
                 .to_string(),
@@ -667,6 +689,7 @@ mod tests {
             notes: vec![None, Some("cycles only".into())],
             skipped: vec!["js (needs `node`, not installed)".into()],
             provenance: Provenance {
+                meta: Default::default(),
                 tool: "shuffle-audit 0".into(),
                 git_commit: Some("0123456789abcdef".into()),
                 git_dirty: Some(true),

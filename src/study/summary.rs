@@ -3,6 +3,7 @@
 //! (`summary.csv`, one row per audit).
 
 use crate::audit::{Judged, Record};
+use crate::report::provenance::Meta;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -21,6 +22,9 @@ pub struct Summary {
     pub schema: u32,
     /// Tool name and version, for reproducibility.
     pub tool: String,
+    /// The certificate's metadata (lab, client, device, notes), when given.
+    #[serde(skip_serializing_if = "Meta::is_empty")]
+    pub meta: Meta,
     /// Significance level of the verdicts.
     pub alpha: f64,
     /// Multiple-testing correction applied across the audits.
@@ -32,11 +36,12 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary of judged `audits` at `alpha`.
-    pub fn of(audits: &[Box<dyn Judged>], alpha: f64) -> Self {
+    /// The summary of judged `audits` at `alpha`, with the run's `meta`.
+    pub fn of(audits: &[Box<dyn Judged>], alpha: f64, meta: &Meta) -> Self {
         Self {
             schema: SUMMARY_SCHEMA,
             tool: crate::report::provenance::tool_version(),
+            meta: meta.clone(),
             alpha,
             correction: "holm",
             test: "per audit: the selected tests, Holm-corrected within the audit; verdicts \

@@ -202,6 +202,13 @@ impl Effect {
                     trials,
                 );
             }
+            // The successor test's count has no chi-square form either: its
+            // z-score squared is χ²(1) in the normal limit (a Poisson count
+            // of many adjacencies), with non-centrality growing as the
+            // shoes; one shoe already holds hundreds of adjacencies.
+            TestKind::Successor => {
+                return Self::from_pilot(result.departure * result.departure, 1.0, 2.0, 1, trials);
+            }
             TestKind::PositionValue => {
                 // n×n cells, or B×B bins of about n/B² cells each.
                 let side = crate::stats::sensitivity::matrix_side(result.df);

@@ -132,3 +132,107 @@ fn fair_shoes_read_alike_are_not_biased() {
         assert_eq!(tests, ["position-kind", "adjacency", "successor", "serial"]);
     }
 }
+
+/// `shoes` shoes of 4 stacked copies of the 13 kinds `a`…`m` (in that
+/// order), each riffled `riffles` times and cut, one shoe per line.
+fn lettered(riffles: usize, shoes: usize, seed: u64) -> (String, String) {
+    let labels: Vec<String> = ('a'..='m').map(String::from).collect();
+    let stacked: Vec<usize> = (0..52).map(|i| i % 13).collect();
+    let mut rng = Lcg(seed);
+    let mut text = String::new();
+    for _ in 0..shoes {
+        let mut deck = stacked.clone();
+        (0..riffles).for_each(|_| deck = riffle(&mut rng, &deck));
+        let cut = rng.below(deck.len());
+        deck.rotate_left(cut);
+        let line: Vec<&str> = deck.iter().map(|&k| labels[k].as_str()).collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    let order: Vec<&str> = stacked.iter().map(|&k| labels[k].as_str()).collect();
+    (text, order.join(" "))
+}
+
+#[test]
+fn a_starting_order_that_repeats_items_gives_the_successor_test_its_pairs() {
+    let dir = common::scratch("order-file");
+    let (text, order) = lettered(4, 3000, 5);
+    let (shoes, order_file) = (dir.join("shoes.txt"), dir.join("order.txt"));
+    std::fs::write(&shoes, text).unwrap();
+    std::fs::write(&order_file, format!("{order}\n")).unwrap();
+    let audit = |extra: &[&str]| {
+        let out = dir.join("out");
+        let mut args = vec![
+            "audit",
+            "--input",
+            shoes.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        common::summary(&out)["audits"][0].clone()
+    };
+    let tests = |record: &serde_json::Value| -> Vec<String> {
+        let list = record["tests"].as_array().unwrap();
+        list.iter()
+            .map(|t| t["test"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Letters have no known order: no successor test without the file.
+    let plain = audit(&[]);
+    assert!(!tests(&plain).contains(&"successor".to_string()), "{plain}");
+    let ordered = audit(&["--order-file", order_file.to_str().unwrap()]);
+    assert_eq!(ordered["verdict"], "biased", "{ordered}");
+    let seen = ordered["seen_by"].to_string();
+    assert!(seen.contains("successor"), "{seen}");
+    let words = ordered["largest_deviation"].as_str().unwrap();
+    assert!(words.contains(" followed by "), "{words}");
+    // An order whose counts differ from the decks' is refused, naming it.
+    std::fs::write(&order_file, format!("{order} a\n")).unwrap();
+    let o = run(&[
+        "audit",
+        "--input",
+        shoes.to_str().unwrap(),
+        "--order-file",
+        order_file.to_str().unwrap(),
+        "--out",
+        dir.join("bad").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(!dir.join("bad").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn too_few_shoes_for_the_adjacency_table_are_said_with_the_shoes_needed() {
+    // Two shoes of AABBCC: 10 pairs, too few for two groups of 5.
+    let (terminal, record) = audit_file("few", "A A B B C C\nC B A C B A\n");
+    let not_run = record["not_run"].as_array().expect("a not-run list");
+    let adjacency = not_run
+        .iter()
+        .find(|t| t["test"] == "adjacency")
+        .unwrap_or_else(|| panic!("adjacency listed as not run: {record}\n{terminal}"));
+    let why = adjacency["why"].as_str().unwrap();
+    assert!(
+        why.contains("with 2 shoes") && why.contains("shoes would run it"),
+        "{why}"
+    );
+    // Running that many shoes runs it.
+    let need: u64 = why
+        .split("at least ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.replace(',', "").parse().ok())
+        .unwrap();
+    let text = "A A B B C C\nC B A C B A\n".repeat(need.div_ceil(2) as usize);
+    let (_, enough) = audit_file("enough", &text);
+    let ran: Vec<&str> = enough["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["test"].as_str().unwrap())
+        .collect();
+    assert!(ran.contains(&"adjacency"), "{enough}");
+}

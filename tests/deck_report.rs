@@ -13,6 +13,15 @@ use std::path::Path;
 /// Runs `audit ARGS --out DIR` in a scratch folder and returns the
 /// terminal, the summary's first record and the report's Markdown.
 fn audit(name: &str, args: &[&str]) -> (String, serde_json::Value, serde_json::Value, String) {
+    audit_then(name, args, |_| {})
+}
+
+/// [`audit`], running `check` on the output folder before it is removed.
+fn audit_then(
+    name: &str,
+    args: &[&str],
+    check: impl FnOnce(&Path),
+) -> (String, serde_json::Value, serde_json::Value, String) {
     let dir = common::scratch(name);
     let out = dir.join("out");
     let mut all = vec!["audit"];
@@ -22,13 +31,14 @@ fn audit(name: &str, args: &[&str]) -> (String, serde_json::Value, serde_json::V
     assert!(o.status.success(), "{}", stderr(&o));
     let summary = common::summary(&out);
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    check(&out);
     std::fs::remove_dir_all(&dir).ok();
     (stdout(&o), summary["audits"][0].clone(), summary, report)
 }
 
 #[test]
 fn a_category_decided_shoe_names_its_category_at_a_position() {
-    let (terminal, record, _, report) = audit(
+    let (terminal, record, _, report) = audit_then(
         "naive-shoe",
         &[
             "-a",
@@ -40,6 +50,21 @@ fn a_category_decided_shoe_names_its_category_at_a_position() {
             "--seed",
             "1",
         ],
+        |out| {
+            // The position-by-suit counts: a header naming the suits, a
+            // row per position, every row summing to the trials.
+            let text = std::fs::read_to_string(out.join("naive-swap/by-suit.csv")).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines[0], "position,S,H,D,C");
+            assert_eq!(lines.len(), 313);
+            let row: u64 = lines[1]
+                .split(',')
+                .skip(1)
+                .map(|c| c.parse::<u64>().unwrap())
+                .sum();
+            assert_eq!(row, 20_000);
+            assert!(out.join("naive-swap/by-rank.png").is_file());
+        },
     );
     assert_eq!(record["verdict"], "biased", "{terminal}");
     assert_eq!(record["seen_by"][0], "position-category", "{terminal}");
@@ -51,6 +76,13 @@ fn a_category_decided_shoe_names_its_category_at_a_position() {
         "{words}"
     );
     assert!(terminal.contains("× suit "), "{terminal}");
+    // The chart of the column that decided is in the report, and every
+    // column's counts and chart are listed.
+    assert!(report.contains("naive-swap/by-suit.png"), "{report}");
+    assert!(
+        report.contains("by rank: naive-swap/by-rank.csv"),
+        "{report}"
+    );
     // Card kinds, not values, in the captions; no "unknown" row.
     assert!(report.contains("columns = card kinds"), "{report}");
     assert!(!report.contains("columns = values)"), "{report}");
@@ -176,4 +208,32 @@ fn every_report_names_the_build_commit_wherever_it_runs() {
         "{report}"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_riffled_shoes_plan_comes_from_the_order_tests_and_holds_on_fresh_seeds() {
+    let shoe = |trials: &str, seed: &str| {
+        let args = [
+            "-a",
+            "riffle:k=9,cut=true",
+            "--deck",
+            "shoe:decks=6",
+            "-t",
+            trials,
+            "--seed",
+            seed,
+        ];
+        audit(&format!("plan-{trials}-{seed}"), &args).1
+    };
+    let pilot = shoe("2000", "21");
+    assert_eq!(pilot["verdict"], "biased", "{pilot}");
+    let planned = pilot["trials_for_power"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("a plan: {}", pilot["plan_details"]));
+    let caught = (100..110)
+        .filter(|seed| shoe(&planned.to_string(), &seed.to_string())["verdict"] == "biased")
+        .count();
+    // 90% power: 9 of 10 expected; 7 or more in all but about 1% of runs.
+    assert!(caught >= 7, "{caught} of 10 at the planned {planned} shoes");
+    println!("planned {planned} shoes: {caught} of 10 fresh seeds biased");
 }

@@ -167,6 +167,37 @@ pub fn run(tally: &Tally, tests: &TestSet, deck: &Deck, seed: u64) -> Vec<TestRe
     results
 }
 
+/// The selected deck tests that could not run on `tally`, each with why
+/// and the trials that would run it: the adjacency test when too few shoes
+/// leave its table fewer than two groups to compare (never silently left
+/// out: it counts in the verdict's correction, and the report lists it).
+pub fn not_run(tally: &Tally, tests: &TestSet, deck: &Deck) -> Vec<(TestKind, String)> {
+    let Some(counts) = tally.adjacency() else {
+        return Vec::new();
+    };
+    if !tests.contains(TestKind::Adjacency) || !owns(TestKind::Adjacency, deck) {
+        return Vec::new();
+    }
+    let law = AdjacencyLaw::new(&counts.copies());
+    if adjacency::adjacency(&counts.counts, tally.trials(), &law).is_some() {
+        return Vec::new();
+    }
+    let need = adjacency::adjacency_trials(&law).map_or(String::new(), |t| {
+        format!(
+            "; at least {} shoes would run it",
+            crate::format::thousands(t)
+        )
+    });
+    vec![(
+        TestKind::Adjacency,
+        format!(
+            "with {} shoes no two groups of the kind-after-kind table expect {} pairs{need}",
+            crate::format::thousands(tally.trials()),
+            crate::stats::gof::MIN_EXPECTED
+        ),
+    )]
+}
+
 /// One part of a combined test: its name and result.
 struct Part {
     name: String,

@@ -50,6 +50,11 @@ pub struct Deck {
     /// outside), whose order of items is then not the starting order.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     read: bool,
+    /// A read deck's starting order, as kinds (`--order-file` of a shoe):
+    /// which card followed which before the shuffle, for the successor
+    /// test; empty when not given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    start: Vec<u32>,
 }
 
 impl Deck {
@@ -62,7 +67,39 @@ impl Deck {
             columns: Vec::new(),
             hand: DEFAULT_HAND,
             read: false,
+            start: Vec::new(),
         }
+    }
+
+    /// The read deck with its starting order `order` (item labels, as many
+    /// of each kind as the deck holds), for the successor test. Fails,
+    /// naming it, on a label that is no kind of the deck or on other
+    /// counts than the deck's.
+    pub fn with_start(mut self, order: &[String]) -> Result<Self> {
+        let mut start = Vec::with_capacity(order.len());
+        for label in order {
+            let kind = self
+                .kind_names
+                .iter()
+                .position(|k| k == label)
+                .ok_or_else(|| {
+                    Error::bad_input(format!(
+                        "the starting order's item '{label}' is not an item of the decks read"
+                    ))
+                })?;
+            start.push(kind as u32);
+        }
+        let mut copies = vec![0u64; self.kinds()];
+        for &k in &start {
+            copies[k as usize] += 1;
+        }
+        if copies != self.copies() {
+            return Err(Error::bad_input(
+                "the starting order must hold each item as often as the decks read do".to_string(),
+            ));
+        }
+        self.start = start;
+        Ok(self)
     }
 
     /// Parses a `--deck` value:
@@ -174,10 +211,9 @@ impl Deck {
                 }
             })
             .collect();
-        let label = format!("read: {} items of {} kinds", labels.len(), names.len());
         Deck {
             read: true,
-            ..Deck::of(label, kind_of, names)
+            ..Deck::of("read from the input".to_string(), kind_of, names)
         }
     }
 
@@ -202,14 +238,20 @@ impl Deck {
     }
 
     /// The (kind, next kind) pairs of the deck's starting order, for the
-    /// successor test: a built-in deck's own order; for a deck read from
-    /// outside whose kinds are playing cards, decks stacked in deck order
+    /// successor test: a built-in deck's own order; a read deck's starting
+    /// order when one was given ([`Deck::with_start`]); else for a deck read
+    /// from outside whose kinds are playing cards, decks stacked in deck order
     /// (AS…KS AH…KH AD…KD AC…KC, each king followed by the next deck's ace
     /// of spades), as a built-in shoe starts; `None` when the order is not
     /// known (other labels read from outside).
     pub fn successors(&self) -> Option<Vec<(usize, usize)>> {
-        if !self.read {
-            let pairs = self.kind_of.windows(2);
+        let given = if self.read {
+            &self.start
+        } else {
+            &self.kind_of
+        };
+        if !given.is_empty() {
+            let pairs = given.windows(2);
             return Some(pairs.map(|w| (w[0] as usize, w[1] as usize)).collect());
         }
         let mut kind_of_card = [None; 52];
@@ -290,11 +332,12 @@ impl Deck {
             self.kinds()
         );
         if !columns.is_empty() {
-            out.push_str(&format!(
-                "; categories {}; hand of {}",
-                columns.join(", "),
-                self.hand
-            ));
+            out.push_str(&format!("; categories {}", columns.join(", ")));
+            out.push_str(&if self.read {
+                " (hand test not run: hands are not counted while reading)".to_string()
+            } else {
+                format!("; hand of {}", self.hand)
+            });
         }
         out
     }

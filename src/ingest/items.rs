@@ -168,7 +168,7 @@ pub(crate) const SAMPLES_HINT: &str = "if each line is a sample of k items drawn
 const PICK_HINT: &str = "if each line is one pick of N items, add --kind pick -n N";
 
 /// The words that mark the refusal of decks with repeated items.
-pub(crate) const REPEATED_ITEMS: &str = "decks with repeated items (shoes, AABB blocks) are read from text only, without a starting order, for now";
+pub(crate) const REPEATED_ITEMS: &str = "decks with repeated items (shoes, AABB blocks) are read from text only, and their starting order (--order, --order-file) must repeat the same items";
 
 /// The message for repeated items on the first deck.
 pub(crate) fn repeated_items(shown: &str) -> String {
@@ -356,7 +356,9 @@ impl Dict {
         })
     }
 
-    /// The dictionary of an explicit starting order.
+    /// The dictionary of an explicit starting order: its items in that
+    /// order, or for an order that repeats items (a shoe) the kinds of a
+    /// deck with repeated items, as [`Dict::from_first_deck`] makes them.
     pub(crate) fn from_order(order: &[String], want: Option<usize>) -> Result<Dict, String> {
         let tokens: Vec<&[u8]> = order.iter().map(|s| s.as_bytes()).collect();
         if let Some(n) = want
@@ -373,11 +375,12 @@ impl Dict {
                 crate::format::counted(tokens.len() as u64, "item", "items")
             ));
         }
-        if let Some(t) = first_repeat(&tokens) {
-            return Err(format!(
-                "the starting order: {}",
-                repeated_items(&quoted(t))
-            ));
+        // A starting order that repeats items is a shoe's: its kinds are
+        // counted as a first deck's would be (the order itself only tells
+        // the successor test which card followed which).
+        if first_repeat(&tokens).is_some() {
+            return Dict::multiset(&tokens, "the starting order".to_string())
+                .map_err(|e| format!("the starting order: {e}"));
         }
         Ok(Dict::from_ordered(
             &tokens,

@@ -471,6 +471,14 @@ impl Plan {
             None => None,
             Some(order) => {
                 let dict = Dict::from_order(order, opts.n).map_err(Error::bad_input)?;
+                if record.is_some() && dict.multiset.is_some() {
+                    return Err(Error::bad_input(format!(
+                        "the starting order repeats items, and {} records hold n distinct \
+                         values: {}",
+                        opts.format,
+                        items::REPEATED_ITEMS
+                    )));
+                }
                 if record.is_some()
                     && let Lookup::Labels(_) = dict.lookup
                 {

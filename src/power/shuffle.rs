@@ -251,7 +251,7 @@ pub fn plan_audit_with(
                     pooled_plan(c, Some(spec.trials), level, power)
                 }
             }
-        } else if result.df < 1.0 && test != TestKind::Serial {
+        } else if result.df < 1.0 && !matches!(test, TestKind::Serial | TestKind::Successor) {
             unplanned(
                 result.df,
                 format!(

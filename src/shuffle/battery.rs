@@ -62,21 +62,26 @@ fn read_deck(spec: &Spec<Shuffles>, items: &Items) -> Result<Option<Deck>> {
         Subject::Outside(outside) => outside.reading.categories.as_deref(),
         Subject::Builtin(_) => None,
     };
+    let order = match &spec.subject {
+        Subject::Outside(outside) => outside.reading.order.as_deref(),
+        Subject::Builtin(_) => None,
+    };
     let repeated = match items {
         Items::Labels(labels) => Deck::from_labels(labels),
         Items::Numeric { .. } => None,
+    };
+    // A shoe's starting order (an --order-file that repeats items) tells
+    // the successor test which card followed which.
+    let repeated = match (repeated, order) {
+        (Some(deck), Some(order)) => Some(deck.with_start(order)?),
+        (deck, _) => deck,
     };
     let Some(source) = categories else {
         return Ok(repeated);
     };
     let labels: Vec<String> = (0..spec.n).map(|i| items.label(i)).collect();
     let deck = repeated.unwrap_or_else(|| Deck::of_labels(&labels));
-    let mut deck = deck::categories::apply(deck, source)?;
-    deck.label = format!(
-        "{} (hand test not run: hands are not counted while reading)",
-        deck.label
-    );
-    Ok(Some(deck))
+    Ok(Some(deck::categories::apply(deck, source)?))
 }
 
 /// The selected tests of `spec` on `tally` (a deck's own tests for a
@@ -84,9 +89,12 @@ fn read_deck(spec: &Spec<Shuffles>, items: &Items) -> Result<Option<Deck>> {
 pub(crate) fn test(spec: &Spec<Shuffles>, tally: &Tally) -> Tested<Shuffles> {
     let position_value = PositionValueStats::of(&cells(spec, tally));
     let results = run_tests(spec, tally, &position_value);
+    let not_run = spec.options.deck.as_ref().map_or_else(Vec::new, |deck| {
+        deck::battery::not_run(tally, &spec.options.tests, deck)
+    });
     Tested {
         results,
-        not_run: Vec::new(),
+        not_run,
         found: position_value,
     }
 }

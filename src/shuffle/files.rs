@@ -36,7 +36,112 @@ pub(crate) fn files(audit: &Audit) -> Result<Vec<(String, Vec<u8>)>> {
         files.push(("permutations.csv".to_string(), text.into_bytes()));
     }
     files.push(("heatmap.png".to_string(), heatmap_png(audit)?));
+    for chart in category_charts(audit) {
+        files.push((format!("{}.csv", chart.stem), chart.csv.into_bytes()));
+        let png = plot::draw_heatmap(&chart.panel, &chart.scale).map_err(|e| {
+            Error::bad_input(format!(
+                "the {} chart could not be drawn: {}",
+                chart.stem, e.0
+            ))
+        })?;
+        files.push((format!("{}.png", chart.stem), png));
+    }
     Ok(files)
+}
+
+/// One category column's position-by-category counts of a deck audit, as
+/// a lab reads them: by suit, by rank, by colour.
+pub(crate) struct CategoryChart {
+    /// The column's name (`suit`).
+    pub column: String,
+    /// The files' name without extension (`by-suit`).
+    pub stem: String,
+    /// `position,S,H,D,C` and one row per position.
+    pub csv: String,
+    /// Its heatmap panel (O/E per position and category).
+    pub panel: HeatmapPanel,
+    /// Its colour scale (as the audit's heatmap's: at least 8 standard
+    /// errors of the sparsest category's cells).
+    pub scale: LogScale,
+}
+
+/// The charts of an audit of a deck with category columns (`--categories`,
+/// a built-in shoe's cards): one per column, none for other audits or a
+/// binned matrix.
+pub(crate) fn category_charts(audit: &Audit) -> Vec<CategoryChart> {
+    use crate::deck::laws::{group_matrix, group_sizes};
+    let Some(deck) = audit.spec.options.deck.as_ref() else {
+        return Vec::new();
+    };
+    if audit.tally.is_binned() || audit.tally.trials() == 0 {
+        return Vec::new();
+    }
+    let (n, t) = (audit.tally.n(), audit.tally.trials() as f64);
+    deck.columns()
+        .iter()
+        .zip(deck.item_columns())
+        .map(|(column, of_item)| {
+            let m = column.names.len();
+            let counts = group_matrix(&audit.tally, &of_item, m);
+            let sizes = group_sizes(&of_item, m);
+            let expected: Vec<f64> = sizes.iter().map(|&s| t * s as f64 / n as f64).collect();
+            let ratios: Vec<f64> = counts
+                .iter()
+                .enumerate()
+                .map(|(cell, &o)| o as f64 / expected[cell % m])
+                .collect();
+            let mut w = csv::Writer::from_writer(Vec::new());
+            let header =
+                std::iter::once("position".to_string()).chain(column.names.iter().cloned());
+            w.write_record(header).expect("in memory");
+            for (position, row) in counts.chunks_exact(m).enumerate() {
+                let cells =
+                    std::iter::once(position.to_string()).chain(row.iter().map(u64::to_string));
+                w.write_record(cells).expect("in memory");
+            }
+            let csv = String::from_utf8(w.into_inner().expect("in memory")).expect("UTF-8");
+            let sparsest = expected.iter().copied().fold(f64::INFINITY, f64::min);
+            let floor = (MIN_SCALE_STANDARD_ERRORS / sparsest.sqrt())
+                .exp()
+                .max(MIN_SCALE_LIMIT);
+            let panel = HeatmapPanel {
+                n,
+                columns: m,
+                title: vec![
+                    format!(
+                        "{}  by {}  T={}",
+                        audit.spec.subject,
+                        column.name,
+                        thousands(audit.trials())
+                    ),
+                    format!("position by {}: observed / expected", column.name),
+                ],
+                verdict: Some(audit.verdict),
+                axes: ["category", "position"],
+                column_names: column.names.clone(),
+                ratios,
+            };
+            let scale = LogScale::fit(&panel.ratios, floor);
+            let safe: String = column
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            CategoryChart {
+                column: column.name.clone(),
+                stem: format!("by-{safe}"),
+                csv,
+                panel,
+                scale,
+            }
+        })
+        .collect()
 }
 
 /// What an audit ran or read, in one phrase, the same in every output:

@@ -120,6 +120,7 @@ pub(crate) fn section(audit: &Audit, folder: &str, anchor: &str, note: Option<&s
     blocks.push(Block::Paragraph(format!(
         "Counts: {folder}/counts.csv ({layout})."
     )));
+    blocks.extend(category_blocks(audit, folder));
     let mut sub = Section::new(anchor, label(audit), blocks);
     if let Some(findings) = extensions::permutation_findings(audit) {
         sub.subsections.push(Section::new(
@@ -201,4 +202,51 @@ pub(crate) fn method(audit: &Audit) -> Vec<Section> {
         sections.push(lines::method(lines));
     }
     sections
+}
+
+/// The category charts of a deck audit in its section: the chart of the
+/// column that decided a biased verdict (position by suit, say), and where
+/// every column's counts and chart are.
+fn category_blocks(audit: &Audit, folder: &str) -> Vec<Block> {
+    use crate::deck::battery::Departure;
+    let charts = files::category_charts(audit);
+    if charts.is_empty() {
+        return Vec::new();
+    }
+    let decided = match super::findings::deck_departure(audit) {
+        Some(Departure::Category { column, .. }) => Some(column),
+        _ => None,
+    };
+    let mut blocks: Vec<Block> = charts
+        .iter()
+        .filter(|c| decided.as_ref() == Some(&c.column))
+        .map(|c| {
+            Block::Image(Image {
+                path: format!("{folder}/{}.png", c.stem),
+                alt: format!("Position by {} for {}", c.column, label(audit)),
+                caption: Some(format!(
+                    "Observed / expected by position (rows) and {} (columns), the test that \
+                     decided, on its own logarithmic scale: {}.",
+                    c.column,
+                    c.scale.range_words()
+                )),
+                size: ImageSize::Panel,
+            })
+        })
+        .collect();
+    let listed: Vec<String> = charts
+        .iter()
+        .map(|c| {
+            format!(
+                "by {}: {folder}/{s}.csv, {folder}/{s}.png",
+                c.column,
+                s = c.stem
+            )
+        })
+        .collect();
+    blocks.push(Block::Paragraph(format!(
+        "Counts and charts by category (rows = positions): {}.",
+        listed.join("; ")
+    )));
+    blocks
 }

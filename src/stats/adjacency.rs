@@ -31,6 +31,7 @@
 use super::gof::MIN_EXPECTED;
 use super::special::{ln_chi2_sf, ln_gamma_p, ln_gamma_q};
 use std::f64::consts::LN_10;
+use std::sync::{Arc, Mutex};
 
 /// Tables of at most this many groups are judged with three moments (the
 /// third costs a cube of the groups); larger ones with two.
@@ -295,7 +296,52 @@ impl TableNull {
 /// The adjacency test of `counts` over `trials` shoes under `law` (see
 /// [`TableNull`]); `None` where the table has fewer than two groups.
 pub fn adjacency(counts: &[u64], trials: u64, law: &AdjacencyLaw) -> Option<OrderTest> {
-    TableNull::new(law, trials).map(|null| null.test(counts, law))
+    table_null(law, trials).map(|null| null.test(counts, law))
+}
+
+/// [`TableNull::new`], remembered for the last few decks and trial counts:
+/// its covariance (K⁴ entries) and third trace (up to 700³ products) cost
+/// a fraction of a second for a 52-kind shoe, and a calibration, a
+/// sequential audit or a study of many audits of one shoe asks for the same
+/// law again and again.
+fn table_null(law: &AdjacencyLaw, trials: u64) -> Option<Arc<TableNull>> {
+    type Entry = (Vec<u64>, u64, Option<Arc<TableNull>>);
+    static RECENT: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+    const KEEP: usize = 16;
+    let key: Vec<u64> = law.copies.iter().map(|c| c.to_bits()).collect();
+    let lock = || {
+        RECENT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some((_, _, null)) = lock().iter().find(|(k, t, _)| *k == key && *t == trials) {
+        return null.clone();
+    }
+    let null = TableNull::new(law, trials).map(Arc::new);
+    let mut recent = lock();
+    if recent.len() >= KEEP {
+        recent.remove(0);
+    }
+    recent.push((key, trials, null.clone()));
+    null
+}
+
+/// The fewest shoes with which the adjacency test of `law` runs (its table
+/// has two groups each expecting [`MIN_EXPECTED`]); `None` when no count of
+/// shoes gives two (a single kind).
+pub fn adjacency_trials(law: &AdjacencyLaw) -> Option<u64> {
+    let runs = |t: u64| groups(law, t).1.len() >= 2;
+    let mut hi = 1u64;
+    while !runs(hi) {
+        hi = hi.checked_mul(2).filter(|&h| h <= 1 << 40)?;
+    }
+    let mut lo = hi / 2;
+    // runs(hi), and not runs(lo) unless lo is 0.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if runs(mid) { hi = mid } else { lo = mid }
+    }
+    Some(hi)
 }
 
 /// tr(M³) for a symmetric g × g matrix.

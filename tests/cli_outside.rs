@@ -882,8 +882,8 @@ fn decks_read_from_a_file_say_their_n_everywhere() {
     assert!(!report.contains("n = 0"));
     assert!(stdout.contains("n = 104"), "{stdout}");
     assert!(
-        stdout.contains("a w = "),
-        "a shoe's sensitivity in words: {stdout}"
+        stdout.contains("of a kind in a cell"),
+        "a shoe's sensitivity as a share of one card at one position: {stdout}"
     );
     for p in [file, out] {
         let _ = std::fs::remove_dir_all(&p);

@@ -237,3 +237,40 @@ fn a_riffled_shoes_plan_comes_from_the_order_tests_and_holds_on_fresh_seeds() {
     assert!(caught >= 7, "{caught} of 10 at the planned {planned} shoes");
     println!("planned {planned} shoes: {caught} of 10 fresh seeds biased");
 }
+
+#[test]
+fn a_shoe_read_from_a_file_is_described_once_without_an_unknown_row() {
+    let dir = common::scratch("said-once-shoe");
+    let path = dir.join("shoes.txt");
+    let lines = ["A A B B C C", "C B A C B A", "B A C A C B", "A C B C A B"];
+    std::fs::write(&path, lines.repeat(50).join("\n")).unwrap();
+    let out = dir.join("out");
+    let o = run(&[
+        "audit",
+        "--input",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let terminal = stdout(&o).replace('\n', " ");
+    assert_eq!(
+        terminal.matches("items of 3 kinds").count(),
+        1,
+        "{terminal}"
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        !report.contains("**Expected:**"),
+        "no expected verdict for a file"
+    );
+    assert!(!report.contains("unknown"), "{report}");
+    assert_eq!(
+        report.matches("shuffle-audit audit --input").count(),
+        1,
+        "{report}"
+    );
+    // What the battery cannot see is said for this kind of subject.
+    assert!(report.contains("cannot see"), "{report}");
+    std::fs::remove_dir_all(&dir).ok();
+}

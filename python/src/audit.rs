@@ -41,7 +41,12 @@ impl Audit {
     /// The run's `summary.json` (what `shuffle-audit audit --json`
     /// prints), as text.
     fn summary_json(&self) -> String {
-        Summary::of(std::slice::from_ref(&self.audit), self.audit.alpha(), &Default::default()).to_json()
+        Summary::of(
+            std::slice::from_ref(&self.audit),
+            self.audit.alpha(),
+            &Default::default(),
+        )
+        .to_json()
     }
 
     /// What the run could have detected, in the verdict table's words.

@@ -224,7 +224,8 @@ fn records_are_consistent() {
             "{alg}: only raw bits block enumeration"
         );
         for p in r.params {
-            let text = format!("{}:{}=1", alg.name(), p.key);
+            let value = if p.key == "cut" { "true" } else { "1" };
+            let text = format!("{}:{}={value}", alg.name(), p.key);
             assert!(
                 Algorithm::parse(&text).is_ok() || p.key == "sort",
                 "{alg}: parameter {} is parsed",

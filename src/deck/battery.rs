@@ -24,11 +24,17 @@ pub fn note(deck: &Deck) -> String {
     if deck.repeats() {
         out.push_str(&format!(
             " Skipped: fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs, clumping, \
-             birthday ({SKIP_REASON})."
+             birthday ({SKIP_REASON}). {BLIND_SPOTS}"
         ));
     }
     out
 }
+
+/// What the tests of a deck with repeated items cannot see, said with
+/// every audit of one (see the book's chapter on decks).
+pub const BLIND_SPOTS: &str = "These tests cannot see an order that depends on more than the \
+     card before (the adjacency table holds pairs only), and the successor test needs the \
+     starting order (a built-in deck's, --order-file, or playing cards in new-deck order).";
 
 /// The tests to run on `deck` for the selected `tests`, and a note naming
 /// the tests skipped and why (for every output).

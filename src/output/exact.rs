@@ -246,7 +246,14 @@ impl ExactReport {
                 .collect()
         });
         Self {
-            tool: crate::report::provenance::tool_version(),
+            // As `report::provenance::tool_version` names the tool (output sits
+            // below report, so it is spelled here).
+            tool: concat!(
+                "shuffle-audit ",
+                env!("CARGO_PKG_VERSION"),
+                env!("SHUFFLE_AUDIT_BUILD")
+            )
+            .to_string(),
             algorithm: m.algorithm().to_string(),
             n,
             rng: m.source().to_string(),

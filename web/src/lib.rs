@@ -129,7 +129,11 @@ impl Shown {
         let mut written = Vec::new();
         if files {
             let boxed = audit.clone_box();
-            let summary = Summary::of(std::slice::from_ref(&boxed), audit.alpha(), &Default::default());
+            let summary = Summary::of(
+                std::slice::from_ref(&boxed),
+                audit.alpha(),
+                &Default::default(),
+            );
             written.push(("summary.json".to_string(), summary.to_json().into_bytes()));
             written.extend(audit.files().map_err(|e| e.to_string())?);
         }

@@ -82,7 +82,11 @@ fn session(form: &Form) -> Result<Session, String> {
 /// The summary.json of the page's judgement of what `s` counted.
 fn summary_of(s: &Session) -> Value {
     let judged = s.judge(1.0).unwrap();
-    let summary = shuffle_audit::study::Summary::of(std::slice::from_ref(&judged), judged.alpha());
+    let summary = shuffle_audit::study::Summary::of(
+        std::slice::from_ref(&judged),
+        judged.alpha(),
+        &Default::default(),
+    );
     serde_json::from_str(&summary.to_json()).unwrap()
 }
 

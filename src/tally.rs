@@ -93,7 +93,7 @@ pub struct Collect {
     /// Count the position-by-value matrix in this many bins per side
     /// ([`Binning`], B < n), or the full n×n matrix when `None`.
     pub bins: Option<usize>,
-    /// Count which kind follows which ([`AdjacencyCounts`]), for a deck
+    /// Count which kind follows which (`AdjacencyCounts`), for a deck
     /// whose items repeat (the counter is told the kinds).
     pub adjacency: bool,
 }

@@ -630,13 +630,16 @@ mod tests {
         // 20,000 runs each: at 0.01 about 200 rejections, at 0.001 about
         // 20, at 1e-4 about 2. Three shoes of 13 × 4 pool their cells (and
         // their successor count is small: conservative, 110/9/0 here); 30
-        // kinds × 2 have 900 cells, judged by the Rao–Scott correction.
+        // kinds × 2 have 900 cells, judged by the Rao–Scott correction; a
+        // single six-deck shoe, the fewest a shoe audit accepts, pools its
+        // 2,704 cells into about 60 groups.
         let cases = [
             (vec![3; 4], 200),
             (vec![2, 5], 100),
             (vec![4; 13], 60),
             (vec![4; 13], 3),
             (vec![2; 30], 400),
+            (vec![6; 52], 1),
         ];
         let failures: usize = cases
             .iter()

@@ -394,6 +394,46 @@ fn weighted_picks_are_calibrated() {
     assert_pooled_tails("weighted", &all);
 }
 
+#[test]
+fn weighted_picks_of_a_rare_item_are_calibrated_by_the_exact_tail() {
+    // Where a rare item's term keeps the statistic's tail from its law's
+    // (weights 1, 99 below 139,020 picks), the p-value is exact over the
+    // rarest groups: valid at every level, the verdicts' tails included.
+    // Settings from 20 to 200 expected picks of the rarest item, and two
+    // rare groups beside a common one.
+    let settings: [(&[u64], u64, u64); 4] = [
+        (&[1, 99], 2_000, 100_000),
+        (&[1, 9], 1_000, 100_000),
+        (&[1, 2, 200], 1_500, 100_000),
+        (&[1, 99], 20_000, 20_000),
+    ];
+    for (i, &(weights, trials, audits)) in settings.iter().enumerate() {
+        let p: Vec<f64> = (0..audits)
+            .into_par_iter()
+            .map(|a| {
+                let counts = picks(weights, trials, false, (7 << 48) ^ ((i as u64) << 32) ^ a);
+                let t = sampling::weighted(&counts, weights).unwrap();
+                assert!(matches!(t.method, Method::Exact { .. }), "{:?}", t.method);
+                t.p_value()
+            })
+            .collect();
+        let mut line = format!("weighted {weights:?}, T = {trials}, {audits} audits");
+        for alpha in [0.01, 0.001, 1e-4] {
+            let rejections = p.iter().filter(|&&x| x <= alpha).count() as u64;
+            let (lo, hi) = binomial_band(audits, alpha, BAND);
+            line += &format!("; p <= {alpha}: {rejections} (band {lo}..={hi})");
+            // Exact and discrete: never above the band; below it only as a
+            // discrete test is (conservative), checked at 0.01 where the
+            // lattice is fine.
+            assert!(rejections <= hi, "{line}");
+            if alpha == 0.01 {
+                assert!(rejections >= lo, "{line}");
+            }
+        }
+        println!("{line}");
+    }
+}
+
 /// p-values of `audits` audits of `sampler` by `test`.
 fn biased(
     sampler: Sampler,
@@ -515,6 +555,17 @@ fn weighted_catches_the_off_by_one_pick() {
             "off-by-one pick, weights {weights:?}, T = {trials}: largest p of 20 audits {worst:.2e}"
         );
         assert!(worst < 1e-6, "{weights:?}: {worst}");
+    }
+    // A rare item never drawn (weights 1, 99: the bug never picks item 0)
+    // is caught where the law's tail is not yet to be trusted: at the
+    // 2,070 picks `power` plans (Pearson's statistic is two-sided, so 0
+    // of 20.7 weighs as much as 42), and at 10,000, far below every level.
+    for (trials, level) in [(2_070u64, 1e-3), (10_000, 1e-12)] {
+        let counts = picks(&[1, 99], trials, true, 3);
+        assert_eq!(counts[0], 0);
+        let t = sampling::weighted(&counts, &[1, 99]).unwrap();
+        assert!(t.p_value() < level, "T = {trials}: {t:?}");
+        assert!(matches!(t.method, Method::Exact { groups: 1, .. }), "{t:?}");
     }
     // With a zero weight last, the bug picks it (r = W): p = 0 exactly.
     let weights = [2u64, 0, 3, 0];

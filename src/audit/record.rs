@@ -166,6 +166,7 @@ impl TestRecord {
     pub fn of<T: Named + Copy>(result: &TestResult<T>) -> Self {
         Self {
             result: TestResult {
+                parts: None,
                 test: result.test.name(),
                 statistic: result.statistic,
                 df: result.df,

@@ -5,9 +5,9 @@ use super::Deck;
 use super::laws::{arrangement_counts, group_departure, group_test};
 use crate::format::format_ratio;
 use crate::spec::{DEFAULT_PERMUTATION_N, TestKind, TestSet};
-use crate::stats::TestResult;
 use crate::stats::adjacency::{self, AdjacencyLaw, MAX_KINDS, OrderTest};
 use crate::stats::battery::correct;
+use crate::stats::{Parts, TestResult};
 use crate::stats::{gof, hypergeometric, sequence};
 use crate::tally::Tally;
 
@@ -215,6 +215,7 @@ struct Part {
 /// The result of deck test `kind`, reported without a departure.
 fn outcome(kind: TestKind, statistic: f64, df: f64, log10_p: f64, method: String) -> TestResult {
     TestResult {
+        parts: None,
         test: kind,
         statistic,
         df,
@@ -463,6 +464,7 @@ fn order_result(kind: TestKind, test: OrderTest, deck: &Deck) -> TestResult {
         )
     });
     TestResult {
+        parts: None,
         test: kind,
         statistic: test.statistic,
         df: test.df,
@@ -475,7 +477,9 @@ fn order_result(kind: TestKind, test: OrderTest, deck: &Deck) -> TestResult {
 
 /// Parts combined by Bonferroni: the smallest p times the number of parts
 /// (capped at 1), reported with the statistic and df of that part. Valid
-/// whatever the parts' dependence (suit and colour are dependent).
+/// whatever the parts' dependence (suit and colour are dependent). The
+/// result carries how many parts there are and their largest df, which fix
+/// what the test could have detected ([`Parts`]).
 fn combined(kind: TestKind, parts: Vec<Part>, what: &str) -> TestResult {
     let count = parts.len().max(1);
     let best = parts
@@ -497,5 +501,9 @@ fn combined(kind: TestKind, parts: Vec<Part>, what: &str) -> TestResult {
         best.name,
         shown.join("; ")
     );
-    outcome(kind, best.statistic, best.df, log10_p, method)
+    let largest_df = parts.iter().map(|p| p.df).fold(0.0, f64::max);
+    TestResult {
+        parts: Some(Parts { count, largest_df }),
+        ..outcome(kind, best.statistic, best.df, log10_p, method)
+    }
 }

@@ -106,6 +106,9 @@ pub struct Found {
     /// tail, but an overwhelming departure): they can find bias, but do not
     /// count towards what the run could have seen.
     pub bounded: Vec<SampleTest>,
+    /// Tests that did not run, or ran only to a bound, with the trials
+    /// from which they run in full: advice to run more is never below it.
+    pub waiting: Vec<(SampleTest, u64)>,
 }
 
 impl Kind for Samplers {
@@ -298,17 +301,22 @@ impl Kind for Samplers {
             let t = match outcome {
                 Ok(t) => t,
                 Err(why) => {
+                    if let NotApplicable::TooFewTrials { needed, .. } = why {
+                        tested.found.waiting.push((test, needed));
+                    }
                     tested.not_run.push((test, why.to_string()));
                     continue;
                 }
             };
-            if matches!(t.method, Method::Cantelli { .. }) {
+            if let Method::Cantelli { needed, .. } = t.method {
                 tested.found.bounded.push(test);
+                tested.found.waiting.push((test, needed));
             }
             if let Some(d) = t.largest.clone() {
                 tested.found.deviations.push((test, d));
             }
             tested.results.push(TestResult {
+                parts: None,
                 test,
                 statistic: t.statistic,
                 df: t.df,
@@ -359,7 +367,15 @@ impl Kind for Samplers {
         let (n, k, trials) = (audit.tally.n(), audit.tally.k(), audit.tally.trials());
         let unit = Samplers::unit(&audit.spec);
         let weights = audit.spec.options.weights.as_deref();
-        let needed = adequate_trials(n, k, weights, level).max(trials + 1);
+        let runs_from = audit.found.waiting.iter().find(|w| w.0 == test);
+        let needed = adequate_trials(n, k, weights, level)
+            .max(trials + 1)
+            .max(runs_from.map_or(0, |w| w.1));
+        // A weighted pick's test may run at some T and wait at another
+        // (pooling changes with T): the advice is a T at which it runs.
+        let needed = weights
+            .and_then(|w| sampling::weighted::runs_from(w, needed))
+            .unwrap_or(needed);
         let why = if let Some((_, why)) = audit.not_run.iter().find(|(t, _)| *t == test) {
             format!("the {test} test did not run ({why})")
         } else if audit.found.bounded.contains(&test) {

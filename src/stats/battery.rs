@@ -58,6 +58,7 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
     };
     match kind {
         TestKind::PositionValue => TestResult {
+            parts: None,
             test: kind,
             statistic: pv.statistic,
             df: pv.df,
@@ -120,6 +121,7 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
         | TestKind::Hand
         | TestKind::Adjacency
         | TestKind::Successor => TestResult {
+            parts: None,
             test: kind,
             statistic: 0.0,
             df: 0.0,
@@ -160,6 +162,7 @@ fn from_gof_described(test: TestKind, g: Gof, what: String) -> TestResult {
         String::new()
     };
     TestResult {
+        parts: None,
         test,
         statistic: g.statistic,
         df: g.df,
@@ -199,6 +202,7 @@ fn lehmer_pairs(s: &StructureCounts) -> Gof {
 
 fn from_wald(test: TestKind, (w, method): (order::Wald, String)) -> TestResult {
     TestResult {
+        parts: None,
         test,
         statistic: w.statistic,
         df: w.df as f64,
@@ -211,6 +215,7 @@ fn from_wald(test: TestKind, (w, method): (order::Wald, String)) -> TestResult {
 
 fn from_sequence(test: TestKind, t: SequenceTest) -> TestResult {
     TestResult {
+        parts: None,
         test,
         statistic: t.statistic,
         df: t.df,
@@ -224,6 +229,7 @@ fn from_sequence(test: TestKind, t: SequenceTest) -> TestResult {
 fn permutation_test(test: TestKind, counts: &[u64], seed: u64) -> TestResult {
     let u = gof::uniform(counts, seed);
     TestResult {
+        parts: None,
         test,
         statistic: u.statistic,
         df: u.df,

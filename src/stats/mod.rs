@@ -23,5 +23,5 @@ pub mod special;
 
 pub use multiple::{Verdict, by_strength, holm_log10, seen_by, strongest};
 pub use position_value::{Cell, PositionValueStats};
-pub use result::TestResult;
+pub use result::{Parts, TestResult};
 pub use sensitivity::Sensitivity;

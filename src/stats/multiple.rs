@@ -174,6 +174,7 @@ mod tests {
             .iter()
             .zip(holm_log10(&raw))
             .map(|(&(test, log10_p, departure), log10_p_holm)| TestResult {
+                parts: None,
                 test,
                 statistic: 0.0,
                 df: 1.0,

@@ -29,6 +29,29 @@ pub struct TestResult<K = TestKind> {
     pub departure: f64,
     /// How the p-value was obtained, including any pooling.
     pub method: String,
+    /// For a test made of parts judged alone and combined by Bonferroni
+    /// (a deck's position-by-category and hand tests), what the parts
+    /// are; `None` for a test of one piece. Its `statistic` and `df` are
+    /// those of the part that decided, which varies with the counts; what
+    /// the test could have detected rests on these instead, fixed by the
+    /// design (see [`Parts`]).
+    #[serde(skip)]
+    pub parts: Option<Parts>,
+}
+
+/// The parts of a test combined by Bonferroni: how many, and the largest
+/// degrees of freedom among them. Each part is held to the test's level
+/// divided by `count`, and the part with the most df is the least
+/// sensitive, so what the test could have detected is that part's at that
+/// share (the worst case over its parts): the same at every run of the
+/// same design, so "could detect" and "run N trials" do not move with
+/// which part happened to give the smallest p.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Parts {
+    /// How many parts.
+    pub count: usize,
+    /// The largest df of a part.
+    pub largest_df: f64,
 }
 
 impl<K> TestResult<K> {
@@ -46,6 +69,7 @@ impl<K> TestResult<K> {
             log10_p_holm: log10_p,
             departure: departure(statistic, df),
             method: method.into(),
+            parts: None,
         }
     }
 }

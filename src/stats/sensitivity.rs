@@ -96,6 +96,14 @@ impl Sensitivity {
     pub fn of(results: &[TestResult], n: usize, trials: u64, alpha: f64, family: usize) -> Self {
         let level = alpha / family.max(1) as f64;
         let delta_of = |df: f64| detectable_delta(df, level, trials);
+        // A test made of parts: its least sensitive part at its share of
+        // the level, whichever part decided this run.
+        let delta_of_test = |r: &TestResult| match r.parts {
+            Some(parts) => {
+                detectable_delta(parts.largest_df, level / parts.count.max(1) as f64, trials)
+            }
+            None => delta_of(r.df),
+        };
         let position_value = results.iter().find(|r| r.test == TestKind::PositionValue);
         // The birthday test has no effect size per trial (its power grows
         // with the square of the deals, against a seed space: its method
@@ -105,7 +113,7 @@ impl Sensitivity {
             None => results
                 .iter()
                 .filter(|r| r.test != TestKind::Birthday)
-                .map(|r| (r.test, delta_of(r.df)))
+                .map(|r| (r.test, delta_of_test(r)))
                 .min_by(|a, b| a.1.total_cmp(&b.1))
                 .unwrap_or((
                     results
@@ -355,6 +363,7 @@ mod tests {
 
     fn result(test: TestKind, df: f64) -> TestResult {
         TestResult {
+            parts: None,
             test,
             statistic: df,
             df,

@@ -114,21 +114,21 @@ impl SamplingTest {
                 "{statistic}; shifted-gamma law with its exact mean, variance and skewness (chi-square with {} df in the limit)",
                 self.df
             ),
-            Method::Pearson { pooled, .. } => {
-                let pooling = if *pooled > 0 {
-                    format!(
-                        ", {pooled} sparse items pooled into neighbours (expected >= {MIN_EXPECTED})"
-                    )
-                } else {
-                    String::new()
-                };
-                format!(
-                    "Pearson chi-square against the weights{pooling}; shifted-gamma law with its exact mean, variance and skewness (chi-square with {} df in the limit)",
-                    self.df
-                )
-            }
+            Method::Pearson { pooled, .. } => format!(
+                "Pearson chi-square against the weights{}; shifted-gamma law with its exact mean, variance and skewness (chi-square with {} df in the limit)",
+                pooled_words(*pooled),
+                self.df
+            ),
+            Method::Exact { pooled, groups } => format!(
+                "Pearson chi-square against the weights{}; p exact over the counts of the {} \
+                 rarest group{} (every count enumerated; the rest given their total by their \
+                 shifted-gamma law), where the chi-square law's tail is not yet to be trusted",
+                pooled_words(*pooled),
+                groups,
+                if *groups == 1 { "" } else { "s" }
+            ),
             Method::Uniform(u) => u.describe(),
-            Method::Cantelli { law } => format!(
+            Method::Cantelli { law, .. } => format!(
                 "too few trials for the law's tail, but Cantelli's inequality bounds p by \
                  Var / (Var + (X - E)^2) with the exact mean {:.3} and variance {:.3}, whatever \
                  the law's shape",
@@ -139,6 +139,15 @@ impl SamplingTest {
                 list(items)
             ),
         }
+    }
+}
+
+/// ", N sparse items pooled into neighbours", or nothing when none were.
+fn pooled_words(pooled: usize) -> String {
+    if pooled > 0 {
+        format!(", {pooled} sparse items pooled into neighbours (expected >= {MIN_EXPECTED})")
+    } else {
+        String::new()
     }
 }
 
@@ -173,6 +182,17 @@ pub enum Method {
         /// positive weight (df = 0, nothing to test).
         law: Option<NullLaw>,
     },
+    /// Pearson's goodness of fit against the weights, as
+    /// [`Method::Pearson`], where its law's tail is not yet to be trusted
+    /// (a rare item): the p-value is exact over the rarest groups, every
+    /// count of theirs enumerated, the others given their total judged by
+    /// their own shaped law ([`crate::stats::pearson_tail`]).
+    Exact {
+        /// How many items were merged into neighbours.
+        pooled: usize,
+        /// How many groups were enumerated.
+        groups: usize,
+    },
     /// A table of equally likely cells judged by [`super::gof::uniform`]
     /// (χ² when dense, collisions when sparse).
     Uniform(UniformTest),
@@ -184,6 +204,9 @@ pub enum Method {
     Cantelli {
         /// The statistic's exact null cumulants at this T.
         law: NullLaw,
+        /// The trials from which the test runs in full (by its law or
+        /// exactly).
+        needed: u64,
     },
     /// The sampler produced an outcome of probability 0 under the null (a
     /// zero-weight item was picked): certain rejection, p = 0,

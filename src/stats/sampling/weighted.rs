@@ -19,10 +19,21 @@
 //! squared deviations are far from χ²(1) at these counts. So the p-value is
 //! the shifted gamma with the statistic's exact mean, variance and
 //! skewness ([`pearson_law`]: a cumulant expansion over pairs of picks,
-//! checked against brute-force enumeration), and, as for the other tests,
-//! the test runs only when the fourth cumulant is close to the law's
-//! ([`MAX_EXCESS_KURTOSIS`]), otherwise saying how
-//! many picks it needs.
+//! checked against brute-force enumeration), where the fourth cumulant is
+//! close to the law's ([`MAX_EXCESS_KURTOSIS`]).
+//!
+//! Where it is not — a rare item expecting up to about a thousand picks
+//! (weights 1, 99 up to 139,019 picks) — the p-value is exact over the
+//! rarest groups instead ([`pearson_tail`]): every count of theirs is
+//! enumerated, and the other groups, given their total, take the shifted
+//! gamma of their own statistic, which is shaped (with two groups the
+//! enumeration is a plain binomial tail, exact). So the test runs from the
+//! first trial count with two groups, and an item never drawn where 100
+//! are expected reads p ≈ 0.99¹⁰⁰⁰⁰ (shown as a bound below 1e-12) rather
+//! than waiting for ten times the picks. Only where neither applies (many
+//! rare groups whose counts are too many to walk) does the test wait for
+//! the law, saying how many picks it needs, unless Cantelli's inequality
+//! already makes the departure certain.
 //!
 //! A zero-weight item can never be picked by a correct sampler. One pick of
 //! it settles the question whatever the other counts say: the test returns
@@ -38,6 +49,7 @@ use super::{
     cantelli_log10, keep_largest,
 };
 use crate::stats::gof;
+use crate::stats::pearson_tail;
 
 /// Pools neighbouring cells (in order) until each group expects at least
 /// [`MIN_EXPECTED`] of `trials`, the remainder joining the last group, as
@@ -51,19 +63,20 @@ fn pool(counts: &[u64], probs: &[f64], trials: u64) -> Vec<(u64, f64)> {
 }
 
 /// The fewest picks from `from` on at which the test runs and keeps running:
-/// pooling changes with T, so the excess kurtosis is not monotone in T until
+/// pooling changes with T, so whether it runs is not monotone in T until
 /// every item expects [`MIN_EXPECTED`] picks; below that the candidate is
 /// re-checked on a 1% grid and moved past any failure.
 fn fewest_settled_trials(probs: &[f64], from: u64) -> u64 {
     let rarest = probs.iter().copied().fold(f64::INFINITY, f64::min);
     let settled = (MIN_EXPECTED / rarest).ceil() as u64;
-    let mut candidate = fewest_trials(from, |t| shaped(probs, t));
+    let runs = |t: u64| judged_by(probs, t).is_some();
+    let mut candidate = fewest_trials(from, runs);
     'search: loop {
         let mut t = candidate;
         while t < settled {
             t = (t + 1).max((t as f64 * 1.01) as u64);
-            if !shaped(probs, t) {
-                candidate = fewest_trials(t + 1, |t| shaped(probs, t));
+            if !runs(t) {
+                candidate = fewest_trials(t + 1, runs);
                 continue 'search;
             }
         }
@@ -71,15 +84,88 @@ fn fewest_settled_trials(probs: &[f64], from: u64) -> u64 {
     }
 }
 
-/// Whether Pearson's statistic after `trials` picks (pooled at that T) has
-/// at least 2 groups and a fourth cumulant close to its law's.
-fn shaped(probs: &[f64], trials: u64) -> bool {
+/// The fewest picks, from `from` on, at which the test of picks against
+/// `weights` runs in full (by its law or exactly, not only to a bound);
+/// `None` when fewer than two weights are positive (nothing but a
+/// zero-weight pick can then be wrong). Advice to "run N picks" is never
+/// below it.
+pub fn runs_from(weights: &[u64], from: u64) -> Option<u64> {
+    let total: f64 = weights.iter().map(|&w| w as f64).sum();
+    let probs: Vec<f64> = weights
+        .iter()
+        .filter(|&&w| w > 0)
+        .map(|&w| w as f64 / total)
+        .collect();
+    (probs.len() >= 2).then(|| fewest_trials(from.max(1), |t| judged_by(&probs, t).is_some()))
+}
+
+/// How Pearson's statistic over the groups of `probs` pooled at `trials`
+/// picks is judged.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Judge {
+    /// By its shifted-gamma law, whose fourth cumulant is close to the
+    /// statistic's.
+    Law,
+    /// Exactly over the groups expecting fewer than this many picks
+    /// ([`pearson_tail::upper_tail`]).
+    Exact(f64),
+}
+
+/// How the test judges `trials` picks of items with probabilities `probs`
+/// (pooled at that T), or `None` when it cannot yet: fewer than two groups,
+/// or a statistic neither shaped like its law nor enumerable.
+fn judged_by(probs: &[f64], trials: u64) -> Option<Judge> {
     let groups: Vec<f64> = pool(&vec![0; probs.len()], probs, trials)
         .iter()
         .map(|g| g.1)
         .collect();
-    groups.len() >= 2 && pearson_law(&groups, trials).excess_kurtosis().abs() <= MAX_EXCESS_KURTOSIS
+    if groups.len() < 2 {
+        return None;
+    }
+    if shaped(&groups, trials) {
+        return Some(Judge::Law);
+    }
+    let cut = exact_cut(&groups, trials);
+    pearson_tail::is_enumerable(&groups, trials, cut).then_some(Judge::Exact(cut))
 }
+
+/// Whether the law of Pearson's statistic over groups of probabilities
+/// `groups` after `trials` picks has a fourth cumulant close to its
+/// shifted gamma's.
+fn shaped(groups: &[f64], trials: u64) -> bool {
+    pearson_law(groups, trials).excess_kurtosis().abs() <= MAX_EXCESS_KURTOSIS
+}
+
+/// The expected count below which groups are enumerated for an exact
+/// tail: the fewest rarest groups such that the others, given their total,
+/// are one group (a step) or a statistic shaped like its law; with every
+/// group enumerated (infinity), the one expecting most stands in for the
+/// rest, a step.
+fn exact_cut(groups: &[f64], trials: u64) -> f64 {
+    let t = trials as f64;
+    let mut expected: Vec<f64> = groups.iter().map(|p| p * t).collect();
+    expected.sort_by(f64::total_cmp);
+    expected.dedup();
+    for pair in expected.windows(2) {
+        let cut = 0.5 * (pair[0] + pair[1]);
+        let large: Vec<f64> = groups.iter().copied().filter(|p| p * t >= cut).collect();
+        let share: f64 = large.iter().sum();
+        let rest = (t * share).round() as u64;
+        if large.len() < 2 {
+            return cut;
+        }
+        let q: Vec<f64> = large.iter().map(|p| p / share).collect();
+        if shaped(&q, rest) {
+            return cut;
+        }
+    }
+    f64::INFINITY
+}
+
+/// The exact tail's error allowance: [`pearson_tail::upper_tail`] is within
+/// about 1e-14 of the true tail, so a smaller p-value is stated as this
+/// (below the floor every output states as a bound).
+const EXACT_ALLOWANCE: f64 = 1e-14;
 
 /// The weighted-pick test of `counts[i]` = trials that picked item i,
 /// against integer `weights` (any may be zero).
@@ -90,8 +176,9 @@ fn shaped(probs: &[f64], trials: u64) -> bool {
 /// z = +inf). With a single positive weight only zero-weight picks can be
 /// wrong: if there are none the result has df = 0 and p = 1. Refused
 /// ([`NotApplicable::TooFewTrials`], `min_expected` then the smallest
-/// pooled group's) when every item pools into one group or the statistic's
-/// tails are not yet its law's.
+/// pooled group's) when every item pools into one group, or when the
+/// statistic's tails are not yet its law's and its rare groups are too
+/// many to enumerate (module docs).
 ///
 /// # Panics
 /// If `counts` and `weights` differ in length.
@@ -190,15 +277,39 @@ pub fn weighted(counts: &[u64], weights: &[u64]) -> Result<SamplingTest, NotAppl
     let law = pearson_law(&group_probs, trials);
     let excess = law.excess_kurtosis();
     if excess.abs() > MAX_EXCESS_KURTOSIS {
-        // The tail is not yet the fitted law's; an overwhelming departure
-        // is still certain by Cantelli's inequality.
+        // The tail is not yet the fitted law's: exact over the rarest
+        // groups where their counts can be walked ...
+        let cut = exact_cut(&group_probs, trials);
+        if let Some(p) = pearson_tail::upper_tail(&group_probs, trials, statistic, cut) {
+            let enumerated = group_probs
+                .iter()
+                .filter(|&&p| p * t < cut)
+                .count()
+                .min(group_probs.len() - 1);
+            return Ok(SamplingTest {
+                statistic,
+                df: law.df,
+                log10_p: p.max(EXACT_ALLOWANCE).log10(),
+                method: Method::Exact {
+                    pooled,
+                    groups: enumerated,
+                },
+                min_expected,
+                largest,
+            });
+        }
+        // ... else an overwhelming departure is still certain by
+        // Cantelli's inequality.
         let bound = cantelli_log10(statistic, &law);
         if bound <= CANTELLI_DECISIVE.log10() {
             return Ok(SamplingTest {
                 statistic,
                 df: law.df,
                 log10_p: bound,
-                method: Method::Cantelli { law },
+                method: Method::Cantelli {
+                    law,
+                    needed: fewest_settled_trials(&probs, trials),
+                },
                 min_expected,
                 largest,
             });
@@ -228,32 +339,94 @@ mod tests {
     use crate::stats::gof;
     use crate::stats::special::chi2_sf;
 
+    /// P(|O − Tπ| ≥ |o − Tπ|) for O ~ Binomial(T, π), summed term by term
+    /// in log space: the exact two-group tail, computed apart from the
+    /// enumeration.
+    fn binomial_two_sided(o: u64, trials: u64, pi: f64) -> f64 {
+        use statrs::function::gamma::ln_gamma;
+        let t = trials as f64;
+        let d = (o as f64 - t * pi).abs() - 1e-9;
+        (0..=trials)
+            .filter(|&k| (k as f64 - t * pi).abs() >= d)
+            .map(|k| {
+                let k = k as f64;
+                (ln_gamma(t + 1.0) - ln_gamma(k + 1.0) - ln_gamma(t - k + 1.0)
+                    + k * pi.ln()
+                    + (t - k) * (1.0 - pi).ln())
+                .exp()
+            })
+            .sum()
+    }
+
     #[test]
-    fn too_few_picks_reject_only_an_overwhelming_departure() {
-        // [1, 99] at 50,000 picks: too few for the tail law (139,020 needed).
+    fn a_rare_item_is_judged_by_its_exact_tail() {
+        // [1, 99] at 50,000 picks: too few for the tail law (139,020), so
+        // the p-value is the binomial tail of the rare item, exactly.
         let weights = [1, 99];
-        // A fair-looking count is refused, not judged by a weak bound ...
-        let fair = weighted(&[500, 49_500], &weights);
-        assert!(
-            matches!(fair, Err(NotApplicable::TooFewTrials { .. })),
-            "{fair:?}"
-        );
-        // ... a mild excess too (Cantelli's bound is not decisive) ...
-        let mild = weighted(&[580, 49_420], &weights);
-        assert!(
-            matches!(mild, Err(NotApplicable::TooFewTrials { .. })),
-            "{mild:?}"
-        );
-        // ... but an item never drawn is certain: Cantelli bounds p below
-        // 1e-4 whatever the statistic's law, and the bound is what is shown.
+        for (rare, rel) in [(500, 1e-9), (540, 1e-6), (580, 1e-6), (430, 1e-6)] {
+            let t = weighted(&[rare, 50_000 - rare], &weights).unwrap();
+            assert_eq!(
+                t.method,
+                Method::Exact {
+                    pooled: 0,
+                    groups: 1
+                }
+            );
+            let exact = binomial_two_sided(rare, 50_000, 0.01).min(1.0);
+            let ratio = t.p_value() / exact;
+            assert!((ratio - 1.0).abs() < rel, "{rare}: {t:?} against {exact}");
+            assert!(
+                t.describe()
+                    .contains("exact over the counts of the 1 rarest group")
+            );
+        }
+        // An item never drawn where 500 are expected: far below every
+        // level (0.99^50000), stated at the enumeration's allowance.
         let never = weighted(&[0, 50_000], &weights).unwrap();
-        let Method::Cantelli { law } = &never.method else {
-            panic!("{:?}", never.method);
+        assert!(never.log10_p <= EXACT_ALLOWANCE.log10() + 1e-9, "{never:?}");
+        // From the fewest picks with two groups (500: the rare item
+        // expects 5) the test runs, and says so below.
+        assert_eq!(runs_from(&weights, 1), Some(500));
+        assert_eq!(runs_from(&weights, 51_738), Some(51_738));
+        assert_eq!(runs_from(&[0, 4], 1), None);
+        let e = weighted(&[0, 499], &weights).unwrap_err();
+        assert!(
+            matches!(e, NotApplicable::TooFewTrials { needed: 500, .. }),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn many_rare_items_wait_for_the_law_unless_certain_by_cantelli() {
+        // Eight items of weight 1 beside one of 1,000, 100,000 picks: each
+        // rare item expects about 99, too many to walk and too skewed for
+        // the law.
+        let mut weights = vec![1u64; 8];
+        weights.push(1000);
+        let probs: Vec<f64> = weights.iter().map(|&w| w as f64 / 1008.0).collect();
+        let fair: Vec<u64> = {
+            let mut c = vec![99u64; 8];
+            c.push(100_000 - 8 * 99);
+            c
         };
-        let t = never.statistic - law.mean;
-        let bound = (law.variance / (law.variance + t * t)).log10();
-        assert_eq!(never.log10_p, bound);
-        assert!(never.log10_p <= CANTELLI_DECISIVE.log10());
+        let e = weighted(&fair, &weights).unwrap_err();
+        let NotApplicable::TooFewTrials { needed, .. } = e else {
+            panic!("{e:?}")
+        };
+        assert!(needed > 100_000 && judged_by(&probs, needed).is_some());
+        assert_eq!(runs_from(&weights, 100_000), Some(needed));
+        // None of them drawn: Cantelli's bound is decisive and shown, and
+        // the picks from which the test runs in full are carried along.
+        let mut never = vec![0u64; 8];
+        never.push(100_000);
+        let t = weighted(&never, &weights).unwrap();
+        let Method::Cantelli { law, needed: n } = &t.method else {
+            panic!("{:?}", t.method);
+        };
+        assert_eq!(*n, needed);
+        let x = t.statistic - law.mean;
+        assert_eq!(t.log10_p, (law.variance / (law.variance + x * x)).log10());
+        assert!(t.log10_p <= CANTELLI_DECISIVE.log10());
     }
 
     #[test]
@@ -278,10 +451,12 @@ mod tests {
                 law: Some(_)
             }
         ));
-        // At 100 picks the same proportions are refused: the statistic's
-        // tails are not yet its law's.
-        let e = weighted(&[30, 0, 70], &[1, 0, 3]).unwrap_err();
-        assert!(matches!(e, NotApplicable::TooFewTrials { needed, .. } if needed > 1000));
+        // At 100 picks the statistic's tails are not yet its law's: the
+        // p-value is the binomial tail of the lighter item.
+        let t = weighted(&[30, 0, 70], &[1, 0, 3]).unwrap();
+        assert!(matches!(t.method, Method::Exact { groups: 1, .. }));
+        let ratio = t.p_value() / binomial_two_sided(30, 100, 0.25);
+        assert!((ratio - 1.0).abs() < 1e-9, "{ratio}");
     }
 
     #[test]
@@ -348,22 +523,16 @@ mod tests {
             assert!(weighted(&spread(t), &weights).is_ok(), "{t}");
         }
         let t = weighted(&spread(needed), &weights).unwrap();
-        let Method::Pearson { pooled, law } = &t.method else {
+        let (Method::Pearson { pooled, .. } | Method::Exact { pooled, .. }) = &t.method else {
             panic!("{:?}", t.method)
         };
-        assert!(*pooled > 0 && law.is_some());
+        assert!(*pooled > 0);
         assert_eq!(t.df, (40 - pooled - 1) as f64);
         assert!(t.describe().contains("pooled"));
         // Weights 1, 1, 1, 100 at T = 1000: the rare items' tails are not
-        // yet their law's.
-        let e = weighted(&[10, 10, 10, 970], &[1, 1, 1, 100]).unwrap_err();
-        let NotApplicable::TooFewTrials { needed, .. } = e else {
-            panic!("{e:?}")
-        };
-        assert!(needed > 1000);
-        let probs = [1.0, 1.0, 1.0, 100.0].map(|w| w / 103.0);
-        assert!(shaped(&probs, needed) && !shaped(&probs, needed - 1));
-        assert!(e.to_string().contains("trials would do"));
+        // yet their law's, and their counts are walked exactly.
+        let t = weighted(&[10, 10, 10, 970], &[1, 1, 1, 100]).unwrap();
+        assert!(matches!(t.method, Method::Exact { groups: 3, .. }), "{t:?}");
         assert!(matches!(
             weighted(&[1, 2], &[0, 0]),
             Err(NotApplicable::Degenerate { .. })

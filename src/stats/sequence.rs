@@ -82,7 +82,8 @@ pub fn serial(counts: &SerialCounts, unit: &str) -> SequenceTest {
         "S = sum of x".to_string()
     } else {
         format!(
-            "S = sum of x, each |x| of {} or more (as a repeated deal makes) weighted {}-fold:              {heavy_count} such triples, {heavy_ahead} of them with the next deal matching more",
+            "S = sum of x, each |x| of {} or more (as a repeated deal makes) weighted {}-fold: \
+             {heavy_count} such triples, {heavy_ahead} of them with the next deal matching more",
             heavy.from, heavy.factor
         )
     };
@@ -262,6 +263,55 @@ pub fn seed_space_caught(sample: &DealSample, null: &Moments, level: f64) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The serial test weighs |x| ≥ 7 tenfold at n = 10, says what it saw,
+    /// and without a heavy triple is the plain sign test of Σ x.
+    #[test]
+    fn serial_weighs_heavy_triples_and_says_so() {
+        let mut counts = SerialCounts::new(10);
+        for (x, times) in [
+            (1i64, 700),
+            (-1, 700),
+            (2, 300),
+            (-2, 300),
+            (3, 50),
+            (-3, 50),
+        ] {
+            (0..times).for_each(|_| counts.record(x));
+        }
+        let plain = serial(&counts, "value");
+        assert_eq!(
+            plain.log10_p,
+            signs::two_sided(&counts.triples, counts.sum()).log10_p
+        );
+        assert!(
+            plain
+                .method
+                .contains("weighted 10-fold: 0 such triples, 0 of them"),
+            "{}",
+            plain.method
+        );
+        for x in [9, 10, 9, 8, 10, 9, 9, 10, 8, 9, 10, 9] {
+            counts.record(x);
+        }
+        counts.record(-7);
+        let t = serial(&counts, "value");
+        assert_eq!(heavy_triples(10).from, 7);
+        assert_eq!(t.statistic, (10 * (9 * 6 + 10 * 4 + 8 * 2) - 70) as f64);
+        assert!(
+            t.method.contains(
+                "each |x| of 7 or more (as a repeated deal makes) weighted 10-fold: 13 such \
+                 triples, 12 of them with the next deal matching more"
+            ),
+            "{}",
+            t.method
+        );
+        // 12 of 13 heavy signs ahead: near 10^-3 (2 · 14 / 2^13 from the
+        // heavy signs alone, less with their sizes and the light terms).
+        assert!(t.log10_p < -2.3 && t.log10_p > -3.5, "{t:?}");
+        assert!(plain.log10_p > -0.1);
+        assert_eq!(heavy_triples(4).from, 5);
+    }
 
     #[test]
     fn identical_deals_are_judged_against_their_expectation() {

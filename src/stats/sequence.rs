@@ -36,19 +36,57 @@ pub struct SequenceTest {
 /// (positions holding the same `unit`, "value" or "kind"; see
 /// [`SerialCounts`]). Under independent, identically distributed deals
 /// with any law, x is symmetric about 0 and the triples are independent,
-/// so given the sizes |x| the signs are fair coins and S = Σ x has the
-/// exact law of a weighted sign test ([`signs::two_sided`]): the test holds
+/// so given the sizes |x| the signs are fair coins and S, the sum of the
+/// x's weighted by a function of their sizes (below), has the exact law
+/// of a weighted sign test ([`signs::two_sided`]): the test holds
 /// its level whatever the marginals, and a positionally biased shuffle
 /// without memory (a naive swap, a biased generator) is not rejected by it
 /// more often than α. Two-sided: a dealer that repeats or barely reshuffles
 /// its last deal makes S positive, one that avoids its last deal negative.
-/// The statistic is S, with no chi-square form (df 0); its departure is
-/// |S| / √(Σ x²).
+///
+/// A repeated deal is weighed in full: each x is weighted by g(|x|) = |x|
+/// below [`heavy_triples`]'s threshold h (about n/2) and
+/// [`HEAVY_FACTOR`] · |x| from it, S = Σ sign(x) g(|x|)
+/// ([`signs::two_sided_heavy`]). If b repeats a, x = n − M(a, c), near n,
+/// where a chance triple's |x| (two matches of about one position each,
+/// for a uniform deck) reaches h with probability below 1/h!; weighted
+/// by |x| alone, the few dozen repeats of a dealer that repeats 1% of
+/// its deals at n = 10 drown among thousands of chance triples with |x|
+/// of 1 to 4 (19 of 100 audits caught in 10,000 deals), while weighted
+/// tenfold each heavy triple weighs about as much as the chance triples'
+/// whole spread and decides (100 of 100 caught). The weights are fixed by the
+/// sizes (n and |x|), never by the signs, so the test stays exact given
+/// the sizes; a run with no heavy triple is judged exactly as the plain
+/// sum Σ x, and a chance heavy triple only adds variance. Below n = 5 no
+/// size is heavy: a uniform deck repeats by chance too often (1 in 24 or
+/// more) for a repeat to stand out.
+///
+/// The statistic is the weighted S, with no chi-square form (df 0); its
+/// departure is |S| / √(Σ g(|x|)²).
 pub fn serial(counts: &SerialCounts, unit: &str) -> SequenceTest {
     let triples = counts.total();
-    let sum = counts.sum();
+    let n = counts.triples.len().saturating_sub(1);
+    let heavy = heavy_triples(n);
+    let sum: i64 = counts
+        .triples
+        .iter()
+        .zip(&counts.ahead)
+        .enumerate()
+        .map(|(j, (&all, &up))| heavy.weight(j) as i64 * (2 * up as i64 - all as i64))
+        .sum();
     let tied = counts.triples.first().copied().unwrap_or(0);
-    let test = signs::two_sided(&counts.triples, sum);
+    let test = signs::two_sided_heavy(&counts.triples, heavy, sum);
+    let heavy_count = heavy.count(&counts.triples);
+    let heavy_ahead: u64 = counts.ahead.iter().skip(heavy.from).sum();
+    let weighting = if heavy.from > n {
+        "S = sum of x".to_string()
+    } else {
+        format!(
+            "S = sum of x, each |x| of {} or more (as a repeated deal makes) weighted {}-fold: \
+             {heavy_count} such triples, {heavy_ahead} of them with the next deal matching more",
+            heavy.from, heavy.factor
+        )
+    };
     let lean = match sum.signum() {
         1 => "the next deal matches more often than the one after it",
         -1 => "the next deal matches less often than the one after it",
@@ -64,11 +102,32 @@ pub fn serial(counts: &SerialCounts, unit: &str) -> SequenceTest {
              deals (a chunk, or a block of input) in {triples} disjoint triples (a, b, c), \
              x = M(a, b) - M(a, c) with M the positions holding the same {unit} in both; \
              independent deals with any law make x symmetric about 0, so given the |x| the \
-             signs are fair coins: S = sum of x = {sum} ({lean}; sd {:.1}, {tied} triples with \
-             x = 0), two-sided p from {} (a positional bias alone is not a dependence)",
+             signs are fair coins: {weighting}; S = {sum} ({lean}; sd {:.1}, {tied} triples \
+             with x = 0), two-sided p from {} (a positional bias alone is not a dependence)",
             test.variance.sqrt(),
             test.how,
         ),
+    }
+}
+
+/// How many times its size a heavy triple weighs in the serial test: enough
+/// for one heavy triple to weigh about as much as the spread of 3,000
+/// chance triples (sd √(2 · 3,000) ≈ 80 at n = 10, where a repeat weighs
+/// 70 to 100), so a few dozen repeats decide, and little enough that the
+/// rare chance heavy triple (about one in 6,000 at n = 10) adds only a
+/// fraction of the variance at large trial counts.
+pub const HEAVY_FACTOR: u64 = 10;
+
+/// The serial test's heavy triples for deals of `n`: |x| ≥ ⌊n/2⌋ + 2, more
+/// than half the positions matching one deal and not the other. A repeat
+/// reaches it unless the deal after it matches the first in n/2 − 2
+/// positions; a chance triple needs a match of h positions, probability
+/// at most 1/h! for a uniform deck (h = 7 at n = 10: 7.9e-5). None below
+/// n = 5 (a threshold above n).
+pub fn heavy_triples(n: usize) -> signs::Heavy {
+    signs::Heavy {
+        from: if n >= 5 { n / 2 + 2 } else { n + 1 },
+        factor: HEAVY_FACTOR,
     }
 }
 
@@ -204,6 +263,55 @@ pub fn seed_space_caught(sample: &DealSample, null: &Moments, level: f64) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The serial test weighs |x| ≥ 7 tenfold at n = 10, says what it saw,
+    /// and without a heavy triple is the plain sign test of Σ x.
+    #[test]
+    fn serial_weighs_heavy_triples_and_says_so() {
+        let mut counts = SerialCounts::new(10);
+        for (x, times) in [
+            (1i64, 700),
+            (-1, 700),
+            (2, 300),
+            (-2, 300),
+            (3, 50),
+            (-3, 50),
+        ] {
+            (0..times).for_each(|_| counts.record(x));
+        }
+        let plain = serial(&counts, "value");
+        assert_eq!(
+            plain.log10_p,
+            signs::two_sided(&counts.triples, counts.sum()).log10_p
+        );
+        assert!(
+            plain
+                .method
+                .contains("weighted 10-fold: 0 such triples, 0 of them"),
+            "{}",
+            plain.method
+        );
+        for x in [9, 10, 9, 8, 10, 9, 9, 10, 8, 9, 10, 9] {
+            counts.record(x);
+        }
+        counts.record(-7);
+        let t = serial(&counts, "value");
+        assert_eq!(heavy_triples(10).from, 7);
+        assert_eq!(t.statistic, (10 * (9 * 6 + 10 * 4 + 8 * 2) - 70) as f64);
+        assert!(
+            t.method.contains(
+                "each |x| of 7 or more (as a repeated deal makes) weighted 10-fold: 13 such \
+                 triples, 12 of them with the next deal matching more"
+            ),
+            "{}",
+            t.method
+        );
+        // 12 of 13 heavy signs ahead: near 10^-3 (2 · 14 / 2^13 from the
+        // heavy signs alone, less with their sizes and the light terms).
+        assert!(t.log10_p < -2.3 && t.log10_p > -3.5, "{t:?}");
+        assert!(plain.log10_p > -0.1);
+        assert_eq!(heavy_triples(4).from, 5);
+    }
 
     #[test]
     fn identical_deals_are_judged_against_their_expectation() {

@@ -24,6 +24,17 @@
 //!   Chernoff bound exp(−sup_t (t s − Σ c_j ln cosh(j t))), which is an
 //!   upper bound of the true tail, so the p-value stated is never too
 //!   small.
+//!
+//! [`two_sided_heavy`] is the same test with the terms of large size
+//! ("heavy", size j ≥ [`Heavy::from`]) weighted [`Heavy::factor`] times
+//! their size: S = Σ ε_i g(|x_i|) with g(j) = j below the threshold and
+//! factor · j from it. The weights are a function of the sizes alone, so
+//! given the sizes S is again a Rademacher sum and the test stays exact
+//! (any weighting fixed from the sizes, never from the signs, does). A
+//! few heavy terms of large weight make S far from normal, so where the
+//! whole law is too costly to convolve its tail is the exact law of the
+//! heavy part (few terms) mixed over the light part's tail, itself exact
+//! while cheap, else Edgeworth, or the Chernoff bound far out, as above.
 
 use super::special::ln_normal_sf;
 use statrs::function::gamma::ln_gamma;
@@ -106,22 +117,219 @@ pub fn two_sided(sizes: &[u64], sum: i64) -> SignTest {
     }
 }
 
-/// The multiply-adds the exact convolution of `sizes` costs.
-fn exact_work(sizes: &[u64]) -> u64 {
-    let mut len = 1u64;
-    let mut work = 0u64;
-    for (j, &c) in sizes.iter().enumerate().skip(1) {
-        if c > 0 {
-            work = work.saturating_add(len.saturating_mul(c + 1));
-            len = len.saturating_add((j as u64).saturating_mul(c));
-        }
-    }
-    work
+/// Which sizes a [`two_sided_heavy`] test weighs more, and how much.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heavy {
+    /// The least size that is heavy.
+    pub from: usize,
+    /// A heavy term of size j weighs `factor` · j (a light one j).
+    pub factor: u64,
 }
 
-/// P(U ≥ `threshold`) for U = Σ j B_j, B_j ~ Binomial(sizes[j], ½), by
-/// convolution; `None` where the tail underflows.
-fn exact_upper(sizes: &[u64], threshold: u64) -> Option<f64> {
+impl Heavy {
+    /// The weight of a term of size `j`.
+    pub fn weight(&self, j: usize) -> u64 {
+        if j >= self.from {
+            self.factor * j as u64
+        } else {
+            j as u64
+        }
+    }
+
+    /// The sizes regrouped by weight: `out[w]` terms of weight w.
+    pub fn weighted(&self, sizes: &[u64]) -> Vec<u64> {
+        let top = (0..sizes.len())
+            .filter(|&j| sizes[j] > 0)
+            .map(|j| self.weight(j))
+            .max()
+            .unwrap_or(0);
+        let mut out = vec![0u64; top as usize + 1];
+        for (j, &c) in sizes.iter().enumerate().filter(|&(_, &c)| c > 0) {
+            out[self.weight(j) as usize] += c;
+        }
+        out
+    }
+
+    /// The heavy terms among `sizes`.
+    pub fn count(&self, sizes: &[u64]) -> u64 {
+        sizes.iter().skip(self.from).sum()
+    }
+}
+
+/// The two-sided test of the weighted sum `sum` = Σ ε_i g(|x_i|) of terms
+/// of which `sizes[j]` have size j, g(j) = [`Heavy::weight`], each sign ε_i
+/// a fair coin given the sizes: P(|S| ≥ |sum|) given the sizes.
+///
+/// Without a heavy term it is [`two_sided`] of `sizes` itself (the same
+/// p-value to the bit). Otherwise it is [`two_sided`] of the sizes
+/// regrouped by weight while the exact convolution is cheap; beyond,
+/// with H the heavy terms' part and L the light ones' (independent and
+/// symmetric), P(|S| ≥ s) = 2 Σ_h P(H = h) P(L ≥ s − h), H's law exact
+/// (a convolution of few binomials) and L's tail exact where cheap, else
+/// its Edgeworth expansion, or the Chernoff bound, an upper bound, where
+/// the light part is more than [`CHERNOFF_Z`] standard deviations out.
+/// The Edgeworth expansion of the whole S would be wrong there: a few
+/// heavy terms dominate S's variance. Where the heavy terms are so many
+/// that their own law is costly (hundreds, none dominating), the whole S
+/// is judged as [`two_sided`] judges it.
+///
+/// # Panics
+///
+/// If `sum` is not a value S can take.
+pub fn two_sided_heavy(sizes: &[u64], heavy: Heavy, sum: i64) -> SignTest {
+    heavy_within(sizes, heavy, sum, MAX_EXACT_WORK, MAX_EXACT_WORK)
+}
+
+/// [`two_sided_heavy`] convolving the whole law only while it costs at
+/// most `whole_work`, and the light part's while it costs at most
+/// `light_work` (the tests force each path with them).
+fn heavy_within(
+    sizes: &[u64],
+    heavy: Heavy,
+    sum: i64,
+    whole_work: u64,
+    light_work: u64,
+) -> SignTest {
+    if heavy.count(sizes) == 0 || heavy.factor == 1 {
+        return two_sided(sizes, sum);
+    }
+    let weights = heavy.weighted(sizes);
+    let whole = || two_sided(&weights, sum);
+    if exact_work(&weights) <= whole_work {
+        return whole();
+    }
+    let heavy_sizes: Vec<u64> = (0..sizes.len())
+        .map(|j| if j >= heavy.from { sizes[j] } else { 0 })
+        .collect();
+    if exact_work(&heavy_sizes) > MAX_EXACT_WORK {
+        return whole();
+    }
+    let light = &sizes[..heavy.from.min(sizes.len())];
+    let mut test = whole();
+    let s = sum.unsigned_abs() as i64;
+    if s == 0 {
+        return test;
+    }
+    // U_H = Σ j B_j over the heavy sizes; H = factor (2 U_H − W_H).
+    let law = exact_law(&heavy_sizes);
+    let w_heavy = (law.len() - 1) as i64;
+    let factor = heavy.factor as i64;
+    let tail = LightTail::new(light, light_work);
+    let p: f64 = 2.0
+        * law
+            .iter()
+            .enumerate()
+            .filter(|&(_, &q)| q > 0.0)
+            .map(|(u, &q)| q * tail.upper(s - factor * (2 * u as i64 - w_heavy)))
+            .sum::<f64>();
+    if p > 1e-300 && p.is_finite() {
+        test.log10_p = p.log10().min(0.0);
+        test.how = tail.how();
+    } else {
+        test.log10_p = ((chernoff_ln_tail(&weights, s as f64) + LN_2) / LN_10).min(0.0);
+        test.how = "the Chernoff bound";
+    }
+    test
+}
+
+/// The upper tails P(L ≥ t) of a Rademacher sum L of the (light) sizes.
+enum LightTail<'a> {
+    /// `upper[u]` = P(U ≥ u), U = Σ j B_j, L = 2U − W.
+    Exact { upper: Vec<f64> },
+    /// Edgeworth, or Chernoff far out.
+    Approximate {
+        sizes: &'a [u64],
+        variance: f64,
+        step: i64,
+        weighted: i64,
+    },
+}
+
+impl<'a> LightTail<'a> {
+    fn new(sizes: &'a [u64], most_work: u64) -> Self {
+        if exact_work(sizes) <= most_work {
+            let law = exact_law(sizes);
+            let mut upper = law.clone();
+            for u in (0..upper.len().saturating_sub(1)).rev() {
+                upper[u] += upper[u + 1];
+            }
+            Self::Exact { upper }
+        } else {
+            let weighted: u64 = sizes.iter().enumerate().map(|(j, &c)| j as u64 * c).sum();
+            Self::Approximate {
+                sizes,
+                variance: sizes
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &c)| (j * j) as f64 * c as f64)
+                    .sum(),
+                step: 2 * gcd_of_sizes(sizes) as i64,
+                weighted: weighted as i64,
+            }
+        }
+    }
+
+    /// The words for the mixture's method.
+    fn how(&self) -> &'static str {
+        match self {
+            Self::Exact { .. } => {
+                "its exact law (the heavy terms' convolution of binomials with the light terms')"
+            }
+            Self::Approximate { .. } => {
+                "the heavy terms' exact law mixed over the light terms' tail (Edgeworth \
+                 expansion, the Chernoff bound far out)"
+            }
+        }
+    }
+
+    /// P(L ≥ t).
+    fn upper(&self, t: i64) -> f64 {
+        match self {
+            Self::Exact { upper } => {
+                let w = (upper.len() - 1) as i64;
+                // L ≥ t ⟺ U ≥ ⌈(t + W)/2⌉.
+                let u = (t + w + 1).div_euclid(2);
+                if u <= 0 {
+                    1.0
+                } else if u > w {
+                    0.0
+                } else {
+                    upper[u as usize].min(1.0)
+                }
+            }
+            &Self::Approximate {
+                sizes,
+                variance,
+                step,
+                weighted,
+            } => {
+                if t > weighted {
+                    0.0
+                } else if t <= -weighted {
+                    1.0
+                } else if t <= 0 {
+                    // L is an integer and symmetric: P(L ≥ t) = 1 − P(L ≥ 1 − t).
+                    1.0 - self.upper(1 - t)
+                } else {
+                    // The least value of L (−W + step · k) at or above t.
+                    let l = -weighted + step * (t + weighted + step - 1).div_euclid(step);
+                    if l > weighted {
+                        return 0.0;
+                    }
+                    let l = l as f64;
+                    if l / variance.sqrt() > CHERNOFF_Z {
+                        chernoff_ln_tail(sizes, l).exp()
+                    } else {
+                        edgeworth_ln_tail(sizes, l, variance).exp()
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The law of U = Σ j B_j, B_j ~ Binomial(sizes[j], ½): `law[u]` = P(U = u).
+fn exact_law(sizes: &[u64]) -> Vec<f64> {
     let mut law = vec![1.0f64];
     for (j, &c) in sizes.iter().enumerate().skip(1) {
         if c == 0 {
@@ -139,6 +347,26 @@ fn exact_upper(sizes: &[u64], threshold: u64) -> Option<f64> {
         }
         law = next;
     }
+    law
+}
+
+/// The multiply-adds the exact convolution of `sizes` costs.
+fn exact_work(sizes: &[u64]) -> u64 {
+    let mut len = 1u64;
+    let mut work = 0u64;
+    for (j, &c) in sizes.iter().enumerate().skip(1) {
+        if c > 0 {
+            work = work.saturating_add(len.saturating_mul(c + 1));
+            len = len.saturating_add((j as u64).saturating_mul(c));
+        }
+    }
+    work
+}
+
+/// P(U ≥ `threshold`) for U = Σ j B_j, B_j ~ Binomial(sizes[j], ½), by
+/// convolution; `None` where the tail underflows.
+fn exact_upper(sizes: &[u64], threshold: u64) -> Option<f64> {
+    let law = exact_law(sizes);
     let tail: f64 = law.iter().skip(threshold as usize).sum();
     (tail > 1e-300).then_some(tail.min(0.5))
 }
@@ -305,6 +533,105 @@ mod tests {
                 assert!(normal >= exact * 0.99, "{sizes:?} z = {z}: normal {normal}");
                 assert!(chernoff_ln_tail(&sizes, s as f64).exp() >= exact);
             }
+        }
+    }
+
+    /// P(|S| ≥ |s|) for S = Σ ε_i g(|x_i|), g = `heavy`'s weight, by
+    /// enumerating every sign pattern.
+    fn brute_heavy(sizes: &[u64], heavy: Heavy, s: i64) -> f64 {
+        brute(&heavy.weighted(sizes), s)
+    }
+
+    /// The weighted test is the count of sign patterns, whether the whole
+    /// law is convolved or the heavy part's law is mixed over the light
+    /// part's exact tail; without a heavy term it is the plain test.
+    #[test]
+    fn the_heavy_test_is_the_count_of_sign_patterns() {
+        let heavy = Heavy {
+            from: 4,
+            factor: 10,
+        };
+        for sizes in [
+            vec![3u64, 4, 3, 2, 1],
+            vec![0u64, 6, 2, 1, 0, 2],
+            vec![0u64, 3, 0, 1, 2, 0, 1],
+            vec![0u64, 0, 0, 0, 3],
+        ] {
+            let weights = heavy.weighted(&sizes);
+            let most: i64 = weights
+                .iter()
+                .enumerate()
+                .map(|(w, &c)| w as i64 * c as i64)
+                .sum();
+            for s in (0..=most).rev().step_by(2) {
+                let want = brute_heavy(&sizes, heavy, s);
+                for (whole, light) in [(MAX_EXACT_WORK, MAX_EXACT_WORK), (0, MAX_EXACT_WORK)] {
+                    let t = heavy_within(&sizes, heavy, s, whole, light);
+                    assert!(
+                        (10f64.powf(t.log10_p) / want - 1.0).abs() < 1e-9,
+                        "{sizes:?} s = {s} ({whole}): {} against {want} ({})",
+                        10f64.powf(t.log10_p),
+                        t.how
+                    );
+                }
+            }
+        }
+        // No heavy term: the plain test, bit for bit.
+        let light = vec![5u64, 3, 2, 1];
+        for s in [0i64, 2, 4, 6, 8, 10] {
+            assert_eq!(two_sided_heavy(&light, heavy, s), two_sided(&light, s));
+        }
+    }
+
+    /// With many light terms (the Edgeworth expansion's regime) and a few
+    /// heavy ones, the mixture agrees with the exact law of the whole
+    /// within a few per cent, where the Edgeworth expansion of the whole
+    /// sum, which a few heavy terms dominate, is far off; far out the
+    /// light part's Chernoff bound keeps the p-value above the exact one.
+    #[test]
+    fn the_mixture_agrees_with_the_exact_law_where_edgeworth_does_not() {
+        let heavy = Heavy {
+            from: 7,
+            factor: 10,
+        };
+        for sizes in [
+            vec![0u64, 1500, 600, 180, 45, 0, 0, 1],
+            vec![0u64, 1500, 600, 180, 45, 0, 0, 2, 1, 1, 1],
+            vec![0u64, 3000, 800, 0, 0, 0, 0, 0, 0, 4],
+        ] {
+            let weights = heavy.weighted(&sizes);
+            let total: i64 = weights
+                .iter()
+                .enumerate()
+                .map(|(w, &c)| w as i64 * c as i64)
+                .sum();
+            let variance: f64 = weights
+                .iter()
+                .enumerate()
+                .map(|(w, &c)| (w * w) as f64 * c as f64)
+                .sum();
+            let mut worst_edgeworth = 0f64;
+            for z in [1.5f64, 2.6, 3.3, 3.9, 4.5, 8.0] {
+                let mut s = (z * variance.sqrt()).round() as i64;
+                if (s + total) % 2 != 0 {
+                    s += 1;
+                }
+                let exact = 2.0 * exact_upper(&weights, ((s + total) / 2) as u64).unwrap();
+                let mixed = heavy_within(&sizes, heavy, s, 0, 0);
+                assert!(mixed.how.contains("mixed"), "{}", mixed.how);
+                let mixed = 10f64.powf(mixed.log10_p);
+                if z < CHERNOFF_Z {
+                    assert!(
+                        (mixed / exact - 1.0).abs() < 0.05,
+                        "{sizes:?} z = {z}: mixed {mixed} against exact {exact}"
+                    );
+                } else {
+                    assert!(mixed >= exact, "{sizes:?} z = {z}: {mixed} < {exact}");
+                }
+                let edgeworth = 2.0 * edgeworth_ln_tail(&weights, s as f64, variance).exp();
+                worst_edgeworth = worst_edgeworth.max((edgeworth / exact).ln().abs());
+            }
+            assert!(worst_edgeworth > 0.3, "{sizes:?}: {worst_edgeworth}");
         }
     }
 

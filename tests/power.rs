@@ -417,7 +417,13 @@ fn the_power_command_says_no_bias_refuses_and_separates_the_figures() {
     ]);
     assert!(out.contains("lehmer test (df 960)"), "{out}");
     assert!(out.contains("pilot of 50,000 trials"), "{out}");
-    assert!(out.contains("trials needed for power: about"), "{out}");
+    // The battery (10 tests at n = 2000) is simulated from the χ² plan
+    // down, as far as the work allows: the count found holds.
+    assert!(
+        out.contains("trials needed for power: about")
+            || out.contains("(found by simulating the audit: "),
+        "{out}"
+    );
     assert_eq!(power::default_pilot_trials(10), 1_000_000);
     assert_eq!(power::default_pilot_trials(1_000_000), 2_000);
     let refused = run(&["power", "-a", "fisher-yates", "--test", "cycles"]);

@@ -607,37 +607,75 @@ pub fn plan_outcome(effect: Effect, alpha: f64, power: f64) -> Result<PlanOutcom
     }))
 }
 
-/// [`plan_outcome`] for `test` of a built-in `algorithm` at `n` under
-/// `source`, with a small plan checked: the non-central χ² plan is only a
-/// first guess below [`simulate::SIMULATE_BELOW`] trials (where a test may
-/// not even be able to reject: the position-by-value statistic of one
-/// permutation is a constant), so there seeded audits of the algorithm
-/// running that test alone, judged at `alpha`, find the smallest trial
-/// count at which at least `power` of them reject
-/// ([`Plan::simulation`]). Where the simulation cannot finish (too costly)
-/// and the χ² plan is below the trials its approximation needs, or the
-/// simulation contradicts it, there is no plan rather than a false one.
+/// Where the search of [`checked_plan_outcome`] starts when the χ² plan is
+/// not small.
+const FIRST_GUESS: u64 = 4;
+
+/// [`plan_outcome`] for the audit a user runs next: a built-in `algorithm`
+/// at `n` under `source`, its battery `tests` (the audit's default, unless
+/// `--tests` narrows it) judged with Holm's correction over its m tests at
+/// `level` (α over the audits of the run), as `audit` judges it.
+///
+/// The first guess is `test`'s non-central χ² plan at level/m, Holm's
+/// first step: the battery rejects whenever that test's p-value is at most
+/// level/m, so the guess is a safe plan for the battery wherever the χ² law
+/// holds. Where the guess is below [`simulate::SIMULATE_BELOW`] trials
+/// (where a test may not even be able to reject: the position-by-value
+/// statistic of one permutation is a constant), or where the battery as a
+/// whole may need fewer trials than that one test (any guess: the search
+/// then climbs from a few trials to at most [`simulate::SIMULATE_BELOW`],
+/// and the χ² plan stands where the battery does not hold there), seeded audits of the algorithm running
+/// the whole battery, judged exactly as the audit judges them, find the
+/// plan: the smallest trial count whose 95% lower confidence bound on the
+/// power is at least `power` ([`simulate`]; [`Plan::simulation`]). Those
+/// audits use seeds of their own ([`simulate::SIMULATION_SEED`]), never a
+/// user's. Where the simulation cannot finish (too costly) and the χ² plan
+/// is below the trials its approximation needs, or the simulation
+/// contradicts a χ² plan below [`simulate::SIMULATE_BELOW`], there is no
+/// plan rather than a false one.
+#[allow(clippy::too_many_arguments)]
 pub fn checked_plan_outcome(
     algorithm: Algorithm,
     n: usize,
     source: SourceSpec,
+    tests: &TestSet,
     test: TestKind,
     effect: Effect,
-    alpha: f64,
+    level: f64,
     power: f64,
 ) -> Result<PlanOutcome> {
-    let outcome = plan_outcome(effect, alpha, power)?;
+    check_levels(level, power)?;
+    if !tests.contains(test) {
+        return Err(Error::unsupported(format!(
+            "the audit planned for runs {tests}, not {test}: plan a test it runs, or add {test} \
+             to --tests"
+        )));
+    }
+    let m = tests.iter().count().max(1);
+    let outcome = plan_outcome(effect, level / m as f64, power)?;
     let PlanOutcome::Planned(mut plan) = outcome else {
         return Ok(outcome);
     };
-    if plan.trials >= simulate::SIMULATE_BELOW {
-        return Ok(PlanOutcome::Planned(plan));
-    }
+    let small = plan.trials < simulate::SIMULATE_BELOW;
+    // A small χ² plan is the search's first guess; above, the battery's
+    // other tests may need far fewer trials than this one (rising
+    // sequences of a riffle: about 50 against thousands), so the search
+    // starts low and doubles, counts far below the power failing within
+    // a hundred runs or so.
+    let guess = if small { plan.trials } else { FIRST_GUESS };
     let seed = simulate::SIMULATION_SEED;
-    let spec = one_test_spec(algorithm, n, plan.trials, source, seed, test)?;
-    let (search, _) = simulate::audits(&spec, alpha, power, plan.trials)?;
+    let spec = Spec::<Shuffles> {
+        options: ShuffleOptions::with_tests(tests.clone()),
+        ..Spec::new(algorithm, n, guess, source, seed)
+    };
+    let most = if small {
+        simulate::MAX_SIMULATED_TRIALS
+    } else {
+        simulate::SIMULATE_BELOW
+    };
+    let (search, _) = simulate::audits(&spec, level, power, guess, most)?;
     match search.found {
-        Some((sim, _)) => {
+        Some((sim, _)) if small || sim.trials < plan.trials => {
             plan.trials = sim.trials;
             plan.trials_range = None;
             plan.expected_per_cell =
@@ -647,12 +685,14 @@ pub fn checked_plan_outcome(
             plan.simulation = Some(sim);
             Ok(PlanOutcome::Planned(plan))
         }
-        None if plan.trials <= search.short_at || plan.trials < plan.approximation_trials => {
+        None if small
+            && (plan.trials <= search.short_at || plan.trials < plan.approximation_trials) =>
+        {
             let reason = if plan.trials <= search.short_at {
                 format!(
                     "the χ² plan of {} trials does not hold: simulated audits at {} trials \
-                     detect the bias in fewer than {:.0}% of runs, and more could not be \
-                     simulated here",
+                     detect the bias in fewer than {:.0}% of runs (with 95% confidence), and \
+                     more could not be simulated here",
                     thousands(plan.trials),
                     thousands(search.short_at),
                     100.0 * power
@@ -672,7 +712,7 @@ pub fn checked_plan_outcome(
                 pilot_needed: None,
             })
         }
-        None => Ok(PlanOutcome::Planned(plan)),
+        _ => Ok(PlanOutcome::Planned(plan)),
     }
 }
 

@@ -195,7 +195,8 @@ fn audit_plans_hold_up_in_simulation() {
         ),
         // Insert-last's χ² plans are small (36 trials from its rising
         // sequences), so its plan is found by simulating its audits (issue
-        // 22); the position-by-value test sees it most strongly in most of
+        // 22); judged as the audit judges them, exact tails included (issue
+        // 38), the rising-sequence test has the smallest p-value in most of
         // them (the first test their "seen by" names).
         (
             "insert-last",
@@ -203,7 +204,7 @@ fn audit_plans_hold_up_in_simulation() {
             "default",
             1,
             300,
-            TestKind::PositionValue,
+            TestKind::RisingSequences,
         ),
         (
             "insert-last",
@@ -391,7 +392,7 @@ fn the_power_command_says_no_bias_refuses_and_separates_the_figures() {
     assert!(out.contains("not distinguishable from zero"), "{out}");
     assert!(!out.contains("trials needed for power"), "{out}");
     let out = cli(&["power", "-a", "naive-swap", "-n", "52"]);
-    assert!(out.contains("trials needed for power: 505\n"), "{out}");
+    assert!(out.contains("trials needed for power: 574\n"), "{out}");
     assert!(out.contains("(5 expected per cell): 260\n"), "{out}");
     let out = cli(&[
         "power",
@@ -402,7 +403,7 @@ fn the_power_command_says_no_bias_refuses_and_separates_the_figures() {
         "--divide-alpha-by",
         "6",
     ]);
-    assert!(out.contains("at level 0.000166"), "{out}");
+    assert!(out.contains("at level 0.00002083"), "{out}");
     // The large-n tests: a pilot sized to n (10^8/n shuffles, at least
     // 2,000), and the tests whose pooling depends on the trials refused.
     let out = cli(&[
@@ -416,7 +417,13 @@ fn the_power_command_says_no_bias_refuses_and_separates_the_figures() {
     ]);
     assert!(out.contains("lehmer test (df 960)"), "{out}");
     assert!(out.contains("pilot of 50,000 trials"), "{out}");
-    assert!(out.contains("trials needed for power: about"), "{out}");
+    // The battery (10 tests at n = 2000) is simulated from the χ² plan
+    // down, as far as the work allows: the count found holds.
+    assert!(
+        out.contains("trials needed for power: about")
+            || out.contains("(found by simulating the audit: "),
+        "{out}"
+    );
     assert_eq!(power::default_pilot_trials(10), 1_000_000);
     assert_eq!(power::default_pilot_trials(1_000_000), 2_000);
     let refused = run(&["power", "-a", "fisher-yates", "--test", "cycles"]);

@@ -31,10 +31,18 @@ zero, no plan is given (\"not distinguishable from zero at this pilot size\"), o
 bound on the trials and the pilot size that could tell; otherwise the plan comes with an \
 interval of trial counts (about 99.7%, from Var X = 2(df + 2 lambda)). An exact effect that is \
 only f64 rounding (below 1e-20 per trial) is reported as no bias.\n\n\
-Level: the test is planned at --alpha / --divide-alpha-by. An audit running m tests among M \
-audits of a run rejects whenever some test's p-value is at most alpha/(m*M) (Holm's first \
-steps within the audit and across the run), so --divide-alpha-by m*M gives a guaranteed lower \
-bound on the battery's power.\n\n\
+The audit planned for (shuffles): the one `audit -a ALG -n N` runs with the same options: its \
+default battery, or the tests --tests names, Holm-corrected together at --alpha / \
+--divide-alpha-by (M, the audits of the run). --test (position-value by default) gives the \
+first guess: its non-central chi-square plan at alpha/(m*M) for an audit of m tests (Holm's \
+first steps within the audit and across the run: the audit rejects whenever some test's p-value \
+is at most alpha/(m*M), so this is a guaranteed lower bound on the battery's power). Below 300 \
+trials, and wherever the battery may need fewer trials than that test (tried at 300), the plan \
+is found by simulating 400 seeded audits of the whole battery at each trial count tried, each \
+judged exactly as `audit` judges it (the same p-values and tails, Holm over the m tests): the \
+plan is the smallest trial count at which the detections' one-sided 95% Clopper-Pearson lower \
+bound on the power reaches --power (for 90%: 371 of 400), a margin against picking a lucky \
+count. The simulated audits use seeds of their own, far from any --seed a user gives.\n\n\
 \"trials needed for power\" is for power only; the trials at which the chi-square \
 approximation holds (5 expected per cell: 5n for position-value, 5 n! for permutation) are \
 shown on their own line.\n\n\
@@ -68,10 +76,9 @@ pub struct PowerArgs {
     #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = values::parse_alpha)]
     pub alpha: f64,
 
-    /// Divide alpha by this (the number of tests times audits that the
-    /// Holm corrections share alpha among): the plan is at alpha / this.
-    /// For a sampler the audit's own tests are counted already: give the
-    /// number of audits in the run.
+    /// Divide alpha by this: the number of audits in the run, which Holm's
+    /// correction across the run shares alpha among. The audit's own tests
+    /// are counted already (its battery, Holm over its m tests).
     #[arg(long, default_value_t = 1, value_name = "K")]
     pub divide_alpha_by: u32,
 
@@ -79,13 +86,20 @@ pub struct PowerArgs {
     #[arg(long, default_value_t = 0.9)]
     pub power: f64,
 
-    /// The test to plan for: position-value (default), permutation
-    /// (n <= 10), inversions, displacement or lehmer for a shuffle (the
-    /// tests whose cells do not depend on the trial count); inclusion
-    /// (default), pairs, subsets, order or picks (weighted picks' default)
-    /// for a sampler.
+    /// The test to plan for: for a shuffle, the test whose chi-square plan
+    /// is the first guess for the battery's (one the audit runs):
+    /// position-value (default), permutation (n <= 10), inversions,
+    /// displacement or lehmer (the tests whose cells do not depend on the
+    /// trial count); inclusion (default), pairs, subsets, order or picks
+    /// (weighted picks' default) for a sampler.
     #[arg(long, value_name = "NAME")]
     pub test: Option<String>,
+
+    /// A shuffle's audit to plan for, as `audit --tests` takes it: a
+    /// comma-separated list, `all` or `default` [default: default, the
+    /// battery `audit` runs at this n].
+    #[arg(long, value_name = "LIST")]
+    pub tests: Option<String>,
 
     /// A weighted pick's integer weights, one per item (`1,99`).
     #[arg(long, value_name = "W1,W2,...")]
@@ -183,11 +197,10 @@ fn planned(plan: &Plan, approximation: &str) -> String {
     let level = level_text(plan.alpha);
     let needed = match (&plan.simulation, plan.trials_range) {
         (Some(sim), _) => format!(
-            "{} (found by simulation: {}; the χ² plan, only a first guess below {} trials, \
-             was {})",
+            "{} (found by simulating the audit: {}; the χ² plan of the one test, the first \
+             guess, was {})",
             thousands(plan.trials),
             sim.words(),
-            thousands(power::simulate::SIMULATE_BELOW),
             thousands(plan.chi_square_trials)
         ),
         (None, Some(r)) => format!(
@@ -243,17 +256,43 @@ fn alpha_divisor(args: &PowerArgs) -> Result<u32> {
     Ok(args.divide_alpha_by)
 }
 
-/// Plans `--test` (position-value by default) for `algorithm`, from its
-/// exact law or else from a pilot run, and prints the plan.
+/// Plans the audit of `algorithm` that `audit` runs with these options
+/// (`--tests`, the default battery unless told), from `--test`'s effect
+/// (position-value by default; exact, or else from a pilot run) as a first
+/// guess, checked by simulating the battery's audits
+/// ([`power::checked_plan_outcome`]), and prints the plan.
 fn shuffle(args: &PowerArgs, algorithm: Algorithm) -> Result<i32> {
     if args.weights.is_some() {
         return Err(no_weights(format!(", not the shuffle '{algorithm}'")));
     }
     let n = args.n.unwrap_or(DEFAULT_N);
     let source = SourceSpec::parse(&args.rng)?;
-    let test = plannable(args.test.as_deref().unwrap_or("position-value"))?;
-    // Refuse a test that cannot run at this n before any work starts.
+    let tests = TestSet::parse(args.tests.as_deref().unwrap_or("default"), n)?;
+    let test = match args.test.as_deref() {
+        Some(name) => plannable(name)?,
+        // Position-value, or else the first test of the battery that a
+        // plan can start from.
+        None => tests
+            .iter()
+            .find(|&t| t == TestKind::PositionValue)
+            .or_else(|| tests.iter().find(|t| plannable(t.name()).is_ok()))
+            .ok_or_else(|| {
+                Error::unsupported(format!(
+                    "power starts a shuffle's plan from position-value, permutation, \
+                     inversions, displacement or lehmer, and the audit planned for runs none \
+                     of them ({tests})"
+                ))
+            })?,
+    };
+    // Refuse a test that cannot run at this n, or that the audit does not
+    // run, before any work starts.
     TestSet::parse(test.name(), n)?;
+    if !tests.contains(test) {
+        return Err(Error::unsupported(format!(
+            "the audit planned for runs {tests}, not {test}: plan a test it runs, or add {test} \
+             to --tests"
+        )));
+    }
     let pilot_trials = args
         .pilot_trials
         .unwrap_or_else(|| power::default_pilot_trials(n));
@@ -275,9 +314,12 @@ fn shuffle(args: &PowerArgs, algorithm: Algorithm) -> Result<i32> {
             effect?
         }
     };
-    let level = args.alpha / f64::from(alpha_divisor(args)?);
-    let outcome =
-        power::checked_plan_outcome(algorithm, n, source, test, effect, level, args.power)?;
+    let audits = alpha_divisor(args)?;
+    let level = args.alpha / f64::from(audits);
+    let outcome = power::checked_plan_outcome(
+        algorithm, n, source, &tests, test, effect, level, args.power,
+    )?;
+    let m = tests.iter().count();
     let shown = Shown {
         json: &outcome,
         subject: format!("{algorithm} at n = {n}"),
@@ -285,7 +327,14 @@ fn shuffle(args: &PowerArgs, algorithm: Algorithm) -> Result<i32> {
         test: test.to_string(),
         outcome: &outcome,
         approximation: "trials for the chi-square approximation (5 expected per cell)".into(),
-        before: String::new(),
+        before: format!(
+            "  the audit planned for: tests {tests}; Holm: alpha {} / ({} in the audit x {} in \
+             the run) = {} for the {test} test's chi-square plan\n",
+            args.alpha,
+            count(m, "test"),
+            count(audits as usize, "audit"),
+            level_text(level / m as f64)
+        ),
         after: String::new(),
     };
     print(args, shown)

@@ -272,7 +272,13 @@ pub fn plan_audit_with(
     let guess = smallest(out.tests.iter().map(|t| t.details.trials_for_power))
         .or_else(|| smallest(out.tests.iter().map(|t| t.details.chi_square_trials)));
     if let Some(guess) = guess.filter(|&g| builtin.is_some() && g < SIMULATE_BELOW)
-        && let Ok((search, kinds)) = simulate::audits(spec, alpha / big_m as f64, power, guess)
+        && let Ok((search, kinds)) = simulate::audits(
+            spec,
+            alpha / big_m as f64,
+            power,
+            guess,
+            simulate::MAX_SIMULATED_TRIALS,
+        )
     {
         // No test's plan holds where the whole battery fell short.
         for t in &mut out.tests {

@@ -9,24 +9,36 @@
 //! follow the approximation's law. So a plan below [`SIMULATE_BELOW`] trials
 //! is searched for again by simulation wherever the test can be simulated
 //! honestly:
-//! - a built-in algorithm: seeded audits of the algorithm itself, judged by
-//!   every test and correction as the run judges them;
+//! - a built-in algorithm: seeded audits of the algorithm itself, the whole
+//!   battery the user's audit runs, judged by every test, tail and
+//!   correction exactly as that audit judges them ([`audits`]);
 //! - a structure test whose statistic is one histogram (fixed points,
 //!   cycles, rising sequences, clumping): seeded multinomial draws of that
 //!   histogram from its law under the shuffle (exact, or as the audit
 //!   observed it), judged by the test's own p-value code.
 //!
-//! The plan is then the smallest T at which at least the requested share of
-//! [`SIMULATED_RUNS`] seeded runs rejects, found by doubling from the χ²
-//! plan and then bisecting. Run i draws from seed [`SIMULATION_SEED`] + i at
-//! every T (for a built-in algorithm, a run of T trials is the first T
-//! trials of the same run at more), so the detections grow with T run by
-//! run and the search is deterministic. A count whose misses already exceed
-//! what the power allows stops early (the decision is the same as after all
-//! runs). Where a test cannot be simulated honestly (its statistic depends
-//! on more than the counts kept, or the simulation would cost more than
-//! [`SIMULATION_WORK`]), [`super::plan_audit`] gives no plan below the trials
-//! its approximation needs rather than a false one.
+//! **The rule (issue 38).** A trial count T *holds* when the simulated
+//! detection rate at T clears the requested power with confidence: of
+//! [`SIMULATED_RUNS`] seeded runs at least [`runs_needed`] detect, the
+//! fewest whose one-sided [`CONFIDENCE`] (95%) Clopper–Pearson lower bound
+//! on the power is at least the power asked for (for 90% power and 400
+//! runs: 371, a detection rate of 92.75%). The plan is the smallest T that
+//! holds, found by doubling from a first guess and then bisecting. Taking
+//! the first T whose point estimate cleared 90% (the rule before, with 200
+//! runs: 180) picked, among neighbouring T of nearly equal power, the one
+//! whose seeds happened to be lucky, and delivered about 88% on fresh
+//! seeds; the margin of the lower bound pays for that winner's curse.
+//!
+//! Run i draws from seed [`SIMULATION_SEED`] + i at every T (for a built-in
+//! algorithm, a run of T trials is the first T trials of the same run at
+//! more), so the detections grow with T run by run and the search is
+//! deterministic; those seeds are far from any a user types, so a plan is
+//! never checked on the seeds that found it. A count whose misses already
+//! exceed what [`runs_needed`] allows stops early (the decision is the same
+//! as after all runs). Where a test cannot be simulated honestly (its
+//! statistic depends on more than the counts kept, or the simulation would
+//! cost more than [`SIMULATION_WORK`]), [`super::plan_audit`] gives no plan
+//! below the trials its approximation needs rather than a false one.
 
 use crate::audit::{self, Kind, Spec};
 use crate::engine::{self, no_progress};
@@ -37,14 +49,23 @@ use crate::subject::Shuffles;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::Serialize;
+use statrs::function::gamma::ln_gamma;
 
 /// Plans whose χ² first guess is below this many trials are searched for
 /// again by simulation (where the test can be simulated): below it the
 /// approximation is doubtful and a simulation is cheap.
 pub const SIMULATE_BELOW: u64 = 300;
 
-/// Seeded runs behind each simulated detection rate.
-pub const SIMULATED_RUNS: u64 = 200;
+/// Seeded runs behind each simulated detection rate: 371 of 400 must detect
+/// for 90% power, so a trial count whose true power is 95% holds nearly
+/// always, one at 93% about three times in four, and one at 89% with
+/// probability below 1%. (More runs would cut the margin, and cost as much
+/// more: every simulated audit's tails are judged as the audit judges them.)
+pub const SIMULATED_RUNS: u64 = 400;
+
+/// The one-sided confidence of the lower bound on a simulated power that
+/// must clear the power asked for (see [`runs_needed`]).
+pub const CONFIDENCE: f64 = 0.95;
 
 /// The first seed of the simulated runs: run i uses `SIMULATION_SEED + i`
 /// at every trial count, whatever the seed of the audit being planned, so a
@@ -57,8 +78,8 @@ pub const MAX_SIMULATED_TRIALS: u64 = 8 * SIMULATE_BELOW;
 
 /// The most work a simulation of audits may do, in shuffled items (trials ×
 /// n, plus [`AUDIT_OVERHEAD_WORK`] per audit for its tests), summed over
-/// every run of the search: about a second on two cores.
-pub const SIMULATION_WORK: u64 = 40_000_000;
+/// every run of the search: a few seconds on two cores.
+pub const SIMULATION_WORK: u64 = 300_000_000;
 
 /// What evaluating one small audit's tests costs, in shuffled items.
 pub const AUDIT_OVERHEAD_WORK: u64 = 4_000;
@@ -102,6 +123,10 @@ pub struct Simulation {
     pub runs: u64,
     /// Runs that detected the bias at `trials`.
     pub detected: u64,
+    /// The one-sided [`CONFIDENCE`] Clopper–Pearson lower bound on the
+    /// power at `trials` from `detected` of `runs`: at least the power asked
+    /// for, which is what made `trials` the plan.
+    pub power_lower_bound: f64,
     /// The largest trial count below `trials` that was tried and fell short
     /// (`None` when none was tried, e.g. the plan is 1).
     pub fewer: Option<SimulatedRate>,
@@ -114,8 +139,9 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// The simulated evidence in words: "183 of 200 seeded audits at 14
-    /// trials detect it (145 of 200 at 13)".
+    /// The simulated evidence in words: "380 of 400 seeded audits at 14
+    /// trials detect it (power at least 0.926 with 95% confidence; 350 of
+    /// 400 at 13)".
     pub fn words(&self) -> String {
         let what = match self.method {
             SimulationMethod::Audits => "seeded audits",
@@ -124,18 +150,23 @@ impl Simulation {
         let fewer = self.fewer.map_or(String::new(), |f| {
             if f.runs < self.runs {
                 format!(
-                    " (at {}: {} misses in the first {} runs, too many for the power)",
+                    "; at {}: {} misses in the first {} runs, too many for the power",
                     f.trials,
                     f.runs - f.detected,
                     f.runs
                 )
             } else {
-                format!(" ({} of {} at {})", f.detected, f.runs, f.trials)
+                format!("; {} of {} at {}", f.detected, f.runs, f.trials)
             }
         });
         format!(
-            "{} of {} {what} at {} trials detect it{fewer}",
-            self.detected, self.runs, self.trials
+            "{} of {} {what} at {} trials detect it (power at least {:.3} with {:.0}% \
+             confidence{fewer})",
+            self.detected,
+            self.runs,
+            self.trials,
+            self.power_lower_bound,
+            100.0 * CONFIDENCE
         )
     }
 }
@@ -159,14 +190,66 @@ struct Rate {
     by: Vec<u64>,
 }
 
+/// P(X ≥ x) for X ~ Binomial(n, p), summed exactly in log space.
+pub fn binomial_sf(n: u64, x: u64, p: f64) -> f64 {
+    if x == 0 {
+        return 1.0;
+    }
+    if x > n || p <= 0.0 {
+        return 0.0;
+    }
+    if p >= 1.0 {
+        return 1.0;
+    }
+    let nf = n as f64;
+    let ln_choose = |k: f64| ln_gamma(nf + 1.0) - ln_gamma(k + 1.0) - ln_gamma(nf - k + 1.0);
+    (x..=n)
+        .map(|k| {
+            let k = k as f64;
+            (ln_choose(k) + k * p.ln() + (nf - k) * (-p).ln_1p()).exp()
+        })
+        .sum::<f64>()
+        .min(1.0)
+}
+
+/// The one-sided `confidence` Clopper–Pearson lower bound on a rate from
+/// `detected` of `runs`: the p at which P(X ≥ detected) = 1 − confidence
+/// (0 when nothing was detected), by bisection.
+pub fn power_lower_bound(detected: u64, runs: u64, confidence: f64) -> f64 {
+    if detected == 0 || runs == 0 {
+        return 0.0;
+    }
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if binomial_sf(runs, detected, mid) > 1.0 - confidence {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    lo
+}
+
+/// The fewest detections of `runs` whose one-sided [`CONFIDENCE`]
+/// Clopper–Pearson lower bound on the power is at least `power`: the
+/// smallest x with P(X ≥ x) ≤ 1 − [`CONFIDENCE`] for X ~ Binomial(runs,
+/// power), i.e. the count at which an exact one-sided binomial test rejects
+/// "the power is below `power`" at 5%. For 90% and 1,000 runs: 916.
+pub fn runs_needed(runs: u64, power: f64) -> u64 {
+    (0..=runs)
+        .find(|&x| binomial_sf(runs, x, power) <= 1.0 - CONFIDENCE)
+        .unwrap_or(runs + 1)
+}
+
 /// Evaluates runs at `trials` in batches until `runs` are done or the
-/// misses exceed what `power` allows. `detect(trials, run)` says whether a
-/// run rejected, and which index decided it.
+/// misses exceed what `power` allows ([`runs_needed`]). `detect(trials,
+/// run)` says whether a run rejected, and which index decided it.
 fn rate_at<F>(trials: u64, runs: u64, power: f64, detect: &F) -> Result<Rate>
 where
     F: Fn(u64, u64) -> Result<Option<usize>> + Sync,
 {
-    let need = (power * runs as f64).ceil() as u64;
+    let need = runs_needed(runs, power);
     let (mut done, mut detected) = (0u64, 0u64);
     let mut by: Vec<u64> = Vec::new();
     while done < runs {
@@ -183,7 +266,7 @@ where
             by[k] += 1;
         }
         done += batch;
-        if done - detected > runs - need {
+        if done - detected > runs.saturating_sub(need) {
             break;
         }
     }
@@ -206,12 +289,15 @@ pub(crate) struct Goal {
     pub method: SimulationMethod,
     /// The level each run is judged at.
     pub level: f64,
-    /// The share of runs that must detect.
+    /// The power whose 95% lower bound the detections must reach.
     pub power: f64,
+    /// The most trials tried (at most [`MAX_SIMULATED_TRIALS`]).
+    pub most: u64,
 }
 
-/// The smallest T ≥ `floor` at which at least `goal.power` of
-/// [`SIMULATED_RUNS`] runs detect, searched from `guess` up by doubling,
+/// The smallest T ≥ `floor` that holds (at least [`runs_needed`] of
+/// [`SIMULATED_RUNS`] runs detect: a 95% lower bound on the power of at
+/// least `goal.power`), searched from `guess` up by doubling,
 /// then by bisection; each run at T costs `cost(T)` of a `budget`, and no
 /// count beyond [`MAX_SIMULATED_TRIALS`] is tried. Counts below `floor` are
 /// taken to fall short without being tried (the test cannot reject there).
@@ -230,7 +316,9 @@ where
         method,
         level,
         power,
+        most,
     } = goal;
+    let most = most.min(MAX_SIMULATED_TRIALS);
     let runs = SIMULATED_RUNS;
     let floor = floor.max(1);
     let mut spent = 0u64;
@@ -240,7 +328,7 @@ where
     };
     let try_at = |t: u64, spent: &mut u64| -> Result<Option<Rate>> {
         let whole = cost(t).saturating_mul(runs);
-        if t > MAX_SIMULATED_TRIALS || spent.saturating_add(whole) > budget {
+        if t > most || spent.saturating_add(whole) > budget {
             return Ok(None);
         }
         let r = rate_at(t, runs, power, &detect)?;
@@ -248,7 +336,7 @@ where
         Ok(Some(r))
     };
     // Up from the guess until a count reaches the power.
-    let mut t = guess.clamp(floor, MAX_SIMULATED_TRIALS.max(floor));
+    let mut t = guess.clamp(floor, most.max(floor));
     let mut short: Option<SimulatedRate> = None;
     let mut hi = loop {
         match try_at(t, &mut spent)? {
@@ -257,10 +345,10 @@ where
             Some(r) => {
                 out.short_at = out.short_at.max(t);
                 short = Some(r.rate);
-                if t >= MAX_SIMULATED_TRIALS {
+                if t >= most {
                     return Ok(out);
                 }
-                t = (2 * t).min(MAX_SIMULATED_TRIALS);
+                t = (2 * t).min(most);
             }
         }
     };
@@ -286,6 +374,7 @@ where
             trials,
             runs: rate.rate.runs,
             detected: rate.rate.detected,
+            power_lower_bound: power_lower_bound(rate.rate.detected, rate.rate.runs, CONFIDENCE),
             fewer: short.filter(|s| s.trials < trials),
             level,
             seed: SIMULATION_SEED,
@@ -295,12 +384,21 @@ where
     Ok(out)
 }
 
-/// Simulates seeded audits of `spec` (a built-in algorithm's run; its
-/// trials and seed are replaced) to find the fewest trials at which at
-/// least `power` of them reject at `level`: an audit rejects when its own
-/// p-value (the smallest Holm-adjusted p of its m tests, m times the
-/// smallest raw p) is at most `level`, α/M for an audit judged among M
-/// (Holm's first step across the run). Searches from `guess` (the χ² plan).
+/// Simulates seeded audits of `spec` (a built-in algorithm's run with the
+/// battery the user's audit runs; its trials and seed are replaced) to find
+/// the fewest trials that hold (a 95% lower bound on the share rejecting at
+/// `level` of at least `power`, see the module docs): an audit rejects when
+/// its own p-value (the smallest Holm-adjusted p of its m tests, m times
+/// the smallest raw p) is at most `level`, α/M for an audit judged among M
+/// (Holm's first step across the run). Searches from `guess` (the χ² plan),
+/// trying no count above `most`.
+///
+/// Each simulated audit's tests are judged by the audit's own code, tails
+/// included: an exact tail where the audit enumerates one, and otherwise
+/// the table's own seeded Monte Carlo p-value, as `audit` computes it for
+/// that table. (Until issue 38 the tails came from one null sample shared by
+/// every table of a size, a fixed threshold the audit does not use, so the
+/// planner and the audit disagreed on tables near the level.)
 ///
 /// The whole-permutation test of a sparse table takes a Monte Carlo p-value
 /// of up to [`gof::MONTE_CARLO_REPLICATES`] simulated tables, too costly to
@@ -316,6 +414,7 @@ pub(crate) fn audits(
     level: f64,
     power: f64,
     guess: u64,
+    most: u64,
 ) -> Result<(Search, Vec<TestKind>)> {
     let m = spec.options.tests.iter().count().max(1);
     let log10_level = level.log10() - (m as f64).log10();
@@ -352,11 +451,10 @@ pub(crate) fn audits(
             ..simulated.clone()
         };
         let tally = Shuffles::count(&spec, spec.chunks(), &no_progress)?;
-        // Judged as the audit judges, tails included (at these small trial
-        // counts the law alone can be far off), each tail from a null
-        // sample shared by the runs of one size rather than a Monte Carlo
-        // or an enumeration per run.
-        let results = gof::with_shared_nulls(|| audit::tested(&spec, &tally).results);
+        // Judged exactly as the audit judges, tails included (at these
+        // small trial counts the law alone can be far off): the same exact
+        // tails and the same per-table Monte Carlo p-values.
+        let results = audit::tested(&spec, &tally).results;
         let best = results
             .iter()
             .min_by(|a, b| a.log10_p.total_cmp(&b.log10_p))
@@ -372,6 +470,7 @@ pub(crate) fn audits(
         method: SimulationMethod::Audits,
         level,
         power,
+        most,
     };
     let cost = |t: u64| {
         let monte_carlo = if t < sparse_below {
@@ -433,6 +532,7 @@ pub(crate) fn counts(
         method: SimulationMethod::Counts,
         level,
         power,
+        most: MAX_SIMULATED_TRIALS,
     };
     search(goal, guess, floor, |t| t, u64::MAX, detect)
 }
@@ -454,24 +554,29 @@ mod tests {
         method: SimulationMethod::Counts,
         level: 0.001,
         power: 0.9,
+        most: MAX_SIMULATED_TRIALS,
     };
 
     /// A deterministic toy: run r detects from T = 10 + r % 20 on; the
-    /// search finds the T where 90% of runs detect, and says how short the
-    /// count below fell.
+    /// search finds the smallest T whose 95% lower bound on the detection
+    /// rate clears 90% (exactly 90% is not enough: the margin), and says how
+    /// short the count below fell.
     #[test]
-    fn the_search_finds_the_smallest_passing_count() {
+    fn the_search_finds_the_smallest_count_that_holds() {
         let detect = |t: u64, run: u64| Ok((t >= 10 + run % 20).then_some(0));
         let s = search(GOAL, 3, 1, |t| t, u64::MAX, detect).unwrap();
         let (sim, by) = s.found.unwrap();
-        // Runs with r % 20 ≤ 17 (18 of every 20) detect at T = 27.
-        assert_eq!(sim.trials, 27);
-        assert_eq!(sim.detected, 180);
-        assert_eq!(by, vec![180]);
-        assert_eq!(s.short_at, 26);
+        // 18 of every 20 runs detect at T = 27 (360 of 400: a point
+        // estimate of 90%, lower bound 0.873), 19 of 20 at T = 28.
+        assert_eq!(sim.trials, 28);
+        assert_eq!(sim.runs, SIMULATED_RUNS);
+        assert_eq!(sim.detected, 380);
+        assert_eq!(by, vec![380]);
+        assert!(sim.power_lower_bound >= 0.9 && sim.power_lower_bound < 0.95);
+        assert_eq!(s.short_at, 27);
         let fewer = sim.fewer.unwrap();
-        assert_eq!(fewer.trials, 26);
-        assert!(fewer.detected < 180);
+        assert_eq!(fewer.trials, 27);
+        assert!(fewer.detected < runs_needed(SIMULATED_RUNS, 0.9));
         // A floor above the answer is respected; a budget too small for a
         // single count gives nothing.
         let s = search(GOAL, 3, 40, |t| t, u64::MAX, detect).unwrap();
@@ -489,9 +594,26 @@ mod tests {
         let s = counts(&null, &alt, 1e-3, 0.9, 50, 20).unwrap();
         let sim = s.found.unwrap().0;
         assert!(sim.trials >= 20 && sim.trials < 100, "{sim:?}");
-        assert!(sim.detected >= 180);
+        assert!(sim.detected >= runs_needed(SIMULATED_RUNS, 0.9));
         // The same law as the null is never detected.
         let s = counts(&null, &null, 1e-3, 0.9, 50, 20).unwrap();
         assert!(s.found.is_none());
+    }
+
+    /// The rule's numbers: 916 of 1,000 runs (371 of 400) are the fewest
+    /// whose one-sided 95% Clopper–Pearson lower bound reaches 90%; the
+    /// bound inverts the binomial tail.
+    #[test]
+    fn the_margin_is_a_clopper_pearson_lower_bound() {
+        assert_eq!(runs_needed(1_000, 0.9), 916);
+        assert_eq!(runs_needed(400, 0.9), 371);
+        assert!(power_lower_bound(916, 1_000, CONFIDENCE) >= 0.9);
+        assert!(power_lower_bound(915, 1_000, CONFIDENCE) < 0.9);
+        let lb = power_lower_bound(916, 1_000, CONFIDENCE);
+        assert!((binomial_sf(1_000, 916, lb) - 0.05).abs() < 1e-9);
+        assert_eq!(power_lower_bound(0, 1_000, CONFIDENCE), 0.0);
+        assert!((binomial_sf(10, 0, 0.3) - 1.0).abs() < 1e-15);
+        // P(X ≥ 9) for Bin(10, 0.5) = 11/1024.
+        assert!((binomial_sf(10, 9, 0.5) - 11.0 / 1024.0).abs() < 1e-12);
     }
 }

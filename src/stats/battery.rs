@@ -25,8 +25,8 @@ pub fn run(
     // (cycles, rising sequences, displacement) are most of the tail after
     // the counting.
     // Each on whichever worker takes it, in this thread's way of taking
-    // tail p-values (`gof::with_shared_nulls`, which a power simulation
-    // sets), so that a p-value does not depend on the thread.
+    // tail p-values (`gof::with_shared_nulls`, where a caller sets it), so
+    // that a p-value does not depend on the thread.
     let kinds: Vec<_> = tests.iter().collect();
     let shared = gof::shared_nulls();
     let mut results: Vec<TestResult> = kinds

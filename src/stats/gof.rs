@@ -365,9 +365,11 @@ pub const SHARED_ENUMERATION_BUDGET: f64 = 2e4;
 /// [`MONTE_CARLO_REPLICATES`] null tables shared by every table of the same
 /// pooled law and trials — `(k + 1)/(R + 1)`, valid for each table on its
 /// own — instead of the table's own sequential Monte Carlo or a long
-/// enumeration. For power simulations, which judge hundreds of audits of
-/// one size near their level, where a Monte Carlo per table cost over a
-/// minute per plan.
+/// enumeration. Made for power simulations, which judge hundreds of audits
+/// of one size near their level, where a Monte Carlo per table cost over a
+/// minute per plan; since issue 38 the planner no longer uses it (a plan
+/// must judge each table as the audit does, not by a shared threshold the
+/// audit never uses).
 pub fn with_shared_nulls<R>(f: impl FnOnce() -> R) -> R {
     with_nulls(true, f)
 }

@@ -673,7 +673,8 @@ pub fn checked_plan_outcome(
     } else {
         simulate::SIMULATE_BELOW
     };
-    let (search, _) = simulate::audits(&spec, level, power, guess, most)?;
+    let (search, _) =
+        simulate::audits(&spec, level, power, guess, most, simulate::Tails::AsAudited)?;
     match search.found {
         Some((sim, _)) if small || sim.trials < plan.trials => {
             plan.trials = sim.trials;

@@ -278,6 +278,7 @@ pub fn plan_audit_with(
             power,
             guess,
             simulate::MAX_SIMULATED_TRIALS,
+            simulate::Tails::Shared,
         )
     {
         // No test's plan holds where the whole battery fell short.

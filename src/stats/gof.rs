@@ -367,9 +367,10 @@ pub const SHARED_ENUMERATION_BUDGET: f64 = 2e4;
 /// own — instead of the table's own sequential Monte Carlo or a long
 /// enumeration. Made for power simulations, which judge hundreds of audits
 /// of one size near their level, where a Monte Carlo per table cost over a
-/// minute per plan; since issue 38 the planner no longer uses it (a plan
+/// minute per plan. Since issue 38 `power` no longer uses it (its plan
 /// must judge each table as the audit does, not by a shared threshold the
-/// audit never uses).
+/// audit never uses); the "trials advised" of an audit's own report still
+/// does, to stay cheap beside the audit.
 pub fn with_shared_nulls<R>(f: impl FnOnce() -> R) -> R {
     with_nulls(true, f)
 }

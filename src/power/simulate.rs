@@ -11,7 +11,7 @@
 //! honestly:
 //! - a built-in algorithm: seeded audits of the algorithm itself, the whole
 //!   battery the user's audit runs, judged by every test, tail and
-//!   correction exactly as that audit judges them ([`audits`]);
+//!   correction exactly as that audit judges them (`audits`);
 //! - a structure test whose statistic is one histogram (fixed points,
 //!   cycles, rising sequences, clumping): seeded multinomial draws of that
 //!   histogram from its law under the shuffle (exact, or as the audit
@@ -400,7 +400,7 @@ pub(crate) enum Tails {
     Shared,
 }
 
-/// The work a report's simulated plan may spend ([`Tails::Shared`]).
+/// The work a report's simulated plan may spend (`Tails::Shared`).
 pub const REPORT_SIMULATION_WORK: u64 = 40_000_000;
 
 /// Simulates seeded audits of `spec` (a built-in algorithm's run with the

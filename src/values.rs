@@ -83,7 +83,6 @@ pub fn check_alpha(alpha: f64) -> Result<f64> {
 }
 
 /// Reads and checks a significance level (`0.001`, `1e-3`).
-#[cfg(feature = "cli")]
 pub fn parse_alpha(text: &str) -> Result<f64> {
     let alpha: f64 = text.trim().parse().map_err(|_| {
         Error::out_of_range(format!(

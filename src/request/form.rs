@@ -7,7 +7,7 @@ use super::{Holds, Request};
 use crate::audit::Feed;
 use crate::error::{Front, Result};
 use crate::ingest::samples::Base;
-use crate::values::{parse_k, parse_n, parse_seed, parse_trials};
+use crate::values::{parse_alpha, parse_k, parse_n, parse_seed, parse_trials};
 use serde::Deserialize;
 
 /// What a form asks of an outside subject drawn by the user's own code, as
@@ -37,6 +37,15 @@ pub struct Form {
     /// How samples and picks number their items: `0` or `1`; empty lets
     /// the draws decide.
     pub base: String,
+    /// The level the verdict is judged at (`0.001`, `1e-4`); empty for the
+    /// library's default.
+    pub alpha: String,
+    /// The tests to run, comma-separated, `all` or `default`; empty for
+    /// the default battery.
+    pub tests: String,
+    /// How a deck's items fall into categories (`cards`, a file's
+    /// labels); empty for none.
+    pub categories: String,
 }
 
 /// The field's text, or `None` when it is empty.
@@ -54,6 +63,7 @@ impl Form {
         let trials = given(&self.trials).map(parse_trials).transpose()?;
         let seed = given(&self.seed).map(parse_seed).transpose()?;
         let base = given(&self.base).map(Base::parse).transpose()?;
+        let alpha = given(&self.alpha).map(parse_alpha).transpose()?;
         Ok(Request {
             front,
             feed: Some(Feed::Drawn {
@@ -67,6 +77,9 @@ impl Form {
             seed,
             weights: given(&self.weights).map(str::to_string),
             base,
+            alpha,
+            tests: given(&self.tests).map(str::to_string),
+            categories: given(&self.categories).map(str::to_string),
             ..Request::default()
         })
     }

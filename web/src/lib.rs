@@ -106,6 +106,19 @@ impl Session {
         self.0.counted() as f64
     }
 
+    /// Everything counted so far, as JSON for another session's
+    /// [`mergeCounts`](Self::merge_counts) (a worker's share of the run).
+    #[wasm_bindgen(js_name = countsJson)]
+    pub fn counts_json(&self) -> Result<String, JsError> {
+        self.0.counts_json().map_err(js)
+    }
+
+    /// Adds the counts another session of the same request made.
+    #[wasm_bindgen(js_name = mergeCounts)]
+    pub fn merge_counts(&mut self, json: &str) -> Result<(), JsError> {
+        self.0.merge(json).map_err(js)
+    }
+
     /// The audit of what was counted, in `seconds`; with `files`, every
     /// file the command line writes for it too (the end of the run).
     pub fn judge(&self, seconds: f64, files: bool) -> Result<Shown, JsError> {

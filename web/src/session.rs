@@ -150,6 +150,31 @@ impl Session {
         self.read(lines.as_bytes(), Format::Text)
     }
 
+    /// Everything counted so far, as a tally file saves it (JSON): what
+    /// one worker hands to another, to be merged with
+    /// [`merge`](Self::merge). Fails when nothing has been counted.
+    pub fn counts_json(&self) -> Result<String, String> {
+        self.counts
+            .as_ref()
+            .map(|c| c.to_json().to_string())
+            .ok_or_else(|| "nothing has been counted yet".to_string())
+    }
+
+    /// Adds counts another session of the same request made
+    /// ([`counts_json`](Self::counts_json)); refuses counts of another
+    /// kind or shape. Counts add, so any number of workers, merged in any
+    /// order, give the same counts.
+    pub fn merge(&mut self, json: &str) -> Result<(), String> {
+        let value =
+            serde_json::from_str(json).map_err(|e| format!("counts that do not read: {e}"))?;
+        let read = self.planned.counts_from(value).map_err(|e| e.to_string())?;
+        match &mut self.counts {
+            None => self.counts = Some(read),
+            Some(so_far) => so_far.merge(read.as_ref()).map_err(|e| e.to_string())?,
+        }
+        Ok(())
+    }
+
     /// Reads `bytes` as one stream and adds their counts.
     fn read(&mut self, mut bytes: &[u8], format: Format) -> Result<(), String> {
         let read = self

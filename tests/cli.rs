@@ -214,6 +214,46 @@ fn json_mode_prints_only_json_and_fail_on_bias_sets_exit_1() {
 }
 
 #[test]
+fn require_pass_fails_an_inconclusive_audit_that_fail_on_bias_lets_pass() {
+    let out = temp("require-pass");
+    let dir = out.to_string_lossy().into_owned();
+    let audit = |extra: &[&str]| {
+        let mut args = vec!["audit", "-n", "6", "--quiet", "--json", "--out", &dir];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+        (
+            o,
+            doc["audits"][0]["verdict"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+        )
+    };
+    // Ten trials: inconclusive. --fail-on-bias lets it pass (nothing is
+    // biased); --require-pass does not (a CI job needs a conclusive pass).
+    let (o, verdict) = audit(&["-a", "fisher-yates", "-t", "10", "--fail-on-bias"]);
+    assert_eq!(
+        (o.status.code(), verdict.as_str()),
+        (Some(0), "inconclusive")
+    );
+    let (o, verdict) = audit(&["-a", "fisher-yates", "-t", "10", "--require-pass"]);
+    assert_eq!(
+        (o.status.code(), verdict.as_str()),
+        (Some(1), "inconclusive")
+    );
+    // Biased fails it too; the trials n needs give a conclusive pass.
+    let (o, verdict) = audit(&["-a", "naive-swap", "--require-pass"]);
+    assert_eq!((o.status.code(), verdict.as_str()), (Some(1), "biased"));
+    let (o, verdict) = audit(&["-a", "fisher-yates", "--require-pass"]);
+    assert_eq!(
+        (o.status.code(), verdict.as_str()),
+        (Some(0), "no-bias-detected")
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
 fn counts_do_not_depend_on_the_thread_count() {
     let one = temp("t1");
     let three = temp("t3");

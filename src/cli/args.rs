@@ -194,8 +194,10 @@ and the SHA-256 of the file before it: --resume reopens the file there.
     shuffle-audit audit -a naive-swap -t 1e10 --resume run.tally
     shuffle-audit audit --input huge-deals.txt --checkpoint read.ck
 
-Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased); \
-1 --fail-on-bias and something was biased; 2 bad input; 130 interrupted \
+Exit codes: 0 ran (and, with --fail-on-bias, nothing was biased; with \
+--require-pass, every audit was \"no bias detected\"); 1 --fail-on-bias and \
+something was biased, or --require-pass and something was biased or \
+inconclusive; 2 bad input; 130 interrupted \
 (Ctrl-C; with --checkpoint, the counts so far saved).";
 
 const POWER_ABOUT: &str = "\
@@ -377,8 +379,10 @@ Examples:
   shuffle-audit merge runs/mod-bias/shard-*.tally --out reports/mod-bias
   shuffle-audit merge a.tally b.tally --json
 
-Exit codes: 0 merged (and, with --fail-on-bias, nothing was biased); 1 \
---fail-on-bias and something was biased; 2 refused.";
+Exit codes: 0 merged (and, with --fail-on-bias, nothing was biased; with \
+--require-pass, every audit was \"no bias detected\"); 1 --fail-on-bias and \
+something was biased, or --require-pass and something was not \"no bias \
+detected\"; 2 refused.";
 
 /// The arguments of `merge`: the tallies, then the same output flags as
 /// `audit` ([`OutputArgs`], declared once). Only the help of --out and

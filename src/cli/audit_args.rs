@@ -279,6 +279,13 @@ pub struct OutputArgs {
     #[arg(long)]
     pub fail_on_bias: bool,
 
+    /// Exit with code 1 unless every audit is "no bias detected": an
+    /// inconclusive audit fails too, as assert_fair does. For CI jobs that
+    /// need a conclusive pass (with the trials the audit needs, or
+    /// --until-decisive).
+    #[arg(long)]
+    pub require_pass: bool,
+
     /// Certificate metadata, repeatable: shown first on the report's first
     /// page and as "meta" in summary.json, e.g. --meta lab="Acme Test Labs"
     /// --meta client=Casino --meta device="Shufflers Inc. SX-2".

@@ -2,9 +2,10 @@
 //! library so that the binary is one call ([`main`]) and what only the
 //! command line uses stays private to the crate. Parsing and dispatch.
 //! Exit codes: 0 ran (and, with
-//! `--fail-on-bias`, nothing was biased; with `run --check`, the counts are
-//! identical); 1 `--fail-on-bias` found bias or `run --check` found a
-//! difference; 2 bad input or a failure to write; 130 interrupted (Ctrl-C;
+//! `--fail-on-bias`, nothing was biased; with `--require-pass`, every audit
+//! was "no bias detected"; with `run --check`, the counts are identical); 1
+//! `--fail-on-bias` found bias, `--require-pass` found an audit biased or
+//! inconclusive, or `run --check` found a difference; 2 bad input or a failure to write; 130 interrupted (Ctrl-C;
 //! a checkpointed run saves its counts first).
 
 mod args;
@@ -32,7 +33,8 @@ use crate::error::ErrorKind;
 use args::{Cli, Command, CompletionsArgs};
 use clap::{CommandFactory, Parser};
 
-/// Exit code: a `--fail-on-bias` run found bias.
+/// Exit code: a `--fail-on-bias` run found bias, or a `--require-pass` run
+/// an audit that was not "no bias detected".
 pub const EXIT_BIASED: i32 = 1;
 /// Exit code: bad input or an error.
 pub const EXIT_ERROR: i32 = 2;

@@ -29,6 +29,7 @@ fn refuse_report_flags(args: &AuditArgs) -> Result<()> {
         (args.output.json, "--json"),
         (args.output.export.any(), "--export-*"),
         (args.output.fail_on_bias, "--fail-on-bias"),
+        (args.output.require_pass, "--require-pass"),
     ];
     if let (Some(_), Some((_, asked))) = (&args.shards.shard, report.iter().find(|(on, _)| *on)) {
         return Err(Error::unsupported(format!(

@@ -19,6 +19,8 @@ pub(super) struct Shown<'a> {
     pub quiet: bool,
     /// Exit 1 when something is biased.
     pub fail_on_bias: bool,
+    /// Exit 1 unless every audit is "no bias detected".
+    pub require_pass: bool,
     /// The report folder written, if any.
     pub out: Option<&'a Path>,
 }
@@ -31,6 +33,7 @@ impl<'a> Shown<'a> {
             json: output.json,
             quiet: output.quiet,
             fail_on_bias: output.fail_on_bias,
+            require_pass: output.require_pass,
             out,
         }
     }
@@ -58,9 +61,7 @@ pub(super) fn show(result: &StudyResult, shown: &Shown<'_>) -> i32 {
             dir.join(report::HTML_FILE).display()
         );
     }
-    if shown.fail_on_bias && result.any_biased() {
-        EXIT_BIASED
-    } else {
-        0
-    }
+    let failed =
+        (shown.fail_on_bias && result.any_biased()) || (shown.require_pass && !result.all_pass());
+    if failed { EXIT_BIASED } else { 0 }
 }

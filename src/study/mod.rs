@@ -381,6 +381,14 @@ impl StudyResult {
         Summary::of(&self.audits, self.study.alpha, &self.study.provenance.meta)
     }
 
+    /// Whether every audit was judged "no bias detected" (none biased, none
+    /// inconclusive): what a CI job that needs a conclusive pass asks.
+    pub fn all_pass(&self) -> bool {
+        self.audits
+            .iter()
+            .all(|a| a.verdict() == Verdict::NoBiasDetected)
+    }
+
     /// Whether any audit was judged biased.
     pub fn any_biased(&self) -> bool {
         self.audits.iter().any(|a| a.verdict() == Verdict::Biased)

@@ -84,3 +84,40 @@ impl Form {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deck of `n` drawn by the user's code, with `alpha` and `tests`.
+    fn form(n: &str, alpha: &str, tests: &str) -> Form {
+        Form {
+            n: n.to_string(),
+            alpha: alpha.to_string(),
+            tests: tests.to_string(),
+            ..Form::default()
+        }
+    }
+
+    #[test]
+    fn alpha_and_tests_reach_the_study_and_bad_ones_are_named() {
+        let resolved = form("10", "1e-4", "position-value")
+            .request(Front::JavaScript)
+            .and_then(|r| r.resolve())
+            .unwrap();
+        assert_eq!(resolved.alpha, 1e-4);
+        assert_eq!(
+            resolved.audits[0].recorded()["tests"],
+            serde_json::json!(["position-value"])
+        );
+        let e = form("10", "two", "")
+            .request(Front::JavaScript)
+            .unwrap_err();
+        assert!(e.to_string().contains("'two'"), "{e}");
+        let e = form("10", "", "no-such-test")
+            .request(Front::JavaScript)
+            .and_then(|r| r.resolve())
+            .unwrap_err();
+        assert!(e.to_string().contains("no-such-test"), "{e}");
+    }
+}

@@ -2,8 +2,7 @@
 /**
  * Reruns the npm shuffle gallery: every variant of every adapter, audited by the shuffle-audit CLI
  * through `--cmd 'node deal.mjs ...'` at n = 10 and n = 52, each to a verdict with
- * `--until-decisive` (from 31,250 decks, doubling up to 500,000; a biased one stops at the first
- * look that decides it). Writes results.json (every figure) and results.md (the tables).
+ * `--until-decisive` (see LOOKS; a biased one stops at the first look that decides it). Writes results.json (every figure) and results.md (the tables).
  *
  *   ./run [--only ID,ID...] [--seed S] [--cli PATH]
  *
@@ -20,9 +19,13 @@ import { ADAPTERS, loadAdapter, installedVersion } from './gallery.mjs';
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** Deck sizes audited: a small deck (every test, exact laws) and a card deck (birthday test on). */
 const SIZES = [10, 52];
-/** First look and trial budget of --until-decisive, per audit. */
-const START = '31250';
-const MAX = '500000';
+/**
+ * First look and trial budget of --until-decisive, per deck size. A fair shuffle runs to the
+ * budget, and the budget must see a 20% deviation of one cell at the level left for the last look
+ * (α spent over the looks) or the verdict is inconclusive: at n = 52 that takes about 500,000 decks
+ * with two looks (measured: 500,000 over five looks was still inconclusive).
+ */
+const LOOKS = { 10: { start: 62500, max: 250000 }, 52: { start: 300000, max: 600000 } };
 /** Copies of deal.mjs run in parallel: the machine's cores. */
 const JOBS = String(Math.max(1, cpus().length));
 
@@ -74,7 +77,7 @@ function execute(program, args) {
 /** Audits one variant at one n; returns the figures results.json keeps. */
 async function audit(cli, adapterName, variant, n, seed) {
   const command = `node deal.mjs ${adapterName} ${variant.id} {n} {count} {seed}`;
-  const args = ['audit', '--cmd', command, '-n', String(n), '-t', START, '--max-trials', MAX,
+  const args = ['audit', '--cmd', command, '-n', String(n), '-t', String(LOOKS[n].start), '--max-trials', String(LOOKS[n].max),
     '--until-decisive', '--jobs', JOBS, '--seed', seed, '--name', variant.id, '--quiet', '--json', '--color', 'never'];
   const started = process.hrtime.bigint();
   const { code, stdout, stderr } = await execute(cli, args);
@@ -118,8 +121,8 @@ function markdown(results) {
     `Written by \`js/gallery/run\` (${m.date}; ${m.tool}; node ${m.node}; ${m.cpu}, ${m.cores} cores;`,
     `${m.total_seconds} s in all). Each row is one package's shuffle called as shown, printed by`,
     '`deal.mjs` and audited through `shuffle-audit audit --cmd` with `--until-decisive`',
-    `(from ${Number(START).toLocaleString('en-US')} decks, doubling up to ${Number(MAX).toLocaleString('en-US')}; α = ${m.alpha}`,
-    'spent over the looks), each audit judged on its own. "Could detect" is the smallest one-cell',
+    `(${SIZES.map((n) => `n = ${n}: from ${LOOKS[n].start.toLocaleString('en-US')} decks, doubling up to ${LOOKS[n].max.toLocaleString('en-US')}`).join('; ')};`,
+    `α = ${m.alpha} spent over the looks), each audit judged on its own. "Could detect" is the smallest one-cell`,
     'deviation the deciding run would have seen with 90% power. Seeds: the run seed',
     `${m.seed}; a seeded package takes the \`{seed}\` that shuffle-audit derives for each copy.`,
     '',
@@ -179,7 +182,7 @@ async function main() {
   const results = {
     meta: {
       date: new Date().toISOString().slice(0, 10), tool, node: process.versions.node, cpu, cores: cpus().length,
-      seed: args.seed, alpha: 0.001, start_trials: Number(START), max_trials: Number(MAX), jobs: Number(JOBS),
+      seed: args.seed, alpha: 0.001, looks: LOOKS, jobs: Number(JOBS),
       total_seconds: Math.round((Date.now() - started) / 1000),
       only: args.only,
     },

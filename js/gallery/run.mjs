@@ -25,7 +25,7 @@ const SIZES = [10, 52];
  * (α spent over the looks) or the verdict is inconclusive: at n = 52 that takes about 500,000 decks
  * with two looks (measured: 500,000 over five looks was still inconclusive).
  */
-const LOOKS = { 10: { start: 62500, max: 250000 }, 52: { start: 300000, max: 600000 } };
+const LOOKS = { 10: { start: 31250, max: 125000 }, 52: { start: 300000, max: 600000 } };
 /** Copies of deal.mjs run in parallel: the machine's cores. */
 const JOBS = String(Math.max(1, cpus().length));
 
@@ -100,6 +100,16 @@ async function audit(cli, adapterName, variant, n, seed) {
   };
 }
 
+/** A table cell's text: a `|` would end the cell. */
+function esc(text) {
+  return String(text).replace(/\|/g, '\\|');
+}
+
+/** Inline code that may itself hold backticks. */
+function code(text) {
+  return text.includes('`') ? `\`\` ${esc(text)} \`\`` : `\`${esc(text)}\``;
+}
+
 const VERDICT = { biased: '✗ **biased**', 'no-bias-detected': '✓ no bias detected', inconclusive: '? inconclusive' };
 
 function p(r) {
@@ -131,11 +141,11 @@ function markdown(results) {
   ];
   for (const v of results.variants) {
     const [a, b] = SIZES.map((n) => v.audits.find((r) => r.n === n));
-    lines.push(`| ${v.package}@${v.version} | \`${v.call}\` | ${cell(a)} | ${cell(b)} | ${a?.could_detect ?? '—'} / ${b?.could_detect ?? '—'} | ${b?.largest_deviation ?? '—'} |`);
+    lines.push(`| ${v.package}@${v.version} | ${code(v.call)} | ${cell(a)} | ${cell(b)} | ${a?.could_detect ?? '—'} / ${b?.could_detect ?? '—'} | ${esc(b?.largest_deviation ?? '—')} |`);
   }
   lines.push('', '## What the source says', '', '| package | randomness | algorithm | cause of bias read from the source |', '| --- | --- | --- | --- |');
   for (const v of results.variants) {
-    lines.push(`| ${v.package}@${v.version} (\`${v.id}\`) | ${v.seeding} | ${v.algorithm} | ${v.cause} |`);
+    lines.push(`| ${v.package}@${v.version} (${code(v.id)}) | ${esc(v.seeding)} | ${esc(v.algorithm)} | ${esc(v.cause)} |`);
   }
   lines.push('', 'Every audit\'s full command is in results.json (`command`); the copies\' seeds follow from the run seed.', '');
   return lines.join('\n');

@@ -7,7 +7,7 @@ export default {
     {
       id: 'knuth-shuffle-seeded',
       algorithm: "Durstenfeld on seed-random (RC4), a new generator per call",
-      cause: "none found on Node ≥ 19: index.js:51-60; unseeded calls autoseed from global crypto (seed-random/index.js:37, 148-151); where there is no global crypto (Node ≤ 18) the fallback key is the clock in ms plus the global object (seed-random/index.js:153-154) — not audited here",
+      cause: "none found on Node ≥ 19: index.js:51-60; unseeded calls autoseed from global crypto (seed-random/index.js:37, 148-151); without a global crypto (Node 18 and older) the key falls back to the clock in ms, the global object and a pool that every generator's state is mixed into (seed-random/index.js:43, 153-154): not audited (2,000 decks of 52 with globalThis.crypto deleted held no repeat)",
       call: 'shuffle(deck)',
       seeding: 'no seed argument: seed-random seeds every call from crypto.getRandomValues (the run seed is ignored)',
       make: () => (deck) => shuffle(deck),

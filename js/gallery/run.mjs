@@ -135,6 +135,7 @@ function markdown(results) {
     `α = ${m.alpha} spent over the looks), each audit judged on its own. "Could detect" is the smallest one-cell`,
     'deviation the deciding run would have seen with 90% power. Seeds: the run seed',
     `${m.seed}; a seeded package takes the \`{seed}\` that shuffle-audit derives for each copy.`,
+    ...(m.rerun.length ? ['', `Rows rerun since with \`--only\`: ${m.rerun.join(', ')}.`] : []),
     '',
     '| package | call | n = 10 | n = 52 | could detect (n = 10 / 52) | largest deviation (n = 52) |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -161,7 +162,8 @@ async function main() {
   const cli = findCli(args.cli);
   const tool = (await execute(cli, ['--version'])).stdout.trim();
   const jsonPath = join(HERE, 'results.json');
-  const previous = args.only && existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')).variants : [];
+  const before = args.only && existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : null;
+  const previous = before?.variants ?? [];
   const adapters = [];
   for (const name of ADAPTERS) adapters.push([name, await loadAdapter(name)]);
   const known = adapters.flatMap(([, adapter]) => adapter.variants.map((v) => v.id));
@@ -193,14 +195,15 @@ async function main() {
     meta: {
       date: new Date().toISOString().slice(0, 10), tool, node: process.versions.node, cpu, cores: cpus().length,
       seed: args.seed, alpha: 0.001, looks: LOOKS, jobs: Number(JOBS),
-      total_seconds: Math.round((Date.now() - started) / 1000),
-      only: args.only,
+      // A partial rerun keeps the whole run's time and says which rows it replaced.
+      total_seconds: before ? before.meta.total_seconds : Math.round((Date.now() - started) / 1000),
+      rerun: args.only ? [...new Set([...(before?.meta.rerun ?? []), ...args.only])] : [],
     },
     variants,
   };
   writeAtomic(jsonPath, JSON.stringify(results, null, 1) + '\n');
   writeAtomic(join(HERE, 'results.md'), markdown(results));
-  process.stderr.write(`wrote results.json and results.md (${results.meta.total_seconds} s)\n`);
+  process.stderr.write(`wrote results.json and results.md (${Math.round((Date.now() - started) / 1000)} s)\n`);
 }
 
 main();

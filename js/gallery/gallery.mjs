@@ -38,6 +38,6 @@ export async function loadVariant(adapterName, variantId) {
 
 /** The installed version of an npm package (what package-lock.json pinned). */
 export function installedVersion(pkg) {
-  const dir = new URL(`./node_modules/${pkg}/package.json`, import.meta.url);
-  return JSON.parse(readFileSync(dir, 'utf8')).version;
+  const file = new URL(`./node_modules/${pkg}/package.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')).version;
 }

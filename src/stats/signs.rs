@@ -536,6 +536,16 @@ mod tests {
         }
     }
 
+    /// The largest |S| a sign pattern reaches: every term positive
+    /// (`weights[w]` terms of weight w).
+    fn largest_sum(weights: &[u64]) -> i64 {
+        weights
+            .iter()
+            .enumerate()
+            .map(|(w, &c)| w as i64 * c as i64)
+            .sum()
+    }
+
     /// P(|S| ≥ |s|) for S = Σ ε_i g(|x_i|), g = `heavy`'s weight, by
     /// enumerating every sign pattern.
     fn brute_heavy(sizes: &[u64], heavy: Heavy, s: i64) -> f64 {
@@ -557,12 +567,7 @@ mod tests {
             vec![0u64, 3, 0, 1, 2, 0, 1],
             vec![0u64, 0, 0, 0, 3],
         ] {
-            let weights = heavy.weighted(&sizes);
-            let most: i64 = weights
-                .iter()
-                .enumerate()
-                .map(|(w, &c)| w as i64 * c as i64)
-                .sum();
+            let most = largest_sum(&heavy.weighted(&sizes));
             for s in (0..=most).rev().step_by(2) {
                 let want = brute_heavy(&sizes, heavy, s);
                 for (whole, light) in [(MAX_EXACT_WORK, MAX_EXACT_WORK), (0, MAX_EXACT_WORK)] {
@@ -600,11 +605,7 @@ mod tests {
             vec![0u64, 3000, 800, 0, 0, 0, 0, 0, 0, 4],
         ] {
             let weights = heavy.weighted(&sizes);
-            let total: i64 = weights
-                .iter()
-                .enumerate()
-                .map(|(w, &c)| w as i64 * c as i64)
-                .sum();
+            let total = largest_sum(&weights);
             let variance: f64 = weights
                 .iter()
                 .enumerate()

@@ -28,6 +28,7 @@ function answer(message) {
 
 /** Answers with an error, and stops the other workers taking chunks. */
 function fail(e) {
+  if (answered) return;
   Atomics.store(control, NEXT, chunks);
   answer({
     error: e && e.message ? e.message : String(e),

@@ -63,7 +63,9 @@ impl Session {
             .expect("an outside subject resolves to one audit");
         let n = planned.n();
         if n > MAX_N {
-            return Err(format!("n: {n}: the page audits at most {MAX_N} items"));
+            return Err(format!(
+                "n: {n}: JavaScript (the page, the npm package) audits at most {MAX_N} items"
+            ));
         }
         Ok(Session {
             width: if n <= 256 { 1 } else { 2 },

@@ -1,0 +1,87 @@
+// What the package costs per trial: node js/bench.mjs (after js/build).
+//
+// Prints, side by side, ns per trial of (a) the same Fisher–Yates shuffle
+// in a bare loop on the package's seeded generator, on a fresh deck
+// 0..n-1 each trial (a reused array refilled, as the runner does, and a
+// newly allocated array), and (b) through the package, counting included:
+// the slope of audit()'s time between two trial counts, so that the fixed
+// cost of judging (tests, report files) is left out and shown apart; then
+// the worker_threads speed-up of a module path for 1 vs 2 workers. Medians
+// of REPEATS runs.
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { audit } = require("./lib/index.cjs");
+const { chunkRandom } = require("./lib/runner.cjs");
+
+const REPEATS = Number(process.env.REPEATS || 5);
+
+/** The shuffle every row times: Fisher–Yates (Durstenfeld). */
+function fisherYates(a, random) {
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const t = a[i]; a[i] = a[j]; a[j] = t;
+  }
+}
+
+/** The median of `xs`. */
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+/** Seconds `fn` takes, median of REPEATS runs (after one warm-up). */
+function time(fn) {
+  fn();
+  const runs = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const t0 = performance.now();
+    fn();
+    runs.push((performance.now() - t0) / 1000);
+  }
+  return median(runs);
+}
+
+/** (a): the bare loop on a refilled array, or (`allocate`) a new one each trial. */
+function bare(n, trials, allocate) {
+  const random = chunkRandom(1, 0), deck = new Array(n);
+  let sink = 0;
+  for (let t = 0; t < trials; t++) {
+    const a = allocate ? Array.from({ length: n }, (_, i) => i) : deck;
+    if (!allocate) for (let i = 0; i < n; i++) a[i] = i;
+    fisherYates(a, random);
+    sink += a[0];
+  }
+  return sink;
+}
+
+const rows = [];
+for (const [n, small, large] of [[10, 200_000, 2_200_000], [52, 100_000, 700_000]]) {
+  const refilled = time(() => bare(n, large, false)) / large * 1e9;
+  const allocated = time(() => bare(n, large, true)) / large * 1e9;
+  const t1 = time(() => audit(fisherYates, { n, trials: small }));
+  const t2 = time(() => audit(fisherYates, { n, trials: large }));
+  const perTrial = (t2 - t1) / (large - small) * 1e9;
+  const fixed = t1 - perTrial * small / 1e9;
+  rows.push({ n, refilled, allocated, perTrial, fixed });
+}
+
+console.log(`CPU: ${os.cpus()[0].model} (${os.cpus().length} logical cores), Node ${process.version}, medians of ${REPEATS}`);
+console.log("  n | bare, refilled | bare, new array | package (counting) | package - bare (refilled) | judging (once)");
+for (const r of rows) {
+  console.log(`${String(r.n).padStart(3)} | ${r.refilled.toFixed(1).padStart(11)} ns | ${r.allocated.toFixed(1).padStart(12)} ns | ` +
+    `${r.perTrial.toFixed(1).padStart(15)} ns | ${(r.perTrial - r.refilled).toFixed(1).padStart(22)} ns | ` +
+    `${(r.fixed * 1000).toFixed(0).padStart(10)} ms`);
+}
+
+const module = path.join(here, "test", "fixtures", "fisher-yates.cjs");
+const trials = Number(process.env.WORKER_TRIALS || 2_000_000);
+const speed = {};
+for (const workers of [1, 2]) speed[workers] = time(() => audit(module, { n: 52, trials, workers }));
+console.log(`worker_threads, a module path, n = 52, ${trials.toLocaleString("en-US")} trials (judging included): ` +
+  `1 worker ${speed[1].toFixed(2)} s, 2 workers ${speed[2].toFixed(2)} s, speed-up ${(speed[1] / speed[2]).toFixed(2)}×`);

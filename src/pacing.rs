@@ -20,6 +20,38 @@ pub const BATCH: usize = 256;
 /// chunk, from worker threads).
 pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 
+/// The seconds a run takes, where the platform has a clock. WebAssembly
+/// in a browser or Node (`wasm32-unknown-unknown`) has none in std
+/// (`Instant::now` traps there), so the page and the npm package state
+/// their own seconds and this reads 0: the one place the library's timing
+/// knows of the platform.
+#[derive(Debug, Clone, Copy)]
+pub struct Stopwatch(
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))] std::time::Instant,
+);
+
+impl Stopwatch {
+    /// Starts timing now.
+    pub fn start() -> Self {
+        Stopwatch(
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            std::time::Instant::now(),
+        )
+    }
+
+    /// Seconds since [`start`](Self::start).
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub fn seconds(&self) -> f64 {
+        self.0.elapsed().as_secs_f64()
+    }
+
+    /// 0: no clock.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    pub fn seconds(&self) -> f64 {
+        0.0
+    }
+}
+
 /// A progress sink that ignores everything.
 pub fn no_progress(_: u64) {}
 

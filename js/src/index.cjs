@@ -326,7 +326,8 @@ function assertFairPicks(pick, opts) {
  * `trials` reads only the first decks.
  */
 function auditOrders(orders, opts) {
-  return require("./orders.cjs").auditOrders(orders, opts, { form, session, judged, memory });
+  const result = shown => new AuditResult(shown);
+  return require("./orders.cjs").auditOrders(orders, opts, { form, session, judged, result, memory });
 }
 
 /**

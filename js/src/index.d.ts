@@ -155,7 +155,7 @@ export function assertFairSamples(sample: Subject<Sample>, options: SampleOption
 export function auditPicks(pick: Subject<Pick>, options: PickOptions): AuditResult;
 /** auditPicks(), then throws AssertionError unless no bias was detected. */
 export function assertFairPicks(pick: Subject<Pick>, options: PickOptions): AuditResult;
-/** Audits permutations already made: decks (numbers or distinct labels) or a typed array of trials × n items. */
+/** Audits decks already made: numbers, labels (repeated labels make a shoe, read whole) or a typed array of trials × n items. */
 export function auditOrders(
   orders: ArrayLike<ArrayLike<number | string>> | Uint8Array | Uint16Array | Uint32Array,
   options?: OrdersOptions,

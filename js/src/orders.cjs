@@ -34,21 +34,15 @@ function line(deck, t) {
   return items.join(" ");
 }
 
-/**
- * Refuses a first deck whose items repeat (a shoe): the Session counts
- * decks in batches and cannot yet judge a shoe (the command line and
- * Python read one whole and can).
- */
-function refuseShoe(deck) {
+/** Whether `deck`'s items repeat (a shoe: several decks shuffled together). */
+function repeats(deck) {
   const seen = new Set();
   for (const v of deck) {
     const key = typeof v === "string" ? v : String(v);
-    if (seen.has(key)) {
-      throw new UserError(`orders[0]: ${JSON.stringify(v)} appears twice: decks whose items repeat (a shoe) are ` +
-        "not read by the npm package yet; audit them with `shuffle-audit audit --input FILE` or Python's audit_orders");
-    }
+    if (seen.has(key)) return true;
     seen.add(key);
   }
+  return false;
 }
 
 /** The trials to read: `trials` if given (at most what there is), else every deck. */
@@ -100,10 +94,22 @@ function countText(run, orders, trials, name) {
 }
 
 /**
- * Audits `orders` (see index.cjs's auditOrders), with index.cjs's request
- * helpers `form`, `session`, `judged` and the wasm `memory`.
+ * Judges the first `trials` decks of a shoe (items that repeat) read whole
+ * as lines of the text format, as `shuffle-audit audit --input FILE` reads
+ * a file: the kinds and the order tests come from the whole input.
  */
-function auditOrders(orders, opts, { form, session, judged, memory }) {
+function judgeShoe(run, orders, trials) {
+  const lines = new Array(trials);
+  for (let t = 0; t < trials; t++) lines[t] = line(orders[t], t);
+  return run.judgeText(lines.join("\n") + "\n");
+}
+
+/**
+ * Audits `orders` (see index.cjs's auditOrders), with index.cjs's request
+ * helpers `form`, `session`, `judged`, `result` (an AuditResult of a
+ * judged Shown) and the wasm `memory`.
+ */
+function auditOrders(orders, opts, { form, session, judged, result, memory }) {
   opts = opts === undefined || opts === null ? {} : opts;
   const typed = orders instanceof Uint8Array || orders instanceof Uint16Array || orders instanceof Uint32Array;
   let n = opts.n, available;
@@ -118,7 +124,6 @@ function auditOrders(orders, opts, { form, session, judged, memory }) {
     available = orders.length;
     if (available > 0) {
       line(orders[0], 0);
-      refuseShoe(orders[0]);
       // Items per deck: the first deck's unless given (the library checks every deck against it).
       if (n === undefined) n = orders[0].length;
     }
@@ -132,6 +137,7 @@ function auditOrders(orders, opts, { form, session, judged, memory }) {
   const run = session(asked);
   try {
     const start = Date.now();
+    if (!typed && repeats(orders[0])) return result(judgeShoe(run, orders, trials));
     if (typed) countTyped(run, orders, run.n(), trials, memory);
     else countText(run, orders, trials, asked.name);
     return judged(run, (Date.now() - start) / 1000);

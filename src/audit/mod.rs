@@ -44,11 +44,10 @@ pub use crate::pacing::{CHUNK_TRIALS, ChunkRange, Progress, no_progress};
 pub use crate::sequential::{Look, look_schedule};
 
 use crate::error::{Error, Front, Opt, Result};
-use crate::pacing::in_pool;
+use crate::pacing::{Stopwatch, in_pool};
 use crate::sequential::Plan;
 use crate::stats::{self, TestResult, Verdict, holm_log10};
 use crate::values::check_alpha;
-use std::time::Instant;
 
 /// The significance level used when none is given: strict, because a run
 /// usually audits many subjects and a false alarm is costly.
@@ -307,9 +306,9 @@ pub fn run_with<K: Kind>(
         K::check(spec)?;
     }
     K::prepare(spec);
-    let start = Instant::now();
+    let start = Stopwatch::start();
     let produced = produce()?;
-    let seconds = start.elapsed().as_secs_f64();
+    let seconds = start.seconds();
     in_pool(spec.threads, || evaluate(spec, produced, seconds, alpha))?
 }
 
@@ -381,18 +380,12 @@ pub fn read_given<K: Kind>(
 ) -> Result<Audit<K>> {
     check_alpha(alpha)?;
     K::prepare(spec);
-    let start = Instant::now();
+    let start = Stopwatch::start();
     let name = spec.subject.to_string();
     let produced = in_pool(spec.threads, || {
         K::read_from(spec, reader, &name, format, progress)
     })??;
-    of_read(
-        spec,
-        produced,
-        start.elapsed().as_secs_f64(),
-        alpha,
-        from_function,
-    )
+    of_read(spec, produced, start.seconds(), alpha, from_function)
 }
 
 /// Audits output the caller has already counted (read from a buffer or an
@@ -522,7 +515,7 @@ pub fn run_until_decisive<K: Kind>(
     check_alpha(alpha)?;
     let plan = Plan::new(spec.trials, max_trials, alpha, audits_in_run)?;
     K::prepare(spec);
-    let start = Instant::now();
+    let start = Stopwatch::start();
     let seq = in_pool(spec.threads, || {
         plan.run(
             spec.seed,
@@ -567,7 +560,7 @@ pub fn run_until_decisive<K: Kind>(
             },
         )
     })??;
-    let seconds = start.elapsed().as_secs_f64();
+    let seconds = start.seconds();
     let mut audit = in_pool(spec.threads, || evaluate(spec, seq.tally, seconds, alpha))??;
     audit.conclude(seq.log10_p_adjusted, alpha, seq.share);
     audit.looks = seq.looks;

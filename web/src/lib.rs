@@ -129,6 +129,15 @@ impl Session {
         self.0.merge(json).map_err(js)
     }
 
+    /// The audit of `text`, every deck of the run as lines of the text
+    /// format, read whole as the command line reads a file (decks whose
+    /// items repeat: a shoe), with its files.
+    #[wasm_bindgen(js_name = judgeText)]
+    pub fn judge_text(&self, text: &str) -> Result<Shown, JsError> {
+        let audit = self.0.judge_whole(text).map_err(js)?;
+        Shown::of(audit.as_ref(), true).map_err(js)
+    }
+
     /// The audit of what was counted, in `seconds`; with `files`, every
     /// file the command line writes for it too (the end of the run).
     pub fn judge(&self, seconds: f64, files: bool) -> Result<Shown, JsError> {

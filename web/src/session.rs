@@ -152,6 +152,18 @@ impl Session {
         self.read(lines.as_bytes(), Format::Text)
     }
 
+    /// Reads and judges `text`, every deck of the run at once (one per
+    /// line), exactly as `shuffle-audit audit --input FILE` reads a text
+    /// file: the way for decks whose items repeat (a shoe), whose kinds and
+    /// order tests only the whole input tells. Nothing else of the session
+    /// is counted.
+    pub fn judge_whole(&self, text: &str) -> Result<Box<dyn Judged>, String> {
+        let mut bytes = text.as_bytes();
+        self.planned
+            .read_given(&mut bytes, Format::Text, self.alpha, false, &no_progress)
+            .map_err(|e| e.to_string())
+    }
+
     /// Everything counted so far, as a tally file saves it (JSON): what
     /// one worker hands to another, to be merged with
     /// [`merge`](Self::merge). Fails when nothing has been counted.

@@ -293,3 +293,36 @@ fn bad_fields_are_refused_in_javascripts_words() {
     .unwrap();
     assert_eq!(s.planned().n(), 2);
 }
+
+#[test]
+fn a_shoe_read_whole_matches_the_command_line() {
+    // Two decks of eight cards (kinds A..H), shuffled together: items
+    // repeat, so the kinds and the order tests come from the whole input.
+    let kinds = ["A", "B", "C", "D", "E", "F", "G", "H"];
+    let lines: Vec<String> = decks(16, 6_000, false, 21)
+        .iter()
+        .map(|d| {
+            let items: Vec<&str> = d.iter().map(|&i| kinds[usize::from(i) % 8]).collect();
+            items.join(" ")
+        })
+        .collect();
+    let text = lines.join("\n") + "\n";
+    let file = scratch("shoe.txt");
+    std::fs::write(&file, &text).unwrap();
+    let s = session(&Form {
+        trials: String::new(),
+        ..form("deck", 16, 1, 5)
+    })
+    .unwrap();
+    let judged = s.judge_whole(&text).unwrap();
+    let summary = shuffle_audit::study::Summary::of(
+        std::slice::from_ref(&judged),
+        judged.alpha(),
+        &Default::default(),
+    );
+    let page: Value = serde_json::from_str(&summary.to_json()).unwrap();
+    let cli = cli_summary(&file, &["-n", "16", "--seed", "5"]);
+    assert_eq!(page["audits"][0]["trials"], 6_000);
+    assert_ne!(page["audits"][0]["verdict"], "biased");
+    assert_eq!(judged_part(&page), judged_part(&cli));
+}

@@ -5,17 +5,33 @@
 // Math.random's), which doubles the speed of a shuffle calling it.
 "use strict";
 
-function seededRandom(seed) {
+/** MurmurHash3's 32-bit finaliser: a bijection that mixes every bit. */
+function mix32(z) {
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  return (z ^ (z >>> 16)) >>> 0;
+}
+
+/**
+ * A seeded generator of numbers in [0, 1), as `Math.random` returns them.
+ * `seed` is a whole number below 2^53; `stream` (a whole number below
+ * 2^32, 0 by default) picks one of many independent streams of the same
+ * seed (one per chunk of a run): stream 0 is the seed's own stream, and
+ * every other stream's state is the seed's XORed with words hashed from
+ * the stream's number, so that streams share nothing.
+ */
+function seededRandom(seed, stream = 0) {
   // The seed (a whole number below 2^53) as two 32-bit halves.
   let x = ((seed % 4294967296) >>> 0) ^ Math.imul(Math.floor(seed / 4294967296), 0x9e3779b9);
   const splitmix32 = () => {
     x = (x + 0x9e3779b9) | 0;
-    let z = x;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
+    return mix32(x);
   };
   const state = new Int32Array([splitmix32(), splitmix32(), splitmix32(), splitmix32()]);
+  if (stream !== 0) {
+    const s = mix32(stream >>> 0);
+    for (let i = 0; i < 4; i++) state[i] ^= mix32((s + Math.imul(i + 1, 0x632be5ab)) | 0);
+  }
   const made = new Float64Array(1024);
   let next = made.length;
   const refill = () => {

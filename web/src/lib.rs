@@ -15,6 +15,7 @@ pub mod view;
 
 use serde::Deserialize;
 use shuffle_audit::audit::Judged;
+use shuffle_audit::error::Front;
 use shuffle_audit::request::Form;
 use shuffle_audit::study::Summary;
 use wasm_bindgen::prelude::*;
@@ -34,6 +35,15 @@ struct Asked {
     preset: Option<String>,
     #[serde(default)]
     presets: Vec<String>,
+}
+
+/// The module's memory (a `WebAssembly.Memory`), where
+/// [`Session::batch`] points: JavaScript writes decks into its buffer.
+/// The glue of every wasm-bindgen target exports this function, so that
+/// the page and Node reach the memory the same way.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
 }
 
 /// An audit under way ([`session::Session`]).
@@ -127,12 +137,18 @@ impl Session {
     }
 }
 
-/// A judged audit, for the page: its view (JSON), picture colours and
-/// downloadable files.
+/// A judged audit, for the page and the npm package: its view (JSON),
+/// picture colours, counts, failure message and downloadable files.
 #[wasm_bindgen]
 pub struct Shown {
     drawn: view::Drawn,
     files: Vec<(String, Vec<u8>)>,
+    /// Why the audit is not "no bias detected", worded for JavaScript.
+    failure: String,
+    /// The counts as rows ([`Judged::table`]).
+    table: Vec<Vec<u64>>,
+    /// A folder-safe name of the subject.
+    slug: String,
 }
 
 impl Shown {
@@ -153,6 +169,9 @@ impl Shown {
         Ok(Shown {
             drawn: view::Drawn::of(audit),
             files: written,
+            failure: audit.failure_message(Front::JavaScript),
+            table: audit.table(),
+            slug: audit.slug(),
         })
     }
 }
@@ -176,6 +195,30 @@ impl Shown {
     #[wasm_bindgen(getter)]
     pub fn legend(&self) -> Vec<u8> {
         self.drawn.legend.clone()
+    }
+
+    /// Why the audit is not "no bias detected", in the words of the
+    /// library's `assert_fair` (the decisive test, its p and the largest
+    /// deviation, or for an inconclusive run the trials a verdict needs,
+    /// spelled `trials: 4629`); what `assertFair` throws.
+    #[wasm_bindgen(getter, js_name = failureMessage)]
+    pub fn failure_message(&self) -> String {
+        self.failure.clone()
+    }
+
+    /// The counts every front shows, as JSON rows: a shuffle's
+    /// position-by-value matrix (by kind for a deck whose items repeat), a
+    /// sampler's draws per item as one row.
+    #[wasm_bindgen(getter)]
+    pub fn table(&self) -> String {
+        serde_json::to_string(&self.table).expect("counts serialise")
+    }
+
+    /// A folder-safe name of the subject (where a failing assertion
+    /// writes its report).
+    #[wasm_bindgen(getter)]
+    pub fn slug(&self) -> String {
+        self.slug.clone()
     }
 
     /// The names of the files (none for a live look): `summary.json` first.

@@ -1,0 +1,239 @@
+// The one JavaScript core that runs a user's shuffle or sampler for the
+// library: the page's workers and the npm package (Node) both use it. It
+// calls the user's function, checks what it returns, writes decks straight
+// into the WebAssembly module's memory (or sampler draws as text lines)
+// and lets the wasm `Session` count them; verdicts, defaults and words are
+// the library's.
+//
+// The chunk contract: a run of T trials is cut into chunks of
+// CHUNK_TRIALS; chunk c holds trials [c*CHUNK_TRIALS, min(T, (c+1)*CHUNK_TRIALS))
+// and draws from its own generator, chunkRandom(seed, c). A worker counts
+// each chunk it takes into its own Session as one stream, in batches of a
+// fixed size, the last counted with `last`; so the counts are the same for
+// any number of workers taking the chunks in any order, and add up with
+// countsJson()/mergeCounts().
+//
+// A plain script (no import or export; needs random.js's seededRandom):
+// web/build puts it into the page's worker, js/build wraps it as a
+// CommonJS module.
+"use strict";
+
+/**
+ * Trials per chunk: a multiple of 3, so that every chunk but the last
+ * holds whole serial-test triples (the Session counts decks three by
+ * three within a stream).
+ */
+const CHUNK_TRIALS = 3 << 13;
+
+/**
+ * Decks or draws per batch handed to the Session (fewer when the
+ * Session's maxBatch() is smaller): fixed, so that a chunk is cut the same
+ * way on every machine.
+ */
+const BATCH_TRIALS = 1 << 13;
+
+/** A user error: a clear message about the request or the user's function, not a verdict. */
+class UserError extends Error {}
+UserError.prototype.name = "UserError";
+
+/** The number of chunks a run of `trials` trials is cut into. */
+function chunkCount(trials) {
+  return Math.ceil(trials / CHUNK_TRIALS);
+}
+
+/** The trials of chunk `chunk` of a run of `trials`: [first, end). */
+function chunkTrials(chunk, trials) {
+  return [chunk * CHUNK_TRIALS, Math.min(trials, (chunk + 1) * CHUNK_TRIALS)];
+}
+
+/** Chunk `chunk`'s own seeded generator: stream `chunk` of the run's seed (random.js). */
+function chunkRandom(seed, chunk) {
+  return seededRandom(seed, chunk);
+}
+
+/**
+ * The function named `name` defined by the user's `code` (the page's text
+ * box); a UserError naming `signature` when the code does not run or
+ * defines no such function.
+ */
+function compile(code, name, signature) {
+  let found;
+  try {
+    found = new Function(`"use strict";\n${code}\n;return typeof ${name} === "function" ? ${name} : undefined;`)();
+  } catch (e) {
+    throw new UserError(`The code does not run: ${e.message}`);
+  }
+  if (typeof found !== "function") {
+    throw new UserError(`Define a function ${signature}: the code has no function named ${name}.`);
+  }
+  return found;
+}
+
+/** Items for a message: at most 12 of them, strings quoted. */
+function shown(items) {
+  const list = Array.from(items).slice(0, 12).map(x => (typeof x === "string" ? JSON.stringify(x) : String(x)));
+  return "[" + list.join(", ") + (items.length > 12 ? ", …" : "") + "]";
+}
+
+/** Why `deck` is not a permutation of 0..n-1, in words (null if it is one). */
+function notAPermutation(deck, n) {
+  if (!deck || typeof deck !== "object" || typeof deck.length !== "number") {
+    return `it returned ${typeof deck === "string" ? JSON.stringify(deck) : String(deck)}, not an array`;
+  }
+  if (deck.length !== n) {
+    return `it returned ${deck.length} items instead of ${n} (${deck.length < n ? "it lost" : "it added"} ` +
+      `${Math.abs(n - deck.length)}): ${shown(deck)}`;
+  }
+  const seen = new Array(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    const v = deck[i];
+    if (!Number.isInteger(v) || v < 0 || v >= n) {
+      return `${typeof v === "string" ? JSON.stringify(v) : String(v)} at position ${i} is not one of the items ` +
+        `0..${n - 1}: ${shown(deck)}`;
+    }
+    seen[v]++;
+  }
+  const twice = seen.findIndex(c => c > 1), lost = seen.findIndex(c => c === 0);
+  if (twice < 0) return null;
+  return `it lost item ${lost} and has ${twice} twice: ${shown(deck)}`;
+}
+
+/** An exception's message, whatever was thrown. */
+function messageOf(e) {
+  return e && e.message ? e.message : String(e);
+}
+
+/**
+ * Runs `fn` with `Math.random` replaced by `random` (so that a function
+ * calling Math.random itself draws from the chunk's seeded generator),
+ * restoring it afterwards, also when `fn` throws.
+ */
+function withMathRandom(random, fn) {
+  const saved = Math.random;
+  Math.random = random;
+  try {
+    return fn();
+  } finally {
+    Math.random = saved;
+  }
+}
+
+/**
+ * Runs chunk `chunk` of a run of `trials` shuffles: `shuffle(deck, random)`
+ * on a fresh deck 0..n-1 each trial (in place, or returning the shuffled
+ * deck), each deck checked and written into `session`'s batch in the wasm
+ * `memory` (a WebAssembly.Memory), counted as one stream. `Math.random` is
+ * `random` meanwhile. `onBatch(decks)`, if given, is called after each
+ * batch counted. Throws a UserError naming the (1-based) trial whose deck
+ * loses, adds or repeats an item, is not an array, or whose call throws.
+ */
+function runShuffleChunk(session, shuffle, chunk, trials, random, memory, onBatch) {
+  const [first, end] = chunkTrials(chunk, trials);
+  const n = session.n(), wide = session.width() === 2;
+  const most = Math.max(1, Math.min(BATCH_TRIALS, session.maxBatch()));
+  const deck = new Array(n), seen = new Uint32Array(n), small = n <= 31, full = small ? (1 << n) - 1 : 0;
+  let stamp = 0;
+  withMathRandom(random, () => {
+    for (let done = first; done < end;) {
+      const count = Math.min(most, end - done);
+      const at = session.batch(count);
+      const out = wide ? new Uint16Array(memory.buffer, at, count * n) : new Uint8Array(memory.buffer, at, count * n);
+      for (let t = 0, o = 0; t < count; t++, o += n) {
+        if (deck.length !== n) deck.length = n;
+        for (let i = 0; i < n; i++) deck[i] = i;
+        let result;
+        try {
+          result = shuffle(deck, random);
+        } catch (e) {
+          throw new UserError(`shuffle threw an exception at trial ${done + t + 1}: ${messageOf(e)}`);
+        }
+        const a = result === undefined ? deck : result;
+        let ok = a !== null && typeof a === "object" && a.length === n;
+        if (ok && small) {
+          // Up to 31 items: one bit per item seen.
+          let bits = 0;
+          for (let i = 0; i < n; i++) {
+            const v = a[i];
+            out[o + i] = v;
+            bits |= v === (v & 31) ? 1 << v : 0x80000000;
+          }
+          ok = bits === full;
+        } else if (ok) {
+          stamp++;
+          for (let i = 0; ok && i < n; i++) {
+            const v = a[i];
+            if (v >= 0 && v < n && v === (v | 0) && seen[v] !== stamp) {
+              seen[v] = stamp;
+              out[o + i] = v;
+            } else {
+              ok = false;
+            }
+          }
+        }
+        if (!ok) {
+          throw new UserError(`shuffle returned a deck that is not the items it was given, at trial ${done + t + 1}: ` +
+            notAPermutation(a, n) + ".");
+        }
+      }
+      done += count;
+      session.count(count, done === end);
+      if (onBatch) onBatch(count);
+    }
+  });
+}
+
+/**
+ * What a sampler request hands the user's function, from the request
+ * `asked` (the Form's text fields, which the library has already read and
+ * accepted): `pick` (whether it is a weighted pick), `weights` (numbers),
+ * `k` and the function's `name`.
+ */
+function samplerArgs(asked) {
+  const pick = asked.holds === "pick";
+  return {
+    pick,
+    name: pick ? "pick" : "sample",
+    weights: pick ? String(asked.weights).split(",").map(w => Number(w.trim())) : [],
+    k: pick ? 1 : Number(asked.k),
+  };
+}
+
+/**
+ * Runs chunk `chunk` of a run of `trials` draws of a sampler:
+ * `draw(n, k, random)` returning k distinct items of 0..n-1 (a sample), or
+ * `draw(weights, random)` returning one index (a pick), as the request
+ * `asked` (the Form's fields) holds; each draw checked and counted into
+ * `session` as a text line. `Math.random` is `random` meanwhile;
+ * `onBatch(draws)` as for runShuffleChunk. Throws a UserError naming the
+ * (1-based) draw that is wrong or throws.
+ */
+function runSamplerChunk(session, draw, asked, chunk, trials, random, onBatch) {
+  const [first, end] = chunkTrials(chunk, trials);
+  const n = session.n(), { pick, name, weights, k } = samplerArgs(asked);
+  withMathRandom(random, () => {
+    for (let done = first; done < end;) {
+      const count = Math.min(BATCH_TRIALS, end - done);
+      const lines = new Array(count);
+      for (let t = 0; t < count; t++) {
+        let r;
+        try {
+          r = pick ? draw(weights, random) : draw(n, k, random);
+        } catch (e) {
+          throw new UserError(`${name} threw an exception at draw ${done + t + 1}: ${messageOf(e)}`);
+        }
+        const items = pick ? [r] : r;
+        if (!items || typeof items !== "object" || typeof items.length !== "number" || items.length !== k ||
+            !Array.from(items).every(v => Number.isInteger(v) && v >= 0 && v < n) ||
+            new Set(items).size !== items.length) {
+          throw new UserError(`${name} returned ${pick || !items || typeof items !== "object" ? String(r) : shown(items)} ` +
+            `at draw ${done + t + 1}: ` +
+            (pick ? `expected one index of 0..${n - 1}.` : `expected ${k} distinct items of 0..${n - 1}.`));
+        }
+        lines[t] = Array.prototype.join.call(items, " ");
+      }
+      session.countText(lines.join("\n") + "\n");
+      done += count;
+      if (onBatch) onBatch(count);
+    }
+  });
+}

@@ -177,7 +177,7 @@ function start() {
   j.name = j.asked.name;
   run = {
     j, judge: null, counters: [], chunks: 0, next: 0, finished: 0,
-    fresh: false, judging: false, ended: false, last: 0, started: 0,
+    fresh: false, judging: false, nextLook: 0, ended: false, last: 0, started: 0,
   };
   run.judge = hire(j, -1);
   run.judge.postMessage({ type: "judge", asked: j.asked });
@@ -225,7 +225,7 @@ function watch() {
       "with no verdict.");
     return;
   }
-  if (run.fresh && !run.judging && run.finished < run.chunks) askJudge(false);
+  if (run.fresh && !run.judging && run.finished < run.chunks && now >= run.nextLook) askJudge(false);
 }
 
 /** Asks the judge for a look (or, `last`, the verdict and files). */
@@ -292,8 +292,10 @@ function receive(m, state, j) {
       for (const c of run.counters) c.w.postMessage({ type: "finish" });
     }
   } else if (m.type === "counts") {
-    run.judge.postMessage({ type: "counts", worker: state.index, json: m.json });
-    run.fresh = true;
+    if (m.json !== null) {
+      run.judge.postMessage({ type: "counts", json: m.json });
+      run.fresh = true;
+    }
     if (m.last) {
       state.done = true;
       if (run.counters.every(c => c.done)) {
@@ -304,6 +306,10 @@ function receive(m, state, j) {
     }
   } else if (m.type === "look" || m.type === "done") {
     run.judging = false;
+    // A look that takes long (at n = 52 the deals' sample is sorted) waits
+    // three times as long before the next, so that the judge keeps to a
+    // quarter of a core or less.
+    run.nextLook = Date.now() + 3000 * m.took;
     show(m, j, m.type === "done");
     if (m.type === "done") {
       end();
@@ -497,11 +503,15 @@ function drawHeatmap() {
   ctx.rotate(-Math.PI / 2);
   ctx.fillText(`${v.axes[1]} →`, 0, 0);
   ctx.restore();
-  for (const [cell, colour] of [[v.deviation_cell, "#000"], [pointed, "#fff"]]) {
+  // The named deviation's cell in black on white, the pointed one in
+  // white on black: both show on any colour.
+  for (const [cell, outer, inner] of [[v.deviation_cell, "#fff", "#000"], [pointed, "#000", "#fff"]]) {
     if (!cell) continue;
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = 2;
-    ctx.strokeRect(g.left + cell[1] * across, g.top + cell[0] * down, across, down);
+    for (const [colour, width] of [[outer, 3], [inner, 1.5]]) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = width;
+      ctx.strokeRect(g.left + cell[1] * across, g.top + cell[0] * down, across, down);
+    }
   }
 }
 

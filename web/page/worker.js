@@ -6,11 +6,16 @@
 //   that the counts are the same whichever worker runs which chunk. It
 //   posts `ready`, `alive` (a heartbeat from inside the user's calls, at
 //   most ten a second, with the calls made so far), `chunk-done`, and
-//   `counts` (its Session's counts as JSON) after a chunk when a quarter
-//   of a second has passed since the last, and when told to `finish`.
-// - The judge resolves the request (`planned`: trials, n, chunks) and, on
-//   `look`, merges the latest counts of every counter into a fresh Session
-//   and judges them: `look` (the verdict so far) or `done` with the files.
+//   `counts`: what it counted since its last `counts` (whole chunks, as
+//   JSON), after a chunk when a quarter of a second has passed since the
+//   last, and when told to `finish`; then it counts into a fresh Session.
+//   (Sending only what is new keeps the exports small: at n = 52 a
+//   Session's counts hold a sample of the deals, which grows with the
+//   trials, to megabytes.)
+// - The judge resolves the request (`planned`: trials, n, chunks), merges
+//   every `counts` it is sent into its own Session (counts add, so any
+//   split into chunks and workers gives the same counts) and, on `look`,
+//   judges them: `look` (the verdict so far) or `done` with the files.
 // Either posts `error` for a request the library refuses or a broken
 // function. (Built into one script with the wasm-bindgen glue, the module's
 // bytes, random.js and runner.js by web/build.)
@@ -142,10 +147,18 @@ function runChunk(c) {
   if ((performance.now() - counter.lastExport) / 1000 >= EXPORT_EVERY) exportCounts(false);
 }
 
-/** Posts the counter's counts so far (`last`: all it will count). */
+/**
+ * Posts what the counter counted since its last export (`last`: the end)
+ * and starts a fresh Session for what comes next.
+ */
 function exportCounts(last) {
   counter.lastExport = performance.now();
-  const json = counter.run.counted() > 0 ? counter.run.countsJson() : null;
+  let json = null;
+  if (counter.run.counted() > 0) {
+    json = counter.run.countsJson();
+    counter.run.free();
+    counter.run = session(counter.job.asked);
+  }
   postMessage({ type: "counts", json, last });
 }
 
@@ -158,27 +171,22 @@ function startJudge(asked) {
   module();
   const run = session(asked);
   const trials = run.trials();
-  judge = { asked, latest: new Map() };
+  judge = { run };
   postMessage({ type: "planned", trials, n: run.n(), chunks: chunkCount(trials) });
-  run.free();
 }
 
-/** Judges the latest counts of every counter: a look, or the end with files. */
+/** Judges every count merged so far: a look, or the end with files. */
 function look(seconds, last) {
-  const run = session(judge.asked);
-  try {
-    for (const json of judge.latest.values()) run.mergeCounts(json);
-    const shown = run.judge(seconds, last);
-    const files = shown.fileNames().map(name => [name, shown.file(name)]);
-    const message = {
-      type: last ? "done" : "look", done: run.counted(), seconds,
-      view: JSON.parse(shown.view), rgba: shown.rgba, legend: shown.legend, files,
-    };
-    shown.free();
-    postMessage(message, [message.rgba.buffer, message.legend.buffer, ...files.map(f => f[1].buffer)]);
-  } finally {
-    run.free();
-  }
+  const start = performance.now();
+  const shown = judge.run.judge(seconds, last);
+  const files = shown.fileNames().map(name => [name, shown.file(name)]);
+  const message = {
+    type: last ? "done" : "look", done: judge.run.counted(), seconds,
+    view: JSON.parse(shown.view), rgba: shown.rgba, legend: shown.legend, files,
+    took: (performance.now() - start) / 1000,
+  };
+  shown.free();
+  postMessage(message, [message.rgba.buffer, message.legend.buffer, ...files.map(f => f[1].buffer)]);
 }
 
 /** Math.random itself, for runs on it (runner.js replaces it during a chunk). */
@@ -191,7 +199,7 @@ onmessage = event => {
     else if (m.type === "chunk") runChunk(m.chunk);
     else if (m.type === "finish") exportCounts(true);
     else if (m.type === "judge") startJudge(m.asked);
-    else if (m.type === "counts") { if (m.json !== null) judge.latest.set(m.worker, m.json); }
+    else if (m.type === "counts") judge.run.mergeCounts(m.json);
     else if (m.type === "look") look(m.seconds, m.last);
   } catch (e) {
     let message = e instanceof UserError ? e.message : `${e && e.message ? e.message : e}`;

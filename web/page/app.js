@@ -177,7 +177,7 @@ function start() {
   j.name = j.asked.name;
   run = {
     j, judge: null, counters: [], chunks: 0, next: 0, finished: 0,
-    fresh: false, judging: false, nextLook: 0, ended: false, last: 0, started: 0,
+    fresh: false, judging: false, nextLook: 0, ended: false, last: 0, started: 0, shown: 0,
   };
   run.judge = hire(j, -1);
   run.judge.postMessage({ type: "judge", asked: j.asked });
@@ -325,8 +325,15 @@ function receive(m, state, j) {
   }
 }
 
-/** The bar and the trials so far (every counter's calls), with the rate. */
+/**
+ * The bar and the trials so far (every counter's calls), with the rate:
+ * at most ten times a second, so that the page's own thread (which hands
+ * out the chunks) stays free.
+ */
 function progress() {
+  const now = Date.now();
+  if (now - run.shown < 100) return;
+  run.shown = now;
   const done = Math.min(planned, run.counters.reduce((sum, c) => sum + c.calls, 0));
   const rate = done / Math.max(seconds(), 1e-9);
   $("bar").style.width = `${(100 * done / Math.max(planned, 1)).toFixed(1)}%`;

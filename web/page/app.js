@@ -313,6 +313,7 @@ function receive(m, state, j) {
     show(m, j, m.type === "done");
     if (m.type === "done") {
       end();
+      $("bar").style.width = "100%";
       const rate = m.done / Math.max(m.seconds, 1e-9);
       $("status").textContent = `${j.name}: ${m.done.toLocaleString("en")} trials in ${m.seconds.toFixed(2)} s ` +
         `(${rateWords(rate)} per second).`;

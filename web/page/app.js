@@ -271,7 +271,7 @@ function receive(m, state, j) {
     planned = m.trials;
     run.chunks = m.chunks;
     const n = counters(m.chunks);
-    for (let i = 0; i < n; i++) hire(j, i).postMessage({ type: "count", job: j });
+    for (let i = 0; i < n; i++) hire(j, i).postMessage({ type: "count", job: j, module: m.module });
     $("status").textContent = `Running ${j.name}: 0 of ${planned.toLocaleString("en")} trials…`;
     $("status").dataset.workers = String(n);
   } else if (m.type === "ready") {

@@ -12,7 +12,8 @@
 //   (Sending only what is new keeps the exports small: at n = 52 a
 //   Session's counts hold a sample of the deals, which grows with the
 //   trials, to megabytes.)
-// - The judge resolves the request (`planned`: trials, n, chunks), merges
+// - The judge resolves the request (`planned`: trials, n, chunks, and the
+//   compiled WebAssembly module for the counters), merges
 //   every `counts` it is sent into its own Session (counts add, so any
 //   split into chunks and workers gives the same counts) and, on `look`,
 //   judges them: `look` (the verdict so far) or `done` with the files.
@@ -29,12 +30,24 @@ const BEAT_EVERY = 100;
 const CLOCK_EVERY = 10;
 
 let wasm = null;
+/** The compiled WebAssembly module (the judge hands it to the counters). */
+let wasmModule = null;
 
-/** The WebAssembly module, instantiated once from the embedded bytes. */
-function module() {
+/**
+ * The WebAssembly module, instantiated once: from `given` (the judge's
+ * compiled module, which saves each counter decoding and compiling
+ * megabytes), else from the embedded bytes.
+ */
+function module(given) {
   if (wasm === null) {
-    const bytes = Uint8Array.from(atob(WASM_BASE64), ch => ch.charCodeAt(0));
-    wasm = wasm_bindgen.initSync({ module: bytes });
+    if (given) {
+      wasmModule = given;
+    } else {
+      const text = atob(WASM_BASE64), bytes = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      wasmModule = new WebAssembly.Module(bytes);
+    }
+    wasm = wasm_bindgen.initSync({ module: wasmModule });
   }
   return wasm;
 }
@@ -121,8 +134,8 @@ function watched(f, arity) {
 }
 
 /** Starts a counter: the request, the user's function, its own Session. */
-function startCounter(job) {
-  module();
+function startCounter(job, given) {
+  module(given);
   const run = session(job.asked);
   const holds = job.asked.holds;
   const name = holds === "deck" ? "shuffle" : holds === "pick" ? "pick" : "sample";
@@ -172,7 +185,7 @@ function startJudge(asked) {
   const run = session(asked);
   const trials = run.trials();
   judge = { run };
-  postMessage({ type: "planned", trials, n: run.n(), chunks: chunkCount(trials) });
+  postMessage({ type: "planned", trials, n: run.n(), chunks: chunkCount(trials), module: wasmModule });
 }
 
 /** Judges every count merged so far: a look, or the end with files. */
@@ -195,7 +208,7 @@ const MATH_RANDOM = Math.random.bind(Math);
 onmessage = event => {
   const m = event.data;
   try {
-    if (m.type === "count") startCounter(m.job);
+    if (m.type === "count") startCounter(m.job, m.module);
     else if (m.type === "chunk") runChunk(m.chunk);
     else if (m.type === "finish") exportCounts(true);
     else if (m.type === "judge") startJudge(m.asked);

@@ -558,6 +558,13 @@ function readout() {
     return;
   }
   const v = heat.v, g = heat.layout, [r, c] = pointed, i = r * v.cols + c, f = v.cells;
+  if (f.ratio.length === 0) {
+    box.textContent = `${v.axes[1]} ${g.rows[r]}, ${v.axes[0]} ${g.cols[c]}: the library sends cell figures ` +
+      `for pictures of up to 128 × 128 cells (this one has ${v.rows.toLocaleString("en")} × ` +
+      `${v.cols.toLocaleString("en")}); counts.csv has every count.`;
+    box.dataset.cell = `${r},${c}`;
+    return;
+  }
   box.textContent = `${v.axes[1]} ${g.rows[r]}, ${v.axes[0]} ${g.cols[c]}: ` +
     `observed ${figure(f.observed[i], "count")} · expected ${figure(f.expected[i], "count")} · ` +
     `O/E ${figure(f.ratio[i], "ratio")} · z ${figure(f.z[i], "z")}`;

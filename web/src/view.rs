@@ -56,7 +56,8 @@ pub struct View {
     pub column_names: Vec<String>,
     /// The rows' tick labels (position bins); empty for index ticks.
     pub row_names: Vec<String>,
-    /// Every cell's figures for the readout, row by row like the picture.
+    /// Every cell's figures for the readout, row by row like the picture
+    /// (none above [`MAX_FIGURE_CELLS`] cells).
     pub cells: CellFigures,
     /// The colour scale's range in words (`0.8× to 1.25×`).
     pub scale: String,
@@ -108,6 +109,11 @@ pub struct Drawn {
     pub legend: Vec<u8>,
 }
 
+/// The most cells whose figures a view carries (a 128 × 128 picture): a
+/// full matrix at n = 1,024 has a million cells, megabytes of figures at
+/// every look, each under a pixel of the page's picture.
+pub const MAX_FIGURE_CELLS: usize = 1 << 14;
+
 /// Steps of the colour bar, from 1/X up to X.
 pub const LEGEND_STEPS: usize = 65;
 
@@ -129,6 +135,7 @@ impl Drawn {
         let shuffle = audit.as_any().downcast_ref::<Audit<Shuffles>>();
         let mut deviation = record.largest_deviation;
         let mut deviation_cell = None;
+        let figures = panel.n * panel.columns <= MAX_FIGURE_CELLS;
         let (cells, row_names, column_names) = match shuffle {
             Some(a) => {
                 let matrix = cells(a.spec(), a.tally());
@@ -139,8 +146,18 @@ impl Drawn {
                     deviation_cell = Some([cell.position, cell.value]);
                 }
                 let (rows, columns) = tick_names(a, &matrix, &panel.column_names);
-                (shuffle_figures(&matrix), rows, columns)
+                let cells = if figures {
+                    shuffle_figures(&matrix)
+                } else {
+                    CellFigures::default()
+                };
+                (cells, rows, columns)
             }
+            None if !figures => (
+                CellFigures::default(),
+                Vec::new(),
+                panel.column_names.clone(),
+            ),
             None => (
                 table_figures(&audit.table(), &panel.ratios, panel.columns),
                 Vec::new(),

@@ -328,12 +328,13 @@ function receive(m, state, j) {
 
 /**
  * The bar and the trials so far (every counter's calls), with the rate:
- * at most ten times a second, so that the page's own thread (which hands
- * out the chunks) stays free.
+ * at most four times a second, as often as the looks, so that drawing
+ * the page (its own thread and the compositor's) takes little from the
+ * workers' cores.
  */
 function progress() {
   const now = Date.now();
-  if (now - run.shown < 100) return;
+  if (now - run.shown < LOOK_EVERY * 1000) return;
   run.shown = now;
   const done = Math.min(planned, run.counters.reduce((sum, c) => sum + c.calls, 0));
   const rate = done / Math.max(seconds(), 1e-9);

@@ -1,6 +1,9 @@
 // The browser page in headless Chromium: preset links reach the expected
-// verdicts, broken functions get a message and no verdict, the page is fast
-// enough, and its verdict is visible at 1280 and 400 px wide.
+// verdicts, broken functions get a message (with the line, or a hint) and no
+// verdict, a slow function is not taken for a hung one, one or two workers
+// give the same counts and verdict, two workers are faster than one, the
+// heatmap is large with a readout for every cell, and the verdict is
+// visible at 1280 and 400 px wide.
 //
 // Run by web/test/run (which builds the page and installs what is missing).
 // Screenshots go to target/web-test/.
@@ -8,11 +11,14 @@ import { chromium } from "playwright-core";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 import fs from "node:fs";
+import os from "node:os";
 import assert from "node:assert/strict";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const page0 = pathToFileURL(path.join(root, "web/dist/index.html")).href;
 const shots = path.join(root, "target/web-test");
+/** The speed test's deck and trials: a few seconds a run on one worker. */
+const SPEED_N = 10, SPEED_TRIALS = 8000000;
 fs.mkdirSync(shots, { recursive: true });
 
 const browser = await chromium.launch({
@@ -42,6 +48,12 @@ async function expect(fragment, word) {
   return r;
 }
 
+/** The text of the downloadable file called `name` of the audit shown. */
+async function download(name) {
+  return page.evaluate(async id => (await fetch(document.getElementById(id).href)).text(),
+    "download-" + name.replace(/[^a-z0-9]/gi, "-"));
+}
+
 /** Checks that an audit stops with an error mentioning `words`. */
 async function expectError(fragment, words, seconds = 30) {
   const r = await audit(fragment, seconds);
@@ -68,8 +80,11 @@ async function screenshot(width) {
 
 const t0 = Date.now();
 await expect("preset=sort-random-comparator&n=10&trials=100000&run=1", "biased");
+await heatmap();
 await screenshot(1280);
 await screenshot(400);
+await sameForAnyWorkers();
+await speedUp();
 const fy = await expect("preset=fisher-yates&n=10&trials=1000000&run=1", "no bias detected");
 console.log(`  speed: a JavaScript Fisher–Yates at n = 10 audited at ${(fy.rate / 1e6).toFixed(2)}M permutations/s`);
 assert.ok(fy.rate > 2e5, "far too slow: something is wrong");
@@ -92,6 +107,20 @@ await expectError(`${code("function shuffle(a) { a.pop(); }")}&n=10&trials=100&r
 await expectError(`${code("function shuffle(a) { throw new Error('no'); }")}&n=10&trials=100&run=1`, "threw");
 await expectError(`${code("function shuffle(a) { while (true) {} }")}&n=10&trials=100&run=1`, "has not returned");
 await expectError(`${code("function shufle(a) {}")}&n=10&trials=100&run=1`, "no function named shuffle");
+// Code written as a module is told what to change; a throw names its line.
+await expectError(`${code("export function shuffle(a) {}")}&n=10&trials=100&run=1`,
+  "remove `export`: the page defines the function itself");
+await expectError(`${code("// a comment\nfunction shuffle(a) {\n  throw new Error('no');\n}")}&n=10&trials=100&run=1`,
+  "threw an exception at trial 1: no (line 3 of your code)");
+// A slow but finite function (20 ms a call, 7 s in all on one worker) is
+// not stopped by the 5-second watchdog: its heartbeats come from inside its
+// calls, on the wall clock.
+const slow = "function shuffle(a, random) { const t = Date.now(); while (Date.now() - t < 20) {} " +
+  "for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(random() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; } }";
+const tSlow = Date.now();
+const r = await expect(`${code(slow)}&n=5&trials=350&workers=1&run=1`, "inconclusive");
+assert.ok(Date.now() - tSlow > 6000, `the slow run took ${Date.now() - tSlow} ms: not slow enough to test the watchdog`);
+assert.ok(r.status.includes("350 trials"), r.status);
 
 // An unknown preset is refused with the library's suggestion, not run as
 // another, and the link is kept as it was (issue 36).
@@ -107,4 +136,69 @@ await expect("preset=weighted-pick&mode=sampler&kind=pick&weights=1,2,3,4&trials
 await expect(`${code("function shuffle(a, random) { for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(random() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; } }")}&n=5&trials=200&run=1`, "inconclusive");
 
 await browser.close();
+
+/**
+ * The heatmap is at least 640 px, with ticks, and pointing at a cell shows
+ * the library's figures for it: the named deviation's cell here, whose O/E
+ * the findings state.
+ */
+async function heatmap() {
+  await page.locator("#heatmap").scrollIntoViewIfNeeded();
+  const box = await page.locator("#heatmap").boundingBox();
+  assert.ok(box.width >= 640 && box.height >= 640, `the heatmap is ${box.width}×${box.height} px`);
+  const v = await page.evaluate(() => heat.v);
+  assert.ok(v.deviation_cell, v.deviation);
+  const [r, c] = v.deviation_cell;
+  const g = await page.evaluate(() => heat.layout);
+  await page.mouse.move(box.x + (g.left + (c + 0.5) * 640 / v.cols) * box.width / g.width,
+    box.y + (g.top + (r + 0.5) * 640 / v.rows) * box.height / g.height);
+  const text = (await page.textContent("#readout")).trim();
+  console.log(`  heatmap ${Math.round(box.width)}×${Math.round(box.height)} px; deviation: ${v.deviation}\n  readout: ${text}`);
+  const i = r * v.cols + c;
+  assert.equal(await page.getAttribute("#readout", "data-cell"), `${r},${c}`);
+  assert.ok(text.startsWith(`position ${r}, value ${c}: observed ${v.cells.observed[i].toLocaleString("en")} · expected `), text);
+  assert.ok(text.includes(`O/E ${v.cells.ratio[i].toFixed(2)}×`) && text.includes(" · z "), text);
+  // The darkest cell on the picture's log scale is the one named.
+  assert.ok(v.deviation.includes(`${v.cells.ratio[i].toFixed(2)}× expected`), v.deviation);
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+/**
+ * One worker and two give the same counts, p-values and verdict: a biased
+ * run at n = 10 and a fair one at n = 52 (whose counts hold the deals'
+ * sample, merged from however the workers' exports fell).
+ */
+async function sameForAnyWorkers() {
+  for (const [fragment, word] of [["preset=sort-random-comparator&n=10&trials=300000", "biased"],
+    ["preset=fisher-yates&n=52&trials=150000", "inconclusive"]]) {
+    const runs = [];
+    for (const workers of [1, 2]) {
+      const r = await expect(`${fragment}&workers=${workers}&run=1`, word);
+      assert.equal(await page.getAttribute("#status", "data-workers"), String(workers));
+      const summary = JSON.parse(await download("summary.json")).audits[0];
+      runs.push({ r, counts: await download("counts.csv"), tests: summary.tests });
+    }
+    assert.equal(runs[0].counts, runs[1].counts, `${fragment}: the counts differ between 1 and 2 workers`);
+    assert.deepEqual(runs[0].tests, runs[1].tests, `${fragment}: the tests differ between 1 and 2 workers`);
+    assert.equal(runs[0].r.verdict, runs[1].r.verdict);
+    console.log(`  workers=1 and workers=2: identical counts and tests (${runs[0].tests.map(t => t.test).join(", ")})`);
+  }
+}
+
+/**
+ * Two workers run at least 1.7 times as fast as one (on two cores, with
+ * nothing else running): each run a few seconds, the best of two runs of
+ * each.
+ */
+async function speedUp() {
+  const fragment = w => `preset=fisher-yates&n=${SPEED_N}&trials=${SPEED_TRIALS}&workers=${w}&run=1`;
+  const best = { 1: 0, 2: 0 };
+  for (const w of [1, 2, 1, 2]) best[w] = Math.max(best[w], (await expect(fragment(w), "no bias detected")).rate);
+  const ratio = best[2] / best[1];
+  // Other work on the machine takes cores from the workers: the load says so.
+  console.log(`  speed at n = ${SPEED_N}: ${(best[1] / 1e6).toFixed(2)}M trials/s on 1 worker, ` +
+    `${(best[2] / 1e6).toFixed(2)}M on 2: ${ratio.toFixed(2)}× (${os.cpus().length} cores, ` +
+    `load average ${os.loadavg()[0].toFixed(1)})`);
+  assert.ok(ratio >= 1.7, `two workers are only ${ratio.toFixed(2)}× as fast as one`);
+}
 console.log(`browser test passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -181,8 +181,10 @@ function runShuffleChunk(session, shuffle, chunk, trials, random, memory, onBatc
   const [first, end] = chunkTrials(chunk, trials);
   const n = session.n(), wide = session.width() === 2;
   const most = Math.max(1, Math.min(BATCH_TRIALS, session.maxBatch()));
-  const deck = [], seen = new Uint32Array(n);
-  for (let i = 0; i < n; i++) deck.push(i);
+  // `new Array(n)`, not `[]` filled by push: with a packed array, Chromium's
+  // sort with a random comparator gave counts that changed run to run
+  // (measured on the page; Node was unaffected).
+  const deck = new Array(n), seen = new Uint32Array(n);
   let stamp = 0;
   const saved = Math.random;
   Math.random = random;

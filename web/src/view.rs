@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 use shuffle_audit::audit::Judged;
+use shuffle_audit::format::format_ratio;
 use shuffle_audit::report::format_p;
 use shuffle_audit::shuffle::{Cells, Columns, cells};
 use shuffle_audit::stats::PositionValueStats;
@@ -334,21 +335,9 @@ fn cell_words(audit: &Audit<Shuffles>, matrix: &Cells, [r, c]: [usize; 2]) -> St
     } else {
         format!(
             "{what} at position{plural} {at}: {}× expected",
-            ratio_words(ratio)
+            format_ratio(ratio)
         )
     }
-}
-
-/// O/E with enough decimals to show how far it is from 1, as the
-/// library's findings write it (two decimals unless closer to 1).
-fn ratio_words(ratio: f64) -> String {
-    let gap = (ratio - 1.0).abs();
-    let decimals = if gap >= 0.01 || gap == 0.0 {
-        2
-    } else {
-        ((-gap.log10()).ceil() as usize + 1).min(6)
-    };
-    format!("{ratio:.decimals$}")
 }
 
 #[cfg(test)]

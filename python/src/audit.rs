@@ -213,12 +213,11 @@ fn judged(
     rows: Option<u64>,
     format: Format,
     alpha: f64,
-    progress: Option<&Bound<'_, PyAny>>,
     control: &Arc<Control>,
 ) -> PyResult<Audit> {
     let mut reader = Stoppable::new(reader, control.clone());
     let total = Some(planned.trials().min(rows.unwrap_or(ALL_TRIALS))).filter(|&t| t != ALL_TRIALS);
-    let read = watched(py, control, total, progress, || {
+    let read = watched(py, control, total, || {
         planned.read_given(&mut reader, format, alpha, false, &|t| control.counted(t))
     })?;
     Ok(Audit {
@@ -236,13 +235,12 @@ fn drawn<R: Read + Send>(
     (planned, budget): (Box<dyn Planned>, Option<u64>),
     format: Format,
     alpha: f64,
-    progress: Option<&Bound<'_, PyAny>>,
     control: &Arc<Control>,
     reader: impl Fn(u64) -> R + Send + Sync,
 ) -> PyResult<Audit> {
     let count = |t| control.counted(t);
     let total = budget.unwrap_or(planned.trials());
-    let read = watched(py, control, Some(total), progress, || match budget {
+    let read = watched(py, control, Some(total), || match budget {
         None => planned.read_given(&mut reader(planned.trials()), format, alpha, true, &count),
         Some(max) => planned.read_until_decisive(
             alpha,
@@ -283,17 +281,11 @@ pub fn audit_shuffle(
     let from = format!("shuffled by a Python function, its generator seeded with {seed}");
     let planned = planned(py, asked, Feed::Drawn { from })?;
     let n = planned.0.n();
-    let control = Control::new();
+    let control = Control::new(progress);
     let shuffler: feeds::Drawer = Arc::new((shuffle, rng));
-    drawn(
-        py,
-        planned,
-        Format::U32,
-        alpha,
-        progress.as_ref(),
-        &control,
-        |trials| feeds::decks_shuffled(shuffler.clone(), n, trials, name.clone(), control.clone()),
-    )
+    drawn(py, planned, Format::U32, alpha, &control, |trials| {
+        feeds::decks_shuffled(shuffler.clone(), n, trials, name.clone(), control.clone())
+    })
 }
 
 /// Audits what `draw(rng)` returns, a sampler written in Python (k items,
@@ -312,17 +304,11 @@ pub fn audit_draws(
     let pick = asked.holds == "pick";
     let from = format!("drawn by a Python function, its generator seeded with {seed}");
     let planned = planned(py, asked, Feed::Drawn { from })?;
-    let control = Control::new();
+    let control = Control::new(progress);
     let drawer: feeds::Drawer = Arc::new((draw, rng));
-    drawn(
-        py,
-        planned,
-        Format::Text,
-        alpha,
-        progress.as_ref(),
-        &control,
-        |trials| feeds::lines_drawn(drawer.clone(), trials, pick, control.clone()),
-    )
+    drawn(py, planned, Format::Text, alpha, &control, |trials| {
+        feeds::lines_drawn(drawer.clone(), trials, pick, control.clone())
+    })
 }
 
 /// Audits output already made: a 2-D numpy integer array of shape
@@ -345,7 +331,7 @@ pub fn audit_given(
     // Decks come as a 2-D array read in place; samples and picks (rows
     // of k items, or items) are read as any iterable is.
     if deck && let Some(array) = feeds::numpy_array(given)? {
-        return audit_array(py, &array, asked, Feed::Given { from }, progress.as_ref());
+        return audit_array(py, &array, asked, Feed::Given { from }, progress);
     }
     let iter = given.try_iter().map_err(|_| {
         PyValueError::new_err(format!(
@@ -358,9 +344,8 @@ pub fn audit_given(
         ))
     })?;
     let (planned, _) = planned(py, asked, Feed::Given { from })?;
-    let control = Control::new();
+    let control = Control::new(progress);
     let reader = feeds::lines_of(iter.unbind(), pick, control.clone());
-    let progress = progress.as_ref();
     judged(
         py,
         planned.as_ref(),
@@ -368,7 +353,6 @@ pub fn audit_given(
         None,
         Format::Text,
         alpha,
-        progress,
         &control,
     )
 }
@@ -383,7 +367,7 @@ fn audit_array(
     array: &Bound<'_, PyAny>,
     mut asked: Asked,
     feed: Feed,
-    progress: Option<&Bound<'_, PyAny>>,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
     macro_rules! typed {
         ($($t:ty => $format:expr),*) => {$(
@@ -414,7 +398,7 @@ fn read_array<T: Element + numpy::Element>(
     asked: Asked,
     feed: Feed,
     format: Format,
-    progress: Option<&Bound<'_, PyAny>>,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
     let alpha = asked.alpha;
     let view = array.as_array();
@@ -449,7 +433,7 @@ fn read_array<T: Element + numpy::Element>(
         (None, true) => (Box::new(Records::text(view.view())), Format::Text),
         (None, false) => (Box::new(Records::new(view.view())), Format::U32),
     };
-    let control = Control::new();
+    let control = Control::new(progress);
     judged(
         py,
         planned.as_ref(),
@@ -457,7 +441,6 @@ fn read_array<T: Element + numpy::Element>(
         Some(view.nrows() as u64),
         format,
         alpha,
-        progress,
         &control,
     )
 }

@@ -26,19 +26,24 @@ const TICK: Duration = Duration::from_millis(50);
 const REPORT_EVERY: Duration = Duration::from_millis(100);
 
 /// What the calling thread and the run share: the request to stop, the
-/// trials counted so far and the first Python exception the run's own
-/// Python calls raised.
+/// trials counted so far, the first Python exception the run's own Python
+/// calls raised, and the progress callback the calling thread calls.
 #[derive(Default)]
 pub struct Control {
     stop: AtomicBool,
     done: AtomicU64,
     error: Mutex<Option<PyErr>>,
+    progress: Option<Py<PyAny>>,
 }
 
 impl Control {
-    /// A fresh control, shared with the run's readers.
-    pub fn new() -> Arc<Self> {
-        Arc::new(Self::default())
+    /// A fresh control, shared with the run's readers, reporting to
+    /// `progress(done, total)` if given.
+    pub fn new(progress: Option<Bound<'_, PyAny>>) -> Arc<Self> {
+        Arc::new(Self {
+            progress: progress.map(Bound::unbind),
+            ..Self::default()
+        })
     }
 
     /// Asks the run to stop.
@@ -109,18 +114,18 @@ impl<R: Read> Read for Stoppable<R> {
 }
 
 /// Runs `work` on a worker thread while this thread checks Python's
-/// signals every [`TICK`] and calls `progress(done, total)` every
-/// [`REPORT_EVERY`] and once at the end (`total`: `None` when the run's
-/// length is not known before it ends). An exception from either stops the
+/// signals every [`TICK`] and calls the control's `progress(done, total)`
+/// every [`REPORT_EVERY`] and once at the end (`total`: `None` when the
+/// run's length is not known before it ends). An exception from either stops the
 /// run and is raised once the worker has ended; `work`'s result is
 /// discarded.
 pub fn watched<T: Send>(
     py: Python<'_>,
     control: &Control,
     total: Option<u64>,
-    progress: Option<&Bound<'_, PyAny>>,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    let progress = control.progress.as_ref().map(|p| p.bind(py));
     std::thread::scope(|scope| {
         let (tx, mut rx) = mpsc::channel::<()>();
         let worker = scope.spawn(move || {

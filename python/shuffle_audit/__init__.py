@@ -21,7 +21,10 @@ command line (the Rust library is compiled into this package)::
   samplers of k of N items and weighted picks, from a function or draws.
 
 Every audit is deterministic for its seed. Bad input raises ``ValueError``
-in the command line's words.
+in the command line's words. Ctrl-C stops any audit within a second
+(``KeyboardInterrupt``; nothing is kept or written), and a run longer than
+about two seconds shows a progress bar where tqdm is installed
+(``progress=False`` silences it; ``progress=f`` calls ``f(done, total)``).
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ import json
 import os
 import random
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
 from . import _native
 
@@ -41,6 +45,7 @@ __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_SEED",
     "Result",
+    "__version__",
     "assert_fair",
     "assert_fair_picks",
     "assert_fair_sample",
@@ -52,6 +57,10 @@ __all__ = [
     "default_trials",
 ]
 
+__version__: str = _native.__version__
+"""The package's version: the library's, which ``shuffle-audit --version``
+prints."""
+
 DEFAULT_SEED: int = _native.DEFAULT_SEED
 """The seed used when none is given (the command line's too)."""
 
@@ -59,6 +68,13 @@ DEFAULT_ALPHA: float = _native.DEFAULT_ALPHA
 """The significance level used when none is given."""
 
 RngSpec = Union[str, Callable[[int], Any]]
+
+Progress = Union[bool, Callable[[int, Optional[int]], Any]]
+"""``progress=``: ``True`` (a tqdm bar where tqdm is installed, shown
+once a run has lasted about two seconds), ``False`` (nothing), or a function
+``progress(done, total)`` called about ten times a second and once at the
+end (``total`` is ``None`` when the input's length is known only at its
+end)."""
 
 
 def _asked(
@@ -75,6 +91,8 @@ def _asked(
     weights: Optional[Sequence[Any]] = None,
     base: Optional[int] = None,
     k: Optional[int] = None,
+    until_decisive: bool = False,
+    max_trials: Optional[int] = None,
 ) -> dict:
     """What a call asked, as the library's request reads it: every default,
     check and refusal is the library's (the command line's too), worded for
@@ -94,7 +112,57 @@ def _asked(
         "weights": None if weights is None else list(weights),
         "base": base,
         "k": k,
+        "until_decisive": bool(until_decisive),
+        "max_trials": max_trials,
     }
+
+
+class _Bar:
+    """``progress(done, total)`` drawn as a tqdm bar, opened at the first
+    call and shown only once the run has lasted two seconds (tqdm's
+    ``delay``)."""
+
+    def __init__(self, tqdm: Any, name: str) -> None:
+        self._tqdm = tqdm
+        self._name = name
+        self._bar: Any = None
+
+    def __call__(self, done: int, total: Optional[int]) -> None:
+        if self._bar is None:
+            self._bar = self._tqdm(
+                total=total, desc=self._name, unit=" trials", unit_scale=True, delay=2
+            )
+        self._bar.update(done - self._bar.n)
+
+    def close(self) -> None:
+        """Closes the bar, if one was opened."""
+        if self._bar is not None:
+            self._bar.close()
+
+
+@contextmanager
+def _progress(progress: Progress, name: str) -> Iterator[Optional[Callable[[int, Optional[int]], Any]]]:
+    """The callback the native run calls for ``progress=`` (see
+    :data:`Progress`), closed when the run ends however it ends."""
+    if progress is False or progress is None:
+        yield None
+    elif progress is True:
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            yield None
+            return
+        bar = _Bar(tqdm, name)
+        try:
+            yield bar
+        finally:
+            bar.close()
+    elif callable(progress):
+        yield progress
+    else:
+        raise ValueError(
+            f"progress={progress!r}: True, False or a function progress(done, total)"
+        )
 
 
 def default_trials(n: int, alpha: float = DEFAULT_ALPHA) -> int:
@@ -242,6 +310,8 @@ class Result:
         return Path(self._native.write_report(os.fspath(dir)))
 
     def _repr_html_(self) -> str:
+        """The verdict table and the picture, styled inline so that it reads
+        the same in Jupyter, VS Code, nbviewer or a plain HTML page."""
         cells = [
             ("subject", self.name),
             ("n", self.n),
@@ -252,13 +322,22 @@ class Result:
             ("could detect", self.could_detect),
             ("largest deviation", self.largest_deviation),
         ]
-        head = "".join(f"<th>{html.escape(k)}</th>" for k, _ in cells)
-        row = "".join(f"<td>{html.escape(str(v))}</td>" for _, v in cells)
+        colour = {"biased": "#b00020", "no bias detected": "#1b6e20"}.get(self.verdict, "#8a5a00")
+        cell = "padding:4px 10px;border:1px solid #ccc;text-align:left;vertical-align:top"
+        rows = "".join(
+            f'<tr><th style="{cell};background:#f3f3f3;font-weight:600">{html.escape(k)}</th>'
+            f'<td style="{cell}'
+            + (f";color:{colour};font-weight:600" if k == "verdict" else "")
+            + f'">{html.escape(str(v))}</td></tr>'
+            for k, v in cells
+        )
         png = base64.b64encode(self.heatmap_png()).decode("ascii")
         return (
-            f"<table><tr>{head}</tr><tr>{row}</tr></table>"
-            f'<img alt="heatmap of {html.escape(self.name)}" '
-            f'src="data:image/png;base64,{png}"/>'
+            '<div style="font-family:system-ui,sans-serif;font-size:13px;color:#222;'
+            'background:#fff;padding:6px;display:inline-block">'
+            f'<table style="border-collapse:collapse;margin-bottom:8px">{rows}</table>'
+            f'<img style="display:block;max-width:100%" alt="heatmap of {html.escape(self.name)}" '
+            f'src="data:image/png;base64,{png}"/></div>'
         )
 
     def __repr__(self) -> str:
@@ -278,18 +357,34 @@ def audit(
     rng: RngSpec = "random",
     name: Optional[str] = None,
     tests: Optional[Union[str, Sequence[str]]] = None,
+    categories: Optional[str] = None,
+    until_decisive: bool = False,
+    max_trials: Optional[int] = None,
+    progress: Progress = True,
 ) -> Result:
     """Audits ``shuffle(deck, rng)``, a shuffle written in Python: called
     ``trials`` times (default :func:`default_trials`) on a fresh list
     ``[0, ..., n-1]``, which it shuffles in place (or returns shuffled), with
     one generator seeded by ``seed`` (``rng``: ``"random"`` for
     ``random.Random``, ``"numpy"`` for ``numpy.random.default_rng``, or a
-    function of the seed). ``tests``: the tests to run, as ``--tests``
-    names them (``"default"``, ``"all"`` or a list)."""
+    function of the seed).
+
+    As the command line's options: ``tests`` (``--tests``: ``"default"``,
+    ``"all"``, or names, a list or comma-separated); ``categories``
+    (``--categories``: ``"cards"`` or a CSV file of the items' categories,
+    adding the category tests); ``until_decisive`` (``--until-decisive``:
+    the trials double look after look, the generator's stream continuing,
+    until the audit is decisively biased or ``max_trials`` are spent,
+    64 × the first look's by default). ``progress``: see :data:`Progress`.
+    """
+    name = _name_of(shuffle, name)
     asked = _asked(
-        name=_name_of(shuffle, name), n=n, trials=trials, seed=seed, alpha=alpha, tests=tests
+        name=name, n=n, trials=trials, seed=seed, alpha=alpha, tests=tests,
+        categories=categories, until_decisive=until_decisive, max_trials=max_trials,
     )
-    return Result(_native.audit_shuffle(shuffle, _make_rng(rng, seed), asked))
+    generator = _make_rng(rng, seed)
+    with _progress(progress, name) as report:
+        return Result(_native.audit_shuffle(shuffle, generator, asked, report))
 
 
 def _report_dir(name: str, report_dir: Optional[Union[str, os.PathLike]]) -> Path:
@@ -303,14 +398,20 @@ def _report_dir(name: str, report_dir: Optional[Union[str, os.PathLike]]) -> Pat
     return Path(root) / _native.slug_of(name)
 
 
-def _assert_passed(result: Result, report_dir: Optional[Union[str, os.PathLike]]) -> Result:
+def _failure(
+    result: Result, report_dir: Optional[Union[str, os.PathLike]]
+) -> Optional[AssertionError]:
+    """The ``AssertionError`` an assertion raises for ``result`` (its report
+    written), or ``None`` when no bias was detected. The assertion raises it
+    itself, so that pytest's report of the failure points at the caller's
+    test (the assertion's frame is hidden by ``__tracebackhide__``)."""
     if result.passed:
-        return result
+        return None
     try:
         where = f"report: {result.write_report(_report_dir(result.name, report_dir))}"
     except (OSError, ValueError) as e:
         where = f"(the report could not be written: {e})"
-    raise AssertionError(f"{result.failure_message}\n{where}")
+    return AssertionError(f"{result.failure_message}\n{where}")
 
 
 def assert_fair(
@@ -323,17 +424,28 @@ def assert_fair(
     rng: RngSpec = "random",
     name: Optional[str] = None,
     tests: Optional[Union[str, Sequence[str]]] = None,
+    categories: Optional[str] = None,
+    until_decisive: bool = False,
+    max_trials: Optional[int] = None,
+    progress: Progress = True,
     report_dir: Optional[Union[str, os.PathLike]] = None,
 ) -> Result:
     """:func:`audit`, then raises ``AssertionError`` unless no bias was
     detected by a run large enough to have seen one: on "biased" (naming the
     decisive test, its p, the largest deviation and the report) and on
     "inconclusive" (naming the trials a verdict needs), with the message of
-    Rust's ``assert_fair``. Deterministic for its seed: never flaky."""
+    Rust's ``assert_fair``. Deterministic for its seed: never flaky. In
+    pytest the failure points at the calling test, not at this package."""
+    __tracebackhide__ = True
     result = audit(
-        shuffle, n, trials=trials, seed=seed, alpha=alpha, rng=rng, name=name, tests=tests
+        shuffle, n, trials=trials, seed=seed, alpha=alpha, rng=rng, name=name, tests=tests,
+        categories=categories, until_decisive=until_decisive, max_trials=max_trials,
+        progress=progress,
     )
-    return _assert_passed(result, report_dir)
+    failure = _failure(result, report_dir)
+    if failure is not None:
+        raise failure
+    return result
 
 
 def audit_orders(
@@ -347,6 +459,7 @@ def audit_orders(
     alpha: float = DEFAULT_ALPHA,
     tests: Optional[Union[str, Sequence[str]]] = None,
     categories: Optional[str] = None,
+    progress: Progress = True,
 ) -> Result:
     """Audits permutations already made, read as ``--input`` reads a file:
 
@@ -360,14 +473,15 @@ def audit_orders(
 
     A numpy array and the same decks as a list give the same answer.
     ``trials`` reads only the first decks; ``order`` is the starting order
-    (``--order``); ``categories`` groups the items (``"cards"`` or a CSV
-    file, as ``--categories``); ``seed`` drives the Monte Carlo p-values of
-    sparse tables."""
+    (``--order``); ``tests`` and ``categories`` are :func:`audit`'s;
+    ``seed`` drives the Monte Carlo p-values of sparse tables. Output
+    already made is audited as it is (no ``until_decisive``)."""
     asked = _asked(
         name=name, n=n, trials=trials, seed=seed, alpha=alpha, tests=tests,
         categories=categories, order=order,
     )
-    return Result(_native.audit_given(decks, asked))
+    with _progress(progress, name) as report:
+        return Result(_native.audit_given(decks, asked, report))
 
 
 def _sampler(
@@ -382,20 +496,23 @@ def _sampler(
     rng: RngSpec,
     name: Optional[str],
     base: Optional[int],
+    until_decisive: bool,
+    max_trials: Optional[int],
+    progress: Progress,
 ) -> Result:
     """A sampler's audit, of a function (``draw(rng)``) or of draws already
     made (any iterable)."""
-    if callable(draw):
-        asked = _asked(
-            name=_name_of(draw, name), holds=holds, n=n, k=k, weights=weights, trials=trials,
-            seed=seed, alpha=alpha, base=base,
-        )
-        return Result(_native.audit_draws(draw, _make_rng(rng, seed), asked))
+    drawing = callable(draw)
+    name = _name_of(draw, name) if drawing else (name or "draws")
     asked = _asked(
-        name=name or "draws", holds=holds, n=n, k=k, weights=weights, trials=trials,
-        seed=seed, alpha=alpha, base=base,
+        name=name, holds=holds, n=n, k=k, weights=weights, trials=trials, seed=seed,
+        alpha=alpha, base=base, until_decisive=until_decisive, max_trials=max_trials,
     )
-    return Result(_native.audit_given(draw, asked))
+    generator = _make_rng(rng, seed) if drawing else None
+    with _progress(progress, name) as report:
+        if drawing:
+            return Result(_native.audit_draws(draw, generator, asked, report))
+        return Result(_native.audit_given(draw, asked, report))
 
 
 def audit_samples(
@@ -410,15 +527,23 @@ def audit_samples(
     rng: RngSpec = "random",
     name: Optional[str] = None,
     base: Optional[int] = None,
+    until_decisive: bool = False,
+    max_trials: Optional[int] = None,
+    progress: Progress = True,
 ) -> Result:
     """Audits a sampler of k distinct items of a population of ``n``:
     ``sampler(rng)`` returning k items of 0..n-1, called ``trials`` times
     (default :func:`default_sample_trials`; ``k`` required), or draws
     already made (an iterable of samples, items 0..n-1 or 1..n, or say
     ``base``). ``ordered``: the order within a sample is the sampler's
-    (first prize, second prize...) and is tested too."""
+    (first prize, second prize...) and is tested too. ``until_decisive``,
+    ``max_trials`` and ``progress`` are :func:`audit`'s (a function only:
+    draws already made are audited as they are)."""
     holds = "ordered" if ordered else "sample"
-    return _sampler(sampler_or_draws, holds, n, k, None, trials, seed, alpha, rng, name, base)
+    return _sampler(
+        sampler_or_draws, holds, n, k, None, trials, seed, alpha, rng, name, base,
+        until_decisive, max_trials, progress,
+    )
 
 
 def audit_picks(
@@ -432,13 +557,20 @@ def audit_picks(
     rng: RngSpec = "random",
     name: Optional[str] = None,
     base: Optional[int] = None,
+    until_decisive: bool = False,
+    max_trials: Optional[int] = None,
+    progress: Progress = True,
 ) -> Result:
     """Audits picks of one item: ``picker(rng)`` returning an item, or
     picks already made (an iterable of items), against ``weights`` (item i
     with probability ``weights[i] / sum(weights)``: whole numbers, or
     proportions such as ``[0.1, 0.9]``, read as the command line reads
-    them), or uniform over ``n`` items without weights."""
-    return _sampler(picker_or_draws, "pick", n, 1, weights, trials, seed, alpha, rng, name, base)
+    them), or uniform over ``n`` items without weights. ``until_decisive``,
+    ``max_trials`` and ``progress`` are :func:`audit_samples`'."""
+    return _sampler(
+        picker_or_draws, "pick", n, 1, weights, trials, seed, alpha, rng, name, base,
+        until_decisive, max_trials, progress,
+    )
 
 
 def assert_fair_sample(
@@ -452,14 +584,22 @@ def assert_fair_sample(
     alpha: float = DEFAULT_ALPHA,
     rng: RngSpec = "random",
     name: Optional[str] = None,
+    until_decisive: bool = False,
+    max_trials: Optional[int] = None,
+    progress: Progress = True,
     report_dir: Optional[Union[str, os.PathLike]] = None,
 ) -> Result:
     """:func:`audit_samples` of a sampler function, raising
     ``AssertionError`` unless no bias was detected (as :func:`assert_fair`)."""
+    __tracebackhide__ = True
     result = audit_samples(
-        sampler, n, k, ordered=ordered, trials=trials, seed=seed, alpha=alpha, rng=rng, name=name
+        sampler, n, k, ordered=ordered, trials=trials, seed=seed, alpha=alpha, rng=rng,
+        name=name, until_decisive=until_decisive, max_trials=max_trials, progress=progress,
     )
-    return _assert_passed(result, report_dir)
+    failure = _failure(result, report_dir)
+    if failure is not None:
+        raise failure
+    return result
 
 
 def assert_fair_picks(
@@ -471,11 +611,20 @@ def assert_fair_picks(
     alpha: float = DEFAULT_ALPHA,
     rng: RngSpec = "random",
     name: Optional[str] = None,
+    until_decisive: bool = False,
+    max_trials: Optional[int] = None,
+    progress: Progress = True,
     report_dir: Optional[Union[str, os.PathLike]] = None,
 ) -> Result:
     """:func:`audit_picks` of a picker function against ``weights``,
-    raising ``AssertionError`` unless no bias was detected."""
+    raising ``AssertionError`` unless no bias was detected (as
+    :func:`assert_fair`)."""
+    __tracebackhide__ = True
     result = audit_picks(
-        picker, weights=weights, trials=trials, seed=seed, alpha=alpha, rng=rng, name=name
+        picker, weights=weights, trials=trials, seed=seed, alpha=alpha, rng=rng, name=name,
+        until_decisive=until_decisive, max_trials=max_trials, progress=progress,
     )
-    return _assert_passed(result, report_dir)
+    failure = _failure(result, report_dir)
+    if failure is not None:
+        raise failure
+    return result

@@ -5,11 +5,12 @@
 
 use crate::errors::to_py;
 use crate::feeds::{self, Element, Records};
+use crate::watch::{Control, Stoppable, watched};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt};
-use shuffle_audit::audit::{Feed, Judged, Planned, no_progress};
+use shuffle_audit::audit::{ALL_TRIALS, Feed, Judged, Planned};
 use shuffle_audit::error::Front;
 use shuffle_audit::experiment::record::RunStart;
 use shuffle_audit::ingest::Format;
@@ -18,6 +19,7 @@ use shuffle_audit::report::{Provenance, format_p};
 use shuffle_audit::request::{Holds, Request};
 use shuffle_audit::study::Summary;
 use std::io::Read;
+use std::sync::Arc;
 
 /// A finished, judged audit of any kind, as the Python `Result` wraps it.
 #[pyclass(module = "shuffle_audit._native", frozen)]
@@ -120,6 +122,8 @@ pub struct Asked {
     base: Option<u8>,
     k: Option<i64>,
     holds: String,
+    until_decisive: bool,
+    max_trials: Option<i64>,
 }
 
 /// A count Python gave (`n`, `trials`, `k`): a negative one is refused in
@@ -159,8 +163,9 @@ fn weights_text(py: Python<'_>, weights: &[Py<PyAny>]) -> PyResult<String> {
 }
 
 /// The library's resolution of what Python asked, for `feed`: the one
-/// spec to read for.
-fn planned(py: Python<'_>, asked: Asked, feed: Feed) -> PyResult<Box<dyn Planned>> {
+/// spec to read for, and the trial budget of a sequential audit when
+/// `until_decisive` was asked.
+fn planned(py: Python<'_>, asked: Asked, feed: Feed) -> PyResult<(Box<dyn Planned>, Option<u64>)> {
     let holds = Holds::parse(&asked.holds).map_err(to_py)?;
     let base = match asked.base {
         None => None,
@@ -176,6 +181,8 @@ fn planned(py: Python<'_>, asked: Asked, feed: Feed) -> PyResult<Box<dyn Planned
         k: count("k", asked.k, 1)?,
         n: count("n", asked.n, 2)?,
         trials: count("trials", asked.trials, 1)?.map(|t| t as u64),
+        until_decisive: asked.until_decisive,
+        max_trials: count("max_trials", asked.max_trials, 1)?.map(|t| t as u64),
         seed: Some(asked.seed),
         alpha: Some(asked.alpha),
         tests: asked.tests,
@@ -187,25 +194,65 @@ fn planned(py: Python<'_>, asked: Asked, feed: Feed) -> PyResult<Box<dyn Planned
         ..Request::default()
     };
     let resolved = request.resolve().map_err(to_py)?;
-    Ok(resolved
+    let planned = resolved
         .audits
         .into_iter()
         .next()
-        .expect("an outside subject resolves to one audit"))
+        .expect("an outside subject resolves to one audit");
+    Ok((planned, resolved.until_decisive))
 }
 
-/// Reads `reader` for `planned` with the GIL released (the library counts
-/// on its own threads, taking the GIL back only to ask Python for more),
-/// and judges it alone.
+/// Reads `reader` (of `rows` trials, when known before the read) for
+/// `planned` on a worker thread, watched from this one (Ctrl-C stops it,
+/// `progress(done, total)` hears of it: see [`watched`]), and judges it
+/// alone.
 fn judged(
     py: Python<'_>,
     planned: &dyn Planned,
-    reader: &mut (dyn Read + Send),
+    reader: impl Read + Send,
+    rows: Option<u64>,
     format: Format,
     alpha: f64,
-    drawn: bool,
-) -> shuffle_audit::Result<Box<dyn Judged>> {
-    py.allow_threads(|| planned.read_given(reader, format, alpha, drawn, &no_progress))
+    control: &Arc<Control>,
+) -> PyResult<Audit> {
+    let mut reader = Stoppable::new(reader, control.clone());
+    let total = Some(planned.trials().min(rows.unwrap_or(ALL_TRIALS))).filter(|&t| t != ALL_TRIALS);
+    let read = watched(py, control, total, || {
+        planned.read_given(&mut reader, format, alpha, false, &|t| control.counted(t))
+    })?;
+    Ok(Audit {
+        audit: control.outcome(read)?,
+    })
+}
+
+/// Audits what a function written in Python draws, `reader(trials)`
+/// giving a reader of `trials` more trials of it: one read of the planned
+/// trials, or with a `budget` (`until_decisive`) the looks of a sequential
+/// audit, each read continuing the function's generator. Watched from this
+/// thread as [`judged`] is.
+fn drawn<R: Read + Send>(
+    py: Python<'_>,
+    (planned, budget): (Box<dyn Planned>, Option<u64>),
+    format: Format,
+    alpha: f64,
+    control: &Arc<Control>,
+    reader: impl Fn(u64) -> R + Send + Sync,
+) -> PyResult<Audit> {
+    let count = |t| control.counted(t);
+    let total = budget.unwrap_or(planned.trials());
+    let read = watched(py, control, Some(total), || match budget {
+        None => planned.read_given(&mut reader(planned.trials()), format, alpha, true, &count),
+        Some(max) => planned.read_until_decisive(
+            alpha,
+            max,
+            format,
+            &mut |batch| Ok(Box::new(reader(batch.trials)) as Box<dyn Read + Send>),
+            &count,
+        ),
+    })?;
+    Ok(Audit {
+        audit: control.outcome(read)?,
+    })
 }
 
 /// The trials a default audit runs (what n needs for a verdict), as the
@@ -215,53 +262,68 @@ pub fn default_trials(py: Python<'_>, asked: Asked) -> PyResult<u64> {
     let feed = Feed::Drawn {
         from: String::new(),
     };
-    Ok(planned(py, asked, feed)?.trials())
+    Ok(planned(py, asked, feed)?.0.trials())
 }
 
 /// Audits `shuffle(deck, rng)`, a shuffle written in Python, over fresh
-/// decks `[0, ..., n-1]`, with `rng` (already seeded by the caller).
+/// decks `[0, ..., n-1]`, with `rng` (already seeded by the caller);
+/// `progress(done, total)` hears how far it has got.
 #[pyfunction]
+#[pyo3(signature = (shuffle, rng, asked, progress=None))]
 pub fn audit_shuffle(
     py: Python<'_>,
     shuffle: Py<PyAny>,
     rng: Py<PyAny>,
     asked: Asked,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
     let (alpha, seed, name) = (asked.alpha, asked.seed, asked.name.clone());
     let from = format!("shuffled by a Python function, its generator seeded with {seed}");
     let planned = planned(py, asked, Feed::Drawn { from })?;
-    let mut reader = feeds::decks_shuffled(shuffle, rng, planned.n(), planned.trials(), name);
-    let read = judged(py, planned.as_ref(), &mut reader, Format::U32, alpha, true);
-    Ok(Audit {
-        audit: reader.outcome(read)?,
+    let n = planned.0.n();
+    let control = Control::new(progress);
+    let shuffler: feeds::Drawer = Arc::new((shuffle, rng));
+    drawn(py, planned, Format::U32, alpha, &control, |trials| {
+        feeds::decks_shuffled(shuffler.clone(), n, trials, name.clone(), control.clone())
     })
 }
 
 /// Audits what `draw(rng)` returns, a sampler written in Python (k items,
-/// or one for a pick), with `rng` (already seeded by the caller).
+/// or one for a pick), with `rng` (already seeded by the caller);
+/// `progress(done, total)` hears how far it has got.
 #[pyfunction]
+#[pyo3(signature = (draw, rng, asked, progress=None))]
 pub fn audit_draws(
     py: Python<'_>,
     draw: Py<PyAny>,
     rng: Py<PyAny>,
     asked: Asked,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
     let (alpha, seed) = (asked.alpha, asked.seed);
     let pick = asked.holds == "pick";
     let from = format!("drawn by a Python function, its generator seeded with {seed}");
     let planned = planned(py, asked, Feed::Drawn { from })?;
-    let mut reader = feeds::lines_drawn(draw, rng, planned.trials(), pick);
-    let read = judged(py, planned.as_ref(), &mut reader, Format::Text, alpha, true);
-    Ok(Audit {
-        audit: reader.outcome(read)?,
+    let control = Control::new(progress);
+    let drawer: feeds::Drawer = Arc::new((draw, rng));
+    drawn(py, planned, Format::Text, alpha, &control, |trials| {
+        feeds::lines_drawn(drawer.clone(), trials, pick, control.clone())
     })
 }
 
 /// Audits output already made: a 2-D numpy integer array of shape
 /// (trials, n) or any iterable of decks, samples or picks, read as the
 /// command line reads a file of them.
+/// `progress(done, total)` hears how far the read has got (`total` is
+/// `None` for an iterable, whose length is known at its end).
 #[pyfunction]
-pub fn audit_given(py: Python<'_>, given: &Bound<'_, PyAny>, asked: Asked) -> PyResult<Audit> {
+#[pyo3(signature = (given, asked, progress=None))]
+pub fn audit_given(
+    py: Python<'_>,
+    given: &Bound<'_, PyAny>,
+    asked: Asked,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<Audit> {
     let alpha = asked.alpha;
     let pick = asked.holds == "pick";
     let deck = asked.holds == "deck";
@@ -269,7 +331,7 @@ pub fn audit_given(py: Python<'_>, given: &Bound<'_, PyAny>, asked: Asked) -> Py
     // Decks come as a 2-D array read in place; samples and picks (rows
     // of k items, or items) are read as any iterable is.
     if deck && let Some(array) = feeds::numpy_array(given)? {
-        return audit_array(py, &array, asked, Feed::Given { from });
+        return audit_array(py, &array, asked, Feed::Given { from }, progress);
     }
     let iter = given.try_iter().map_err(|_| {
         PyValueError::new_err(format!(
@@ -281,19 +343,18 @@ pub fn audit_given(py: Python<'_>, given: &Bound<'_, PyAny>, asked: Asked) -> Py
                 .map_or("?".into(), |n| n.to_string())
         ))
     })?;
-    let planned = planned(py, asked, Feed::Given { from })?;
-    let mut reader = feeds::lines_of(iter.unbind(), pick);
-    let read = judged(
+    let (planned, _) = planned(py, asked, Feed::Given { from })?;
+    let control = Control::new(progress);
+    let reader = feeds::lines_of(iter.unbind(), pick, control.clone());
+    judged(
         py,
         planned.as_ref(),
-        &mut reader,
+        reader,
+        None,
         Format::Text,
         alpha,
-        false,
-    );
-    Ok(Audit {
-        audit: reader.outcome(read)?,
-    })
+        &control,
+    )
 }
 
 /// Reads a 2-D integer array of decks (checked by
@@ -306,6 +367,7 @@ fn audit_array(
     array: &Bound<'_, PyAny>,
     mut asked: Asked,
     feed: Feed,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
     macro_rules! typed {
         ($($t:ty => $format:expr),*) => {$(
@@ -317,7 +379,7 @@ fn audit_array(
                     )));
                 }
                 asked.n = Some(cols as i64);
-                return read_array(py, &array, asked, feed, $format);
+                return read_array(py, &array, asked, feed, $format, progress);
             }
         )*};
     }
@@ -329,16 +391,18 @@ fn audit_array(
     ))
 }
 
+/// Reads the rows of `array` (see [`audit_array`]) as `format`.
 fn read_array<T: Element + numpy::Element>(
     py: Python<'_>,
     array: &PyReadonlyArray2<'_, T>,
     asked: Asked,
     feed: Feed,
     format: Format,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
     let alpha = asked.alpha;
     let view = array.as_array();
-    let planned = planned(py, asked, feed)?;
+    let (planned, _) = planned(py, asked, feed)?;
     // Decks whose items repeat (a shoe) are labels: read as text.
     let repeats = view.nrows() > 0 && !feeds::is_permutation(&view.row(0));
     let in_place = !repeats && (format != Format::U32 || std::mem::size_of::<T>() == 4);
@@ -364,13 +428,19 @@ fn read_array<T: Element + numpy::Element>(
             view.ncols()
         )));
     }
-    let (mut reader, format): (Box<dyn Read + Send>, Format) = match (bytes, repeats) {
+    let (reader, format): (Box<dyn Read + Send>, Format) = match (bytes, repeats) {
         (Some(bytes), _) => (Box::new(bytes), format),
         (None, true) => (Box::new(Records::text(view.view())), Format::Text),
         (None, false) => (Box::new(Records::new(view.view())), Format::U32),
     };
-    let read = judged(py, planned.as_ref(), &mut reader, format, alpha, false);
-    Ok(Audit {
-        audit: read.map_err(to_py)?,
-    })
+    let control = Control::new(progress);
+    judged(
+        py,
+        planned.as_ref(),
+        reader,
+        Some(view.nrows() as u64),
+        format,
+        alpha,
+        &control,
+    )
 }

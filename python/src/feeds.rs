@@ -11,71 +11,62 @@
 //!   sample, written a batch at a time while the library counts the batches
 //!   before it on its own threads.
 
+use crate::watch::{Control, stopped};
 use numpy::ndarray::ArrayView2;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyIterator, PyList, PyString};
 use std::io::{self, Read};
+use std::sync::Arc;
 
 /// A reader whose bytes Python makes on demand: `fill` appends the next
-/// batch to a buffer, with the GIL held, and says whether more may follow.
-/// A Python exception stops the read (as an I/O error the library reports)
-/// and is kept in [`Pull::error`] to be raised instead.
+/// batch to a buffer, with the GIL held, and says whether more may follow
+/// (it stops early, saying more may follow, once the run is asked to
+/// stop). A Python exception stops the read (as an I/O error the library
+/// reports) and is kept in the run's [`Control`] to be raised instead.
 pub struct Pull<F> {
     fill: F,
     staging: Vec<u8>,
     pos: usize,
     done: bool,
-    /// The exception that stopped the read, if one did.
-    pub error: Option<PyErr>,
+    control: Arc<Control>,
 }
 
 impl<F> Pull<F>
 where
-    F: FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send,
+    F: FnMut(Python<'_>, &mut Vec<u8>, &Control) -> PyResult<bool> + Send,
 {
-    /// A reader of what `fill` makes.
-    pub fn new(fill: F) -> Self {
+    /// A reader of what `fill` makes, in the run `control` stops.
+    pub fn new(fill: F, control: Arc<Control>) -> Self {
         Self {
             fill,
             staging: Vec::new(),
             pos: 0,
             done: false,
-            error: None,
-        }
-    }
-
-    /// The result of a read of this reader: the Python exception that
-    /// stopped it, if any, before the library's own error.
-    pub fn outcome<T>(&mut self, read: shuffle_audit::Result<T>) -> PyResult<T> {
-        match self.error.take() {
-            Some(e) => Err(e),
-            None => read.map_err(crate::errors::to_py),
+            control,
         }
     }
 }
 
 impl<F> Read for Pull<F>
 where
-    F: FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send,
+    F: FnMut(Python<'_>, &mut Vec<u8>, &Control) -> PyResult<bool> + Send,
 {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         while self.pos == self.staging.len() {
-            if self.done || self.error.is_some() {
+            if self.control.stopped() {
+                return Err(stopped());
+            }
+            if self.done {
                 return Ok(0);
             }
             self.staging.clear();
             self.pos = 0;
-            let fill = &mut self.fill;
-            let staging = &mut self.staging;
-            let more = Python::with_gil(|py| {
-                py.check_signals()?;
-                fill(py, staging)
-            });
-            match more {
+            let (fill, staging, control) = (&mut self.fill, &mut self.staging, &*self.control);
+            match Python::with_gil(|py| fill(py, staging, control)) {
                 Ok(more) => self.done = !more,
                 Err(e) => {
-                    self.error = Some(e);
+                    self.control.fail(e);
                     return Err(io::Error::other("stopped by a Python exception"));
                 }
             }
@@ -301,36 +292,44 @@ pub const TEXT_BATCH: usize = 1 << 20;
 pub fn lines_of(
     iter: Py<PyIterator>,
     one: bool,
-) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send> {
-    Pull::new(move |py: Python<'_>, out: &mut Vec<u8>| {
+    control: Arc<Control>,
+) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>, &Control) -> PyResult<bool> + Send> {
+    let fill = move |py: Python<'_>, out: &mut Vec<u8>, control: &Control| {
         let mut iter = iter.bind(py).clone();
-        while out.len() < TEXT_BATCH {
+        while out.len() < TEXT_BATCH && !control.stopped() {
             match iter.next() {
                 Some(items) => write_line(&items?, one, out)?,
                 None => return Ok(false),
             }
         }
         Ok(true)
-    })
+    };
+    Pull::new(fill, control)
 }
+
+/// A function written in Python and the generator it is called with
+/// (already seeded by the caller), shared by every batch of a run: a
+/// sequential run's looks continue the generator's stream.
+pub type Drawer = Arc<(Py<PyAny>, Py<PyAny>)>;
 
 /// Lines of what `draw(rng)` returns (a sequence, or one item when `one`),
 /// `trials` calls in all: the reader of a sampler written in Python.
 pub fn lines_drawn(
-    draw: Py<PyAny>,
-    rng: Py<PyAny>,
+    drawer: Drawer,
     trials: u64,
     one: bool,
-) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send> {
+    control: Arc<Control>,
+) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>, &Control) -> PyResult<bool> + Send> {
     let mut left = trials;
-    Pull::new(move |py: Python<'_>, out: &mut Vec<u8>| {
-        let (draw, rng) = (draw.bind(py), rng.bind(py));
-        while left > 0 && out.len() < TEXT_BATCH {
+    let fill = move |py: Python<'_>, out: &mut Vec<u8>, control: &Control| {
+        let (draw, rng) = (drawer.0.bind(py), drawer.1.bind(py));
+        while left > 0 && out.len() < TEXT_BATCH && !control.stopped() {
             write_line(&draw.call1((rng,))?, one, out)?;
             left -= 1;
         }
         Ok(left > 0)
-    })
+    };
+    Pull::new(fill, control)
 }
 
 /// Decks per batch of a shuffle written in Python.
@@ -342,24 +341,27 @@ const DECKS_PER_BATCH: u64 = 1024;
 /// not a permutation of `0..n` stops the run with a `ValueError` in the
 /// words of the Rust engine's check.
 pub fn decks_shuffled(
-    shuffle: Py<PyAny>,
-    rng: Py<PyAny>,
+    shuffler: Drawer,
     n: usize,
     trials: u64,
     name: String,
-) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>) -> PyResult<bool> + Send> {
+    control: Arc<Control>,
+) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>, &Control) -> PyResult<bool> + Send> {
     let mut left = trials;
     let mut deck: Vec<u32> = Vec::with_capacity(n);
     let mut seen = vec![false; n];
     let mut start: Option<Py<PyList>> = None;
-    Pull::new(move |py: Python<'_>, out: &mut Vec<u8>| {
+    let fill = move |py: Python<'_>, out: &mut Vec<u8>, control: &Control| {
         let start = start
             .get_or_insert_with(|| PyList::new(py, 0..n as u32).expect("a list").unbind())
             .bind(py);
-        let (shuffle, rng) = (shuffle.bind(py), rng.bind(py));
+        let (shuffle, rng) = (shuffler.0.bind(py), shuffler.1.bind(py));
         let batch = left.min(DECKS_PER_BATCH);
         out.reserve(batch as usize * n * 4);
         for _ in 0..batch {
+            if control.stopped() {
+                return Ok(true);
+            }
             let list = start.get_slice(0, n);
             let returned = shuffle.call1((&list, rng))?;
             deck.clear();
@@ -389,7 +391,8 @@ pub fn decks_shuffled(
         }
         left -= batch;
         Ok(left > 0)
-    })
+    };
+    Pull::new(fill, control)
 }
 
 /// Reads `list` into `deck` when it holds only Python ints that fit a u32

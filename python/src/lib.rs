@@ -7,6 +7,7 @@
 mod audit;
 mod errors;
 mod feeds;
+mod watch;
 
 use pyo3::prelude::*;
 
@@ -19,6 +20,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(audit::audit_given, m)?)?;
     m.add_function(wrap_pyfunction!(audit::default_trials, m)?)?;
     m.add_function(wrap_pyfunction!(slug_of, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DEFAULT_SEED", shuffle_audit::audit::DEFAULT_SEED)?;
     m.add("DEFAULT_ALPHA", shuffle_audit::audit::DEFAULT_ALPHA)?;
     Ok(())

@@ -34,3 +34,7 @@ def off_by_one(deck: list, rng: random.Random) -> None:
 def report_dir(tmp_path):
     """A fresh folder for the reports of failing assertions."""
     return tmp_path / "report"
+
+# pytest's own fixture for running pytest on a test file: how a failing
+# assertion's report reads to the user (test_front.py).
+pytest_plugins = ["pytester"]

@@ -107,3 +107,11 @@ def test_picks(tmp_path):
     python = sa.audit_picks(picks.tolist(), weights=[1, 1, 2])
     same(python, cli)
     assert python.verdict == "biased"
+
+
+def test_the_version_is_the_command_lines():
+    printed = subprocess.run(
+        [str(CLI), "--version"], check=True, capture_output=True, text=True
+    ).stdout
+    # `shuffle-audit 0.1.0 (commit ...)`: the number is the package's.
+    assert printed.split()[1] == sa.__version__

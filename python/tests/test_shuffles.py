@@ -136,8 +136,8 @@ def test_bad_settings_raise_value_error():
 def test_a_notebook_shows_the_verdict_and_the_heatmap():
     result = sa.audit(naive_swap, 10)
     page = result._repr_html_()
-    assert "<table>" in page and "biased" in page
-    assert '<img alt="heatmap of naive_swap" src="data:image/png;base64,iVBORw0KGgo' in page
+    assert "<table" in page and "biased" in page
+    assert 'alt="heatmap of naive_swap" src="data:image/png;base64,iVBORw0KGgo' in page
     assert result.heatmap_png().startswith(b"\x89PNG")
     assert "naive_swap: biased" in repr(result)
 

@@ -5,8 +5,8 @@
 //! for every kind (one blanket `impl` per trait, over every `K: Kind`).
 
 use super::{
-    Audit, Cost, Kind, Look, Named, Produced, Recheck, Record, Sensitivity, Spec, evaluate, run,
-    run_until_decisive,
+    Audit, Cost, Kind, Look, Named, NextBatch, Produced, Recheck, Record, Sensitivity, Spec,
+    evaluate, read_until_decisive, run, run_until_decisive,
 };
 use crate::error::{Error, Result};
 use crate::pacing::{ChunkRange, Progress};
@@ -64,6 +64,18 @@ pub trait Planned: Debug + Send + Sync {
         alpha: f64,
         max_trials: u64,
         audits_in_run: usize,
+        progress: Progress<'_>,
+    ) -> Result<Box<dyn Judged>>;
+
+    /// Reads output drawn on demand (a Python function's) look after look,
+    /// `next(batch)` giving each look's batch (see [`read_until_decisive`]):
+    /// a finished sequential audit, judged alone with its findings.
+    fn read_until_decisive(
+        &self,
+        alpha: f64,
+        max_trials: u64,
+        format: crate::ingest::Format,
+        next: &mut NextBatch<'_>,
         progress: Progress<'_>,
     ) -> Result<Box<dyn Judged>>;
 
@@ -420,6 +432,19 @@ impl<K: Kind> Planned for Spec<K> {
         progress: Progress<'_>,
     ) -> Result<Box<dyn Judged>> {
         let audit = run_until_decisive(self, alpha, max_trials, audits_in_run, progress)?;
+        Ok(Box::new(audit))
+    }
+
+    fn read_until_decisive(
+        &self,
+        alpha: f64,
+        max_trials: u64,
+        format: crate::ingest::Format,
+        next: &mut NextBatch<'_>,
+        progress: Progress<'_>,
+    ) -> Result<Box<dyn Judged>> {
+        let mut audit = read_until_decisive(self, alpha, max_trials, format, next, progress)?;
+        audit.find(1);
         Ok(Box::new(audit))
     }
 

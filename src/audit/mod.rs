@@ -41,7 +41,7 @@ pub use sensitivity::Sensitivity;
 pub use spec::{ALL_TRIALS, Feed, N_FROM_INPUT, OWN_SOURCE, Outside, Spec, Subject, slug_of};
 
 pub use crate::pacing::{CHUNK_TRIALS, ChunkRange, Progress, no_progress};
-pub use crate::sequential::{Look, look_schedule};
+pub use crate::sequential::{Batch, Look, look_schedule};
 
 use crate::error::{Error, Front, Opt, Result};
 use crate::pacing::{Stopwatch, in_pool};
@@ -512,6 +512,69 @@ pub fn run_until_decisive<K: Kind>(
             }
         },
     };
+    looks(
+        spec,
+        alpha,
+        max_trials,
+        audits_in_run,
+        reads_file,
+        |counted, _| produce(counted, progress),
+    )
+}
+
+/// A reader of one look's batch of output drawn on demand: what
+/// [`read_until_decisive`] asks its caller for, look after look.
+pub type NextBatch<'a> = dyn FnMut(Batch) -> Result<Box<dyn std::io::Read + Send + 'a>> + Send + 'a;
+
+/// Runs an audit of output drawn on demand by the caller (a function in
+/// another language, such as Python's, [`Feed::Drawn`]) look after look,
+/// exactly as [`run_until_decisive`] runs a program: `next(batch)` gives a
+/// reader of the batch's `batch.trials` trials (in `format`), read and
+/// merged into the counts so far, until the audit is decisively biased or
+/// `max_trials` have been counted. The audit is judged alone (one audit in
+/// the run); what the function drew is not kept, as [`of_read`] does for a
+/// function.
+pub fn read_until_decisive<K: Kind>(
+    spec: &Spec<K>,
+    alpha: f64,
+    max_trials: u64,
+    format: crate::ingest::Format,
+    next: &mut NextBatch<'_>,
+    progress: Progress<'_>,
+) -> Result<Audit<K>> {
+    let Subject::Outside(outside) = &spec.subject else {
+        return Err(Error::unsupported(format!(
+            "{}: a built-in subject draws its own batches (see run_until_decisive)",
+            spec.subject
+        )));
+    };
+    if !matches!(outside.feed, Feed::Drawn { .. }) {
+        return Err(Error::unsupported(format!(
+            "{}: only output drawn on demand is read look after look",
+            outside.name
+        )));
+    }
+    let name = outside.name.clone();
+    let mut audit = looks(spec, alpha, max_trials, 1, false, |counted, batch| {
+        let mut reader = next(batch)?;
+        K::read_from(counted, &mut *reader, &name, format, progress)
+    })?;
+    audit.feed = None;
+    Ok(audit)
+}
+
+/// The looks of a sequential audit (see [`run_until_decisive`]):
+/// `produce(counted, batch)` counts one look's batch for `counted` (the
+/// spec with the batch's trials, or the cumulative trials when the subject
+/// is a file read from its start, and the batch's seed).
+fn looks<K: Kind>(
+    spec: &Spec<K>,
+    alpha: f64,
+    max_trials: u64,
+    audits_in_run: usize,
+    reads_file: bool,
+    mut produce: impl FnMut(&Spec<K>, Batch) -> Result<Produced<K>> + Send,
+) -> Result<Audit<K>> {
     check_alpha(alpha)?;
     let plan = Plan::new(spec.trials, max_trials, alpha, audits_in_run)?;
     K::prepare(spec);
@@ -529,7 +592,7 @@ pub fn run_until_decisive<K: Kind>(
                     seed: batch.seed,
                     ..spec.clone()
                 };
-                produce(&counted, progress)
+                produce(&counted, batch)
             },
             |into: &mut Produced<K>, batch: Produced<K>| {
                 if reads_file {

@@ -215,3 +215,69 @@ fn outside_subjects_know_nothing_in_advance() {
         Some(Verdict::NoBiasDetected)
     );
 }
+
+/// `trials` decks of 10 as text lines: dealt in order (biased), or
+/// shuffled by Durstenfeld on an xorshift64 stream continued from `state`.
+fn dealt(trials: u64, state: &mut u64, fair: bool) -> Box<dyn std::io::Read + Send> {
+    let mut text = String::new();
+    for _ in 0..trials {
+        let mut deck: Vec<u64> = (0..10).collect();
+        for i in (1..10).rev().filter(|_| fair) {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            deck.swap(i, (*state % (i as u64 + 1)) as usize);
+        }
+        let words: Vec<String> = deck.iter().map(u64::to_string).collect();
+        text.push_str(&words.join(" "));
+        text.push('\n');
+    }
+    Box::new(std::io::Cursor::new(text.into_bytes()))
+}
+
+/// Output drawn on demand (a Python function's) is read look after look,
+/// each look asking its caller for the batch it adds: decks dealt in order
+/// are biased at the first look; a fair dealer spends the budget (1,000,
+/// then 1,000 and 2,000 more). Other feeds are refused.
+#[test]
+fn output_drawn_on_demand_is_read_look_after_look() {
+    let drawn = Feed::Drawn {
+        from: "a test".into(),
+    };
+    for (fair, max, batches) in [
+        (false, 64_000, vec![1_000]),
+        (true, 4_000, vec![1_000, 1_000, 2_000]),
+    ] {
+        let spec = outside::<Shuffles>("dealer", drawn.clone(), Default::default());
+        let (mut state, mut asked) = (7u64, Vec::new());
+        let audit = read_until_decisive(
+            &spec,
+            0.001,
+            max,
+            crate::ingest::Format::Text,
+            &mut |batch| {
+                asked.push(batch.trials);
+                Ok(dealt(batch.trials, &mut state, fair))
+            },
+            &no_progress,
+        )
+        .unwrap();
+        assert_eq!(asked, batches);
+        assert_eq!(audit.trials(), batches.iter().sum::<u64>());
+        assert_eq!(audit.verdict() == Verdict::Biased, !fair, "fair: {fair}");
+        assert_eq!(audit.looks().len(), batches.len());
+    }
+    let function = outside::<Shuffles>("dealer", Feed::Function, Default::default());
+    let refused = read_until_decisive(
+        &function,
+        0.001,
+        4_000,
+        crate::ingest::Format::Text,
+        &mut |_| unreachable!("a function's run is not read"),
+        &no_progress,
+    );
+    assert_eq!(
+        refused.unwrap_err().kind(),
+        crate::error::ErrorKind::Unsupported
+    );
+}

@@ -377,6 +377,16 @@ impl Request {
                 ),
             ));
         }
+        if let Some(Feed::Given { .. }) = &self.feed {
+            return Err(self.refuse(
+                Opt::UntilDecisive,
+                format!(
+                    "output handed over is audited as it is: it cannot be asked for more trials \
+                     look after look (leave out {})",
+                    Opt::UntilDecisive.named(self.front)
+                ),
+            ));
+        }
         let first = planned.iter().map(|(p, _)| p.trials()).max().unwrap_or(1);
         let max = self.max_trials.unwrap_or_else(|| first.saturating_mul(64));
         if max < first {

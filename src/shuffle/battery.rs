@@ -1,7 +1,7 @@
 //! The tests of a shuffle audit: the spec completed from what was counted,
 //! then the battery of distinct items, or a deck's own tests for a deck.
 
-use crate::audit::{FeedReport, Spec, Subject, Tested};
+use crate::audit::{Feed, FeedReport, Spec, Subject, Tested};
 use crate::deck::{self, Deck};
 use crate::error::Result;
 use crate::ingest::Items;
@@ -79,7 +79,16 @@ fn read_deck(spec: &Spec<Shuffles>, items: &Items) -> Result<Option<Deck>> {
     let Some(source) = categories else {
         return Ok(repeated);
     };
-    let labels: Vec<String> = (0..spec.n).map(|i| items.label(i)).collect();
+    // A function's decks hold 0..n-1 by construction, as a built-in's do:
+    // `cards` names 52 of them as a built-in's deck of cards is named.
+    let drawn =
+        matches!(&spec.subject, Subject::Outside(o) if matches!(o.feed, Feed::Drawn { .. }));
+    let labels: Vec<String> = match items {
+        Items::Numeric { .. } if drawn && source == "cards" && spec.n == 52 => {
+            deck::cards::labels()
+        }
+        _ => (0..spec.n).map(|i| items.label(i)).collect(),
+    };
     let deck = repeated.unwrap_or_else(|| Deck::of_labels(&labels));
     Ok(Some(deck::categories::apply(deck, source)?))
 }

@@ -164,7 +164,7 @@ pub struct Batch {
     /// The trials the look should reach in all (what a source read from
     /// its start, such as a file, reads).
     pub cumulative: u64,
-    /// The batch's seed ([`batch_seed`] of the audit's seed and the look).
+    /// The batch's seed (`batch_seed` of the audit's seed and the look).
     pub seed: u64,
 }
 

@@ -33,6 +33,10 @@ pub struct BookPython;
 #[doc = include_str!("../docs/src/browser.md")]
 pub struct BookBrowser;
 
+/// docs/src/javascript.md, compiled and run as doc tests (it holds no Rust).
+#[doc = include_str!("../docs/src/javascript.md")]
+pub struct BookJavascript;
+
 /// docs/src/outside-shuffles.md, compiled and run as doc tests.
 #[doc = include_str!("../docs/src/outside-shuffles.md")]
 pub struct BookOutsideShuffles;

@@ -48,7 +48,7 @@ mod engine;
 pub mod error;
 pub mod exact;
 pub mod experiment;
-pub mod format;
+mod format;
 pub mod ingest;
 pub mod mixing;
 mod output;

@@ -13,6 +13,7 @@ pub mod provenance;
 
 pub use provenance::Provenance;
 
+pub use crate::format::format_ratio;
 pub use crate::output::{format_p, p_phrase};
 pub use crate::plot::{HeatmapPanel, LogScale};
 

@@ -7,8 +7,7 @@
 
 use serde::Serialize;
 use shuffle_audit::audit::Judged;
-use shuffle_audit::format::format_ratio;
-use shuffle_audit::report::format_p;
+use shuffle_audit::report::{format_p, format_ratio};
 use shuffle_audit::shuffle::{Cells, Columns, cells};
 use shuffle_audit::stats::PositionValueStats;
 use shuffle_audit::{Audit, Shuffles};

@@ -70,6 +70,21 @@ pub(super) fn run(args: &AuditArgs, study: Study) -> Result<i32> {
         None => fresh,
         Some(path) => resumed(path, fresh)?,
     };
+    if let Some(path) = &args.shards.resume
+        && !args.output.quiet
+    {
+        // Where a resumed run starts (a batch task's log shows that a rerun
+        // continued from its checkpoint rather than from the start).
+        let done = file.audits.iter().map(|a| a.counted.end).min();
+        let done = done.unwrap_or(file.planned.first).max(file.planned.first);
+        eprintln!(
+            "resuming from {}: chunks {}..{done} of {} already counted, {} to go",
+            path.display(),
+            file.planned.first,
+            file.planned,
+            file.planned.end - done
+        );
+    }
     file.threads = threads;
     study.check_cost()?;
     let left = left_to_count(&file, study);

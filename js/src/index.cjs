@@ -26,7 +26,7 @@ const mathRandom = Math.random;
 /** The options every audit takes, and those of each kind. */
 const COMMON = ["trials", "seed", "alpha", "name", "random", "workers", "reportDir"];
 const OPTIONS = {
-  deck: ["n", "tests", "categories", ...COMMON],
+  deck: ["n", "deck", "tests", "categories", ...COMMON],
   sample: ["n", "k", "ordered", "base", ...COMMON],
   pick: ["weights", "base", ...COMMON],
   orders: ["n", "trials", "name", "seed", "alpha", "tests", "categories", "reportDir"],
@@ -66,6 +66,7 @@ function form(holds, kind, opts, name, from) {
     alpha: text(opts.alpha),
     tests: text(opts.tests),
     categories: text(opts.categories),
+    deck: text(opts.deck),
   };
 }
 
@@ -268,7 +269,9 @@ function passed(result, opts, caller) {
 
 /**
  * Audits `shuffle(array, random)`: called `trials` times (default: what n
- * needs for a verdict) on a fresh array [0, ..., n-1], which it shuffles
+ * needs for a verdict) on a fresh array [0, ..., n-1] (or, with `deck`,
+ * the deck's cards: `deck: "shoe:decks=6"` hands it six decks of AS..KC
+ * and adds the order tests of repeated cards), which it shuffles
  * in place (or returns shuffled), with `random()` (and Math.random) the
  * seeded generator of each chunk of the run; or, given a module path, the
  * `shuffle` it exports, on worker threads. Throws a UserError for a

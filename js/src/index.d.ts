@@ -42,8 +42,14 @@ export interface RunOptions {
 
 /** Options of a shuffle's audit. */
 export interface ShuffleOptions extends RunOptions {
-  /** Items per deck. */
-  n: number | string;
+  /** Items per deck (set by `deck` when one is given). */
+  n?: number | string;
+  /**
+   * A deck whose cards may repeat, handed to the shuffle instead of
+   * [0, ..., n-1] (what the command line's --deck takes: "cards",
+   * "shoe:decks=6", "AABB"): a shoe gets the order tests of repeated cards.
+   */
+  deck?: string;
   /** The tests, comma-separated or a list, "all" or "default" (the command line's names). */
   tests?: string | string[];
   /** How the items fall into categories ("cards"). */

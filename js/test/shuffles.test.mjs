@@ -93,6 +93,35 @@ test("a broken shuffle is an error naming the trial, never a verdict", () => {
   }
 });
 
+test("a shoe of cards: the shuffle is handed the cards; riffles and a cut are caught by the order tests", () => {
+  // Four Gilbert–Shannon–Reeds riffles of two stacked decks and one cut:
+  // far too few, as the adjacency and successor tests of repeated cards see.
+  function riffles(a, random) {
+    for (let r = 0; r < 4; r++) {
+      let cut = 0;
+      for (let i = 0; i < a.length; i++) if (random() < 0.5) cut++;
+      const left = a.slice(0, cut), right = a.slice(cut);
+      let i = 0, j = 0;
+      for (let k = 0; k < a.length; k++) {
+        const l = left.length - i, m = right.length - j;
+        a[k] = random() * (l + m) < l ? left[i++] : right[j++];
+      }
+    }
+    const c = Math.floor(random() * a.length);
+    return a.slice(c).concat(a.slice(0, c));
+  }
+  let handed = null;
+  const fair = audit(a => { handed ??= a.slice(); fisherYates(a, Math.random); }, { deck: "shoe:decks=2", trials: 12000 });
+  assert.deepEqual([handed.length, handed[0], handed[51], handed[52]], [104, "AS", "KC", "AS"]);
+  assert.notEqual(fair.verdict, "biased");
+  assert.match(fair.summary.audits[0].tests_run, /^position-kind,position-category,adjacency,successor/);
+  const riffled = audit(riffles, { deck: "shoe:decks=2", trials: 12000 });
+  assert.equal(riffled.verdict, "biased");
+  assert.ok(riffled.seenBy.some(t => /adjacency|successor/.test(t)), riffled.seenBy.join(", "));
+  assert.throws(() => audit(a => { a[0] = "ZZ"; }, { deck: "shoe:decks=2", trials: 10 }),
+    /at trial 1: "ZZ" at position 0 is not one of the deck's cards/);
+});
+
 test("bad requests are refused naming the value", () => {
   assert.throws(() => audit(fisherYates, { n: 1 }), /n = 1 is too small/);
   assert.throws(() => audit(fisherYates, { n: 10, trails: 5 }), /trails: not an option here/);

@@ -112,7 +112,7 @@ impl Deck {
     ///   labels (`A,A,B,B`).
     pub fn parse(text: &str) -> Result<Self> {
         let text = text.trim();
-        let bad = |why: String| Error::bad_input(format!("--deck '{text}': {why}"));
+        let bad = |why: String| Error::bad_input(format!("deck '{text}': {why}"));
         let (name, params) = text.split_once(':').unwrap_or((text, ""));
         let params = parse_params(params).map_err(&bad)?;
         let get = |key: &str| -> Result<usize> {

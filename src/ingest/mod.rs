@@ -139,6 +139,11 @@ pub struct Decks {
     /// then what is collected is what these tests need at the first deck's
     /// n (default tests depend on n), and `collect` is ignored.
     pub tests: Option<TestSet>,
+    /// The kind of each item of a deck declared up front whose items
+    /// repeat (a shoe handed to the caller's function, its decks written
+    /// as item indices): the serial counts then match kinds, as for a
+    /// first deck whose labels repeat. `None` otherwise.
+    pub kinds: Option<Vec<u32>>,
 }
 
 impl Decks {
@@ -689,7 +694,11 @@ pub(crate) fn ingest(
         name,
         n: dict.n,
         collect: opts.reading.collect_for(dict.n, dict.multiset.is_some()),
-        kinds: dict.multiset.as_ref().map(items::Multiset::kind_of),
+        kinds: dict
+            .multiset
+            .as_ref()
+            .map(items::Multiset::kind_of)
+            .or_else(|| opts.reading.kinds.clone()),
         before: ReadPoint {
             bytes: resume.at.bytes + skipped_bytes,
             units: units_before,

@@ -46,6 +46,11 @@ pub struct Form {
     /// How a deck's items fall into categories (`cards`, a file's
     /// labels); empty for none.
     pub categories: String,
+    /// A deck whose items may repeat, handed to the user's function
+    /// (`shoe:decks=6`, `cards`, `AABB`: what `--deck` takes), each
+    /// deck it returns written as item indices of it; empty for the
+    /// items 0..n-1.
+    pub deck: String,
 }
 
 /// The field's text, or `None` when it is empty.
@@ -80,6 +85,7 @@ impl Form {
             alpha,
             tests: given(&self.tests).map(str::to_string),
             categories: given(&self.categories).map(str::to_string),
+            deck: given(&self.deck).map(str::to_string),
             ..Request::default()
         })
     }
@@ -119,5 +125,37 @@ mod tests {
             .and_then(|r| r.resolve())
             .unwrap_err();
         assert!(e.to_string().contains("no-such-test"), "{e}");
+    }
+
+    #[test]
+    fn a_declared_shoe_is_handed_to_the_function_and_gets_the_order_tests() {
+        // The page and the npm package hand a shoe's cards to the user's
+        // shuffle: n is the shoe's, the order tests of repeated cards run,
+        // the hand test does not (hands are not counted while reading).
+        let shoe = |n: &str, deck: &str| Form {
+            deck: deck.to_string(),
+            ..form(n, "", "")
+        };
+        let resolved = shoe("", "shoe:decks=2")
+            .request(Front::JavaScript)
+            .and_then(|r| r.resolve())
+            .unwrap();
+        let audit = &resolved.audits[0];
+        assert_eq!(audit.n(), 104);
+        let tests = audit.recorded()["tests"].to_string();
+        assert!(
+            tests.contains("adjacency") && tests.contains("successor") && !tests.contains("hand"),
+            "{tests}"
+        );
+        let e = shoe("52", "shoe:decks=2")
+            .request(Front::JavaScript)
+            .and_then(|r| r.resolve())
+            .unwrap_err();
+        assert!(e.to_string().contains("has 104 items"), "{e}");
+        let e = shoe("", "shoe:decks=0")
+            .request(Front::JavaScript)
+            .and_then(|r| r.resolve())
+            .unwrap_err();
+        assert!(e.to_string().starts_with("deck 'shoe:decks=0'"), "{e}");
     }
 }

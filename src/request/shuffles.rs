@@ -3,7 +3,7 @@
 //! and refusals, for a built-in algorithm and for decks made outside.
 
 use super::{Header, Request};
-use crate::audit::{ALL_TRIALS, Kind, N_FROM_INPUT, Planned, Spec, Subject};
+use crate::audit::{ALL_TRIALS, Feed, Kind, N_FROM_INPUT, Planned, Spec, Subject};
 use crate::deck::{self, DEFAULT_HAND, Deck};
 use crate::error::{Error, Opt, Result};
 use crate::source::reach_warning;
@@ -24,6 +24,15 @@ pub(super) fn builtin(
     finish(request, spec, header, warnings, true)
 }
 
+/// A declared deck's spec for decks drawn outside the engine, which are
+/// read, not dealt: hands are not counted while reading, so no hand test
+/// (as for a deck read from its labels).
+fn without_hands(mut spec: Spec<Shuffles>) -> Spec<Shuffles> {
+    let tests = spec.options.tests.iter().filter(|&k| k != TestKind::Hand);
+    spec.options.tests = TestSet::of_kinds(tests.collect());
+    spec
+}
+
 /// An outside subject's decks: n from the input unless given, every deck
 /// of a file unless a trial count is given, no deck of our own (the input
 /// says what its items are; `categories` names their columns).
@@ -34,18 +43,31 @@ pub(super) fn outside(
     reads_file: bool,
     warnings: &mut Vec<String>,
 ) -> Result<(Box<dyn Planned>, Option<String>)> {
+    // Decks drawn by the caller's own function may be a declared deck (a
+    // shoe handed to the function, each deck written as item indices of
+    // it); decks read say what they hold.
+    let drawn = matches!(&subject, Subject::Outside(o) if matches!(o.feed, Feed::Drawn { .. }));
     let refused = match (&request.deck, &request.hand) {
-        (Some(_), _) => Some((
+        (Some(_), _) if !drawn => Some((
             Opt::Deck,
-            "describes the deck the built-in algorithms shuffle; decks read say what they hold \
-             (name their categories with categories)",
+            "describes the deck the built-in algorithms (or your own function) shuffle; decks \
+             read say what they hold (name their categories with categories)",
         )),
-        (None, Some(_)) => Some((
+        (Some(_), _) if request.order.is_some() => Some((
+            Opt::Order,
+            "is the starting order of decks read: a deck given as deck starts in its own order",
+        )),
+        (Some(_), Some(_)) => Some((
             Opt::Hand,
             "is the hand test's size, and hands are not counted while reading decks (the \
              position-by-category tests run without it)",
         )),
-        (None, None) => None,
+        (_, Some(_)) => Some((
+            Opt::Hand,
+            "is the hand test's size, and hands are not counted while reading decks (the \
+             position-by-category tests run without it)",
+        )),
+        (_, None) => None,
     };
     if let Some((option, why)) = refused {
         return Err(
@@ -57,7 +79,8 @@ pub(super) fn outside(
     if reads_file && request.trials.is_none() {
         spec.trials = ALL_TRIALS;
     }
-    finish(request, spec, header, warnings, false)
+    let declared = request.deck.is_some();
+    finish(request, spec, header, warnings, declared)
 }
 
 /// Fills in the tests, the deck, the trials and the threads of `spec`,
@@ -67,7 +90,7 @@ fn finish(
     mut spec: Spec<Shuffles>,
     header: &Header,
     warnings: &mut Vec<String>,
-    builtin: bool,
+    takes_deck: bool,
 ) -> Result<(Box<dyn Planned>, Option<String>)> {
     let n = spec.n;
     let tests = request.tests.as_deref().unwrap_or("default");
@@ -81,8 +104,9 @@ fn finish(
     }
     spec.options.tests = set;
     spec.threads = request.threads;
-    if builtin {
+    if takes_deck {
         match deck(request, &spec)? {
+            Some(with_deck) if spec.subject.builtin().is_none() => spec = without_hands(with_deck),
             Some(with_deck) => spec = with_deck,
             None => refuse_deck_tests(request, &spec)?,
         }

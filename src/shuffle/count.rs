@@ -36,8 +36,11 @@ impl Spec<Shuffles> {
         Some(deck.kind_of().to_vec())
     }
 
-    /// Empty hand counts of the deck's hand test, if it has one.
+    /// Empty hand counts of the deck's hand test, if it has one: only a
+    /// built-in subject's, whose deals the engine counts; hands are not
+    /// counted while reading decks made outside.
     pub fn hand_counts(&self) -> Option<HandCounts> {
+        self.subject.builtin()?;
         self.options.deck.as_ref().and_then(|d| d.hand_counts())
     }
 

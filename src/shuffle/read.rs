@@ -37,6 +37,7 @@ pub(super) fn options(spec: &Spec<Shuffles>, format: Format) -> ingest::Options<
             order: reading.unwrap_or_default().order,
             collect: spec.collect(),
             tests: Some(spec.options.tests.clone()),
+            kinds: spec.repeated_kinds(),
         },
     }
 }

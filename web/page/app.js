@@ -11,7 +11,7 @@ const HANG_SECONDS = 5;
 /** Seconds between looks at the verdict so far (and the watchdog's checks). */
 const LOOK_EVERY = 0.25;
 const $ = id => document.getElementById(id);
-const FIELDS = ["mode", "n", "k", "kind", "weights", "trials", "random", "seed"];
+const FIELDS = ["mode", "deck", "n", "k", "kind", "weights", "trials", "random", "seed"];
 
 /** The run under way (null when none): its workers, chunks and state. */
 let run = null;
@@ -26,6 +26,7 @@ let planned = 0;
 
 const CONTRACT = {
   shuffle: "Define shuffle(array) or shuffle(array, random): shuffle the array [0, 1, …, n-1] in place, or return the shuffled array. random() is the page's generator (Math.random is it too).",
+  deal: "Define shuffle(array) or shuffle(array, random): shuffle the array of cards (\"AS\", \"2S\", …, \"KC\", deck after deck in a shoe) in place, or return it shuffled. random() is the page's generator (Math.random is it too).",
   sample: "Define sample(n, k, random): return k distinct items of 0..n-1.",
   ordered: "Define sample(n, k, random): return k distinct items of 0..n-1, in the order drawn.",
   pick: "Define pick(weights, random): return one index of weights, drawn in proportion to them.",
@@ -50,6 +51,10 @@ function setUp() {
   unknownPreset = wanted && !PRESETS.some(p => p.name === wanted) ? wanted : null;
   applyPreset(unknownPreset ? "" : wanted || (hash.has("code") ? "" : "fisher-yates"));
   if (unknownPreset) $("preset").value = "";
+  // A deck the list does not offer is added as asked: the library reads
+  // it (or refuses it, naming it), never silently another.
+  const deck = hash.get("deck");
+  if (deck && ![...$("deck").options].some(o => o.value === deck)) $("deck").add(new Option(deck, deck));
   for (const f of FIELDS) if (hash.has(f)) $(f).value = hash.get(f);
   if (hash.has("code")) {
     $("code").value = hash.get("code");
@@ -89,10 +94,12 @@ function applyPreset(name) {
 /** Shows the fields of the mode and kind chosen. */
 function showMode() {
   const sampler = $("mode").value === "sampler", pick = sampler && $("kind").value === "pick";
+  const dealing = !sampler && $("deck").value !== "";
   document.body.classList.toggle("sampling", sampler);
   document.body.classList.toggle("picking", pick);
+  document.body.classList.toggle("dealing", dealing);
   $("n-label").textContent = sampler ? "N" : "n";
-  $("contract").textContent = CONTRACT[sampler ? $("kind").value : "shuffle"];
+  $("contract").textContent = CONTRACT[sampler ? $("kind").value : dealing ? "deal" : "shuffle"];
 }
 
 /** The form as a link: a preset's name, or the code itself. */
@@ -100,8 +107,11 @@ function saveLink() {
   const hash = new URLSearchParams();
   if ($("preset").value) hash.set("preset", $("preset").value);
   else hash.set("code", $("code").value);
+  const sampler = $("mode").value === "sampler";
   for (const f of FIELDS) {
-    if (f === "n" && $("mode").value === "sampler" && $("kind").value === "pick") continue;
+    if (f === "n" && sampler && $("kind").value === "pick") continue;
+    if (f === "n" && !sampler && $("deck").value) continue;
+    if (f === "deck" && (sampler || !$("deck").value)) continue;
     hash.set(f, $(f).value);
   }
   if (workersAsked) hash.set("workers", String(workersAsked));
@@ -118,6 +128,9 @@ function saveLink() {
 function job() {
   const mode = $("mode").value, kind = $("kind").value, random = $("random").value;
   const holds = mode === "sampler" ? kind : "deck";
+  // A deck of cards or a shoe (what --deck takes) is handed to the shuffle
+  // instead of 0..n-1; it sets n.
+  const deck = holds === "deck" ? $("deck").value : "";
   const preset = PRESETS.find(p => p.name === $("preset").value && p.code === $("code").value);
   const source = random === "seeded"
     ? `the page's seeded generator (xoshiro128**, seed ${$("seed").value})` : "Math.random (not reproducible)";
@@ -125,7 +138,8 @@ function job() {
     holds,
     name: preset ? preset.name : holds === "deck" ? "your shuffle" : holds === "pick" ? "your pick" : "your sampler",
     from: `${holds === "deck" ? "shuffled" : "drawn"} in the browser by a JavaScript function on ${source}`,
-    n: holds === "pick" ? "" : $("n").value,
+    n: holds === "pick" || deck ? "" : $("n").value,
+    deck,
     k: holds === "sample" || holds === "ordered" ? $("k").value : "",
     weights: holds === "pick" ? $("weights").value : "",
     base: holds === "deck" ? "" : "0",

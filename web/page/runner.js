@@ -168,8 +168,85 @@ function shuffleBatch(shuffle, random, deck, out, count, done, n, seen, stamp) {
 }
 
 /**
+ * How a declared deck's `items` (its labels by item index, `AS`, `2S`, …
+ * for a shoe, from the Session's items()) are written back: `kindOf` maps
+ * a label to its kind, `itemsOf[kind]` lists that kind's item indices
+ * (each copy in turn), `copies[kind]` how many there are.
+ */
+function deckKinds(items) {
+  const kindOf = new Map(), itemsOf = [];
+  items.forEach((label, i) => {
+    if (!kindOf.has(label)) {
+      kindOf.set(label, itemsOf.length);
+      itemsOf.push([]);
+    }
+    itemsOf[kindOf.get(label)].push(i);
+  });
+  return { kindOf, itemsOf, copies: Uint32Array.from(itemsOf, list => list.length) };
+}
+
+/** Why `deck` is not the declared deck's `items` rearranged, in words (null if it is). */
+function notTheDeck(deck, items, kinds) {
+  const n = items.length;
+  if (!deck || typeof deck !== "object" || typeof deck.length !== "number") {
+    return `it returned ${typeof deck === "string" ? JSON.stringify(deck) : String(deck)}, not an array`;
+  }
+  if (deck.length !== n) {
+    return `it returned ${deck.length} cards instead of ${n} (${deck.length < n ? "it lost" : "it added"} ` +
+      `${Math.abs(n - deck.length)}): ${shown(deck)}`;
+  }
+  const held = new Uint32Array(kinds.copies.length);
+  for (let i = 0; i < n; i++) {
+    const k = kinds.kindOf.get(deck[i]);
+    if (k === undefined) {
+      return `${typeof deck[i] === "string" ? JSON.stringify(deck[i]) : String(deck[i])} at position ${i} is not ` +
+        `one of the deck's cards: ${shown(deck)}`;
+    }
+    if (++held[k] > kinds.copies[k]) {
+      return `it holds more than ${kinds.copies[k]} of ${JSON.stringify(items[kinds.itemsOf[k][0]])} ` +
+        `(the deck has ${kinds.copies[k]}): ${shown(deck)}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * shuffleBatch for a declared deck (a shoe): each trial shuffles a fresh
+ * copy of `items` (the cards, in the deck's order) and writes the deck it
+ * returns as item indices, each kind's copies in turn (`kinds`:
+ * deckKinds). Throws a UserError naming the (1-based) trial of a deck
+ * that is not the cards it was given.
+ */
+function shoeBatch(shuffle, random, deck, out, count, done, items, kinds, held) {
+  const n = items.length, { kindOf, itemsOf, copies } = kinds;
+  for (let t = 0, o = 0; t < count; t++, o += n) {
+    if (deck.length !== n) deck.length = n;
+    for (let i = 0; i < n; i++) deck[i] = items[i];
+    let result;
+    try {
+      result = shuffle(deck, random);
+    } catch (e) {
+      throw new UserError(`shuffle threw an exception at trial ${done + t + 1}: ${messageOf(e)}`);
+    }
+    const a = result === undefined ? deck : result;
+    let ok = a !== null && typeof a === "object" && a.length === n;
+    held.fill(0);
+    for (let i = 0; ok && i < n; i++) {
+      const k = kindOf.get(a[i]);
+      if (k !== undefined && held[k] < copies[k]) out[o + i] = itemsOf[k][held[k]++];
+      else ok = false;
+    }
+    if (!ok) {
+      throw new UserError(`shuffle returned a deck that is not the cards it was given, at trial ${done + t + 1}: ` +
+        notTheDeck(a, items, kinds) + ".");
+    }
+  }
+}
+
+/**
  * Runs chunk `chunk` of a run of `trials` shuffles: `shuffle(deck, random)`
- * on a fresh deck 0..n-1 each trial (in place, or returning the shuffled
+ * on a fresh deck 0..n-1 each trial (or, for a declared deck such as a
+ * shoe, a fresh copy of its cards, `session.items()`) (in place, or returning the shuffled
  * deck), each deck checked and written into `session`'s batch in the wasm
  * `memory` (a WebAssembly.Memory), counted as one stream. `Math.random` is
  * `random` meanwhile (restored after, also on error). `onBatch(decks)`, if
@@ -185,6 +262,8 @@ function runShuffleChunk(session, shuffle, chunk, trials, random, memory, onBatc
   // sort with a random comparator gave counts that changed run to run
   // (measured on the page; Node was unaffected).
   const deck = new Array(n), seen = new Uint32Array(n);
+  const items = session.items(), kinds = items.length > 0 ? deckKinds(items) : null;
+  const held = kinds ? new Uint32Array(kinds.copies.length) : null;
   let stamp = 0;
   const saved = Math.random;
   Math.random = random;
@@ -193,7 +272,8 @@ function runShuffleChunk(session, shuffle, chunk, trials, random, memory, onBatc
       const count = Math.min(most, end - done);
       const at = session.batch(count);
       const out = wide ? new Uint16Array(memory.buffer, at, count * n) : new Uint8Array(memory.buffer, at, count * n);
-      stamp = shuffleBatch(shuffle, random, deck, out, count, done, n, seen, stamp);
+      if (kinds) shoeBatch(shuffle, random, deck, out, count, done, items, kinds, held);
+      else stamp = shuffleBatch(shuffle, random, deck, out, count, done, n, seen, stamp);
       done += count;
       session.count(count, done === end);
       if (onBatch) onBatch(count);

@@ -81,6 +81,12 @@ impl Session {
         self.0.planned().n()
     }
 
+    /// The declared deck's items by index (a shoe's card labels), handed
+    /// to the user's shuffle; empty for the items 0..n-1.
+    pub fn items(&self) -> Vec<String> {
+        self.0.items()
+    }
+
     /// Bytes per item of a deck's record: 1 (`u8`) or 2 (`u16`,
     /// little-endian).
     pub fn width(&self) -> usize {

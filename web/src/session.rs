@@ -11,7 +11,8 @@
 //! of the next batch: the triples are those of one stream of every deck,
 //! whatever sizes the page's batches have.
 
-use shuffle_audit::audit::{Counts, Judged, Planned, no_progress};
+use shuffle_audit::Shuffles;
+use shuffle_audit::audit::{Counts, Judged, Planned, Spec, no_progress};
 use shuffle_audit::error::Front;
 use shuffle_audit::ingest::Format;
 use shuffle_audit::request::{Form, choose};
@@ -80,6 +81,27 @@ impl Session {
     /// What the library resolved: the kind, subject, n and trials.
     pub fn planned(&self) -> &dyn Planned {
         self.planned.as_ref()
+    }
+
+    /// The items of the declared deck (`deck` of the form: a shoe, a deck
+    /// of cards), by item index, as the user's function is handed them
+    /// (`AS`, `2S`, … six times over for `shoe:decks=6`); empty when the
+    /// items are 0..n-1. A deck the function returns is written back as
+    /// the indices of these items (each kind's copies in turn).
+    pub fn items(&self) -> Vec<String> {
+        let deck = self
+            .planned
+            .as_any()
+            .downcast_ref::<Spec<Shuffles>>()
+            .and_then(|spec| spec.options.deck.as_ref());
+        match deck {
+            Some(deck) => deck
+                .kind_of()
+                .iter()
+                .map(|&k| deck.kind_names()[k as usize].clone())
+                .collect(),
+            None => Vec::new(),
+        }
     }
 
     /// Bytes per item of a binary record: 1 (`u8`) or 2 (`u16`,

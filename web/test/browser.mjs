@@ -29,6 +29,21 @@ const browser = await chromium.launch({
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 page.on("pageerror", e => console.error("page error:", e.message));
 
+/** A link's fragment for the user's own code `s`. */
+const code = s => "code=" + encodeURIComponent(s);
+/**
+ * A riffle-and-cut shuffler: four Gilbert–Shannon–Reeds riffles of the
+ * whole shoe, then one random cut (far too few riffles: pairs of the
+ * starting order survive, which the order tests of repeated cards see).
+ */
+const RIFFLES = "function shuffle(a, random) {\n  for (let r = 0; r < 4; r++) {\n" +
+  "    let cut = 0;\n    for (let i = 0; i < a.length; i++) if (random() < 0.5) cut++;\n" +
+  "    const left = a.slice(0, cut), right = a.slice(cut);\n    let i = 0, j = 0;\n" +
+  "    for (let k = 0; k < a.length; k++) {\n      const l = left.length - i, m = right.length - j;\n" +
+  "      a[k] = random() * (l + m) < l ? left[i++] : right[j++];\n    }\n  }\n" +
+  "  const c = Math.floor(random() * a.length), b = a.slice(c).concat(a.slice(0, c));\n" +
+  "  for (let k = 0; k < a.length; k++) a[k] = b[k];\n}";
+
 /** Opens the page at `fragment` and waits for a final verdict or an error. */
 async function audit(fragment, seconds = 60) {
   await page.goto("about:blank");
@@ -102,7 +117,6 @@ const counts = await page.evaluate(async () =>
 assert.ok(counts.startsWith("position,v0,v1,v2"), counts.slice(0, 40));
 
 await expectError("preset=loses-an-item&n=10&trials=1000&run=1", "not the items it was given");
-const code = s => "code=" + encodeURIComponent(s);
 await expectError(`${code("function shuffle(a) { a.pop(); }")}&n=10&trials=100&run=1`, "instead of 10");
 await expectError(`${code("function shuffle(a) { throw new Error('no'); }")}&n=10&trials=100&run=1`, "threw");
 await expectError(`${code("function shuffle(a) { while (true) {} }")}&n=10&trials=100&run=1`, "has not returned");
@@ -130,6 +144,24 @@ assert.ok(page.url().includes("preset=fisher-yate&"), page.url());
 const deflt = await expect("preset=fisher-yates&n=52&run=1", "no bias detected");
 assert.ok(deflt.status.startsWith("fisher-yates: 480,598 trials"), deflt.status);
 await expectError("preset=fisher-yates&n=1&run=1", "n = 1 is too small");
+
+// Shoes: the shuffle is handed two decks of cards; a fair one is not
+// called biased, riffles and a cut are caught by the order tests of
+// repeated cards (issue 37), and a shuffle that duplicates a card is
+// stopped, naming the card.
+const shoe = await audit("preset=fisher-yates&deck=shoe:decks=2&trials=20000&run=1");
+console.log(`fisher-yates, shoe of 2 decks\n  -> ${shoe.verdict} | ${shoe.status}`);
+assert.ok(!/(^|\s)biased$/.test(shoe.verdict), shoe.verdict);
+const fairShoe = JSON.parse(await download("summary.json")).audits[0];
+assert.equal(fairShoe.n, 104);
+assert.ok(/^position-kind,position-category,adjacency,successor/.test(fairShoe.tests_run), fairShoe.tests_run);
+assert.ok(page.url().includes("deck=shoe%3Adecks%3D2") && !page.url().includes("&n="), page.url());
+await expect(`${code(RIFFLES)}&deck=shoe:decks=2&trials=20000&run=1`, "biased");
+const riffled = JSON.parse(await download("summary.json")).audits[0];
+assert.ok(riffled.seen_by.some(t => t === "adjacency" || t === "successor"), JSON.stringify(riffled.seen_by));
+await expectError(`${code("function shuffle(a) { a[0] = a[1]; }")}&deck=shoe:decks=2&trials=100&run=1`,
+  'holds more than 2 of "2S"');
+await expectError("preset=fisher-yates&deck=shoe:decks=0&run=1", "deck 'shoe:decks=0': decks must be");
 
 await expect("preset=reservoir-off-by-one&mode=sampler&kind=sample&n=10&k=3&trials=100000&run=1", "biased");
 await expect("preset=weighted-pick&mode=sampler&kind=pick&weights=1,2,3,4&trials=100000&run=1", "no bias detected");
@@ -170,7 +202,8 @@ async function heatmap() {
  */
 async function sameForAnyWorkers() {
   for (const [fragment, word] of [["preset=sort-random-comparator&n=10&trials=300000", "biased"],
-    ["preset=fisher-yates&n=52&trials=150000", "inconclusive"]]) {
+    ["preset=fisher-yates&n=52&trials=150000", "inconclusive"],
+    [`${code(RIFFLES)}&deck=shoe:decks=2&trials=60000`, "biased"]]) {
     const runs = [];
     for (const workers of [1, 2]) {
       const r = await expect(`${fragment}&workers=${workers}&run=1`, word);

@@ -296,3 +296,87 @@ fn a_shoe_read_whole_matches_the_command_line() {
     assert_ne!(page["audits"][0]["verdict"], "biased");
     assert_eq!(judged_part(&page), judged_part(&cli));
 }
+
+/// `trials` shoes of two 52-card decks stacked (AS..KC twice), as item
+/// indices: each riffled `riffles` times (Gilbert–Shannon–Reeds) and cut
+/// once, or (`riffles` 0) shuffled by Fisher–Yates.
+fn shoes(trials: usize, riffles: usize, seed: u64) -> Vec<Vec<u8>> {
+    let n = 104;
+    let mut rng = Mix(seed);
+    (0..trials)
+        .map(|_| {
+            let mut d: Vec<u8> = (0..n as u8).collect();
+            if riffles == 0 {
+                for i in (1..n).rev() {
+                    d.swap(i, rng.below(i + 1));
+                }
+                return d;
+            }
+            for _ in 0..riffles {
+                let cut = (0..n).filter(|_| rng.below(2) == 1).count();
+                let (mut left, mut right) = (d[..cut].to_vec(), d[cut..].to_vec());
+                left.reverse();
+                right.reverse();
+                d.clear();
+                while !left.is_empty() || !right.is_empty() {
+                    let from_left = rng.below(left.len() + right.len()) < left.len();
+                    d.push(if from_left { left.pop() } else { right.pop() }.unwrap());
+                }
+            }
+            d.rotate_left(rng.below(n));
+            d
+        })
+        .collect()
+}
+
+#[test]
+fn a_declared_shoe_counted_in_batches_matches_the_command_line_reading_its_cards() {
+    // The page hands a shoe's cards to the user's function and writes each
+    // shoe back as item indices, counted batch by batch (so workers can
+    // merge); the command line reads the same shoes as card labels, whole.
+    // Same tests, p-values and verdicts; riffles and a cut are caught by
+    // the order tests.
+    for (riffles, seed) in [(0, 31), (4, 32)] {
+        let decks = shoes(6_000, riffles, seed);
+        let asked = Form {
+            deck: "shoe:decks=2".to_string(),
+            n: String::new(),
+            ..form("deck", 104, decks.len(), 3)
+        };
+        let mut s = session(&asked).unwrap();
+        let items = s.items();
+        assert_eq!(
+            (items.len(), &items[..2], &items[52][..]),
+            (104, &["AS".to_string(), "2S".to_string()][..], "AS")
+        );
+        for (t, chunk) in decks.chunks(1_000).enumerate() {
+            s.batch(chunk.len()).copy_from_slice(&chunk.concat());
+            s.count(chunk.len(), (t + 1) * 1_000 >= decks.len())
+                .unwrap();
+        }
+        let page = summary_of(&s);
+        let text: String = decks
+            .iter()
+            .map(|d| {
+                let cards: Vec<&str> = d.iter().map(|&i| items[usize::from(i)].as_str()).collect();
+                cards.join(" ") + "\n"
+            })
+            .collect();
+        let file = scratch(&format!("shoe-{riffles}.txt"));
+        std::fs::write(&file, text).unwrap();
+        let cli = cli_summary(&file, &["--categories", "cards", "--seed", "3"]);
+        let biased = page["audits"][0]["verdict"] == "biased";
+        assert_eq!(
+            biased,
+            riffles > 0,
+            "{riffles} riffles: {}",
+            page["audits"][0]
+        );
+        let run = page["audits"][0]["tests_run"].as_str().unwrap().to_string();
+        assert!(
+            run.contains("adjacency") && run.contains("successor"),
+            "{run}"
+        );
+        assert_eq!(judged_part(&page), judged_part(&cli), "{riffles} riffles");
+    }
+}

@@ -20,8 +20,12 @@
 //! the path every study's counts take, so the report is the same too.
 //! [`run`] counts a tally file's remaining chunks, saving it every so often
 //! and when asked to stop, so a run killed at any moment resumes from its
-//! last save and still gives the same counts.
+//! last save and still gives the same counts. A run whose trials a caller's
+//! own function draws on demand (a Python shuffle) is counted in the same
+//! chunks by [`drawn`], each chunk drawn with a generator seeded from the
+//! run's seed and the chunk's number, and goes into the same tally files.
 
+pub mod drawn;
 pub mod file;
 pub mod input;
 mod kinds;

@@ -66,7 +66,14 @@ impl Shard {
                 .parse::<u64>()
                 .map_err(|_| bad("not whole numbers"))
         };
-        let (index, count) = (number(index)?, number(count)?);
+        Self::new(number(index)?, number(count)?).map_err(|e| bad(&e.to_string()))
+    }
+
+    /// Shard `index` of `count`, refused ([`ErrorKind::OutOfRange`], saying
+    /// why) unless `index` is below `count`: what a front that takes the
+    /// two numbers apart (Python's `shard=(i, k)`) checks them with.
+    pub fn new(index: u64, count: u64) -> Result<Self> {
+        let bad = |why: &str| Error::of_kind(ErrorKind::OutOfRange, why.to_string());
         if count == 0 {
             return Err(bad("the count must be at least 1"));
         }

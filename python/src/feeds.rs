@@ -9,7 +9,13 @@
 //! - Anything else (an iterable of sequences, items or labels; a Python
 //!   function called again and again) becomes text, one line per deck or
 //!   sample, written a batch at a time while the library counts the batches
-//!   before it on its own threads.
+//!   before it on its own threads (a Python shuffle's decks as binary
+//!   records).
+//!
+//! A Python function is called with a fresh generator at the first trial of
+//! each chunk of the run ([`Generators`]), made from the chunk's seed
+//! ([`shuffle_audit::shard::drawn::chunk_seed`]), so that each chunk's
+//! trials are the same wherever and whenever it is drawn.
 
 use crate::watch::{Control, stopped};
 use numpy::ndarray::ArrayView2;

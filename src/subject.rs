@@ -41,7 +41,7 @@ impl ShuffleOptions {
 }
 
 /// How permutations made outside the tool are read.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Reading {
     /// The starting order, as item labels (what the deck looked like before
     /// the shuffle); `None` means ascending.

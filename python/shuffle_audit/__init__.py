@@ -19,8 +19,14 @@ command line (the Rust library is compiled into this package)::
   place, or any iterable of decks of integers or labels).
 - :func:`audit_samples`, :func:`audit_picks` (and their ``assert_fair_*``):
   samplers of k of N items and weighted picks, from a function or draws.
+- ``shard=(i, k)`` and :func:`merge`: a run of a function split into k
+  shards, each counted anywhere (a Dask, Ray or Spark worker), merged into
+  the run's own result.
 
-Every audit is deterministic for its seed. Bad input raises ``ValueError``
+Every audit is deterministic for its seed: a function's run is drawn in
+chunks of 65,536 trials, chunk c with a fresh generator seeded from the
+seed and c (chunk 0 with the seed itself), as the command line's engine
+draws its chunks. Bad input raises ``ValueError``
 in the command line's words. Ctrl-C stops any audit within a second
 (``KeyboardInterrupt``; nothing is kept or written), and a run longer than
 about two seconds shows a progress bar where tqdm is installed
@@ -32,12 +38,13 @@ from __future__ import annotations
 import base64
 import html
 import json
+import operator
 import os
 import random
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from . import _native
 
@@ -45,6 +52,7 @@ __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_SEED",
     "Result",
+    "Shard",
     "__version__",
     "assert_fair",
     "assert_fair_picks",
@@ -55,6 +63,7 @@ __all__ = [
     "audit_samples",
     "default_sample_trials",
     "default_trials",
+    "merge",
 ]
 
 __version__: str = _native.__version__
@@ -192,19 +201,35 @@ def default_sample_trials(
     return _native.default_trials(asked)
 
 
-def _make_rng(rng: RngSpec, seed: int) -> Any:
-    """The generator handed to the code under audit: ``"random"`` (a
-    ``random.Random(seed)``), ``"numpy"`` (``numpy.random.default_rng(seed)``)
-    or ``rng(seed)`` for a callable."""
+def _rng_maker(rng: RngSpec) -> Callable[[int], Any]:
+    """What makes the generator handed to the code under audit, from a
+    chunk's seed: ``"random"`` (``random.Random``), ``"numpy"``
+    (``numpy.random.default_rng``) or ``rng`` itself for a callable."""
     if callable(rng):
-        return rng(seed)
+        return rng
     if rng == "random":
-        return random.Random(seed)
+        return random.Random
     if rng == "numpy":
         import numpy
 
-        return numpy.random.default_rng(seed)
+        return numpy.random.default_rng
     raise ValueError(f"rng {rng!r}: one of 'random', 'numpy' or a function of the seed")
+
+
+def _shard_pair(shard: Optional[Sequence[int]]) -> Optional[tuple]:
+    """``shard=(i, k)`` as the native run takes it; the range (``0 <= i <
+    k``) is the library's to check, as it checks ``--shard I/N``."""
+    if shard is None:
+        return None
+    try:
+        if isinstance(shard, (str, bytes)) or any(isinstance(x, bool) for x in shard):
+            raise TypeError
+        index, count = shard
+        return (operator.index(index), operator.index(count))
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"shard={shard!r}: a pair (i, k) of whole numbers, shard i of k (from 0)"
+        ) from None
 
 
 def _name_of(f: Any, name: Optional[str]) -> str:
@@ -347,6 +372,124 @@ class Result:
         )
 
 
+def _shard_from_bytes(data: bytes) -> "Shard":
+    """A :class:`Shard` from its bytes: how a pickled shard is rebuilt."""
+    return Shard.from_bytes(data)
+
+
+class Shard:
+    """The counts of one shard of a run (shard i of k of its chunks), made
+    by ``audit(..., shard=(i, k))`` (or :func:`audit_samples`,
+    :func:`audit_picks`) wherever it ran: pass every shard of the run to
+    :func:`merge` for the run's :class:`Result`. A shard pickles (as its
+    bytes), so it travels back from a Dask, Ray or Spark worker as any
+    return value does; :meth:`to_bytes` gives the bytes to keep or send
+    (the tally file ``shuffle-audit audit --shard`` writes, which
+    ``shuffle-audit merge`` also reads)."""
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
+        self._info: dict = native.info()
+
+    @classmethod
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Shard":
+        """The shard whose bytes are ``data`` (from :meth:`to_bytes`);
+        ``ValueError`` for anything else, or a damaged copy."""
+        return cls(_native.Shard.from_bytes(bytes(data)))
+
+    def to_bytes(self) -> bytes:
+        """The shard's bytes: a header line with the SHA-256 of the rest,
+        then the counts and everything that decides them, as JSON."""
+        return self._native.to_bytes()
+
+    def __reduce__(self) -> tuple:
+        return (_shard_from_bytes, (self.to_bytes(),))
+
+    @property
+    def index(self) -> int:
+        """This shard's number, from 0."""
+        return int(self._info["index"])
+
+    @property
+    def count(self) -> int:
+        """How many shards the run is cut into."""
+        return int(self._info["count"])
+
+    @property
+    def name(self) -> str:
+        """The name of what was audited."""
+        return self._info["name"]
+
+    @property
+    def kind(self) -> str:
+        """The kind of subject: ``"shuffle"`` or ``"sampler"``."""
+        return self._info["kind"]
+
+    @property
+    def n(self) -> int:
+        """Items shuffled (or the population of a sampler)."""
+        return int(self._info["n"])
+
+    @property
+    def seed(self) -> int:
+        """The run's seed."""
+        return int(self._info["seed"])
+
+    @property
+    def trials(self) -> int:
+        """Trials counted in this shard."""
+        return int(self._info["trials"])
+
+    @property
+    def run_trials(self) -> int:
+        """Trials of the whole run."""
+        return int(self._info["run_trials"])
+
+    @property
+    def chunks(self) -> range:
+        """The run's chunks this shard counted (of 65,536 trials each, the
+        last one shorter)."""
+        first, end = self._info["chunks"]
+        return range(int(first), int(end))
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent counting it."""
+        return float(self._info["seconds"])
+
+    def __repr__(self) -> str:
+        return (
+            f"<shuffle_audit.Shard {self.index}/{self.count} of {self.name}: "
+            f"{self.trials:,} of {self.run_trials:,} trials, chunks "
+            f"{self.chunks.start}..{self.chunks.stop} of {self._info['run_chunks']}, "
+            f"seed {self.seed}>"
+        )
+
+
+def merge(shards: Iterable[Union[Shard, bytes, bytearray, memoryview]]) -> Result:
+    """Merges every shard of one run (:class:`Shard` objects or their
+    bytes, in any order) into the run's :class:`Result`: the library adds
+    their counts up and judges them as the run on one machine is judged,
+    so the result is that of the same call without ``shard=`` (the same
+    counts, tests, p-values and verdict). Raises ``ValueError`` naming the
+    shard (by its place in ``shards``) for a shard missing, one given
+    twice, a shard of another run (another seed, n, trials, function name
+    or test) and bytes that are not a shard."""
+    items = [
+        bytes(s) if isinstance(s, (bytearray, memoryview)) else getattr(s, "_native", s)
+        for s in shards
+    ]
+    return Result(_native.merge(items))
+
+
+def _ran(native: Any) -> Union[Result, Shard]:
+    """The front's object for what a native run gave: a judged audit's
+    :class:`Result`, or a :class:`Shard`."""
+    if isinstance(native, _native.Shard):
+        return Shard(native)
+    return Result(native)
+
+
 def audit(
     shuffle: Callable[[list, Any], Any],
     n: int,
@@ -361,13 +504,23 @@ def audit(
     until_decisive: bool = False,
     max_trials: Optional[int] = None,
     progress: Progress = True,
-) -> Result:
+    shard: Optional[Sequence[int]] = None,
+) -> Union[Result, Shard]:
     """Audits ``shuffle(deck, rng)``, a shuffle written in Python: called
     ``trials`` times (default :func:`default_trials`) on a fresh list
-    ``[0, ..., n-1]``, which it shuffles in place (or returns shuffled), with
-    one generator seeded by ``seed`` (``rng``: ``"random"`` for
+    ``[0, ..., n-1]``, which it shuffles in place (or returns shuffled).
+    ``rng`` makes its generator from a seed: ``"random"`` for
     ``random.Random``, ``"numpy"`` for ``numpy.random.default_rng``, or a
-    function of the seed).
+    function of the seed. The run is drawn in chunks of 65,536 trials, chunk
+    c with a fresh generator made from a seed derived from ``seed`` and c
+    (chunk 0 from ``seed`` itself: a run of at most 65,536 trials is one
+    generator seeded with ``seed``).
+
+    ``shard=(i, k)`` counts only shard i of k of the run's chunks (from 0;
+    a run of fewer chunks than shards leaves some empty) and returns a
+    :class:`Shard` instead of a :class:`Result`: count the k shards anywhere
+    (worker processes, machines) and :func:`merge` them for the result of
+    the same call without ``shard``, identical counts and verdict.
 
     As the command line's options: ``tests`` (``--tests``: ``"default"``,
     ``"all"``, or names, a list or comma-separated); ``categories``
@@ -375,16 +528,19 @@ def audit(
     adding the category tests); ``until_decisive`` (``--until-decisive``:
     the trials double look after look, the generator's stream continuing,
     until the audit is decisively biased or ``max_trials`` are spent,
-    64 × the first look's by default). ``progress``: see :data:`Progress`.
+    64 × the first look's by default; look j's trials are drawn as a run of
+    their own, seeded as the library seeds look j; not with ``shard``).
+    ``progress``: see :data:`Progress`.
     """
     name = _name_of(shuffle, name)
     asked = _asked(
         name=name, n=n, trials=trials, seed=seed, alpha=alpha, tests=tests,
         categories=categories, until_decisive=until_decisive, max_trials=max_trials,
     )
-    generator = _make_rng(rng, seed)
+    maker = _rng_maker(rng)
+    pair = _shard_pair(shard)
     with _progress(progress, name) as report:
-        return Result(_native.audit_shuffle(shuffle, generator, asked, report))
+        return _ran(_native.audit_shuffle(shuffle, maker, asked, pair, report))
 
 
 def _report_dir(name: str, report_dir: Optional[Union[str, os.PathLike]]) -> Path:
@@ -499,19 +655,27 @@ def _sampler(
     until_decisive: bool,
     max_trials: Optional[int],
     progress: Progress,
-) -> Result:
-    """A sampler's audit, of a function (``draw(rng)``) or of draws already
-    made (any iterable)."""
+    shard: Optional[Sequence[int]] = None,
+) -> Union[Result, Shard]:
+    """A sampler's audit, of a function (``draw(rng)``, drawn in chunks as
+    :func:`audit` draws a shuffle, or one ``shard`` of them) or of draws
+    already made (any iterable)."""
     drawing = callable(draw)
     name = _name_of(draw, name) if drawing else (name or "draws")
+    if shard is not None and not drawing:
+        raise ValueError(
+            f"shard={shard!r} splits a run that a function draws: draws already made "
+            "are audited as they are"
+        )
     asked = _asked(
         name=name, holds=holds, n=n, k=k, weights=weights, trials=trials, seed=seed,
         alpha=alpha, base=base, until_decisive=until_decisive, max_trials=max_trials,
     )
-    generator = _make_rng(rng, seed) if drawing else None
+    maker = _rng_maker(rng) if drawing else None
+    pair = _shard_pair(shard)
     with _progress(progress, name) as report:
         if drawing:
-            return Result(_native.audit_draws(draw, generator, asked, report))
+            return _ran(_native.audit_draws(draw, maker, asked, pair, report))
         return Result(_native.audit_given(draw, asked, report))
 
 
@@ -530,19 +694,21 @@ def audit_samples(
     until_decisive: bool = False,
     max_trials: Optional[int] = None,
     progress: Progress = True,
-) -> Result:
+    shard: Optional[Sequence[int]] = None,
+) -> Union[Result, Shard]:
     """Audits a sampler of k distinct items of a population of ``n``:
-    ``sampler(rng)`` returning k items of 0..n-1, called ``trials`` times
-    (default :func:`default_sample_trials`; ``k`` required), or draws
-    already made (an iterable of samples, items 0..n-1 or 1..n, or say
-    ``base``). ``ordered``: the order within a sample is the sampler's
-    (first prize, second prize...) and is tested too. ``until_decisive``,
-    ``max_trials`` and ``progress`` are :func:`audit`'s (a function only:
-    draws already made are audited as they are)."""
+    ``sampler(rng)`` returning k items of 0..n-1 (``base=1``: 1..n), called
+    ``trials`` times (default :func:`default_sample_trials`; ``k``
+    required), or draws already made (an iterable of samples, items 0..n-1
+    or 1..n, or say ``base``). ``ordered``: the order within a sample is
+    the sampler's (first prize, second prize...) and is tested too.
+    ``rng``, ``until_decisive``, ``max_trials``, ``progress`` and ``shard``
+    are :func:`audit`'s (a function only: draws already made are audited
+    as they are)."""
     holds = "ordered" if ordered else "sample"
     return _sampler(
         sampler_or_draws, holds, n, k, None, trials, seed, alpha, rng, name, base,
-        until_decisive, max_trials, progress,
+        until_decisive, max_trials, progress, shard,
     )
 
 
@@ -560,16 +726,18 @@ def audit_picks(
     until_decisive: bool = False,
     max_trials: Optional[int] = None,
     progress: Progress = True,
-) -> Result:
-    """Audits picks of one item: ``picker(rng)`` returning an item, or
-    picks already made (an iterable of items), against ``weights`` (item i
-    with probability ``weights[i] / sum(weights)``: whole numbers, or
-    proportions such as ``[0.1, 0.9]``, read as the command line reads
-    them), or uniform over ``n`` items without weights. ``until_decisive``,
-    ``max_trials`` and ``progress`` are :func:`audit_samples`'."""
+    shard: Optional[Sequence[int]] = None,
+) -> Union[Result, Shard]:
+    """Audits picks of one item: ``picker(rng)`` returning an item of
+    0..N-1 (``base=1``: 1..N), or picks already made (an iterable of
+    items), against ``weights`` (item i with probability ``weights[i] /
+    sum(weights)``: whole numbers, or proportions such as ``[0.1, 0.9]``,
+    read as the command line reads them), or uniform over ``n`` items
+    without weights. ``rng``, ``until_decisive``, ``max_trials``,
+    ``progress`` and ``shard`` are :func:`audit_samples`'."""
     return _sampler(
         picker_or_draws, "pick", n, 1, weights, trials, seed, alpha, rng, name, base,
-        until_decisive, max_trials, progress,
+        until_decisive, max_trials, progress, shard,
     )
 
 

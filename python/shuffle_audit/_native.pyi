@@ -2,7 +2,7 @@
 package (its documented front is ``shuffle_audit``): what each function
 takes and gives, for type checkers and editors."""
 
-from typing import Any, Callable, Optional, TypedDict
+from typing import Any, Callable, Optional, TypedDict, Union
 
 import numpy as np
 
@@ -56,18 +56,46 @@ class Audit:
     def write_report(self, dir: str) -> str:
         """Writes the report into ``dir``; returns the HTML's path."""
 
+class Shard:
+    """The counts of one shard of a run drawn by a Python function: the
+    library's tally file."""
+
+    @staticmethod
+    def from_bytes(data: bytes) -> Shard:
+        """Reads a shard's bytes; ``ValueError`` for anything else."""
+    def to_bytes(self) -> bytes:
+        """The shard's bytes (a tally file)."""
+    def info(self) -> dict[str, Any]:
+        """``index``, ``count``, ``name``, ``kind``, ``n``, ``seed``,
+        ``trials``, ``run_trials``, ``chunks``, ``run_chunks``, ``seconds``."""
+
+def merge(shards: list[Union[Shard, bytes]]) -> Audit:
+    """Merges every shard of one run and judges the run."""
+
 def default_trials(asked: Asked) -> int:
     """The trials a default audit runs for what was asked."""
 
 def audit_shuffle(
-    shuffle: Callable[[list[int], Any], Any], rng: Any, asked: Asked, progress: _Progress = None
-) -> Audit:
-    """Audits ``shuffle(deck, rng)`` over fresh decks ``[0, ..., n-1]``."""
+    shuffle: Callable[[list[int], Any], Any],
+    make_rng: Callable[[int], Any],
+    asked: Asked,
+    shard: Optional[tuple[int, int]] = None,
+    progress: _Progress = None,
+) -> Union[Audit, Shard]:
+    """Audits ``shuffle(deck, rng)`` over fresh decks ``[0, ..., n-1]``,
+    each chunk of the run with the generator ``make_rng(chunk's seed)``;
+    one shard of the run's chunks with ``shard``."""
 
 def audit_draws(
-    draw: Callable[[Any], Any], rng: Any, asked: Asked, progress: _Progress = None
-) -> Audit:
-    """Audits what ``draw(rng)`` returns (k items, or one for a pick)."""
+    draw: Callable[[Any], Any],
+    make_rng: Callable[[int], Any],
+    asked: Asked,
+    shard: Optional[tuple[int, int]] = None,
+    progress: _Progress = None,
+) -> Union[Audit, Shard]:
+    """Audits what ``draw(rng)`` returns (k items, or one for a pick),
+    each chunk of the run with the generator ``make_rng(chunk's seed)``;
+    one shard of the run's chunks with ``shard``."""
 
 def audit_given(given: Any, asked: Asked, progress: _Progress = None) -> Audit:
     """Audits output already made (a 2-D integer array or an iterable)."""

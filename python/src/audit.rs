@@ -4,27 +4,29 @@
 //! readers, and the judged audit of any kind is one [`Audit`] object.
 
 use crate::errors::to_py;
-use crate::feeds::{self, Element, Records};
+use crate::feeds::{self, Element, Generators, Records};
+use crate::shard::Shard;
 use crate::watch::{Control, Stoppable, watched};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt};
-use shuffle_audit::audit::{ALL_TRIALS, Feed, Judged, Planned};
+use shuffle_audit::audit::{ALL_TRIALS, ChunkRange, Feed, Judged, Planned};
 use shuffle_audit::error::Front;
 use shuffle_audit::experiment::record::RunStart;
 use shuffle_audit::ingest::Format;
 use shuffle_audit::ingest::samples::Base;
 use shuffle_audit::report::{Provenance, format_p};
 use shuffle_audit::request::{Holds, Request};
-use shuffle_audit::study::Summary;
+use shuffle_audit::shard::{Shard as ShardOf, TallyFile, drawn};
+use shuffle_audit::study::{Study, Summary};
 use std::io::Read;
 use std::sync::Arc;
 
 /// A finished, judged audit of any kind, as the Python `Result` wraps it.
 #[pyclass(module = "shuffle_audit._native", frozen)]
 pub struct Audit {
-    audit: Box<dyn Judged>,
+    pub(crate) audit: Box<dyn Judged>,
 }
 
 #[pymethods]
@@ -225,34 +227,118 @@ fn judged(
     })
 }
 
-/// Audits what a function written in Python draws, `reader(trials)`
-/// giving a reader of `trials` more trials of it: one read of the planned
-/// trials, or with a `budget` (`until_decisive`) the looks of a sequential
-/// audit, each read continuing the function's generator. Watched from this
-/// thread as [`judged`] is.
+/// What a run of a function written in Python gives: the judged audit of
+/// the whole run, or the counts of one shard of it.
+pub enum Drawn {
+    /// The whole run, judged.
+    Judged(Audit),
+    /// One shard's counts, to be merged with the others.
+    Shard(Shard),
+}
+
+impl Drawn {
+    /// The Python object: an `Audit` or a `Shard`.
+    fn into_py(self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(match self {
+            Drawn::Judged(audit) => Py::new(py, audit)?.into_any(),
+            Drawn::Shard(shard) => Py::new(py, shard)?.into_any(),
+        })
+    }
+}
+
+/// What the library counted for a run drawn by a Python function.
+enum Counted {
+    Judged(Box<dyn Judged>),
+    Shard(TallyFile),
+}
+
+/// The one audit of a whole run's tally `file`, judged as every run's
+/// counts are ([`TallyFile::judge`]): an unsharded run and the merge of its
+/// shards go through here alike.
+pub fn judge_file(file: TallyFile, call: String) -> shuffle_audit::Result<Box<dyn Judged>> {
+    let provenance = Provenance::of(&RunStart::now(), call.clone(), vec![call]);
+    let judged = file.judge(provenance)?;
+    Ok(judged
+        .audits
+        .into_iter()
+        .next()
+        .expect("a tally file holds at least one audit"))
+}
+
+/// Audits what a function written in Python draws, `reader(chunks)` giving
+/// a reader of the trials of `chunks`, each chunk drawn with a fresh
+/// generator seeded from the run's seed and its number
+/// ([`shuffle_audit::shard::drawn`]). Without a `budget`, the run's chunks
+/// (all of them, or those of `shard`) are counted one by one into a tally
+/// file, judged whole, or handed back as the shard's counts; with a
+/// `budget` (`until_decisive`) the looks of a sequential audit, look j's
+/// trials being a run of their own seeded as the library seeds the look.
+/// Watched from this thread as [`judged`] is.
+#[allow(clippy::too_many_arguments)]
 fn drawn<R: Read + Send>(
     py: Python<'_>,
     (planned, budget): (Box<dyn Planned>, Option<u64>),
     format: Format,
     alpha: f64,
+    shard: Option<ShardOf>,
+    call: String,
     control: &Arc<Control>,
-    reader: impl Fn(u64) -> R + Send + Sync,
-) -> PyResult<Audit> {
+    reader: impl Fn(Generators) -> R + Send + Sync,
+) -> PyResult<Drawn> {
     let count = |t| control.counted(t);
-    let total = budget.unwrap_or(planned.trials());
-    let read = watched(py, control, Some(total), || match budget {
-        None => planned.read_given(&mut reader(planned.trials()), format, alpha, true, &count),
-        Some(max) => planned.read_until_decisive(
-            alpha,
-            max,
-            format,
-            &mut |batch| Ok(Box::new(reader(batch.trials)) as Box<dyn Read + Send>),
-            &count,
-        ),
+    let size = planned.chunks().size;
+    if let (Some(max), None) = (budget, shard) {
+        let read = watched(py, control, Some(max), || {
+            planned.read_until_decisive(
+                alpha,
+                max,
+                format,
+                &mut |batch| {
+                    let all = ChunkRange::all_sized(batch.trials, size);
+                    let chunks = drawn::chunks(0, batch.seed, batch.trials, all);
+                    Ok(Box::new(reader(Generators::new(chunks))) as Box<dyn Read + Send>)
+                },
+                &count,
+            )
+        })?;
+        return Ok(Drawn::Judged(Audit {
+            audit: control.outcome(read)?,
+        }));
+    }
+    let study = Study {
+        alpha,
+        until_decisive: budget,
+        ..Study::new(vec![planned])
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let mut file = TallyFile::of_study(&study, shard, call.clone(), threads).map_err(to_py)?;
+    let total = file.planned_trials();
+    let read = watched(py, control, Some(total), move || {
+        let mut next =
+            |chunk| Ok(Box::new(reader(Generators::new([chunk]))) as Box<dyn Read + Send>);
+        drawn::count(&mut file, format, &mut next, &count)?;
+        Ok(match shard {
+            Some(_) => Counted::Shard(file),
+            None => Counted::Judged(judge_file(file, call)?),
+        })
     })?;
-    Ok(Audit {
-        audit: control.outcome(read)?,
+    Ok(match control.outcome(read)? {
+        Counted::Judged(audit) => Drawn::Judged(Audit { audit }),
+        Counted::Shard(file) => Drawn::Shard(Shard::of(file)),
     })
+}
+
+/// The shard `(index, count)` Python asked for, checked by the library as
+/// `--shard I/N` is; a refusal names it (`shard=(4, 4): ...`).
+fn shard_of(shard: Option<(i64, i64)>) -> PyResult<Option<ShardOf>> {
+    let Some((index, count)) = shard else {
+        return Ok(None);
+    };
+    let bad = |why: String| PyValueError::new_err(format!("shard=({index}, {count}): {why}"));
+    match (u64::try_from(index), u64::try_from(count)) {
+        (Ok(i), Ok(k)) => ShardOf::new(i, k).map(Some).map_err(|e| bad(e.to_string())),
+        _ => Err(bad("shard i of k counts from 0: neither is negative".into())),
+    }
 }
 
 /// The trials a default audit runs (what n needs for a verdict), as the
@@ -266,49 +352,88 @@ pub fn default_trials(py: Python<'_>, asked: Asked) -> PyResult<u64> {
 }
 
 /// Audits `shuffle(deck, rng)`, a shuffle written in Python, over fresh
-/// decks `[0, ..., n-1]`, with `rng` (already seeded by the caller);
-/// `progress(done, total)` hears how far it has got.
+/// decks `[0, ..., n-1]`, chunk `c` of the run drawn with the generator
+/// `make_rng(seed of chunk c)`; `progress(done, total)` hears how far it
+/// has got. With `shard = (i, k)`, counts only shard i of k of the run's
+/// chunks and returns a `Shard` (see [`merge`](crate::shard::merge)).
 #[pyfunction]
-#[pyo3(signature = (shuffle, rng, asked, progress=None))]
+#[pyo3(signature = (shuffle, make_rng, asked, shard=None, progress=None))]
 pub fn audit_shuffle(
     py: Python<'_>,
     shuffle: Py<PyAny>,
-    rng: Py<PyAny>,
+    make_rng: Py<PyAny>,
     asked: Asked,
+    shard: Option<(i64, i64)>,
     progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<Audit> {
+) -> PyResult<Py<PyAny>> {
+    let shard = shard_of(shard)?;
     let (alpha, seed, name) = (asked.alpha, asked.seed, asked.name.clone());
-    let from = format!("shuffled by a Python function, its generator seeded with {seed}");
+    let from = format!("shuffled by a Python function, a generator per chunk seeded from {seed}");
+    let call = python_call(&name, seed, shard);
     let planned = planned(py, asked, Feed::Drawn { from })?;
     let n = planned.0.n();
     let control = Control::new(progress);
-    let shuffler: feeds::Drawer = Arc::new((shuffle, rng));
-    drawn(py, planned, Format::U32, alpha, &control, |trials| {
-        feeds::decks_shuffled(shuffler.clone(), n, trials, name.clone(), control.clone())
-    })
+    let shuffler: feeds::Drawer = Arc::new((shuffle, make_rng));
+    let drawn = drawn(
+        py,
+        planned,
+        Format::U32,
+        alpha,
+        shard,
+        call,
+        &control,
+        |chunks| feeds::decks_shuffled(shuffler.clone(), n, chunks, name.clone(), control.clone()),
+    )?;
+    drawn.into_py(py)
 }
 
 /// Audits what `draw(rng)` returns, a sampler written in Python (k items,
-/// or one for a pick), with `rng` (already seeded by the caller);
-/// `progress(done, total)` hears how far it has got.
+/// or one for a pick, numbered from 0 unless `base` says 1), chunk `c` of
+/// the run drawn with the generator `make_rng(seed of chunk c)`;
+/// `progress(done, total)` hears how far it has got. With `shard = (i,
+/// k)`, counts only shard i of k of the run's chunks and returns a `Shard`.
 #[pyfunction]
-#[pyo3(signature = (draw, rng, asked, progress=None))]
+#[pyo3(signature = (draw, make_rng, asked, shard=None, progress=None))]
 pub fn audit_draws(
     py: Python<'_>,
     draw: Py<PyAny>,
-    rng: Py<PyAny>,
-    asked: Asked,
+    make_rng: Py<PyAny>,
+    mut asked: Asked,
+    shard: Option<(i64, i64)>,
     progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<Audit> {
+) -> PyResult<Py<PyAny>> {
+    let shard = shard_of(shard)?;
     let (alpha, seed) = (asked.alpha, asked.seed);
     let pick = asked.holds == "pick";
-    let from = format!("drawn by a Python function, its generator seeded with {seed}");
+    // Each chunk is read alone: the numbering is fixed before, not left to
+    // whichever chunk first holds 0 or N.
+    asked.base.get_or_insert(0);
+    let from = format!("drawn by a Python function, a generator per chunk seeded from {seed}");
+    let call = python_call(&asked.name, seed, shard);
     let planned = planned(py, asked, Feed::Drawn { from })?;
     let control = Control::new(progress);
-    let drawer: feeds::Drawer = Arc::new((draw, rng));
-    drawn(py, planned, Format::Text, alpha, &control, |trials| {
-        feeds::lines_drawn(drawer.clone(), trials, pick, control.clone())
-    })
+    let drawer: feeds::Drawer = Arc::new((draw, make_rng));
+    let drawn = drawn(
+        py,
+        planned,
+        Format::Text,
+        alpha,
+        shard,
+        call,
+        &control,
+        |chunks| feeds::lines_drawn(drawer.clone(), chunks, pick, control.clone()),
+    )?;
+    drawn.into_py(py)
+}
+
+/// How a run of a Python function is named in its tally file and report.
+fn python_call(name: &str, seed: u64, shard: Option<ShardOf>) -> String {
+    match shard {
+        Some(shard) => {
+            format!("shuffle_audit (Python) audit of {name}, seed {seed}, shard {shard}")
+        }
+        None => format!("shuffle_audit (Python) audit of {name}, seed {seed}"),
+    }
 }
 
 /// Audits output already made: a 2-D numpy integer array of shape

@@ -9,13 +9,21 @@
 //! - Anything else (an iterable of sequences, items or labels; a Python
 //!   function called again and again) becomes text, one line per deck or
 //!   sample, written a batch at a time while the library counts the batches
-//!   before it on its own threads.
+//!   before it on its own threads (a Python shuffle's decks as binary
+//!   records).
+//!
+//! A Python function is called with a fresh generator at the first trial of
+//! each chunk of the run ([`Generators`]), made from the chunk's seed
+//! ([`shuffle_audit::shard::drawn::chunk_seed`]), so that each chunk's
+//! trials are the same wherever and whenever it is drawn.
 
 use crate::watch::{Control, stopped};
 use numpy::ndarray::ArrayView2;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyIterator, PyList, PyString};
+use shuffle_audit::shard::drawn::DrawnChunk;
+use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::sync::Arc;
 
@@ -307,27 +315,73 @@ pub fn lines_of(
     Pull::new(fill, control)
 }
 
-/// A function written in Python and the generator it is called with
-/// (already seeded by the caller), shared by every batch of a run: a
-/// sequential run's looks continue the generator's stream.
+/// A function written in Python and the maker of its generators
+/// (`make_rng(seed)`: `random.Random`, `numpy.random.default_rng` or the
+/// user's own), shared by every chunk of a run.
 pub type Drawer = Arc<(Py<PyAny>, Py<PyAny>)>;
 
+/// The generators the trials of a stretch of chunks are drawn with: a
+/// fresh one, `make_rng(chunk.seed)`, at the first trial of each chunk
+/// (see [`shuffle_audit::shard::drawn`]).
+pub struct Generators {
+    chunks: VecDeque<DrawnChunk>,
+    rng: Option<Py<PyAny>>,
+    left: u64,
+}
+
+impl Generators {
+    /// The generators of `chunks`, in order.
+    pub fn new(chunks: impl IntoIterator<Item = DrawnChunk>) -> Self {
+        Self {
+            chunks: chunks.into_iter().collect(),
+            rng: None,
+            left: 0,
+        }
+    }
+
+    /// The generator of the next trial (made by `make` at a chunk's
+    /// first), or `None` once every chunk's trials are drawn.
+    fn next<'py>(
+        &mut self,
+        py: Python<'py>,
+        make: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        while self.left == 0 {
+            let Some(chunk) = self.chunks.pop_front() else {
+                return Ok(None);
+            };
+            self.rng = Some(make.call1((chunk.seed,))?.unbind());
+            self.left = chunk.trials;
+        }
+        self.left -= 1;
+        Ok(self.rng.as_ref().map(|rng| rng.bind(py).clone()))
+    }
+
+    /// Whether every chunk's trials are drawn.
+    fn done(&self) -> bool {
+        self.left == 0 && self.chunks.is_empty()
+    }
+}
+
 /// Lines of what `draw(rng)` returns (a sequence, or one item when `one`),
-/// `trials` calls in all: the reader of a sampler written in Python.
+/// one call per trial of `chunks`, each chunk with its own generator: the
+/// reader of a sampler written in Python.
 pub fn lines_drawn(
     drawer: Drawer,
-    trials: u64,
+    chunks: Generators,
     one: bool,
     control: Arc<Control>,
 ) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>, &Control) -> PyResult<bool> + Send> {
-    let mut left = trials;
+    let mut generators = chunks;
     let fill = move |py: Python<'_>, out: &mut Vec<u8>, control: &Control| {
-        let (draw, rng) = (drawer.0.bind(py), drawer.1.bind(py));
-        while left > 0 && out.len() < TEXT_BATCH && !control.stopped() {
+        let (draw, make) = (drawer.0.bind(py), drawer.1.bind(py));
+        while out.len() < TEXT_BATCH && !control.stopped() {
+            let Some(rng) = generators.next(py, make)? else {
+                return Ok(false);
+            };
             write_line(&draw.call1((rng,))?, one, out)?;
-            left -= 1;
         }
-        Ok(left > 0)
+        Ok(!generators.done())
     };
     Pull::new(fill, control)
 }
@@ -336,18 +390,19 @@ pub fn lines_drawn(
 const DECKS_PER_BATCH: u64 = 1024;
 
 /// Records (u32 little-endian) of the decks `shuffle(deck, rng)` makes of
-/// `0..n`, `trials` calls in all, each a fresh list shuffled in place (or,
-/// if the function returns a sequence, what it returns). A deck that is
-/// not a permutation of `0..n` stops the run with a `ValueError` in the
-/// words of the Rust engine's check.
+/// `0..n`, one call per trial of `chunks` (each chunk with its own
+/// generator), each on a fresh list shuffled in place (or, if the function
+/// returns a sequence, what it returns). A deck that is not a permutation
+/// of `0..n` stops the run with a `ValueError` in the words of the Rust
+/// engine's check.
 pub fn decks_shuffled(
     shuffler: Drawer,
     n: usize,
-    trials: u64,
+    chunks: Generators,
     name: String,
     control: Arc<Control>,
 ) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>, &Control) -> PyResult<bool> + Send> {
-    let mut left = trials;
+    let mut generators = chunks;
     let mut deck: Vec<u32> = Vec::with_capacity(n);
     let mut seen = vec![false; n];
     let mut start: Option<Py<PyList>> = None;
@@ -355,15 +410,17 @@ pub fn decks_shuffled(
         let start = start
             .get_or_insert_with(|| PyList::new(py, 0..n as u32).expect("a list").unbind())
             .bind(py);
-        let (shuffle, rng) = (shuffler.0.bind(py), shuffler.1.bind(py));
-        let batch = left.min(DECKS_PER_BATCH);
-        out.reserve(batch as usize * n * 4);
-        for _ in 0..batch {
+        let (shuffle, make) = (shuffler.0.bind(py), shuffler.1.bind(py));
+        out.reserve(DECKS_PER_BATCH as usize * n * 4);
+        for _ in 0..DECKS_PER_BATCH {
             if control.stopped() {
                 return Ok(true);
             }
+            let Some(rng) = generators.next(py, make)? else {
+                return Ok(false);
+            };
             let list = start.get_slice(0, n);
-            let returned = shuffle.call1((&list, rng))?;
+            let returned = shuffle.call1((&list, &rng))?;
             deck.clear();
             if returned.is_none() {
                 if !small_ints(&list, &mut deck) {
@@ -389,8 +446,7 @@ pub fn decks_shuffled(
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
-        left -= batch;
-        Ok(left > 0)
+        Ok(!generators.done())
     };
     Pull::new(fill, control)
 }

@@ -2,11 +2,14 @@
 //! package `shuffle_audit` (whose `__init__.py` is the documented front).
 //! What Python asks is a library request and what it gives is read by the
 //! library's readers, so a Python audit means exactly what a command-line
-//! audit means; one binding (`audit`) serves every kind of subject.
+//! audit means; one binding (`audit`) serves every kind of subject. A run
+//! of a Python function is counted in the library's chunks, so it splits
+//! into shards (`shard`) that the library's merge puts back together.
 
 mod audit;
 mod errors;
 mod feeds;
+mod shard;
 mod watch;
 
 use pyo3::prelude::*;
@@ -15,6 +18,8 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<audit::Audit>()?;
+    m.add_class::<shard::Shard>()?;
+    m.add_function(wrap_pyfunction!(shard::merge, m)?)?;
     m.add_function(wrap_pyfunction!(audit::audit_shuffle, m)?)?;
     m.add_function(wrap_pyfunction!(audit::audit_draws, m)?)?;
     m.add_function(wrap_pyfunction!(audit::audit_given, m)?)?;

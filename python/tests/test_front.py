@@ -137,6 +137,33 @@ def test_the_package_is_typed_and_its_stub_covers_the_native_module():
         if isinstance(n, ast.FunctionDef)
     }
     assert {m for m in dir(_native.Audit) if not m.startswith("_")} <= methods
+    shard_methods = {
+        n.name
+        for c in stub.body
+        if isinstance(c, ast.ClassDef) and c.name == "Shard"
+        for n in c.body
+        if isinstance(n, ast.FunctionDef)
+    }
+    assert {m for m in dir(_native.Shard) if not m.startswith("_")} <= shard_methods
+
+
+def test_every_export_is_there_and_documented():
+    assert sorted(sa.__all__) == sorted(
+        [
+            "DEFAULT_ALPHA", "DEFAULT_SEED", "Result", "Shard", "__version__",
+            "assert_fair", "assert_fair_picks", "assert_fair_sample", "audit",
+            "audit_orders", "audit_picks", "audit_samples", "default_sample_trials",
+            "default_trials", "merge",
+        ]
+    )
+    for name in sa.__all__:
+        value = getattr(sa, name)
+        if callable(value):
+            assert value.__doc__, f"{name} has no docstring"
+    for cls in (sa.Result, sa.Shard):
+        for attr, value in vars(cls).items():
+            if not attr.startswith("_"):
+                assert value.__doc__, f"{cls.__name__}.{attr} has no docstring"
 
 
 # --- failures point at the user's test --------------------------------------

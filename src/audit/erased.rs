@@ -38,6 +38,9 @@ pub trait Planned: Debug + Send + Sync {
     /// Trials asked for.
     fn trials(&self) -> u64;
 
+    /// The run's seed.
+    fn seed(&self) -> u64;
+
     /// The random source as outputs name it (`own` for a subject from
     /// outside).
     fn source_label(&self) -> String;
@@ -398,6 +401,10 @@ impl<K: Kind> Planned for Spec<K> {
 
     fn trials(&self) -> u64 {
         self.trials
+    }
+
+    fn seed(&self) -> u64 {
+        self.seed
     }
 
     fn source_label(&self) -> String {

@@ -185,18 +185,17 @@ impl Kind for Samplers {
         crate::stats::pearson_law::build_in_background();
     }
 
+    /// The empty counts of a built-in sampler, or of one from outside whose
+    /// k is known before the run (a pick, or a function's samples of a
+    /// given k).
     fn empty(spec: &Spec<Self>) -> Result<SampleTally> {
-        let sampler = spec.subject.builtin().ok_or_else(|| {
+        let k = spec.subject.known_k().ok_or_else(|| {
             crate::error::Error::unsupported(format!(
-                "{}: only a built-in sampler's counts have a shape known before the run",
+                "{}: only a sampler whose k is known before the run has counts of a known shape",
                 spec.subject
             ))
         })?;
-        Ok(SampleTally::new(
-            spec.n,
-            sampler.k() as usize,
-            sampler.is_ordered(),
-        ))
+        Ok(SampleTally::new(spec.n, k, spec.subject.is_ordered()))
     }
 
     fn count(spec: &Spec<Self>, chunks: ChunkRange, progress: Progress<'_>) -> Result<SampleTally> {

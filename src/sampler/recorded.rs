@@ -3,8 +3,8 @@
 //! tell two runs apart.
 
 use super::Sampler;
-use super::subject::Samplers;
-use crate::audit::Spec;
+use super::subject::{Reading, Samplers};
+use crate::audit::{Feed, Outside, Spec, Subject};
 use crate::error::{Error, Result};
 use crate::source::SourceSpec;
 use serde::{Deserialize, Serialize};
@@ -27,6 +27,16 @@ pub struct Recorded {
     pub rng: String,
     /// Seed.
     pub seed: u64,
+    /// How a sampler drawn on demand by a caller's own function (a Python
+    /// sampler, [`Feed::Drawn`]) drew its samples, in the report's words;
+    /// absent for a built-in sampler. Its samples are counted chunk by
+    /// chunk as a built-in's (see [`crate::shard::drawn`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawn: Option<String>,
+    /// How the samples of a sampler drawn on demand are read (samples,
+    /// ordered samples or picks, their base and k); present with `drawn`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<Reading>,
 }
 
 impl Recorded {
@@ -39,6 +49,14 @@ impl Recorded {
             trials: spec.trials,
             rng: spec.source.to_string(),
             seed: spec.seed,
+            drawn: match spec.subject.outside().map(|o| &o.feed) {
+                Some(Feed::Drawn { from }) => Some(from.clone()),
+                _ => None,
+            },
+            reading: match spec.subject.outside() {
+                Some(o) if matches!(o.feed, Feed::Drawn { .. }) => Some(o.reading.clone()),
+                _ => None,
+            },
         }
     }
 
@@ -48,12 +66,26 @@ impl Recorded {
             .map_err(|e| Error::bad_input(format!("not the record of a sampler audit: {e}")))
     }
 
-    /// The spec of a built-in sampler recorded here, run on `threads`
-    /// workers (which do not change the counts); refuses names that do not
-    /// parse.
+    /// The spec of a built-in sampler recorded here (or of a sampler
+    /// drawn on demand by a caller's function), run on `threads` workers
+    /// (which do not change the counts); refuses names that do not parse.
     pub fn to_spec(&self, threads: Option<usize>) -> Result<Spec<Samplers>> {
-        let mut spec = Spec::new(
-            Sampler::parse(&self.subject)?,
+        let subject = match (&self.drawn, &self.reading) {
+            (Some(from), Some(reading)) => Subject::Outside(Outside {
+                name: self.subject.clone(),
+                feed: Feed::Drawn { from: from.clone() },
+                reading: reading.clone(),
+            }),
+            (Some(_), None) => {
+                return Err(Error::bad_input(format!(
+                    "the record of {} says it was drawn on demand but not how it was read",
+                    self.subject
+                )));
+            }
+            (None, _) => Subject::Builtin(Sampler::parse(&self.subject)?),
+        };
+        let mut spec = Spec::<Samplers>::new(
+            subject,
             self.n,
             self.trials,
             SourceSpec::parse(&self.rng)?,

@@ -22,7 +22,7 @@ pub struct SamplerOptions {
 }
 
 /// How samples made outside the tool are read.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Reading {
     /// k items per line (in no order, or in the order drawn), or one pick.
     pub kind: SampleKind,

@@ -143,10 +143,12 @@ pub struct Difference {
 
 impl TallyFile {
     /// An empty tally file for every audit of `study` judged at its α: its
-    /// chunks `shard`, or all of them, none counted yet. Refuses what
-    /// cannot be counted in chunks: audits from outside, audits of other
-    /// trials or chunk sizes, a sequential study, and mixing curves
-    /// (measured by [`Study::run`] only).
+    /// chunks `shard`, or all of them, none counted yet (by [`super::run`]
+    /// for a built-in subject, by [`super::drawn`] for output a caller's
+    /// function draws on demand). Refuses what cannot be counted in chunks:
+    /// other audits from outside, audits of other trials or chunk sizes, a
+    /// sequential study, and mixing curves (measured by [`Study::run`]
+    /// only).
     pub fn of_study(
         study: &Study,
         shard: Option<Shard>,
@@ -166,10 +168,14 @@ impl TallyFile {
         let Some(first) = study.audits.first() else {
             return Err(Error::bad_input("a run needs at least one audit"));
         };
-        if let Some(outside) = study.audits.iter().find(|a| !a.is_builtin()) {
+        let chunked = |a: &dyn Planned| {
+            a.is_builtin() || matches!(a.feed(), Some(crate::audit::Feed::Drawn { .. }))
+        };
+        if let Some(outside) = study.audits.iter().find(|a| !chunked(a.as_ref())) {
             return Err(Error::unsupported(format!(
-                "{} is not built in: only built-in subjects are drawn in chunks that can be \
-                 split across machines or saved and resumed",
+                "{} is not built in: only built-in subjects (and output a caller's function \
+                 draws chunk by chunk, see shard::drawn) are drawn in chunks that can be split \
+                 across machines or saved and resumed",
                 outside.subject()
             )));
         }

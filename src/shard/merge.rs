@@ -5,51 +5,57 @@
 use super::file::TallyFile;
 use crate::engine::ChunkRange;
 use crate::error::{Error, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The tally files `paths`, merged into the tally of the whole run they
 /// are shards of, in any order: the counts added up chunk range by chunk
 /// range, which gives bit for bit the counts of the run on one machine.
 ///
 /// Refuses ([`crate::error::ErrorKind::BadInput`], naming the file) a file that cannot
-/// be read or is damaged, an unfinished one (a stopped run's checkpoint),
-/// one from another run (other tool version, audits, n, trials, rng,
-/// seed, tests, samplers, N, weights or α than the first file),
-/// overlapping chunks (a shard given twice) and missing ones (a shard left
-/// out). The merged file's
-/// time is the shards' total and its threads those of the largest shard;
-/// it keeps the first shard's command line.
+/// be read or is damaged, and whatever [`merge_named`] refuses.
 pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
-    let Some(first_path) = paths.first() else {
+    let files = paths
+        .iter()
+        .map(|path| Ok((path.display().to_string(), TallyFile::load(path)?)))
+        .collect::<Result<Vec<_>>>()?;
+    merge_named(files)
+}
+
+/// Tally files already read (the shards a Python run hands back as
+/// bytes), each with the name its refusals give it (its path, `shard
+/// 2/4`), merged as [`merge`] merges files: in any order, into the tally
+/// of the whole run.
+///
+/// Refuses ([`crate::error::ErrorKind::BadInput`], naming the file) an
+/// unfinished file (a stopped run's checkpoint), one from another run
+/// (other tool version, audits, n, trials, rng, seed, tests, samplers, N,
+/// weights or α than the first file), overlapping chunks (a shard given
+/// twice) and missing ones (a shard left out). The merged file's time is
+/// the shards' total and its threads those of the largest shard; it keeps
+/// the first shard's command line.
+pub fn merge_named(files: Vec<(String, TallyFile)>) -> Result<TallyFile> {
+    let Some((first_name, reference)) = files.first() else {
         return Err(Error::bad_input("no tally file to merge"));
     };
-    let mut files = Vec::with_capacity(paths.len());
-    for path in paths {
-        let file = TallyFile::load(path)?;
+    for (name, file) in &files {
         if !file.is_complete() {
             return Err(Error::bad_input(format!(
-                "{} is unfinished: {} counted of its chunks {} (a stopped run's checkpoint: \
+                "{name} is unfinished: {} counted of its chunks {} (a stopped run's checkpoint: \
                  continue it with --resume)",
-                path.display(),
                 file.counted_words(),
                 file.planned
             )));
         }
-        files.push((path.as_path(), file));
     }
-    let reference = &files[0].1;
-    for (path, file) in &files[1..] {
+    for (name, file) in &files[1..] {
         if let Some(d) = reference.difference(file) {
             return Err(Error::bad_input(format!(
-                "{} is not a shard of the same run as {}: its {} is {}, not {}",
-                path.display(),
-                first_path.display(),
-                d.field,
-                d.other,
-                d.this
+                "{name} is not a shard of the same run as {first_name}: its {} is {}, not {}",
+                d.field, d.other, d.this
             )));
         }
     }
+    let mut files = files;
     files.sort_by_key(|(_, f)| (f.planned.first, f.planned.end));
     check_coverage(&files)?;
     let mut files = files.into_iter().map(|(_, f)| f);
@@ -69,11 +75,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<TallyFile> {
 
 /// Fails unless the files, sorted by their first chunk, hold every chunk
 /// of the run exactly once, naming the files around an overlap or a gap.
-fn check_coverage(files: &[(&Path, TallyFile)]) -> Result<()> {
+fn check_coverage(files: &[(String, TallyFile)]) -> Result<()> {
     let all = files[0].1.all_chunks();
     let mut next = all.first;
-    let mut previous: Option<&Path> = None;
-    for (path, file) in files {
+    let mut previous: Option<&str> = None;
+    for (name, file) in files {
         let range = file.planned;
         if range.is_empty() {
             continue; // A shard of a run with fewer chunks than shards.
@@ -81,31 +87,24 @@ fn check_coverage(files: &[(&Path, TallyFile)]) -> Result<()> {
         if range.first < next {
             let other = previous.expect("only a file after another can overlap");
             return Err(Error::bad_input(format!(
-                "{} overlaps {}: both hold chunks {}..{} (the same shard twice?)",
-                path.display(),
-                other.display(),
+                "{name} overlaps {other}: both hold chunks {}..{} (the same shard twice?)",
                 range.first,
                 next.min(range.end)
             )));
         }
         if range.first > next {
             let place = match previous {
-                Some(before) => format!("between {} and {}", before.display(), path.display()),
-                None => format!("before {}", path.display()),
+                Some(before) => format!("between {before} and {name}"),
+                None => format!("before {name}"),
             };
             return Err(missing(next, range.first, all, &place));
         }
         next = range.end;
-        previous = Some(path);
+        previous = Some(name);
     }
     if next < all.end {
-        let last = files.last().map_or(Path::new(""), |(p, _)| p);
-        return Err(missing(
-            next,
-            all.end,
-            all,
-            &format!("after {}", last.display()),
-        ));
+        let last = files.last().map_or("", |(name, _)| name.as_str());
+        return Err(missing(next, all.end, all, &format!("after {last}")));
     }
     Ok(())
 }
@@ -130,6 +129,7 @@ mod tests {
     use crate::spec::TestSet;
     use crate::stats::Verdict;
     use crate::study::{Study, Unobserved};
+    use std::path::Path;
 
     fn specs() -> Vec<Spec<Shuffles>> {
         // n = 7 with every test: permutations and structure are counted too.

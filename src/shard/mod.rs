@@ -20,8 +20,12 @@
 //! the path every study's counts take, so the report is the same too.
 //! [`run`] counts a tally file's remaining chunks, saving it every so often
 //! and when asked to stop, so a run killed at any moment resumes from its
-//! last save and still gives the same counts.
+//! last save and still gives the same counts. A run whose trials a caller's
+//! own function draws on demand (a Python shuffle) is counted in the same
+//! chunks by [`drawn`], each chunk drawn with a generator seeded from the
+//! run's seed and the chunk's number, and goes into the same tally files.
 
+pub mod drawn;
 pub mod file;
 pub mod input;
 mod kinds;
@@ -62,7 +66,14 @@ impl Shard {
                 .parse::<u64>()
                 .map_err(|_| bad("not whole numbers"))
         };
-        let (index, count) = (number(index)?, number(count)?);
+        Self::new(number(index)?, number(count)?).map_err(|e| bad(&e.to_string()))
+    }
+
+    /// Shard `index` of `count`, refused ([`ErrorKind::OutOfRange`], saying
+    /// why) unless `index` is below `count`: what a front that takes the
+    /// two numbers apart (Python's `shard=(i, k)`) checks them with.
+    pub fn new(index: u64, count: u64) -> Result<Self> {
+        let bad = |why: &str| Error::of_kind(ErrorKind::OutOfRange, why.to_string());
         if count == 0 {
             return Err(bad("the count must be at least 1"));
         }

@@ -36,8 +36,16 @@ pub(crate) fn complete(
         ..spec.clone()
     };
     spec.options.tests = spec.options.tests.at(tally.n());
-    let read = match feed.filter(|_| spec.options.deck.is_none()) {
-        Some(feed) => read_deck(&spec, &feed.read)?,
+    // A function's decks hold 0..n-1 by construction: counted without a
+    // feed (chunk by chunk, or the merge of a run's shards), they are
+    // what a read of them would have found.
+    let drawn = Items::Numeric { one_based: false };
+    let items = match feed {
+        Some(feed) => Some(&feed.read),
+        None => is_drawn(&spec).then_some(&drawn),
+    };
+    let read = match items.filter(|_| spec.options.deck.is_none()) {
+        Some(items) => read_deck(&spec, items)?,
         None => None,
     };
     let Some(deck) = read else {
@@ -81,8 +89,7 @@ fn read_deck(spec: &Spec<Shuffles>, items: &Items) -> Result<Option<Deck>> {
     };
     // A function's decks hold 0..n-1 by construction, as a built-in's do:
     // `cards` names 52 of them as a built-in's deck of cards is named.
-    let drawn =
-        matches!(&spec.subject, Subject::Outside(o) if matches!(o.feed, Feed::Drawn { .. }));
+    let drawn = is_drawn(spec);
     let labels: Vec<String> = match items {
         Items::Numeric { .. } if drawn && source == "cards" && spec.n == 52 => {
             deck::cards::labels()
@@ -91,6 +98,12 @@ fn read_deck(spec: &Spec<Shuffles>, items: &Items) -> Result<Option<Deck>> {
     };
     let deck = repeated.unwrap_or_else(|| Deck::of_labels(&labels));
     Ok(Some(deck::categories::apply(deck, source)?))
+}
+
+/// Whether `spec`'s decks are drawn on demand by a caller's own function
+/// (a Python shuffle), which deals 0..n-1.
+fn is_drawn(spec: &Spec<Shuffles>) -> bool {
+    matches!(&spec.subject, Subject::Outside(o) if matches!(o.feed, Feed::Drawn { .. }))
 }
 
 /// The selected tests of `spec` on `tally` (a deck's own tests for a

@@ -3,12 +3,12 @@
 //! tell two runs apart.
 
 use crate::algorithm::Algorithm;
-use crate::audit::Spec;
+use crate::audit::{Feed, Outside, Spec, Subject};
 use crate::deck::Deck;
 use crate::error::{Error, Result};
 use crate::source::SourceSpec;
 use crate::spec::TestSet;
-use crate::subject::Shuffles;
+use crate::subject::{Reading, Shuffles};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -37,6 +37,16 @@ pub struct Recorded {
     /// absent for plain decks of distinct items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deck: Option<Deck>,
+    /// How a shuffle drawn on demand by a caller's own function (a Python
+    /// shuffle, [`Feed::Drawn`]) drew its decks, in the report's words;
+    /// absent for a built-in algorithm. Its decks are counted chunk by
+    /// chunk as a built-in's (see [`crate::shard::drawn`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawn: Option<String>,
+    /// How the decks of a shuffle drawn on demand are read (its starting
+    /// order and categories); absent for a built-in algorithm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<Reading>,
 }
 
 impl Recorded {
@@ -56,6 +66,14 @@ impl Recorded {
                 .collect(),
             bins: spec.options.tests.chosen_bins(),
             deck: spec.options.deck.as_deref().cloned(),
+            drawn: match spec.subject.outside().map(|o| &o.feed) {
+                Some(Feed::Drawn { from }) => Some(from.clone()),
+                _ => None,
+            },
+            reading: match spec.subject.outside() {
+                Some(o) if matches!(o.feed, Feed::Drawn { .. }) => Some(o.reading.clone()),
+                _ => None,
+            },
         }
     }
 
@@ -65,17 +83,26 @@ impl Recorded {
             .map_err(|e| Error::bad_input(format!("not the record of a shuffle audit: {e}")))
     }
 
-    /// The spec of a built-in algorithm's audit recorded here, run on
-    /// `threads` workers (which do not change the counts); refuses names
-    /// that do not parse.
+    /// The spec of a built-in algorithm's audit recorded here (or of a
+    /// shuffle drawn on demand by a caller's function), run on `threads`
+    /// workers (which do not change the counts); refuses names that do not
+    /// parse.
     pub fn to_spec(&self, threads: Option<usize>) -> Result<Spec<Shuffles>> {
         let tests = TestSet::parse(&self.tests.join(","), self.n)?;
         let tests = match self.bins {
             Some(bins) => tests.with_bins(bins, self.n)?,
             None => tests,
         };
-        let mut spec = Spec::new(
-            Algorithm::parse(&self.subject)?,
+        let subject = match &self.drawn {
+            Some(from) => Subject::Outside(Outside {
+                name: self.subject.clone(),
+                feed: Feed::Drawn { from: from.clone() },
+                reading: self.reading.clone().unwrap_or_default(),
+            }),
+            None => Subject::Builtin(Algorithm::parse(&self.subject)?),
+        };
+        let mut spec = Spec::<Shuffles>::new(
+            subject,
             self.n,
             self.trials,
             SourceSpec::parse(&self.rng)?,

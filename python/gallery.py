@@ -57,7 +57,9 @@ def python_random() -> List[Entry]:
 
 def numpy_entries() -> List[Entry]:
     def legacy(seed: int) -> None:
-        np.random.seed(seed)
+        # A chunk's seed is a 64-bit whole number; the legacy seeder takes
+        # 32-bit words.
+        np.random.seed([seed & 0xFFFFFFFF, seed >> 32])
 
     return [
         Entry("numpy", "Generator.permutation(deck)", ["numpy"],

@@ -514,7 +514,9 @@ def audit(
     function of the seed. The run is drawn in chunks of 65,536 trials, chunk
     c with a fresh generator made from a seed derived from ``seed`` and c
     (chunk 0 from ``seed`` itself: a run of at most 65,536 trials is one
-    generator seeded with ``seed``).
+    generator seeded with ``seed``); a derived seed is a 64-bit whole
+    number, so a seeder that takes 32 bits needs it split
+    (``numpy.random.seed([s & 0xFFFFFFFF, s >> 32])``).
 
     ``shard=(i, k)`` counts only shard i of k of the run's chunks (from 0;
     a run of fewer chunks than shards leaves some empty) and returns a
@@ -526,7 +528,7 @@ def audit(
     ``"all"``, or names, a list or comma-separated); ``categories``
     (``--categories``: ``"cards"`` or a CSV file of the items' categories,
     adding the category tests); ``until_decisive`` (``--until-decisive``:
-    the trials double look after look, the generator's stream continuing,
+    the trials double look after look, each look a fresh run of its own seed,
     until the audit is decisively biased or ``max_trials`` are spent,
     64 × the first look's by default; look j's trials are drawn as a run of
     their own, seeded as the library seeds look j; not with ``shard``).

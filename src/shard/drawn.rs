@@ -21,9 +21,9 @@ use crate::audit::{Feed, Progress};
 use crate::engine::ChunkRange;
 use crate::error::{Error, Result};
 use crate::ingest::Format;
+use crate::pacing::Stopwatch;
 use crate::source::splitmix64;
 use std::io::Read;
-use std::time::Instant;
 
 /// One chunk of a run drawn on demand: what the caller's function is asked
 /// for, with a fresh generator seeded `seed`.
@@ -100,7 +100,7 @@ pub fn count(
             .planned
             .with(file.audits[i].counted.end, file.planned.end);
         for chunk in chunks(i, spec.seed(), trials, left) {
-            let start = Instant::now();
+            let start = Stopwatch::start();
             let mut reader = next(chunk)?;
             let part = spec.read_counts(&mut *reader, format, progress)?;
             if part.trials() != chunk.trials {
@@ -115,7 +115,7 @@ pub fn count(
             let audit = &mut file.audits[i];
             audit.counts.merge(part.as_ref())?;
             audit.counted.end = chunk.index + 1;
-            audit.seconds += start.elapsed().as_secs_f64();
+            audit.seconds += start.seconds();
         }
     }
     Ok(())

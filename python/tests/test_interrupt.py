@@ -37,6 +37,10 @@ def interrupted(body: str, wait: float) -> tuple[float, subprocess.CompletedProc
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A shell's background job (`.ci/run &`, nohup) ignores SIGINT, and
+        # a child inherits that: Python then installs no KeyboardInterrupt
+        # handler. The child gets SIGINT's default, as a terminal's does.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert child.stdout.readline() == "started\n", child.stderr.read()
     time.sleep(wait)

@@ -206,7 +206,7 @@ function hire(j, index) {
   const w = new Worker(workerScript());
   // A counter is working from the start (compiling the user's code, which
   // may loop too) until its last chunk is done.
-  const state = { w, index, starting: index >= 0, outstanding: 0, calls: 0, heard: Date.now(), done: false };
+  const state = { w, index, starting: index >= 0, outstanding: 0, chunks: 0, calls: 0, heard: Date.now(), done: false };
   w.onmessage = e => receive(e.data, state, j);
   w.onerror = e => { e.preventDefault(); end(); showError(`The audit failed: ${e.message}`); };
   if (index >= 0) run.counters.push(state);
@@ -298,7 +298,10 @@ function receive(m, state, j) {
   } else if (m.type === "chunk-done") {
     state.calls = m.calls;
     state.outstanding--;
+    state.chunks++;
     run.finished++;
+    // The chunks each counter ran, for the page test (every core used).
+    $("status").dataset.chunks = run.counters.map(c => c.chunks).join(",");
     handOut(state);
     progress();
     if (run.finished === run.chunks) {

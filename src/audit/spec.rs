@@ -178,6 +178,21 @@ impl<K: Kind> Subject<K> {
         }
     }
 
+    /// A subject the caller's own function draws on demand
+    /// ([`Feed::Drawn`]): where its draws come from, in the report's
+    /// words, and how they are read (what a record of it keeps, so that a
+    /// tally file of it reads back); `None` for any other subject.
+    pub fn drawn(&self) -> Option<(&str, &K::Reading)> {
+        match self {
+            Subject::Outside(Outside {
+                feed: Feed::Drawn { from },
+                reading,
+                ..
+            }) => Some((from, reading)),
+            _ => None,
+        }
+    }
+
     /// Whether one of our random sources (with the seed) draws the trials,
     /// so that the source is worth naming in outputs.
     pub fn uses_our_source(&self) -> bool {

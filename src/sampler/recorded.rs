@@ -49,14 +49,8 @@ impl Recorded {
             trials: spec.trials,
             rng: spec.source.to_string(),
             seed: spec.seed,
-            drawn: match spec.subject.outside().map(|o| &o.feed) {
-                Some(Feed::Drawn { from }) => Some(from.clone()),
-                _ => None,
-            },
-            reading: match spec.subject.outside() {
-                Some(o) if matches!(o.feed, Feed::Drawn { .. }) => Some(o.reading.clone()),
-                _ => None,
-            },
+            drawn: spec.subject.drawn().map(|(from, _)| from.to_string()),
+            reading: spec.subject.drawn().map(|(_, reading)| reading.clone()),
         }
     }
 

@@ -66,14 +66,8 @@ impl Recorded {
                 .collect(),
             bins: spec.options.tests.chosen_bins(),
             deck: spec.options.deck.as_deref().cloned(),
-            drawn: match spec.subject.outside().map(|o| &o.feed) {
-                Some(Feed::Drawn { from }) => Some(from.clone()),
-                _ => None,
-            },
-            reading: match spec.subject.outside() {
-                Some(o) if matches!(o.feed, Feed::Drawn { .. }) => Some(o.reading.clone()),
-                _ => None,
-            },
+            drawn: spec.subject.drawn().map(|(from, _)| from.to_string()),
+            reading: spec.subject.drawn().map(|(_, reading)| reading.clone()),
         }
     }
 

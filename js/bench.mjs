@@ -5,9 +5,14 @@
 // 0..n-1 each trial (a reused array refilled, as the runner does, and a
 // newly allocated array), and (b) through the package, counting included:
 // the slope of audit()'s time between two trial counts, so that the fixed
-// cost of judging (tests, report files) is left out and shown apart; then
-// the worker_threads speed-up of a module path for 1 vs 2 workers. Medians
-// of REPEATS runs.
+// cost of judging (tests, report files) and of starting the counting
+// thread is left out and shown apart. Both trial counts are long enough
+// for the package to count on a second thread (counter.cjs), so (b) is
+// wall-clock time with the counting overlapping the shuffles; the CPU
+// time per trial, all threads together, is printed beside it, since the
+// overlap hides work from the clock but not from the machine. Then the
+// worker_threads speed-up of a module path for 1 vs 2 workers. Medians of
+// REPEATS runs.
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -35,16 +40,23 @@ function median(xs) {
   return s[s.length >> 1];
 }
 
-/** Seconds `fn` takes, median of REPEATS runs (after one warm-up). */
-function time(fn) {
+/** Seconds `fn` takes, wall-clock and CPU (all threads), medians of REPEATS runs (after one warm-up). */
+function timed(fn) {
   fn();
-  const runs = [];
+  const wall = [], cpu = [];
   for (let r = 0; r < REPEATS; r++) {
-    const t0 = performance.now();
+    const t0 = performance.now(), c0 = process.cpuUsage();
     fn();
-    runs.push((performance.now() - t0) / 1000);
+    const c = process.cpuUsage(c0);
+    wall.push((performance.now() - t0) / 1000);
+    cpu.push((c.user + c.system) / 1e6);
   }
-  return median(runs);
+  return { wall: median(wall), cpu: median(cpu) };
+}
+
+/** Wall-clock seconds `fn` takes, median of REPEATS runs. */
+function time(fn) {
+  return timed(fn).wall;
 }
 
 /** (a): the bare loop on a refilled array, or (`allocate`) a new one each trial. */
@@ -61,22 +73,23 @@ function bare(n, trials, allocate) {
 }
 
 const rows = [];
-for (const [n, small, large] of [[10, 200_000, 2_200_000], [52, 100_000, 700_000]]) {
-  const refilled = time(() => bare(n, large, false)) / large * 1e9;
+for (const [n, small, large] of [[10, 1_200_000, 4_200_000], [52, 250_000, 1_000_000]]) {
+  const refilled = timed(() => bare(n, large, false));
   const allocated = time(() => bare(n, large, true)) / large * 1e9;
-  const t1 = time(() => audit(fisherYates, { n, trials: small }));
-  const t2 = time(() => audit(fisherYates, { n, trials: large }));
-  const perTrial = (t2 - t1) / (large - small) * 1e9;
-  const fixed = t1 - perTrial * small / 1e9;
-  rows.push({ n, refilled, allocated, perTrial, fixed });
+  const t1 = timed(() => audit(fisherYates, { n, trials: small }));
+  const t2 = timed(() => audit(fisherYates, { n, trials: large }));
+  const perTrial = (t2.wall - t1.wall) / (large - small) * 1e9;
+  const cpuPerTrial = (t2.cpu - t1.cpu) / (large - small) * 1e9;
+  const fixed = t1.wall - perTrial * small / 1e9;
+  rows.push({ n, refilled: refilled.wall / large * 1e9, refilledCpu: refilled.cpu / large * 1e9, allocated, perTrial, cpuPerTrial, fixed });
 }
 
 console.log(`CPU: ${os.cpus()[0].model} (${os.cpus().length} logical cores), Node ${process.version}, medians of ${REPEATS}`);
-console.log("  n | bare, refilled | bare, new array | package (counting) | package - bare (refilled) | judging (once)");
+console.log("  n | bare, refilled | bare, new array | package (counting) | package - bare (refilled) | CPU: package - bare | judging, thread start (once)");
 for (const r of rows) {
   console.log(`${String(r.n).padStart(3)} | ${r.refilled.toFixed(1).padStart(11)} ns | ${r.allocated.toFixed(1).padStart(12)} ns | ` +
     `${r.perTrial.toFixed(1).padStart(15)} ns | ${(r.perTrial - r.refilled).toFixed(1).padStart(22)} ns | ` +
-    `${(r.fixed * 1000).toFixed(0).padStart(10)} ms`);
+    `${(r.cpuPerTrial - r.refilledCpu).toFixed(1).padStart(16)} ns | ${(r.fixed * 1000).toFixed(0).padStart(10)} ms`);
 }
 
 const module = path.join(here, "test", "fixtures", "fisher-yates.cjs");

@@ -14,6 +14,7 @@ const { performance } = require("node:perf_hooks");
 const runner = require("./runner.cjs");
 const wasm = require("../wasm/shuffle_audit_web.js");
 const workers = require("./workers.cjs");
+const { CountingThread, worthCounting } = require("./counter.cjs");
 
 const { UserError, chunkCount, chunkRandom, runShuffleChunk, runSamplerChunk } = runner;
 
@@ -194,16 +195,27 @@ function judged(run, seconds) {
  */
 function runHere(fn, asked, opts) {
   const run = session(asked);
+  let counter = null;
   try {
     const trials = run.trials(), seed = run.seed(), useSeed = seeded(opts);
     const start = performance.now();
+    // A long run of decks is counted on a second thread (counter.cjs),
+    // overlapping the shuffles; the same batches in the same order, so
+    // the same counts.
+    if (asked.holds === "deck" && worthCounting(trials, run.n())) counter = new CountingThread(JSON.stringify(asked), run);
+    const into = counter || run, mem = counter ? counter.memory : memory;
     for (let c = 0; c < chunkCount(trials); c++) {
       const random = useSeed ? chunkRandom(seed, c) : mathRandom;
-      if (asked.holds === "deck") runShuffleChunk(run, fn, c, trials, random, memory);
+      if (asked.holds === "deck") runShuffleChunk(into, fn, c, trials, random, mem);
       else runSamplerChunk(run, fn, asked, c, trials, random);
+    }
+    if (counter) {
+      const counts = counter.finish();
+      if (counts !== null) run.mergeCounts(counts);
     }
     return judged(run, (performance.now() - start) / 1000);
   } finally {
+    if (counter) counter.close();
     run.free();
   }
 }

@@ -153,6 +153,21 @@ test("a module's broken shuffle or missing export is an error, not a hang", () =
   assert.throws(() => audit(path.join(fixtures, "missing.mjs"), { n: 10, workers: 2 }), /the module does not load/);
 });
 
+test("a long run counted on a second thread: the same counts as counting in one thread", () => {
+  // 1.2M decks of 10 are worth a counting thread (counter.cjs); a module
+  // on one worker thread counts in that thread's own Session.
+  const opts = { n: 10, trials: 1_200_000, seed: 5 };
+  const piped = audit(fisherYates, opts);
+  const one = audit(path.join(fixtures, "fisher-yates.cjs"), { ...opts, workers: 1 });
+  assert.deepEqual(piped.counts, one.counts);
+  assert.deepEqual(piped.tests, one.tests);
+  assert.equal(piped.verdict, one.verdict);
+  // A deck broken late in the run is still an error naming its trial.
+  let calls = 0;
+  const late = a => { if (++calls === 1_100_001) return a.slice(2); };
+  assert.throws(() => audit(late, opts), e => e instanceof UserError && /at trial 1100001: it returned 8 items/.test(e.message));
+});
+
 test("writeReport writes summary.json and the report's files", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-"));
   const result = audit(fisherYates, { n: 6, trials: 6000 });

@@ -37,7 +37,7 @@ try {
     for (let next = 0; ; next++) {
       const slot = next % slots;
       let state;
-      while ((state = Atomics.load(control, slot)) === EMPTY) Atomics.wait(control, slot, EMPTY);
+      while ((state = Atomics.load(control, slot)) === EMPTY) Atomics.wait(control, slot, EMPTY, 1000);
       if (state === STOP) break;
       if (state !== FULL) throw new Error(`slot ${slot} in state ${state}`);
       const decks = control[slots + slot], last = control[2 * slots + slot] === 1;

@@ -114,10 +114,7 @@ pub trait Planned: Debug + Send + Sync {
     /// one count kept between them ([`Kind::batches`]); `None` where the
     /// kind has none (or not for `format`): read each batch with
     /// [`read_counts`](Self::read_counts) then.
-    fn batches(
-        &self,
-        format: crate::ingest::Format,
-    ) -> Result<Option<Box<dyn Batches<Box<dyn Counts>>>>>;
+    fn batches(&self, format: crate::ingest::Format) -> Result<Option<CountBatches>>;
 
     /// The empty counts of the run.
     fn empty(&self) -> Result<Box<dyn Counts>>;
@@ -155,6 +152,10 @@ pub trait Planned: Debug + Send + Sync {
     /// The spec itself, to be downcast to a `Spec<K>`.
     fn as_any(&self) -> &dyn Any;
 }
+
+/// Batches of records counted into [`Counts`] of any kind
+/// ([`Planned::batches`]).
+pub type CountBatches = Box<dyn Batches<Box<dyn Counts>>>;
 
 /// A tally of any kind: counts that merge and are saved in tally files.
 pub trait Counts: Debug + Send + Sync {
@@ -510,13 +511,10 @@ impl<K: Kind> Planned for Spec<K> {
         Ok(Box::new(TallyOf::<K>(produced.tally)))
     }
 
-    fn batches(
-        &self,
-        format: crate::ingest::Format,
-    ) -> Result<Option<Box<dyn Batches<Box<dyn Counts>>>>> {
+    fn batches(&self, format: crate::ingest::Format) -> Result<Option<CountBatches>> {
         K::prepare(self);
         Ok(K::batches(self, format)?
-            .map(|batches| Box::new(BatchesOf::<K>(batches)) as Box<dyn Batches<Box<dyn Counts>>>))
+            .map(|batches| Box::new(BatchesOf::<K>(batches)) as CountBatches))
     }
 
     fn empty(&self) -> Result<Box<dyn Counts>> {

@@ -12,7 +12,7 @@
 //! whatever sizes the page's batches have.
 
 use shuffle_audit::Shuffles;
-use shuffle_audit::audit::{Counts, Judged, Planned, Spec, no_progress};
+use shuffle_audit::audit::{CountBatches, Counts, Judged, Planned, Spec, no_progress};
 use shuffle_audit::error::Front;
 use shuffle_audit::ingest::{Batches, Format};
 use shuffle_audit::request::{Form, choose};
@@ -48,7 +48,7 @@ pub struct Session {
     counts: Option<Box<dyn Counts>>,
     /// The counter binary batches are pushed into, made at the first
     /// batch: `None` until then, `Some(None)` when the kind has none.
-    batches: Option<Option<Box<dyn Batches<Box<dyn Counts>>>>>,
+    batches: Option<Option<CountBatches>>,
 }
 
 impl Session {

@@ -73,6 +73,19 @@ pub(crate) fn text_problem(block: &[u8], format: super::Format) -> Option<String
     })
 }
 
+/// The value of index 0 when `table` numbers n items in order from it (it
+/// maps `base + i` to i, and nothing below `base` to an item), as a
+/// dictionary without a starting order does.
+fn numbered_from(table: &[u32], n: usize) -> Option<u32> {
+    let base = table.len().checked_sub(n)?;
+    let below = table[..base].iter().all(|&i| i == NOT_ITEM);
+    let in_order = table[base..]
+        .iter()
+        .enumerate()
+        .all(|(i, &t)| t == i as u32);
+    (below && in_order).then_some(base as u32)
+}
+
 /// Parses records of `width`-byte values against a dictionary.
 pub(crate) struct BinaryParser<'a> {
     pub dict: &'a Dict,
@@ -116,8 +129,13 @@ impl BinaryParser<'_> {
             let known = table.len().min(256);
             bytes_table[..known].copy_from_slice(&table[..known]);
         }
+        // Items numbered from `base` (no starting order): the index is the
+        // value less the base, with nothing to look up.
+        let base = numbered_from(table, n);
         let index_of = |v: u32| {
-            if W == 1 {
+            if let Some(base) = base {
+                v.wrapping_sub(base)
+            } else if W == 1 {
                 bytes_table[v as usize & 255]
             } else {
                 table.get(v as usize).copied().unwrap_or(NOT_ITEM)

@@ -853,6 +853,12 @@ impl Counter {
         self.tally.clone()
     }
 
+    /// The tally as last flushed ([`flush`](Self::flush)): everything
+    /// counted when nothing has been counted since.
+    pub(crate) fn flushed(&self) -> &Tally {
+        &self.tally
+    }
+
     /// Ends the stream of deals being counted (a chunk, a block of input):
     /// the next deal is not compared with the last one.
     pub(crate) fn end_stream(&mut self) {

@@ -9,6 +9,7 @@ use super::{
     evaluate, read_until_decisive, run, run_until_decisive,
 };
 use crate::error::{Error, Result};
+use crate::ingest::Batches;
 use crate::pacing::{ChunkRange, Progress};
 use crate::plot::{HeatmapPanel, LogScale};
 use crate::report::model::Section;
@@ -107,6 +108,14 @@ pub trait Planned: Debug + Send + Sync {
         progress: Progress<'_>,
     ) -> Result<Box<dyn Counts>>;
 
+    /// A counter that batches of binary records of this run (written in
+    /// `format`) are pushed into one after another, each counted exactly
+    /// as [`read_counts`](Self::read_counts) of it would count it, into
+    /// one count kept between them ([`Kind::batches`]); `None` where the
+    /// kind has none (or not for `format`): read each batch with
+    /// [`read_counts`](Self::read_counts) then.
+    fn batches(&self, format: crate::ingest::Format) -> Result<Option<CountBatches>>;
+
     /// The empty counts of the run.
     fn empty(&self) -> Result<Box<dyn Counts>>;
 
@@ -143,6 +152,10 @@ pub trait Planned: Debug + Send + Sync {
     /// The spec itself, to be downcast to a `Spec<K>`.
     fn as_any(&self) -> &dyn Any;
 }
+
+/// Batches of records counted into [`Counts`] of any kind
+/// ([`Planned::batches`]).
+pub type CountBatches = Box<dyn Batches<Box<dyn Counts>>>;
 
 /// A tally of any kind: counts that merge and are saved in tally files.
 pub trait Counts: Debug + Send + Sync {
@@ -322,6 +335,24 @@ impl Clone for Box<dyn Counts> {
     }
 }
 
+/// A kind's batch counter ([`Kind::batches`]), handing its counts back as
+/// [`Counts`].
+struct BatchesOf<K: Kind>(Box<dyn Batches<K::Tally>>);
+
+impl<K: Kind> Batches<Box<dyn Counts>> for BatchesOf<K> {
+    fn push(&mut self, bytes: &[u8]) -> Result<()> {
+        self.0.push(bytes)
+    }
+
+    fn trials(&self) -> u64 {
+        self.0.trials()
+    }
+
+    fn counts(&self) -> Box<dyn Counts> {
+        Box::new(TallyOf::<K>(self.0.counts()))
+    }
+}
+
 /// A kind's tally as [`Counts`].
 pub(crate) struct TallyOf<K: Kind>(pub(crate) K::Tally);
 
@@ -478,6 +509,12 @@ impl<K: Kind> Planned for Spec<K> {
         let name = self.subject.to_string();
         let produced = K::read_from(self, reader, &name, format, progress)?;
         Ok(Box::new(TallyOf::<K>(produced.tally)))
+    }
+
+    fn batches(&self, format: crate::ingest::Format) -> Result<Option<CountBatches>> {
+        K::prepare(self);
+        Ok(K::batches(self, format)?
+            .map(|batches| Box::new(BatchesOf::<K>(batches)) as CountBatches))
     }
 
     fn empty(&self) -> Result<Box<dyn Counts>> {

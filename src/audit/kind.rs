@@ -4,7 +4,7 @@
 
 use super::{Audit, FeedReport, Produced, Sensitivity, Spec};
 use crate::error::Result;
-use crate::ingest::{CommandSpec, Format, Ingested, Resume};
+use crate::ingest::{Batches, CommandSpec, Format, Ingested, Resume};
 use crate::pacing::{ChunkRange, Progress};
 use crate::plot::{HeatmapPanel, LogScale};
 use crate::report::model::Section;
@@ -130,6 +130,18 @@ pub trait Kind: Sized + Clone + Debug + PartialEq + Send + Sync + 'static {
         format: Format,
         progress: Progress<'_>,
     ) -> Result<Produced<Self>>;
+
+    /// A counter that batches of binary records of `spec` (written in
+    /// `format`) are pushed into one after another, each counted exactly
+    /// as [`read_from`](Self::read_from) counts it (one stream, the same
+    /// errors), into one count kept between them: how a front that draws
+    /// trials batch by batch counts them without a read per batch. `None`
+    /// where the kind has no such counter (or not for `format`): the
+    /// caller then reads each batch with [`read_from`](Self::read_from).
+    fn batches(spec: &Spec<Self>, format: Format) -> Result<Option<Box<dyn Batches<Self::Tally>>>> {
+        let _ = (spec, format);
+        Ok(None)
+    }
 
     /// Reads the file at `path` for `spec` (lines of text, or binary
     /// records of `format`) from `resume.at`, a point an earlier read of

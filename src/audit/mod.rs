@@ -32,7 +32,7 @@ mod section;
 mod sensitivity;
 mod spec;
 
-pub use erased::{Counts, Judged, Planned};
+pub use erased::{CountBatches, Counts, Judged, Planned};
 pub use feed::{FeedReport, Produced};
 pub use kind::{Cost, Kind, Named, Recheck, Tested};
 pub use record::{FeedRecord, NotRunRecord, Record, TestRecord, WorkerRecord};

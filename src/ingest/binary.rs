@@ -1,8 +1,9 @@
 //! The binary formats: fixed-width little-endian records of n values, with
 //! nothing to parse, only to check (every value an item, none twice).
 
-use super::driver::{BATCH, Outcome, Parser, Slot};
+use super::driver::{Outcome, Parser, Slot};
 use super::items::{Dict, NOT_ITEM, quoted, repeated_items};
+use crate::permutation::word::{WORD, low_bits};
 
 /// One value of width `W` bytes, little-endian.
 #[inline(always)]
@@ -72,6 +73,19 @@ pub(crate) fn text_problem(block: &[u8], format: super::Format) -> Option<String
     })
 }
 
+/// The value of index 0 when `table` numbers n items in order from it (it
+/// maps `base + i` to i, and nothing below `base` to an item), as a
+/// dictionary without a starting order does.
+fn numbered_from(table: &[u32], n: usize) -> Option<u32> {
+    let base = table.len().checked_sub(n)?;
+    let below = table[..base].iter().all(|&i| i == NOT_ITEM);
+    let in_order = table[base..]
+        .iter()
+        .enumerate()
+        .all(|(i, &t)| t == i as u32);
+    (below && in_order).then_some(base as u32)
+}
+
 /// Parses records of `width`-byte values against a dictionary.
 pub(crate) struct BinaryParser<'a> {
     pub dict: &'a Dict,
@@ -80,9 +94,53 @@ pub(crate) struct BinaryParser<'a> {
 }
 
 impl BinaryParser<'_> {
-    fn records<const W: usize>(&self, block: &[u8], limit: u64, slot: &mut Slot) -> Outcome {
+    /// Parses the records of `block` (at most `limit` of them, stopping at
+    /// the first bad one) into the slot's buffer, counting it whenever it
+    /// is full: what it was left holding is the second value, for the
+    /// caller to count ([`Slot::count_rows`]) or, after a bad record, not.
+    /// How a file's blocks and pushed batches ([`super::BatchCounter`])
+    /// are read alike.
+    pub(crate) fn convert(&self, block: &[u8], limit: u64, slot: &mut Slot) -> (Outcome, usize) {
+        match self.width {
+            1 => self.records::<1>(block, limit, slot),
+            2 => self.records::<2>(block, limit, slot),
+            _ => self.records::<4>(block, limit, slot),
+        }
+    }
+
+    fn records<const W: usize>(
+        &self,
+        block: &[u8],
+        limit: u64,
+        slot: &mut Slot,
+    ) -> (Outcome, usize) {
         let n = self.dict.n;
         let table = self.table;
+        let capacity = slot.capacity();
+        // Up to 64 items, a record is a permutation when its indices are
+        // all below n and together set the n lowest bits of a word: no
+        // marks to read and write per item. Any other record is read again
+        // item by item below, which names its problem.
+        let word = (n <= WORD).then(|| low_bits(n));
+        // One-byte values look their index up in a full table of 256: no
+        // bounds to check.
+        let mut bytes_table = [NOT_ITEM; 256];
+        if W == 1 {
+            let known = table.len().min(256);
+            bytes_table[..known].copy_from_slice(&table[..known]);
+        }
+        // Items numbered from `base` (no starting order): the index is the
+        // value less the base, with nothing to look up.
+        let base = numbered_from(table, n);
+        let index_of = |v: u32| {
+            if let Some(base) = base {
+                v.wrapping_sub(base)
+            } else if W == 1 {
+                bytes_table[v as usize & 255]
+            } else {
+                table.get(v as usize).copied().unwrap_or(NOT_ITEM)
+            }
+        };
         let mut out = Outcome::default();
         let mut rows = 0usize;
         let mut records = block.chunks_exact(n * W);
@@ -92,40 +150,50 @@ impl BinaryParser<'_> {
                 break;
             }
             out.units += 1;
-            let stamp = slot.marks.next();
             let row = &mut slot.batch[rows * n..(rows + 1) * n];
-            for (bytes, cell) in record.chunks_exact(W).zip(row.iter_mut()) {
-                let v = value::<W>(bytes);
-                let index = table.get(v as usize).copied().unwrap_or(NOT_ITEM);
-                let problem = if index == NOT_ITEM {
-                    format!(
-                        "value {v} is not one of the {n} items of {}",
-                        self.dict.against
-                    )
-                } else if slot.marks.seen[index as usize] == stamp {
-                    format!("{v} appears twice")
-                } else {
-                    slot.marks.seen[index as usize] = stamp;
+            let fast = word.is_some_and(|all| {
+                let mut seen = 0u64;
+                let mut outside = 0u32;
+                for (bytes, cell) in record.chunks_exact(W).zip(row.iter_mut()) {
+                    let index = index_of(value::<W>(bytes));
                     *cell = index;
-                    continue;
-                };
-                out.error = Some((out.units, problem));
-                break;
-            }
-            if out.error.is_some() {
-                break;
+                    outside |= index & !(WORD as u32 - 1);
+                    seen |= 1 << (index & (WORD as u32 - 1));
+                }
+                outside == 0 && seen == all
+            });
+            if !fast {
+                let stamp = slot.marks.next();
+                for (bytes, cell) in record.chunks_exact(W).zip(row.iter_mut()) {
+                    let v = value::<W>(bytes);
+                    let index = table.get(v as usize).copied().unwrap_or(NOT_ITEM);
+                    let problem = if index == NOT_ITEM {
+                        format!(
+                            "value {v} is not one of the {n} items of {}",
+                            self.dict.against
+                        )
+                    } else if slot.marks.seen[index as usize] == stamp {
+                        format!("{v} appears twice")
+                    } else {
+                        slot.marks.seen[index as usize] = stamp;
+                        *cell = index;
+                        continue;
+                    };
+                    out.error = Some((out.units, problem));
+                    break;
+                }
+                if out.error.is_some() {
+                    break;
+                }
             }
             rows += 1;
             out.decks += 1;
-            if rows == BATCH {
-                slot.counter.count_batch(&slot.batch[..rows * n]);
+            if rows == capacity {
+                slot.count_rows(rows);
                 rows = 0;
             }
         }
-        if rows > 0 {
-            slot.counter.count_batch(&slot.batch[..rows * n]);
-        }
-        out
+        (out, rows)
     }
 }
 
@@ -135,11 +203,11 @@ impl Parser for BinaryParser<'_> {
     }
 
     fn parse(&self, block: &[u8], limit: u64, slot: &mut Slot) -> Outcome {
-        match self.width {
-            1 => self.records::<1>(block, limit, slot),
-            2 => self.records::<2>(block, limit, slot),
-            _ => self.records::<4>(block, limit, slot),
-        }
+        // The decks before a bad record count: the limit may end the read
+        // before it.
+        let (out, rows) = self.convert(block, limit, slot);
+        slot.count_rows(rows);
+        out
     }
 
     fn has_deck(&self, block: &[u8]) -> bool {

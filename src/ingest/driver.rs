@@ -72,16 +72,38 @@ impl Marks {
 #[derive(Debug)]
 pub(crate) struct Slot {
     pub counter: Counter,
+    /// Parsed decks waiting to be counted: [`BATCH`] of them for a block's
+    /// parser, or a whole pushed batch (see [`super::BatchCounter`]), so
+    /// that a bad record is found before any deck of the batch is counted.
     pub batch: Vec<u32>,
     pub marks: Marks,
+    /// Items per deck.
+    pub n: usize,
 }
 
 impl Slot {
-    fn new(n: usize, collect: Collect, kinds: Option<Vec<u32>>) -> Self {
+    pub(crate) fn new(n: usize, collect: Collect, kinds: Option<Vec<u32>>) -> Self {
         Self {
             counter: Counter::new(n, collect).with_kinds(kinds),
             batch: vec![0; BATCH * n],
             marks: Marks::new(n),
+            n,
+        }
+    }
+
+    /// Decks the parsed-deck buffer holds.
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.batch.len() / self.n.max(1)
+    }
+
+    /// Counts the first `rows` parsed decks of the buffer, [`BATCH`] at a
+    /// time (counting a batch in parts counts it alike).
+    #[inline]
+    pub(crate) fn count_rows(&mut self, rows: usize) {
+        let n = self.n.max(1);
+        for part in self.batch[..rows * n].chunks(BATCH * n) {
+            self.counter.count_batch(part);
         }
     }
 }

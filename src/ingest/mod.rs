@@ -65,6 +65,7 @@
 //! twice`, `deals.bin: record 17: value 60 is not one of the 52 items of
 //! record 1`. No tally is returned with an error.
 
+mod batches;
 mod binary;
 mod command;
 mod driver;
@@ -74,6 +75,7 @@ pub mod samples;
 mod tests;
 mod text;
 
+pub use batches::{BatchCounter, Batches};
 use command::Unit;
 pub use command::{
     CommandSpec, WorkerRun, run_command, shares, substitute, uses_n, worker_runs, worker_seed,
@@ -594,6 +596,17 @@ fn resumed_dict(items: &Items, n: usize, binary: bool) -> Result<Dict, Fail> {
     dict.map_err(|p| Fail::from(Error::bad_input(format!("the items read before: {p}"))))
 }
 
+/// The dictionary of binary records without a starting order, from the
+/// first record of `block` (`record` bytes of `format`), the start of the
+/// input `name`: numbered from 0 or 1 as that record is.
+fn first_record(name: &str, block: &[u8], record: usize, format: Format) -> Result<Dict> {
+    let values = binary::record_values(&block[..record], format.width().unwrap_or(1));
+    binary::first_record_dict(&values).map_err(|p| match binary::text_problem(block, format) {
+        Some(text) => Error::bad_input(format!("{name}: {text}")),
+        None => items::first_deck_error(format!("{name}: record 1"), p),
+    })
+}
+
 /// The items of a deck line.
 fn line_tokens(line: &[u8]) -> Vec<&[u8]> {
     text::tokens(text::deck_body(line).unwrap_or_default()).collect()
@@ -673,18 +686,7 @@ pub(crate) fn ingest(
             let own = match (&plan.order, resumed) {
                 (Some(_), _) => None,
                 (None, Some(resumed)) => Some(resumed),
-                (None, None) => Some(
-                    binary::first_record_dict(&binary::record_values(
-                        &first[..record],
-                        opts.format.width().unwrap_or(1),
-                    ))
-                    .map_err(|p| {
-                        match binary::text_problem(&first, opts.format) {
-                            Some(text) => Error::bad_input(format!("{name}: {text}")),
-                            None => items::first_deck_error(format!("{name}: record 1"), p),
-                        }
-                    })?,
-                ),
+                (None, None) => Some(first_record(name, &first, record, opts.format)?),
             };
             (own, first, resume.at.units, 0)
         }

@@ -293,7 +293,8 @@ impl CycleCount {
     pub fn count_with_fixed_points(self, a: &[u32], seen: &mut CycleScratch) -> (usize, usize) {
         match self {
             CycleCount::Vector(vbmi) => vbmi.cycles_and_fixed_points(a),
-            CycleCount::Word | CycleCount::Walk => (self.count(a, seen), fixed_points(a)),
+            CycleCount::Word => word::cycles_and_fixed_points(a),
+            CycleCount::Walk => (self.count(a, seen), fixed_points(a)),
         }
     }
 

@@ -88,6 +88,50 @@ pub fn cycles(a: &[u32]) -> usize {
     count
 }
 
+/// Up to this n, [`cycles_and_fixed_points`] walks without a branch:
+/// measured on a 2-core EPYC and in WebAssembly (Node 20), counting the
+/// cycles and fixed points of a shuffle of 10 took 27 ns for 40 by
+/// [`cycles`] and a pass for the fixed points natively, 43 for 46 in
+/// WebAssembly; from n = 16 to 24 the two were even, and at 52 the walk
+/// with branches was faster (150 against 240 ns in WebAssembly).
+pub const BRANCH_FREE: usize = 16;
+
+/// The number of cycles of `a` (n ≤ [`WORD`]) as a mapping position →
+/// value, and of its fixed points. Up to [`BRANCH_FREE`] items, by one
+/// step per position: the walk goes on to the value at the position it
+/// stands on, or, when that closes the cycle (the value is a position
+/// already visited), to the lowest position not yet visited, chosen
+/// without a branch; the closing steps are the cycles, the steps that stay
+/// put the fixed points. The walk of [`cycles`] mispredicts a branch at
+/// the end of each cycle (about ln n + 0.58 of them), which costs more
+/// than the n short steps below [`BRANCH_FREE`]; above, it is used.
+///
+/// # Panics
+/// If `a` is longer than [`WORD`] or is not a permutation of `0..n`
+/// (a value out of range; others give meaningless counts).
+#[inline]
+pub fn cycles_and_fixed_points(a: &[u32]) -> (usize, usize) {
+    if a.len() > BRANCH_FREE {
+        return (cycles(a), super::fixed_points(a));
+    }
+    let mut unvisited = low_bits(a.len());
+    let (mut cycles, mut fixed) = (0, 0);
+    // The position the walk stands on: always one not yet visited.
+    let mut p = 0;
+    for _ in 0..a.len() {
+        unvisited &= !(1 << (p & (WORD - 1)));
+        let next = a[p] as usize;
+        fixed += usize::from(next == p);
+        let open = ((unvisited >> (next & (WORD - 1))) & 1) as usize;
+        cycles += open ^ 1;
+        let lowest = unvisited.trailing_zeros() as usize;
+        // `next` while the cycle is open, else `lowest`: a mask, not a
+        // select, which WebAssembly engines may compile to a branch.
+        p = lowest ^ ((next ^ lowest) & open.wrapping_neg());
+    }
+    (cycles, fixed)
+}
+
 /// A word with its lowest `n` bits set (n ≤ [`WORD`]).
 ///
 /// # Panics
@@ -111,17 +155,19 @@ mod tests {
         assert_eq!(low_bits(64), u64::MAX);
     }
 
-    /// The pass and the cycle walk against the definitions, on every
+    /// The pass and the cycle walks against the definitions, on every
     /// arrangement of up to 5 and on seeded random ones up to 64.
     #[test]
     fn scan_and_cycles_match_the_definitions() {
         let mut digits = [0u32; WORD];
-        for a in arrangements(&[1, 2, 3, 4, 5, 10, 52, 63, 64]) {
+        for a in arrangements(&[1, 2, 3, 4, 5, 10, 16, 17, 52, 63, 64]) {
             let want = by_definition(&a);
             let rising = scan(&a, &mut digits);
             assert_eq!(&digits[..a.len()], &want.digits[..], "{a:?}");
             assert_eq!(rising, want.rising_sequences, "{a:?}");
             assert_eq!(cycles(&a), want.cycles, "{a:?}");
+            let both = (want.cycles, want.fixed_points);
+            assert_eq!(cycles_and_fixed_points(&a), both, "{a:?}");
         }
     }
 }

@@ -232,6 +232,19 @@ impl Kind for Shuffles {
         Ok(read::produced(spec, read, Vec::new()))
     }
 
+    fn batches(
+        spec: &Spec<Self>,
+        format: crate::ingest::Format,
+    ) -> Result<Option<Box<dyn crate::ingest::Batches<Tally>>>> {
+        if format.width().is_none() {
+            return Ok(None);
+        }
+        let opts = read::options(spec, format);
+        let name = spec.subject.to_string();
+        let counter = ingest::BatchCounter::new(&name, &opts).map_err(read::as_bad_input)?;
+        Ok(Some(Box::new(counter)))
+    }
+
     fn read_file_from(
         spec: &Spec<Self>,
         path: &std::path::Path,

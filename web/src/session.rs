@@ -12,9 +12,9 @@
 //! whatever sizes the page's batches have.
 
 use shuffle_audit::Shuffles;
-use shuffle_audit::audit::{Counts, Judged, Planned, Spec, no_progress};
+use shuffle_audit::audit::{CountBatches, Counts, Judged, Planned, Spec, no_progress};
 use shuffle_audit::error::Front;
-use shuffle_audit::ingest::Format;
+use shuffle_audit::ingest::{Batches, Format};
 use shuffle_audit::request::{Form, choose};
 
 /// Decks per serial-test triple: binary batches are counted in multiples
@@ -42,8 +42,13 @@ pub struct Session {
     /// Records at the front of `buffer` not yet counted (fewer than a
     /// triple).
     carried: usize,
-    /// Everything counted so far.
+    /// Counts merged in from other sessions ([`merge`](Self::merge)),
+    /// and batches read one by one (text, or records of a kind with no
+    /// batch counter).
     counts: Option<Box<dyn Counts>>,
+    /// The counter binary batches are pushed into, made at the first
+    /// batch: `None` until then, `Some(None)` when the kind has none.
+    batches: Option<Option<CountBatches>>,
 }
 
 impl Session {
@@ -75,6 +80,7 @@ impl Session {
             buffer: Vec::new(),
             carried: 0,
             counts: None,
+            batches: None,
         })
     }
 
@@ -118,7 +124,7 @@ impl Session {
     /// Trials counted so far (not counting decks carried to the next
     /// batch).
     pub fn counted(&self) -> u64 {
-        self.counts.as_ref().map_or(0, |c| c.trials())
+        self.counts.as_ref().map_or(0, |c| c.trials()) + self.pushed().map_or(0, |b| b.trials())
     }
 
     /// The most decks one batch may hold ([`MAX_BATCH_BYTES`], less the
@@ -157,7 +163,7 @@ impl Session {
                 Format::U16
             };
             let bytes = std::mem::take(&mut self.buffer);
-            let read = self.read(&bytes[..whole * record], format);
+            let read = self.push(&bytes[..whole * record], format);
             self.buffer = bytes;
             read?;
         }
@@ -190,8 +196,7 @@ impl Session {
     /// one worker hands to another, to be merged with
     /// [`merge`](Self::merge). Fails when nothing has been counted.
     pub fn counts_json(&self) -> Result<String, String> {
-        self.counts
-            .as_ref()
+        self.so_far()?
             .map(|c| c.to_json().to_string())
             .ok_or_else(|| "nothing has been counted yet".to_string())
     }
@@ -209,6 +214,41 @@ impl Session {
             Some(so_far) => so_far.merge(read.as_ref()).map_err(|e| e.to_string())?,
         }
         Ok(())
+    }
+
+    /// Counts `bytes`, binary records of `format`, as one stream: pushed
+    /// into the run's batch counter (one counter for the whole run, no
+    /// read to set up per batch), or read as [`read`](Self::read) reads
+    /// them when the kind has none.
+    fn push(&mut self, bytes: &[u8], format: Format) -> Result<(), String> {
+        if self.batches.is_none() {
+            let made = self.planned.batches(format).map_err(|e| e.to_string())?;
+            self.batches = Some(made);
+        }
+        match self.batches.as_mut().and_then(Option::as_mut) {
+            Some(batches) => batches.push(bytes).map_err(|e| e.to_string()),
+            None => self.read(bytes, format),
+        }
+    }
+
+    /// The batch counter, once made (for a kind that has one).
+    fn pushed(&self) -> Option<&dyn Batches<Box<dyn Counts>>> {
+        self.batches.as_ref()?.as_deref()
+    }
+
+    /// Everything counted so far: the batch counter's counts with those
+    /// read or merged in; `None` when nothing has been counted.
+    fn so_far(&self) -> Result<Option<Box<dyn Counts>>, String> {
+        let pushed = self.pushed().filter(|b| b.trials() > 0).map(|b| b.counts());
+        Ok(match (pushed, &self.counts) {
+            (None, None) => None,
+            (None, Some(counts)) => Some(counts.clone_box()),
+            (Some(pushed), None) => Some(pushed),
+            (Some(mut pushed), Some(counts)) => {
+                pushed.merge(counts.as_ref()).map_err(|e| e.to_string())?;
+                Some(pushed)
+            }
+        })
     }
 
     /// Reads `bytes` as one stream and adds their counts.
@@ -229,12 +269,11 @@ impl Session {
     /// time taken.
     pub fn judge(&self, seconds: f64) -> Result<Box<dyn Judged>, String> {
         let counts = self
-            .counts
-            .as_ref()
+            .so_far()?
             .ok_or_else(|| "nothing has been counted yet".to_string())?;
         let mut judged = self
             .planned
-            .judge_counts(counts.clone_box(), seconds, self.alpha)
+            .judge_counts(counts, seconds, self.alpha)
             .map_err(|e| e.to_string())?;
         judged.find(1);
         Ok(judged)

@@ -6,8 +6,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { assertFair, audit, defaultTrials, UserError, CHUNK_TRIALS } from "shuffle-audit";
 
+const { worthCounting } = createRequire(import.meta.url)("../lib/counter.cjs");
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 
 function fisherYates(a, random) {
@@ -157,6 +159,7 @@ test("a long run counted on a second thread: the same counts as counting in one 
   // 1.2M decks of 10 are worth a counting thread (counter.cjs); a module
   // on one worker thread counts in that thread's own Session.
   const opts = { n: 10, trials: 1_200_000, seed: 5 };
+  assert.equal(worthCounting(opts.trials, opts.n), os.availableParallelism() > 1);
   const piped = audit(fisherYates, opts);
   const one = audit(path.join(fixtures, "fisher-yates.cjs"), { ...opts, workers: 1 });
   assert.deepEqual(piped.counts, one.counts);

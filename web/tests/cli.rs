@@ -210,6 +210,30 @@ fn a_deck_that_is_not_a_permutation_is_refused() {
     assert!(e.contains("page"), "{e}");
 }
 
+/// A batch is pushed into the run's one counter only once every record
+/// of it has been checked: a bad record is named (its place in the
+/// batch) and nothing of its batch is counted, and the run goes on.
+#[test]
+fn a_bad_record_counts_nothing_of_its_batch() {
+    let mut s = session(&form("deck", 4, 30, 1)).unwrap();
+    let good = [0u8, 1, 2, 3, 3, 2, 1, 0, 1, 0, 3, 2];
+    s.batch(3).copy_from_slice(&good);
+    s.count(3, false).unwrap();
+    assert_eq!(s.counted(), 3);
+    let mut bad = [good, good].concat();
+    bad[4 * 4 + 2] = 0; // the fifth record: 3 2 0 0
+    s.batch(6).copy_from_slice(&bad);
+    let e = s.count(6, false).unwrap_err();
+    assert!(
+        e.contains("record 5") && e.contains("0 appears twice"),
+        "{e}"
+    );
+    assert_eq!(s.counted(), 3, "nothing of the bad batch is counted");
+    s.batch(3).copy_from_slice(&good);
+    s.count(3, true).unwrap();
+    assert_eq!(s.counted(), 6);
+}
+
 #[test]
 fn the_default_trials_are_the_librarys_for_n() {
     // An empty trials field: what n needs, as on every front (issue 36:

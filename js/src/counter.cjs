@@ -80,12 +80,17 @@ class CountingThread {
   /** The offset in the ring of room for the next `decks` decks, once the counting thread has freed it. */
   batch(decks) {
     if (decks > this.most) throw new Error(`a batch of ${decks} decks is larger than ${this.most}`);
+    return this.emptySlot() * this.slotBytes;
+  }
+
+  /** The next slot, once the counting thread has counted what it held (throwing the thread's error). */
+  emptySlot() {
     const slot = this.next % this.slots;
     while (Atomics.load(this.control, slot) !== EMPTY) {
       this.failed();
       Atomics.wait(this.control, slot, FULL, 1000);
     }
-    return slot * this.slotBytes;
+    return slot;
   }
 
   /** Hands the slot just filled, `decks` decks (the chunk's last batch with `last`), to the counting thread. */
@@ -109,11 +114,7 @@ class CountingThread {
 
   /** Waits for every batch to be counted; returns the counts (countsJson), or null if none. */
   finish() {
-    const slot = this.next % this.slots;
-    while (Atomics.load(this.control, slot) !== EMPTY) {
-      this.failed();
-      Atomics.wait(this.control, slot, FULL, 1000);
-    }
+    const slot = this.emptySlot();
     Atomics.store(this.control, slot, STOP);
     Atomics.notify(this.control, slot);
     const done = 3 * this.slots + DONE;

@@ -126,6 +126,9 @@ test("a shoe of cards: the shuffle is handed the cards; riffles and a cut are ca
 
 test("bad requests are refused naming the value", () => {
   assert.throws(() => audit(fisherYates, { n: 1 }), /n = 1 is too small/);
+  // Neither n nor a deck: the library's refusal, not an error from inside the WebAssembly.
+  assert.throws(() => audit(fisherYates, {}), e => e instanceof UserError && /^n is needed: .* \(or deck, /.test(e.message));
+  assert.throws(() => audit(fisherYates), /^UserError: n is needed/);
   assert.throws(() => audit(fisherYates, { n: 10, trails: 5 }), /trails: not an option here/);
   assert.throws(() => audit(fisherYates, { n: 10, random: "crypto" }), /random: "crypto"/);
   assert.throws(() => audit(fisherYates, { n: 10, workers: 2 }), /workers: a function runs in this thread/);

@@ -102,6 +102,7 @@ def _asked(
     k: Optional[int] = None,
     until_decisive: bool = False,
     max_trials: Optional[int] = None,
+    deck: Optional[str] = None,
 ) -> dict:
     """What a call asked, as the library's request reads it: every default,
     check and refusal is the library's (the command line's too), worded for
@@ -123,6 +124,7 @@ def _asked(
         "k": k,
         "until_decisive": bool(until_decisive),
         "max_trials": max_trials,
+        "deck": deck,
     }
 
 
@@ -492,8 +494,9 @@ def _ran(native: Any) -> Union[Result, Shard]:
 
 def audit(
     shuffle: Callable[[list, Any], Any],
-    n: int,
+    n: Optional[int] = None,
     *,
+    deck: Optional[str] = None,
     trials: Optional[int] = None,
     seed: int = DEFAULT_SEED,
     alpha: float = DEFAULT_ALPHA,
@@ -509,6 +512,12 @@ def audit(
     """Audits ``shuffle(deck, rng)``, a shuffle written in Python: called
     ``trials`` times (default :func:`default_trials`) on a fresh list
     ``[0, ..., n-1]``, which it shuffles in place (or returns shuffled).
+    ``deck`` hands it a deck whose cards repeat instead (as the command
+    line's ``--deck``: ``"shoe:decks=6"`` is six 52-card decks, the list
+    ``["AS", "2S", ..., "KC"]`` six times over; ``"AABB"``; ``"cards"``),
+    n the deck's, with the order tests of repeated cards; a deck returned
+    with a card lost, added or more often than the deck holds it stops the
+    run with a ``ValueError`` naming the card.
     ``rng`` makes its generator from a seed: ``"random"`` for
     ``random.Random``, ``"numpy"`` for ``numpy.random.default_rng``, or a
     function of the seed. The run is drawn in chunks of 65,536 trials, chunk
@@ -537,7 +546,7 @@ def audit(
     name = _name_of(shuffle, name)
     asked = _asked(
         name=name, n=n, trials=trials, seed=seed, alpha=alpha, tests=tests,
-        categories=categories, until_decisive=until_decisive, max_trials=max_trials,
+        categories=categories, until_decisive=until_decisive, max_trials=max_trials, deck=deck,
     )
     maker = _rng_maker(rng)
     pair = _shard_pair(shard)
@@ -574,8 +583,9 @@ def _failure(
 
 def assert_fair(
     shuffle: Callable[[list, Any], Any],
-    n: int = 52,
+    n: Optional[int] = None,
     *,
+    deck: Optional[str] = None,
     trials: Optional[int] = None,
     seed: int = DEFAULT_SEED,
     alpha: float = DEFAULT_ALPHA,
@@ -593,10 +603,13 @@ def assert_fair(
     decisive test, its p, the largest deviation and the report) and on
     "inconclusive" (naming the trials a verdict needs), with the message of
     Rust's ``assert_fair``. Deterministic for its seed: never flaky. In
-    pytest the failure points at the calling test, not at this package."""
+    pytest the failure points at the calling test, not at this package.
+    ``n`` is 52 (a deck of cards) unless given, or ``deck`` (a shoe) is."""
     __tracebackhide__ = True
+    if n is None and deck is None:
+        n = 52
     result = audit(
-        shuffle, n, trials=trials, seed=seed, alpha=alpha, rng=rng, name=name, tests=tests,
+        shuffle, n, deck=deck, trials=trials, seed=seed, alpha=alpha, rng=rng, name=name, tests=tests,
         categories=categories, until_decisive=until_decisive, max_trials=max_trials,
         progress=progress,
     )

@@ -35,6 +35,7 @@ class Asked(TypedDict):
     k: Optional[int]
     until_decisive: bool
     max_trials: Optional[int]
+    deck: Optional[str]
 
 class Audit:
     """A finished, judged audit of any kind."""
@@ -76,14 +77,14 @@ def default_trials(asked: Asked) -> int:
     """The trials a default audit runs for what was asked."""
 
 def audit_shuffle(
-    shuffle: Callable[[list[int], Any], Any],
+    shuffle: Callable[[list[Any], Any], Any],
     make_rng: Callable[[int], Any],
     asked: Asked,
     shard: Optional[tuple[int, int]] = None,
     progress: _Progress = None,
 ) -> Union[Audit, Shard]:
-    """Audits ``shuffle(deck, rng)`` over fresh decks ``[0, ..., n-1]``,
-    each chunk of the run with the generator ``make_rng(chunk's seed)``;
+    """Audits ``shuffle(deck, rng)`` over fresh decks ``[0, ..., n-1]``
+    (or the cards of ``asked["deck"]``, a shoe), each chunk of the run with the generator ``make_rng(chunk's seed)``;
     one shard of the run's chunks with ``shard``."""
 
 def audit_draws(

@@ -19,6 +19,7 @@ use shuffle_audit::ingest::samples::Base;
 use shuffle_audit::report::{Provenance, format_p};
 use shuffle_audit::request::{Holds, Request};
 use shuffle_audit::shard::{Shard as ShardOf, TallyFile, drawn};
+use shuffle_audit::shuffle::{Deck, declared_deck};
 use shuffle_audit::study::{Study, Summary};
 use std::io::Read;
 use std::sync::Arc;
@@ -126,6 +127,7 @@ pub struct Asked {
     holds: String,
     until_decisive: bool,
     max_trials: Option<i64>,
+    deck: Option<String>,
 }
 
 /// A count Python gave (`n`, `trials`, `k`): a negative one is refused in
@@ -189,6 +191,7 @@ fn planned(py: Python<'_>, asked: Asked, feed: Feed) -> PyResult<(Box<dyn Planne
         alpha: Some(asked.alpha),
         tests: asked.tests,
         categories: asked.categories,
+        deck: asked.deck,
         weights: match &asked.weights {
             Some(w) => Some(weights_text(py, w)?),
             None => None,
@@ -352,7 +355,7 @@ pub fn default_trials(py: Python<'_>, asked: Asked) -> PyResult<u64> {
 }
 
 /// Audits `shuffle(deck, rng)`, a shuffle written in Python, over fresh
-/// decks `[0, ..., n-1]`, chunk `c` of the run drawn with the generator
+/// decks `[0, ..., n-1]` (or a declared deck's cards: `deck` asked), chunk `c` of the run drawn with the generator
 /// `make_rng(seed of chunk c)`; `progress(done, total)` hears how far it
 /// has got. With `shard = (i, k)`, counts only shard i of k of the run's
 /// chunks and returns a `Shard` (see [`merge`](crate::shard::merge)).
@@ -372,6 +375,8 @@ pub fn audit_shuffle(
     let call = python_call(&name, seed, shard);
     let planned = planned(py, asked, Feed::Drawn { from })?;
     let n = planned.0.n();
+    // A declared deck (a shoe) is handed to the function as its cards.
+    let cards = declared_deck(planned.0.as_ref()).map(Deck::relabel);
     let control = Control::new(progress);
     let shuffler: feeds::Drawer = Arc::new((shuffle, make_rng));
     let drawn = drawn(
@@ -382,7 +387,17 @@ pub fn audit_shuffle(
         shard,
         call,
         &control,
-        |chunks| feeds::decks_shuffled(shuffler.clone(), n, chunks, name.clone(), control.clone()),
+        |chunks| {
+            let cards = cards.clone();
+            feeds::decks_shuffled(
+                shuffler.clone(),
+                n,
+                chunks,
+                name.clone(),
+                control.clone(),
+                cards,
+            )
+        },
     )?;
     drawn.into_py(py)
 }

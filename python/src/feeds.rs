@@ -21,8 +21,9 @@ use crate::watch::{Control, stopped};
 use numpy::ndarray::ArrayView2;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyIterator, PyList, PyString};
+use pyo3::types::{PyBytes, PyIterator, PyList, PyString};
 use shuffle_audit::shard::drawn::DrawnChunk;
+use shuffle_audit::shuffle::Relabel;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::sync::Arc;
@@ -394,13 +395,16 @@ const DECKS_PER_BATCH: u64 = 1024;
 /// generator), each on a fresh list shuffled in place (or, if the function
 /// returns a sequence, what it returns). A deck that is not a permutation
 /// of `0..n` stops the run with a `ValueError` in the words of the Rust
-/// engine's check.
+/// engine's check. With `cards` (a declared deck, such as a shoe), the
+/// fresh list holds the deck's cards as labels, and the cards returned are
+/// written as the deck's item indices ([`Relabel`]).
 pub fn decks_shuffled(
     shuffler: Drawer,
     n: usize,
     chunks: Generators,
     name: String,
     control: Arc<Control>,
+    mut cards: Option<Relabel>,
 ) -> Pull<impl FnMut(Python<'_>, &mut Vec<u8>, &Control) -> PyResult<bool> + Send> {
     let mut generators = chunks;
     let mut deck: Vec<u32> = Vec::with_capacity(n);
@@ -408,7 +412,13 @@ pub fn decks_shuffled(
     let mut start: Option<Py<PyList>> = None;
     let fill = move |py: Python<'_>, out: &mut Vec<u8>, control: &Control| {
         let start = start
-            .get_or_insert_with(|| PyList::new(py, 0..n as u32).expect("a list").unbind())
+            .get_or_insert_with(|| {
+                let list = match &cards {
+                    Some(cards) => PyList::new(py, cards.labels()),
+                    None => PyList::new(py, 0..n as u32),
+                };
+                list.expect("a list").unbind()
+            })
             .bind(py);
         let (shuffle, make) = (shuffler.0.bind(py), shuffler.1.bind(py));
         out.reserve(DECKS_PER_BATCH as usize * n * 4);
@@ -422,7 +432,14 @@ pub fn decks_shuffled(
             let list = start.get_slice(0, n);
             let returned = shuffle.call1((&list, &rng))?;
             deck.clear();
-            if returned.is_none() {
+            if let Some(cards) = cards.as_mut() {
+                let held = if returned.is_none() {
+                    list.into_any()
+                } else {
+                    returned
+                };
+                read_cards(&held, cards, &mut deck, &name)?;
+            } else if returned.is_none() {
                 if !small_ints(&list, &mut deck) {
                     deck.clear();
                     for item in list.iter() {
@@ -430,14 +447,7 @@ pub fn decks_shuffled(
                     }
                 }
             } else {
-                let items = returned.try_iter().map_err(|_| {
-                    PyValueError::new_err(format!(
-                        "{name} returned {}: a shuffle shuffles its deck in place (and returns \
-                         None) or returns the shuffled deck",
-                        returned.repr().map_or("?".into(), |r| r.to_string())
-                    ))
-                })?;
-                for item in items {
+                for item in items_of(&returned, &name)? {
                     deck.push(deck_item(&item?, &name)?);
                 }
             }
@@ -449,6 +459,50 @@ pub fn decks_shuffled(
         Ok(!generators.done())
     };
     Pull::new(fill, control)
+}
+
+/// The items of what a shuffle returned, or a `ValueError` when it is not
+/// a sequence.
+fn items_of<'py>(returned: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyIterator>> {
+    // A string is iterable, but no deck: it is what `deck.pop()` returns.
+    let text = returned.is_instance_of::<PyString>() || returned.is_instance_of::<PyBytes>();
+    returned.try_iter().ok().filter(|_| !text).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "{name} returned {}: a shuffle shuffles its deck in place (and returns None) or \
+             returns the shuffled deck",
+            returned.repr().map_or("?".into(), |r| r.to_string())
+        ))
+    })
+}
+
+/// Reads the cards a shuffle of a declared deck holds after its call (the
+/// deck it was handed, or what it returned) into `deck` as the deck's item
+/// indices; a `ValueError` naming the card when they are not the deck's
+/// cards rearranged.
+fn read_cards(
+    held: &Bound<'_, PyAny>,
+    cards: &mut Relabel,
+    deck: &mut Vec<u32>,
+    name: &str,
+) -> PyResult<()> {
+    let items = items_of(held, name)?.collect::<PyResult<Vec<_>>>()?;
+    let shown = |item: &Bound<'_, PyAny>| item.repr().map_or("?".into(), |r| r.to_string());
+    let labels: Vec<Result<_, String>> = items
+        .iter()
+        .map(|item| match item.downcast::<PyString>() {
+            Ok(label) => label.to_cow().map_err(|_| shown(item)),
+            Err(_) => Err(shown(item)),
+        })
+        .collect();
+    let labels = labels.iter().map(|l| l.as_deref().map_err(Clone::clone));
+    cards.indices(labels, deck).map_err(|why| {
+        let first: Vec<String> = items.iter().take(12).map(shown).collect();
+        let more = if items.len() > 12 { ", ..." } else { "" };
+        PyValueError::new_err(format!(
+            "{name} did not return the deck's cards: {why}: [{}{more}]",
+            first.join(", ")
+        ))
+    })
 }
 
 /// Reads `list` into `deck` when it holds only Python ints that fit a u32

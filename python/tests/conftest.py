@@ -30,6 +30,27 @@ def off_by_one(deck: list, rng: random.Random) -> None:
         deck[i], deck[j] = deck[j], deck[i]
 
 
+def riffle(deck: list, rng: random.Random) -> list:
+    """One Gilbert-Shannon-Reeds riffle of the list `deck`."""
+    cut = sum(rng.random() < 0.5 for _ in deck)
+    left, right, out = deck[:cut], deck[cut:], []
+    while left or right:
+        if rng.randrange(len(left) + len(right)) < len(left):
+            out.append(left.pop(0))
+        else:
+            out.append(right.pop(0))
+    return out
+
+
+def riffled_and_cut(deck: list, rng: random.Random) -> list:
+    """A shuffling machine that riffles four times, then cuts: far too few
+    riffles for a shoe (pairs of the starting order survive)."""
+    for _ in range(4):
+        deck = riffle(deck, rng)
+    cut = rng.randrange(len(deck))
+    return deck[cut:] + deck[:cut]
+
+
 @pytest.fixture
 def report_dir(tmp_path):
     """A fresh folder for the reports of failing assertions."""

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
 import shuffle_audit as sa
+from conftest import riffled_and_cut
 
 
 def permutations(trials: int, n: int, seed: int = 1, dtype=np.uint32) -> np.ndarray:
@@ -89,28 +92,10 @@ def test_a_shoe_is_audited_by_kind():
     assert sorted(t["test"] for t in result.tests) == ["adjacency", "arrangement", "position-kind", "serial"]
 
 
-def riffle(rng, deck):
-    """One Gilbert-Shannon-Reeds riffle of the list `deck`."""
-    cut = int(rng.binomial(len(deck), 0.5))
-    left, right, out = deck[:cut], deck[cut:], []
-    while left or right:
-        if rng.integers(len(left) + len(right)) < len(left):
-            out.append(left.pop(0))
-        else:
-            out.append(right.pop(0))
-    return out
-
-
 def test_a_riffled_and_cut_shoe_is_caught_by_which_card_follows_which():
-    rng = np.random.default_rng(8)
+    rng = random.Random(8)
     stacked = [c for _ in range(4) for c in "abcdefghijklm"]
-    decks = []
-    for _ in range(2_000):
-        deck = stacked
-        for _ in range(4):
-            deck = riffle(rng, deck)
-        cut = int(rng.integers(len(deck)))
-        decks.append(deck[cut:] + deck[:cut])
+    decks = [riffled_and_cut(stacked, rng) for _ in range(2_000)]
     result = sa.audit_orders(decks)
     assert result.verdict == "biased"
     assert "adjacency" in result.seen_by

@@ -12,6 +12,9 @@ pub mod battery;
 pub mod cards;
 pub mod categories;
 pub mod laws;
+mod relabel;
+
+pub use relabel::Relabel;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::tally::HandCounts;

@@ -128,6 +128,20 @@ mod tests {
     }
 
     #[test]
+    fn a_function_without_n_or_a_deck_is_refused_naming_both() {
+        // A function's decks are made by the front: there is no input to
+        // take n from (this once reached the engine with n = 0).
+        for front in [Front::JavaScript, Front::Python] {
+            let e = form("", "", "")
+                .request(front)
+                .and_then(|r| r.resolve())
+                .unwrap_err();
+            assert!(e.to_string().starts_with("n is needed"), "{e}");
+            assert!(e.to_string().contains("shoe:decks=6"), "{e}");
+        }
+    }
+
+    #[test]
     fn a_declared_shoe_is_handed_to_the_function_and_gets_the_order_tests() {
         // The page and the npm package hand a shoe's cards to the user's
         // shuffle: n is the shoe's, the order tests of repeated cards run,

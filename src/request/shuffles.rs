@@ -74,6 +74,17 @@ pub(super) fn outside(
             Error::unsupported(format!("{} {why}", option.named(request.front))).about(option),
         );
     }
+    // A function's decks are made here: their n is given, or the declared
+    // deck's; there is no input to take it from.
+    if drawn && request.n.is_none() && request.deck.is_none() {
+        return Err(Error::out_of_range(format!(
+            "{} is needed: the number of items of the deck your shuffle is handed (or {}, a \
+             deck whose cards repeat, such as shoe:decks=6)",
+            Opt::N.named(request.front),
+            Opt::Deck.named(request.front)
+        ))
+        .about(Opt::N));
+    }
     let n = request.n.unwrap_or(N_FROM_INPUT);
     let mut spec = Spec::<Shuffles>::new(subject, n, 0, header.source, header.seed);
     if reads_file && request.trials.is_none() {

@@ -36,7 +36,7 @@ pub use crate::algorithm::{
     Algorithm, ComparatorSort, Draws, Exact, Expected, Leaves, Loader, Param, Positional, Record,
     StepKind,
 };
-pub use crate::deck::{DEFAULT_HAND, Deck};
+pub use crate::deck::{DEFAULT_HAND, Deck, Relabel};
 pub use crate::spec::{
     DEFAULT_BIRTHDAY_N, DEFAULT_N, DEFAULT_PERMUTATION_N, DEFAULT_TRIALS, LARGE_N,
     MAX_PERMUTATION_N, TestKind, TestSet,
@@ -66,6 +66,16 @@ use serde_json::{Map, Value, json};
 
 /// A judged audit of shuffles.
 pub(crate) type ShuffleAudit = Audit<Shuffles>;
+
+/// The deck a front hands a user's shuffle when the request declared one
+/// (`deck`: a shoe, a deck of cards, a block list), for a run planned as
+/// `planned`; `None` for a deck of plain items 0..n-1 or another kind of
+/// subject. The page, the npm package and the Python package hand its
+/// cards to the function and read them back with [`Deck::relabel`].
+pub fn declared_deck(planned: &dyn audit::Planned) -> Option<&Deck> {
+    let spec = planned.as_any().downcast_ref::<Spec<Shuffles>>()?;
+    spec.options.deck.as_deref()
+}
 
 impl Named for TestKind {
     fn name(self) -> &'static str {

@@ -11,11 +11,11 @@
 //! of the next batch: the triples are those of one stream of every deck,
 //! whatever sizes the page's batches have.
 
-use shuffle_audit::Shuffles;
-use shuffle_audit::audit::{CountBatches, Counts, Judged, Planned, Spec, no_progress};
+use shuffle_audit::audit::{CountBatches, Counts, Judged, Planned, no_progress};
 use shuffle_audit::error::Front;
 use shuffle_audit::ingest::{Batches, Format};
 use shuffle_audit::request::{Form, choose};
+use shuffle_audit::shuffle::declared_deck;
 
 /// Decks per serial-test triple: binary batches are counted in multiples
 /// of it.
@@ -95,19 +95,8 @@ impl Session {
     /// items are 0..n-1. A deck the function returns is written back as
     /// the indices of these items (each kind's copies in turn).
     pub fn items(&self) -> Vec<String> {
-        let deck = self
-            .planned
-            .as_any()
-            .downcast_ref::<Spec<Shuffles>>()
-            .and_then(|spec| spec.options.deck.as_ref());
-        match deck {
-            Some(deck) => deck
-                .kind_of()
-                .iter()
-                .map(|&k| deck.kind_names()[k as usize].clone())
-                .collect(),
-            None => Vec::new(),
-        }
+        declared_deck(self.planned.as_ref())
+            .map_or_else(Vec::new, |deck| deck.relabel().labels().to_vec())
     }
 
     /// Bytes per item of a binary record: 1 (`u8`) or 2 (`u16`,

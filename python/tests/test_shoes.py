@@ -64,3 +64,17 @@ def test_n_is_the_decks_or_given_and_a_function_without_either_is_refused():
         sa.audit(fair, progress=False)
     with pytest.raises(ValueError, match="deck 'shoe:decks=0': decks must be a whole number >= 1"):
         sa.audit(fair, deck="shoe:decks=0", progress=False)
+
+
+def test_a_shoe_stays_a_shoe_look_after_look_and_in_shards():
+    # --until-decisive once read a shoe as distinct items; here each look
+    # hands the function the deck's cards and runs the order tests.
+    result = sa.audit(fair, deck="AABB", until_decisive=True, trials=2_000, max_trials=8_000, progress=False)
+    assert result.counts.shape == (4, 2)
+    assert "position-kind" in {t["test"] for t in result.tests}
+    # Shards of a run (3 chunks of 65,536 trials) merge into the whole run.
+    whole = sa.audit(fair, deck="AABB", trials=140_000, progress=False)
+    shards = [sa.audit(fair, deck="AABB", trials=140_000, shard=(i, 3), progress=False) for i in range(3)]
+    merged = sa.merge(shards)
+    assert (merged.counts == whole.counts).all()
+    assert merged.verdict == whole.verdict

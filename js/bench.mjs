@@ -22,7 +22,7 @@ import { performance } from "node:perf_hooks";
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { audit } = require("./lib/index.cjs");
-const { chunkRandom } = require("./lib/runner.cjs");
+const { seededRandom } = require("./lib/runner.cjs");
 
 const REPEATS = Number(process.env.REPEATS || 5);
 
@@ -61,7 +61,7 @@ function time(fn) {
 
 /** (a): the bare loop on a refilled array, or (`allocate`) a new one each trial. */
 function bare(n, trials, allocate) {
-  const random = chunkRandom(1, 0), deck = new Array(n);
+  const random = seededRandom(1, 0), deck = new Array(n);
   let sink = 0;
   for (let t = 0; t < trials; t++) {
     const a = allocate ? Array.from({ length: n }, (_, i) => i) : deck;

@@ -16,7 +16,7 @@ const wasm = require("../wasm/shuffle_audit_web.js");
 const workers = require("./workers.cjs");
 const { CountingThread, worthCounting } = require("./counter.cjs");
 
-const { UserError, chunkCount, chunkRandom, runShuffleChunk, runSamplerChunk } = runner;
+const { UserError, chunkCount, chunkStreams, runShuffleChunk, runSamplerChunk } = runner;
 
 /** The WebAssembly module's memory, where decks are written for the Session. */
 const memory = wasm.wasmMemory();
@@ -197,7 +197,7 @@ function runHere(fn, asked, opts) {
   const run = session(asked);
   let counter = null;
   try {
-    const trials = run.trials(), seed = run.seed(), useSeed = seeded(opts);
+    const trials = run.trials(), streams = seeded(opts) ? chunkStreams(run.seed()) : null;
     const start = performance.now();
     // A long run of decks is counted on a second thread (counter.cjs),
     // overlapping the shuffles; the same batches in the same order, so
@@ -205,7 +205,7 @@ function runHere(fn, asked, opts) {
     if (asked.holds === "deck" && worthCounting(trials, run.n())) counter = new CountingThread(JSON.stringify(asked), run);
     const into = counter || run, mem = counter ? counter.memory : memory;
     for (let c = 0; c < chunkCount(trials); c++) {
-      const random = useSeed ? chunkRandom(seed, c) : mathRandom;
+      const random = streams ? streams(c) : mathRandom;
       if (asked.holds === "deck") runShuffleChunk(into, fn, c, trials, random, mem);
       else runSamplerChunk(run, fn, asked, c, trials, random);
     }

@@ -59,10 +59,11 @@ async function load() {
   const fn = await load();
   const session = new wasm.Session(JSON.stringify(asked));
   try {
-    const trials = session.trials(), seed = session.seed(), memory = wasm.wasmMemory();
+    const trials = session.trials(), memory = wasm.wasmMemory();
+    const streams = seeded ? runner.chunkStreams(session.seed()) : null;
     for (let c; (c = Atomics.add(control, NEXT, 1)) < chunks;) {
       current = c;
-      const random = seeded ? runner.chunkRandom(seed, c) : mathRandom;
+      const random = streams ? streams(c) : mathRandom;
       if (asked.holds === "deck") runner.runShuffleChunk(session, fn, c, trials, random, memory);
       else runner.runSamplerChunk(session, fn, asked, c, trials, random);
     }

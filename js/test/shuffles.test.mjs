@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { assertFair, audit, defaultTrials, UserError, CHUNK_TRIALS } from "shuffle-audit";
 
 const { worthCounting } = createRequire(import.meta.url)("../lib/counter.cjs");
+const { seededRandom, chunkStreams } = createRequire(import.meta.url)("../lib/runner.cjs");
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 
 function fisherYates(a, random) {
@@ -181,4 +182,19 @@ test("writeReport writes summary.json and the report's files", () => {
   const summary = JSON.parse(fs.readFileSync(path.join(dir, "summary.json"), "utf8"));
   assert.deepEqual(summary, result.summary);
   assert.ok(fs.readdirSync(dir).some(f => f.endsWith(".png")));
+});
+
+test("one random restarted at each chunk draws each chunk's own stream", () => {
+  const draw = (random, count) => Array.from({ length: count }, () => random());
+  // 2,500 numbers: past two refills of the generator's block of 1,024.
+  const own = draw(seededRandom(7, 3), 2500);
+  const used = seededRandom(7, 0);
+  draw(used, 1500);
+  assert.deepEqual(draw(used.restart(3), 2500), own);
+  const streams = chunkStreams(7);
+  const first = streams(0);
+  assert.deepEqual(draw(first, 10), draw(seededRandom(7, 0), 10));
+  assert.equal(streams(3), first, "the same function for every chunk");
+  assert.deepEqual(draw(first, 2500), own);
+  assert.notDeepEqual(draw(streams(4), 10), own.slice(0, 10));
 });

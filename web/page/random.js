@@ -19,19 +19,15 @@ function mix32(z) {
  * seed (one per chunk of a run): stream 0 is the seed's own stream, and
  * every other stream's state is the seed's XORed with words hashed from
  * the stream's number, so that streams share nothing.
+ *
+ * `random.restart(s)` starts the same function over at the beginning of
+ * stream `s` (the numbers of `seededRandom(seed, s)`), so that a run can
+ * hand the user's code one function for all of its chunks: V8 inlines the
+ * user's call to `random()` into its optimised code for the function it
+ * saw, and a new function at every chunk threw that code away each time.
  */
 function seededRandom(seed, stream = 0) {
-  // The seed (a whole number below 2^53) as two 32-bit halves.
-  let x = ((seed % 4294967296) >>> 0) ^ Math.imul(Math.floor(seed / 4294967296), 0x9e3779b9);
-  const splitmix32 = () => {
-    x = (x + 0x9e3779b9) | 0;
-    return mix32(x);
-  };
-  const state = new Int32Array([splitmix32(), splitmix32(), splitmix32(), splitmix32()]);
-  if (stream !== 0) {
-    const s = mix32(stream >>> 0);
-    for (let i = 0; i < 4; i++) state[i] ^= mix32((s + Math.imul(i + 1, 0x632be5ab)) | 0);
-  }
+  const state = new Int32Array(4);
   const made = new Float64Array(1024);
   let next = made.length;
   const refill = () => {
@@ -46,8 +42,23 @@ function seededRandom(seed, stream = 0) {
     state[0] = a; state[1] = b; state[2] = c; state[3] = d;
     next = 0;
   };
-  return function random() {
+  const random = function random() {
     if (next === made.length) refill();
     return made[next++];
   };
+  random.restart = s => {
+    // The seed (a whole number below 2^53) as two 32-bit halves.
+    let x = ((seed % 4294967296) >>> 0) ^ Math.imul(Math.floor(seed / 4294967296), 0x9e3779b9);
+    for (let i = 0; i < 4; i++) {
+      x = (x + 0x9e3779b9) | 0;
+      state[i] = mix32(x);
+    }
+    if (s !== 0) {
+      const h = mix32(s >>> 0);
+      for (let i = 0; i < 4; i++) state[i] ^= mix32((h + Math.imul(i + 1, 0x632be5ab)) | 0);
+    }
+    next = made.length;
+    return random;
+  };
+  return random.restart(stream);
 }

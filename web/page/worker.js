@@ -2,10 +2,13 @@
 // package): one script, two roles, chosen by the first message.
 //
 // - A counter compiles the user's function, makes its own Session and runs
-//   the chunks the page hands it (`chunk`), each from its own generator, so
-//   that the counts are the same whichever worker runs which chunk. It
-//   posts `ready`, `alive` (a heartbeat from inside the user's calls, at
-//   most ten a second, with the calls made so far), `chunk-done`, and
+//   the chunks the page hands it (`chunks`: a lease of consecutive chunks,
+//   one message for many, so that the page's thread wakes a few dozen
+//   times a second rather than at every chunk), each from its own
+//   generator, so that the counts are the same whichever worker runs which
+//   chunk. It posts `ready`, `alive` (a heartbeat from inside the user's
+//   calls, at most ten a second, with the calls made so far),
+//   `chunks-done` (a lease done), and
 //   `counts`: what it counted since its last `counts` (whole chunks, as
 //   JSON), after a chunk when a quarter of a second has passed since the
 //   last, and when told to `finish`; then it counts into a fresh Session.
@@ -143,21 +146,28 @@ function startCounter(job, given) {
     : holds === "pick" ? "pick(weights, random)" : "sample(n, k, random)";
   counter = {
     job, run, calls: 0, thrown: null, lastExport: performance.now(),
-    trials: run.trials(), seed: run.seed(), holds,
+    trials: run.trials(), holds,
+    streams: job.random === "seeded" ? chunkStreams(run.seed()) : null,
   };
   counter.f = watched(compiled(job.code, name, signature), holds === "deck" || holds === "pick" ? 2 : 3);
   postMessage({ type: "ready" });
 }
 
-/** Runs chunk `c` of the run into the counter's Session. */
-function runChunk(c) {
-  const { job, run, trials } = counter;
-  // (runner.js makes Math.random the chunk's generator meanwhile.)
-  const random = job.random === "seeded" ? chunkRandom(counter.seed, c) : MATH_RANDOM;
-  if (counter.holds === "deck") runShuffleChunk(run, counter.f, c, trials, random, module().memory);
-  else runSamplerChunk(run, counter.f, job.asked, c, trials, random);
-  postMessage({ type: "chunk-done", chunk: c, calls: counter.calls });
-  if ((performance.now() - counter.lastExport) / 1000 >= EXPORT_EVERY) exportCounts(false);
+/**
+ * Runs chunks `first` to `end` (excluded) of the run into the counter's
+ * Session, exporting its counts between chunks every EXPORT_EVERY s.
+ */
+function runChunks(first, end) {
+  const { job, trials } = counter, start = performance.now();
+  for (let c = first; c < end; c++) {
+    // (runner.js makes Math.random the chunk's generator meanwhile.)
+    const random = counter.streams ? counter.streams(c) : MATH_RANDOM;
+    if (counter.holds === "deck") runShuffleChunk(counter.run, counter.f, c, trials, random, module().memory);
+    else runSamplerChunk(counter.run, counter.f, job.asked, c, trials, random);
+    if ((performance.now() - counter.lastExport) / 1000 >= EXPORT_EVERY) exportCounts(false);
+  }
+  const seconds = (performance.now() - start) / 1000;
+  postMessage({ type: "chunks-done", chunks: end - first, seconds, calls: counter.calls });
 }
 
 /**
@@ -209,7 +219,7 @@ onmessage = event => {
   const m = event.data;
   try {
     if (m.type === "count") startCounter(m.job, m.module);
-    else if (m.type === "chunk") runChunk(m.chunk);
+    else if (m.type === "chunks") runChunks(m.first, m.end);
     else if (m.type === "finish") exportCounts(true);
     else if (m.type === "judge") startJudge(m.asked);
     else if (m.type === "counts") judge.run.mergeCounts(m.json);

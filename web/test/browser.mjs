@@ -18,9 +18,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const page0 = pathToFileURL(path.join(root, "web/dist/index.html")).href;
 const shots = path.join(root, "target/web-test");
 /**
- * The speed test's deck and trials: about four seconds a run on one worker
- * (4.5M trials/s), so that what every run pays once (a worker's start and
- * its code's warm-up, 20 to 50 ms each) weighs little beside the counting.
+ * The speed test's deck and trials: about three and a half seconds a run on
+ * one worker (5.9M trials/s), so that what every run pays once (a worker's
+ * start and its code's warm-up, 20 to 50 ms each) weighs little beside the
+ * counting.
  */
 const SPEED_N = 10, SPEED_TRIALS = 20000000;
 fs.mkdirSync(shots, { recursive: true });

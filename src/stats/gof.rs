@@ -34,11 +34,11 @@
 //! from the sum of their exact laws (cumulants add), and [`uniform`]'s
 //! dense path uses the exact law of equally likely cells.
 
+use super::binomial_draw::BinomialDraw;
 use super::collisions;
 use super::pearson_law::{MAX_EXCESS_KURTOSIS, NullLaw, pearson_law, pearson_law_uniform};
 use super::pearson_tail;
 use rand::{Rng, SeedableRng};
-use statrs::function::gamma::ln_gamma;
 use std::collections::HashMap;
 use std::f64::consts::LN_10;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -455,7 +455,9 @@ fn tail_share(sample: &[f64], statistic: f64) -> (f64, usize, usize) {
 /// conditional binomials: P(group i | not in the groups before i).
 struct NullDraw<'a> {
     probs: &'a [f64],
-    tail: Vec<f64>,
+    /// Group i's draw, with P(group i | not in the groups before i)
+    /// (the last group takes what is left).
+    draws: Vec<BinomialDraw>,
     t: u64,
     rng: rand_xoshiro::Xoshiro256PlusPlus,
 }
@@ -468,9 +470,14 @@ impl<'a> NullDraw<'a> {
             acc += probs[i];
             tail[i] = acc;
         }
+        let draws = probs
+            .iter()
+            .zip(&tail)
+            .map(|(&p, &rest)| BinomialDraw::new((p / rest).min(1.0)))
+            .collect();
         Self {
             probs,
-            tail,
+            draws,
             t,
             rng: rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed),
         }
@@ -485,7 +492,7 @@ impl<'a> NullDraw<'a> {
             let o = if i + 1 == self.probs.len() {
                 left
             } else {
-                binomial(&mut self.rng, left, (p / self.tail[i]).min(1.0))
+                self.draws[i].draw(&mut self.rng, left)
             };
             left -= o;
             let e = p * tf;
@@ -519,76 +526,6 @@ fn monte_carlo_pearson(probs: &[f64], t: u64, statistic: f64, seed: u64) -> (f64
         MONTE_CARLO_REPLICATES,
         reached,
     )
-}
-
-/// A uniform draw in [0, 1) with 53 random bits.
-fn unit(rng: &mut impl Rng) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
-
-/// A Binomial(n, p) draw by inversion: from 0 when np is small, otherwise
-/// outward from the mode (any fixed order of the outcomes gives the exact
-/// law; this one costs about one and a half standard deviations of steps).
-fn binomial(rng: &mut impl Rng, n: u64, p: f64) -> u64 {
-    if n == 0 || p <= 0.0 {
-        return 0;
-    }
-    if p >= 1.0 {
-        return n;
-    }
-    if p > 0.5 {
-        return n - binomial(rng, n, 1.0 - p);
-    }
-    let q = 1.0 - p;
-    let nf = n as f64;
-    let mut u = unit(rng);
-    if nf * p < 20.0 {
-        let r = p / q;
-        let mut f = (nf * q.ln()).exp();
-        let mut x = 0u64;
-        while u > f && x < n {
-            u -= f;
-            f *= r * (n - x) as f64 / (x + 1) as f64;
-            x += 1;
-        }
-        return x;
-    }
-    let mode = (((nf + 1.0) * p).floor() as u64).min(n);
-    let m = mode as f64;
-    let ln_pm = ln_gamma(nf + 1.0) - ln_gamma(m + 1.0) - ln_gamma(nf - m + 1.0)
-        + m * p.ln()
-        + (nf - m) * q.ln();
-    let pm = ln_pm.exp();
-    if u < pm {
-        return mode;
-    }
-    u -= pm;
-    let (r, rinv) = (p / q, q / p);
-    let (mut up, mut fu) = (mode, pm);
-    let (mut down, mut fd) = (mode, pm);
-    loop {
-        let can_up = up < n;
-        let can_down = down > 0;
-        if !can_up && !can_down {
-            return mode;
-        }
-        if can_up {
-            fu *= r * (n - up) as f64 / (up + 1) as f64;
-            up += 1;
-            if u < fu {
-                return up;
-            }
-            u -= fu;
-        }
-        if can_down {
-            fd *= rinv * down as f64 / (n - down + 1) as f64;
-            down -= 1;
-            if u < fd {
-                return down;
-            }
-            u -= fd;
-        }
-    }
 }
 
 /// Sums independent goodness-of-fit results: their statistics, df and exact
@@ -835,29 +772,6 @@ mod tests {
             "{}",
             g.log10_p
         );
-    }
-
-    #[test]
-    fn binomial_draws_have_their_moments() {
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
-        for (n, p) in [
-            (10u64, 0.3),
-            (1000, 0.01),
-            (20_000, 0.37),
-            (500, 0.9),
-            (7, 1.0),
-        ] {
-            let reps = 100_000;
-            let draws: Vec<f64> = (0..reps).map(|_| binomial(&mut rng, n, p) as f64).collect();
-            let mean = draws.iter().sum::<f64>() / reps as f64;
-            let var = draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / reps as f64;
-            let (m, v) = (n as f64 * p, n as f64 * p * (1.0 - p));
-            assert!(
-                (mean - m).abs() <= 5.0 * (v / reps as f64).sqrt() + 1e-9,
-                "{n} {p}: {mean}"
-            );
-            assert!((var - v).abs() <= 0.03 * v + 1e-9, "{n} {p}: {var}");
-        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod adjacency;
 pub mod battery;
+mod binomial_draw;
 pub mod collisions;
 pub mod gof;
 pub mod hypergeometric;

@@ -128,6 +128,21 @@ function withMathRandom(random, fn) {
 }
 
 /**
+ * The deck `shuffle(deck, random)` leaves: `deck` shuffled in place, or
+ * what it returned. Throws a UserError naming trial `trial` + 1 when the
+ * call throws. (Small, so that V8 inlines it into both batch loops.)
+ */
+function shuffled(shuffle, deck, random, trial) {
+  let result;
+  try {
+    result = shuffle(deck, random);
+  } catch (e) {
+    throw new UserError(`shuffle threw an exception at trial ${trial + 1}: ${messageOf(e)}`);
+  }
+  return result === undefined ? deck : result;
+}
+
+/**
  * Shuffles and checks `count` decks into `out` (n items each) from trial
  * `done` on: the hot loop, kept apart with locals only (no captured
  * variables) so that V8 optimises it as it does a bare loop. `seen` and
@@ -139,13 +154,7 @@ function shuffleBatch(shuffle, random, deck, out, count, done, n, seen, stamp) {
   for (let t = 0, o = 0; t < count; t++, o += n) {
     if (deck.length !== n) deck.length = n;
     for (let i = 0; i < n; i++) deck[i] = i;
-    let result;
-    try {
-      result = shuffle(deck, random);
-    } catch (e) {
-      throw new UserError(`shuffle threw an exception at trial ${done + t + 1}: ${messageOf(e)}`);
-    }
-    const a = result === undefined ? deck : result;
+    const a = shuffled(shuffle, deck, random, done + t);
     let ok = a !== null && typeof a === "object" && a.length === n;
     if (ok && small) {
       // Up to 31 items: one bit per item seen.
@@ -231,13 +240,7 @@ function shoeBatch(shuffle, random, deck, out, count, done, items, kinds, held) 
   for (let t = 0, o = 0; t < count; t++, o += n) {
     if (deck.length !== n) deck.length = n;
     for (let i = 0; i < n; i++) deck[i] = items[i];
-    let result;
-    try {
-      result = shuffle(deck, random);
-    } catch (e) {
-      throw new UserError(`shuffle threw an exception at trial ${done + t + 1}: ${messageOf(e)}`);
-    }
-    const a = result === undefined ? deck : result;
+    const a = shuffled(shuffle, deck, random, done + t);
     let ok = a !== null && typeof a === "object" && a.length === n;
     held.fill(0);
     for (let i = 0; ok && i < n; i++) {

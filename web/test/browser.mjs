@@ -24,6 +24,13 @@ const shots = path.join(root, "target/web-test");
  * counting.
  */
 const SPEED_N = 10, SPEED_TRIALS = 20000000;
+/**
+ * Run pairs (one worker, then two) the speed test takes the best of: eight,
+ * so that one clean run of each is very likely on a machine whose cores
+ * slow down in spells (best of five read 1.68 once where the machine's own
+ * speed-up was 1.85).
+ */
+const SPEED_PAIRS = 8;
 fs.mkdirSync(shots, { recursive: true });
 
 const browser = await chromium.launch({
@@ -225,28 +232,86 @@ async function sameForAnyWorkers() {
 
 /**
  * Two workers share the run: each counts chunks of it (a fact, checked on
- * every run). How much faster two are than one is a measurement, printed
- * (best of three runs of each, interleaved; the load average says what
- * else ran); with SHUFFLE_AUDIT_SPEED=1 the test also asserts issue 39's
- * target, a speed-up of at least 1.7 on two cores with nothing else
- * running. (A timed threshold is not asserted in CI, where a shared
- * machine's other work makes it flaky.)
+ * every run). How much faster two are than one is a measurement, printed:
+ * the best of SPEED_PAIRS runs of each, interleaved, beside the machine's
+ * own speed-up measured between them (machineSpeed), so that a low
+ * figure says whether the page or the machine fell short. (This VM's two
+ * cores each have spells of running at 55 to 75% of their speed, for up to
+ * a few seconds, in plain C code too: a single run pair can read low on a
+ * machine that is not quiet.) With SHUFFLE_AUDIT_SPEED=1 the test also
+ * asserts issue 39's target, a speed-up of at least 1.7 on two cores with
+ * nothing else running. (A timed threshold is not asserted in CI, where a
+ * shared machine's other work makes it flaky.)
  */
 async function speedUp() {
   const fragment = w => `preset=fisher-yates&n=${SPEED_N}&trials=${SPEED_TRIALS}&workers=${w}&run=1`;
-  const best = { 1: 0, 2: 0 };
-  for (const w of [1, 2, 1, 2, 1, 2]) {
-    best[w] = Math.max(best[w], (await expect(fragment(w), "no bias detected")).rate);
-    const chunks = (await page.getAttribute("#status", "data-chunks")).split(",").map(Number);
-    assert.equal(chunks.length, w, `${w} workers were asked for, ${chunks.length} counted`);
-    assert.ok(chunks.every(c => c > 0), `a worker counted no chunk: ${chunks.join(", ")}`);
+  const best = { 1: 0, 2: 0 }, plain = { 1: 0, 2: 0 };
+  for (let pair = 0; pair < SPEED_PAIRS; pair++) {
+    for (const w of [1, 2]) {
+      best[w] = Math.max(best[w], (await expect(fragment(w), "no bias detected")).rate);
+      const chunks = (await page.getAttribute("#status", "data-chunks")).split(",").map(Number);
+      assert.equal(chunks.length, w, `${w} workers were asked for, ${chunks.length} counted`);
+      assert.ok(chunks.every(c => c > 0), `a worker counted no chunk: ${chunks.join(", ")}`);
+      plain[w] = Math.max(plain[w], await machineSpeed(w));
+    }
   }
-  const ratio = best[2] / best[1];
+  const ratio = best[2] / best[1], machine = plain[2] / plain[1];
   console.log(`  speed at n = ${SPEED_N}: ${(best[1] / 1e6).toFixed(2)}M trials/s on 1 worker, ` +
-    `${(best[2] / 1e6).toFixed(2)}M on 2: ${ratio.toFixed(2)}× (${os.cpus().length} cores, ` +
-    `load average ${os.loadavg()[0].toFixed(1)}); both workers counted chunks of every 2-worker run`);
+    `${(best[2] / 1e6).toFixed(2)}M on 2: ${ratio.toFixed(2)}× (best of ${SPEED_PAIRS} each; ` +
+    `${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}); the machine's own: ` +
+    `${machine.toFixed(2)}× (a plain loop, ${(plain[1] / 1e6).toFixed(1)}M and ${(plain[2] / 1e6).toFixed(1)}M ` +
+    `shuffles/s); both workers counted chunks of every 2-worker run`);
   if (process.env.SHUFFLE_AUDIT_SPEED === "1") {
-    assert.ok(ratio >= 1.7, `two workers are only ${ratio.toFixed(2)}× as fast as one`);
+    assert.ok(ratio >= 1.7, `two workers are only ${ratio.toFixed(2)}× as fast as one ` +
+      `(the machine's own speed-up was ${machine.toFixed(2)}×)`);
   }
+}
+
+/**
+ * The machine's own speed: shuffles per second, all told, of `workers`
+ * Web Workers each running a plain loop for a second (a Fisher–Yates of 10
+ * items drawing from xoshiro128**, as the speed test's shuffle does, with
+ * no page, no checking and no counting). Its speed-up from one worker to
+ * two is what the machine gives any JavaScript at that moment.
+ */
+async function machineSpeed(workers) {
+  await page.goto("about:blank");
+  return page.evaluate(([loop, workers]) => new Promise(resolve => {
+    const url = URL.createObjectURL(new Blob([`onmessage = e => postMessage((${loop})(e.data));`]));
+    let total = 0, left = workers;
+    for (let i = 0; i < workers; i++) {
+      const w = new Worker(url);
+      w.onmessage = e => {
+        total += e.data;
+        w.terminate();
+        if (--left === 0) resolve(total);
+      };
+      w.postMessage(i + 1);
+    }
+  }), [plainLoop.toString(), workers]);
+}
+
+/** machineSpeed's loop (run in a worker): shuffles per second over one second. */
+function plainLoop(seed) {
+  const s = new Int32Array([seed, 2, 3, 4]), deck = new Uint8Array(10);
+  const start = performance.now();
+  let now = start, shuffles = 0, sink = 0;
+  while (now - start < 1000) {
+    for (let k = 0; k < 4096; k++) {
+      for (let i = 0; i < 10; i++) deck[i] = i;
+      for (let i = 9; i > 0; i--) {
+        const m = Math.imul(s[1], 5), t = s[1] << 9;
+        const r = (Math.imul((m << 7) | (m >>> 25), 9) >>> 0) / 4294967296;
+        s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t; s[3] = (s[3] << 11) | (s[3] >>> 21);
+        const j = Math.floor(r * (i + 1)), x = deck[i];
+        deck[i] = deck[j];
+        deck[j] = x;
+      }
+      sink += deck[0];
+    }
+    shuffles += 4096;
+    now = performance.now();
+  }
+  return sink >= 0 ? shuffles / ((now - start) / 1000) : 0;
 }
 console.log(`browser test passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

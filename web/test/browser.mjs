@@ -31,6 +31,9 @@ const SPEED_N = 10, SPEED_TRIALS = 20000000;
  * speed-up was 1.85).
  */
 const SPEED_PAIRS = 8;
+/** The fisher-yates preset's code (web/page/presets.js). */
+const FISHER_YATES = new Function(`${fs.readFileSync(path.join(root, "web/page/presets.js"), "utf8")}
+  ;return PRESETS;`)().find(p => p.name === "fisher-yates").code;
 fs.mkdirSync(shots, { recursive: true });
 
 const browser = await chromium.launch({
@@ -269,15 +272,18 @@ async function speedUp() {
 
 /**
  * The machine's own speed: shuffles per second, all told, of `workers`
- * Web Workers each running a plain loop for a second (a Fisher–Yates of 10
- * items drawing from xoshiro128**, as the speed test's shuffle does, with
- * no page, no checking and no counting). Its speed-up from one worker to
- * two is what the machine gives any JavaScript at that moment.
+ * Web Workers each running the speed test's shuffle (the fisher-yates
+ * preset, drawing from the page's seeded generator, random.js) in a plain
+ * loop for a second, with no page, no checking and no counting. Its
+ * speed-up from one worker to two is what the machine gives that code at
+ * that moment.
  */
 async function machineSpeed(workers) {
   await page.goto("about:blank");
-  return page.evaluate(([loop, workers]) => new Promise(resolve => {
-    const url = URL.createObjectURL(new Blob([`onmessage = e => postMessage((${loop})(e.data));`]));
+  const script = `${fs.readFileSync(path.join(root, "web/page/random.js"), "utf8")}\n` +
+    `const shuffle = (${FISHER_YATES});\nonmessage = e => postMessage((${plainLoop})(e.data));`;
+  return page.evaluate(([script, workers]) => new Promise(resolve => {
+    const url = URL.createObjectURL(new Blob([script], { type: "text/javascript" }));
     let total = 0, left = workers;
     for (let i = 0; i < workers; i++) {
       const w = new Worker(url);
@@ -288,25 +294,22 @@ async function machineSpeed(workers) {
       };
       w.postMessage(i + 1);
     }
-  }), [plainLoop.toString(), workers]);
+  }), [script, workers]);
 }
 
-/** machineSpeed's loop (run in a worker): shuffles per second over one second. */
+/**
+ * machineSpeed's loop, run in a worker beside random.js and `shuffle`:
+ * shuffles of 10 items per second over one second.
+ */
 function plainLoop(seed) {
-  const s = new Int32Array([seed, 2, 3, 4]), deck = new Uint8Array(10);
+  /* global seededRandom, shuffle */
+  const random = seededRandom(seed), deck = new Array(10);
   const start = performance.now();
   let now = start, shuffles = 0, sink = 0;
   while (now - start < 1000) {
     for (let k = 0; k < 4096; k++) {
       for (let i = 0; i < 10; i++) deck[i] = i;
-      for (let i = 9; i > 0; i--) {
-        const m = Math.imul(s[1], 5), t = s[1] << 9;
-        const r = (Math.imul((m << 7) | (m >>> 25), 9) >>> 0) / 4294967296;
-        s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t; s[3] = (s[3] << 11) | (s[3] >>> 21);
-        const j = Math.floor(r * (i + 1)), x = deck[i];
-        deck[i] = deck[j];
-        deck[j] = x;
-      }
+      shuffle(deck, random);
       sink += deck[0];
     }
     shuffles += 4096;

@@ -26,9 +26,10 @@ const shots = path.join(root, "target/web-test");
 const SPEED_N = 10, SPEED_TRIALS = 20000000;
 /**
  * Run pairs (one worker, then two) the speed test takes the best of: eight,
- * so that one clean run of each is very likely on a machine whose cores
- * slow down in spells (best of five read 1.68 once where the machine's own
- * speed-up was 1.85).
+ * so that one clean run of each is likely on a machine whose cores slow
+ * down in spells (best of five read 1.68 once where the machine's own
+ * speed-up was 1.85; best of eight still read 1.67 once, in a half-hour
+ * when every run was slowed).
  */
 const SPEED_PAIRS = 8;
 /** The fisher-yates preset's code (web/page/presets.js). */

@@ -156,6 +156,32 @@ mod tests {
             .to_vec()
     }
 
+    /// The p-value of every row and every column of the n × n `counts`
+    /// against `uniform`.
+    fn line_ps(counts: &[u64], n: usize, uniform: &[f64]) -> Vec<f64> {
+        [
+            LineTests::rows(counts, n, uniform, 0.01).unwrap(),
+            LineTests::columns(counts, n, uniform, 0.01).unwrap(),
+        ]
+        .iter()
+        .flat_map(|tests| tests.lines.iter().map(|l| 10f64.powf(l.log10_p)))
+        .collect()
+    }
+
+    /// Fair lines' p-values `ps` (`what`: which runs) are rejected at 0.01
+    /// and 0.001 within 4σ (+1) of the binomial count.
+    fn assert_stated_rate(ps: &[f64], what: &str) {
+        let total = ps.len() as f64;
+        for alpha in [0.01, 0.001] {
+            let rejected = ps.iter().filter(|&&p| p <= alpha).count() as f64;
+            let (mean, sd) = (total * alpha, (total * alpha * (1.0 - alpha)).sqrt());
+            assert!(
+                (rejected - mean).abs() <= 4.0 * sd + 1.0,
+                "{what}, α = {alpha}: {rejected} of {total} rejected, expected {mean:.1} ± {sd:.1}"
+            );
+        }
+    }
+
     /// Calibration at the level lab reports use (0.01) and at the verdicts'
     /// (0.001), far above and at the fewest expected counts a line may have
     /// (200 and 10 per cell): over seeded fair runs at n = 10, the
@@ -166,26 +192,10 @@ mod tests {
         let n = 10;
         let uniform = vec![1.0 / n as f64; n];
         for (trials, runs) in [(2_000, 400), (100, 5_000)] {
-            let mut ps = Vec::new();
-            for seed in 0..runs {
-                let counts = matrix("fisher-yates", n, trials, seed);
-                for tests in [
-                    LineTests::rows(&counts, n, &uniform, 0.01).unwrap(),
-                    LineTests::columns(&counts, n, &uniform, 0.01).unwrap(),
-                ] {
-                    ps.extend(tests.lines.iter().map(|l| 10f64.powf(l.log10_p)));
-                }
-            }
-            let total = ps.len() as f64;
-            for alpha in [0.01, 0.001] {
-                let rejected = ps.iter().filter(|&&p| p <= alpha).count() as f64;
-                let (mean, sd) = (total * alpha, (total * alpha * (1.0 - alpha)).sqrt());
-                assert!(
-                    (rejected - mean).abs() <= 4.0 * sd + 1.0,
-                    "{trials} trials, α = {alpha}: {rejected} of {total} rejected, expected \
-                     {mean:.1} ± {sd:.1}"
-                );
-            }
+            let ps: Vec<f64> = (0..runs)
+                .flat_map(|seed| line_ps(&matrix("fisher-yates", n, trials, seed), n, &uniform))
+                .collect();
+            assert_stated_rate(&ps, &format!("{trials} trials"));
         }
     }
 
@@ -202,12 +212,7 @@ mod tests {
         let mut ps = Vec::new();
         for seed in 0..40 {
             let counts = matrix("fisher-yates", n, 3_200, seed);
-            for tests in [
-                LineTests::rows(&counts, n, &uniform, 0.01).unwrap(),
-                LineTests::columns(&counts, n, &uniform, 0.01).unwrap(),
-            ] {
-                ps.extend(tests.lines.iter().map(|l| 10f64.powf(l.log10_p)));
-            }
+            ps.extend(line_ps(&counts, n, &uniform));
             if seed == 0 {
                 // The lines in the tail are the Monte Carlo's.
                 let simulated = counts
@@ -225,15 +230,7 @@ mod tests {
                 );
             }
         }
-        let total = ps.len() as f64;
-        for alpha in [0.01, 0.001] {
-            let rejected = ps.iter().filter(|&&p| p <= alpha).count() as f64;
-            let (mean, sd) = (total * alpha, (total * alpha * (1.0 - alpha)).sqrt());
-            assert!(
-                (rejected - mean).abs() <= 4.0 * sd + 1.0,
-                "α = {alpha}: {rejected} of {total} rejected, expected {mean:.1} ± {sd:.1}"
-            );
-        }
+        assert_stated_rate(&ps, "n = 312, 3,200 trials");
     }
 
     /// naive-swap's known bias shows in the lines: at n = 10 and 50,000

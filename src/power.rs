@@ -453,8 +453,10 @@ pub struct Plan {
     /// A warning when the approximation is unreliable at `trials`.
     pub warning: Option<String>,
     /// ceil(λ / δ): the non-central χ² plan, which `trials` is unless a
-    /// simulation replaced it (see [`checked_plan_outcome`]).
-    pub chi_square_trials: u64,
+    /// simulation replaced it (see [`checked_plan_outcome`]); `None` where
+    /// the test sees no bias in the exact law and the battery's simulated
+    /// audits found the plan (a rotation's uniform marginals).
+    pub chi_square_trials: Option<u64>,
     /// Where the χ² plan was small (below [`simulate::SIMULATE_BELOW`]) and
     /// the algorithm could be simulated: the seeded audits that found
     /// `trials` instead.
@@ -602,7 +604,7 @@ pub fn plan_outcome(effect: Effect, alpha: f64, power: f64) -> Result<PlanOutcom
         approximation_trials,
         recommended_trials,
         warning,
-        chi_square_trials: trials,
+        chi_square_trials: Some(trials),
         simulation: None,
     }))
 }
@@ -653,8 +655,47 @@ pub fn checked_plan_outcome(
     }
     let m = tests.iter().count().max(1);
     let outcome = plan_outcome(effect, level / m as f64, power)?;
-    let PlanOutcome::Planned(mut plan) = outcome else {
-        return Ok(outcome);
+    // Simulated audits of the whole battery, from `guess` trials up to
+    // `most`, judged as the audit judges them.
+    let simulated = |guess: u64, most: u64| {
+        let spec = Spec::<Shuffles> {
+            options: ShuffleOptions::with_tests(tests.clone()),
+            ..Spec::new(algorithm, n, guess, source, simulate::SIMULATION_SEED)
+        };
+        simulate::audits(&spec, level, power, guess, most, simulate::Tails::AsAudited)
+    };
+    let mut plan = match outcome {
+        PlanOutcome::Planned(plan) => plan,
+        // This test sees no bias in the exact law, but the battery's
+        // others may (a rotation's marginals are uniform; its orders are
+        // not): their simulated audits plan the run, from a few trials up.
+        PlanOutcome::NoPlan { .. }
+            if effect.delta <= NEGLIGIBLE_DELTA && effect.origin == EffectOrigin::Exact =>
+        {
+            let (search, _) = simulated(FIRST_GUESS, simulate::SIMULATE_BELOW)?;
+            let Some((sim, _)) = search.found else {
+                return Ok(outcome);
+            };
+            let critical_value = chi2_isf(level / m as f64, effect.df);
+            let approximation_trials = effect.approximation_trials;
+            return Ok(PlanOutcome::Planned(Plan {
+                effect,
+                alpha: level / m as f64,
+                power,
+                critical_value,
+                lambda: noncentrality_for_power(critical_value, effect.df, power),
+                trials: sim.trials,
+                trials_range: None,
+                expected_per_cell: MIN_EXPECTED_PER_CELL * sim.trials as f64
+                    / approximation_trials.max(1) as f64,
+                approximation_trials,
+                recommended_trials: sim.trials.max(approximation_trials),
+                warning: None,
+                chi_square_trials: None,
+                simulation: Some(sim),
+            }));
+        }
+        other => return Ok(other),
     };
     let small = plan.trials < simulate::SIMULATE_BELOW;
     // A small χ² plan is the search's first guess; above, the battery's
@@ -663,18 +704,12 @@ pub fn checked_plan_outcome(
     // starts low and doubles, counts far below the power failing within
     // a hundred runs or so.
     let guess = if small { plan.trials } else { FIRST_GUESS };
-    let seed = simulate::SIMULATION_SEED;
-    let spec = Spec::<Shuffles> {
-        options: ShuffleOptions::with_tests(tests.clone()),
-        ..Spec::new(algorithm, n, guess, source, seed)
-    };
     let most = if small {
         simulate::MAX_SIMULATED_TRIALS
     } else {
         simulate::SIMULATE_BELOW
     };
-    let (search, _) =
-        simulate::audits(&spec, level, power, guess, most, simulate::Tails::AsAudited)?;
+    let (search, _) = simulated(guess, most)?;
     match search.found {
         Some((sim, _)) if small || sim.trials < plan.trials => {
             plan.trials = sim.trials;

@@ -860,6 +860,59 @@ fn an_inconclusive_audit_states_the_trials_that_make_it_conclusive() {
     }
 }
 
+/// A sequential run that spends its budget without a verdict advises the
+/// budget that gives one: its looks, each spending a share of α, are
+/// counted at that budget, so running it gives a verdict (a budget of two
+/// looks advised the trials of two looks, and the run it advised, with
+/// more looks, was inconclusive again).
+#[test]
+fn a_sequential_run_advises_a_budget_that_gives_a_verdict() {
+    let json = |budget: &str| {
+        let o = run(&[
+            "audit",
+            "-a",
+            "fisher-yates",
+            "-t",
+            "1000",
+            "--until-decisive",
+            "--max-trials",
+            budget,
+            "--json",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        summary["audits"][0].clone()
+    };
+    let small = json("2000");
+    assert_eq!(small["verdict"], "inconclusive", "{small}");
+    let budget = small["trials_for_verdict"].as_u64().expect("a budget");
+    let why = small["inconclusive_reason"].as_str().unwrap();
+    assert!(
+        why.contains(&common::thousands(budget)),
+        "the reason names the budget: {why}"
+    );
+    let enough = json(&budget.to_string());
+    assert_eq!(enough["verdict"], "no-bias-detected", "{enough}");
+    assert_eq!(enough["trials"].as_u64(), Some(budget));
+    // The terminal says which option sets it.
+    let o = run(&[
+        "audit",
+        "-a",
+        "fisher-yates",
+        "-t",
+        "1000",
+        "--until-decisive",
+        "--max-trials",
+        "2000",
+        "-q",
+    ]);
+    assert!(
+        stdout(&o).contains("--max-trials sets the budget"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// Terminal output writes counts with separators and nouns in the right
 /// number (issue 21 §6): "over 1 audit", not "1 audits"; bench's shuffles
 /// as `12,345`, not `12345`.

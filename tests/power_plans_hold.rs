@@ -100,6 +100,29 @@ fn insert_last_plans_hold_on_fresh_seeds() {
     assert!(p > 0.01, "{hits}/{runs} at the plan {}", plan.trials);
 }
 
+/// A rotation at n = 10: its position-by-value marginals are uniform, so
+/// the position-value test sees no bias in the exact law and its χ² plan
+/// is "none"; the battery's other tests see the rotation's orders, so the
+/// plan comes from simulating the battery (it once said "no number of
+/// trials will detect one"), and it holds on 400 fresh seeds.
+#[test]
+fn a_bias_the_first_test_cannot_see_is_planned_from_the_battery() {
+    let alg = Algorithm::parse("rotation").unwrap();
+    let plan = plan_of(alg, 10);
+    assert_eq!(plan.chi_square_trials, None, "the one test sees nothing");
+    let sim = plan.simulation.as_ref().expect("a simulated plan");
+    assert_eq!(sim.trials, plan.trials);
+    assert!(sim.power_lower_bound >= POWER, "{sim:?}");
+    let runs = 400;
+    let hits = detected(alg, 10, plan.trials, runs);
+    let p = binomial_cdf(runs, hits, POWER);
+    println!(
+        "rotation n=10: plan {}; fresh seeds: {hits}/{runs} detected (p {p:.3})",
+        plan.trials
+    );
+    assert!(p > 0.01, "{hits}/{runs} at the plan {}", plan.trials);
+}
+
 /// The issue's "done when", with 1,000 fresh seeds for insert-last and
 /// riffle:k=7 at n = 52 (minutes: `cargo test --release --test
 /// power_plans_hold -- --ignored --nocapture`).

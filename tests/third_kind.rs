@@ -281,12 +281,12 @@ impl Kind for Dice {
         let needed = (lambda * 5.0 / (MUST_SEE * MUST_SEE)).ceil() as u64;
         sensitivity.too_small(
             format!(
-                "could see only a face ±{:.0}% off, not ±{:.0}%; about {needed} rolls would \
-                 make it conclusive",
+                "could see only a face ±{:.0}% off, not ±{:.0}%",
                 100.0 * seen,
                 100.0 * MUST_SEE
             ),
             Some(needed),
+            "rolls",
         )
     }
 

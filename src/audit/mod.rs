@@ -209,10 +209,12 @@ impl<K: Kind> Audit<K> {
             .flatten()
     }
 
-    /// Why an inconclusive run could not tell; `None` unless inconclusive.
-    pub fn inconclusive_reason(&self) -> Option<&str> {
+    /// Why an inconclusive run could not tell, and the trials that would
+    /// make it conclusive (or that no number would); `None` unless
+    /// inconclusive.
+    pub fn inconclusive_reason(&self) -> Option<String> {
         (self.verdict == Verdict::Inconclusive)
-            .then_some(self.sensitivity.inconclusive.as_deref())
+            .then(|| self.sensitivity.reason())
             .flatten()
     }
 
@@ -242,11 +244,17 @@ impl<K: Kind> Audit<K> {
         );
         match (self.verdict, self.decisive()) {
             (Verdict::Inconclusive, _) => {
-                let why = self.sensitivity.inconclusive.clone().unwrap_or_default();
+                let why = self.sensitivity.reason().unwrap_or_default();
+                // A sequential run's trials are its budget.
+                let option = if self.looks.is_empty() {
+                    Opt::Trials
+                } else {
+                    Opt::MaxTrials
+                };
                 match self.sensitivity.trials_needed {
                     Some(needed) => format!(
                         "{head}: {why} ({})",
-                        Opt::Trials.spelled(front, &needed.to_string())
+                        option.spelled(front, &needed.to_string())
                     ),
                     None => format!("{head}: {why}"),
                 }
@@ -268,11 +276,39 @@ impl<K: Kind> Audit<K> {
     /// / (tests × `copies`), counting the tests that could not run, which
     /// fixes what the run could have detected.
     pub fn conclude(&mut self, log10_p_adjusted: f64, alpha: f64, copies: usize) {
-        let family = (self.tests.len() + self.not_run.len()).max(1) * copies.max(1);
         self.alpha = alpha;
         self.log10_p_adjusted = log10_p_adjusted;
-        self.sensitivity = K::sensitivity(self, alpha, family);
+        self.sensitivity = K::sensitivity(self, alpha, self.family(copies));
         self.verdict = Verdict::decide(log10_p_adjusted, alpha, self.sensitivity.adequate());
+    }
+
+    /// How many members the audit's tests make in a family where each
+    /// stands `copies` times: the tests run and those that could not.
+    fn family(&self, copies: usize) -> usize {
+        (self.tests.len() + self.not_run.len()).max(1) * copies.max(1)
+    }
+
+    /// For a sequential audit too small to tell, whose first look counted
+    /// `first` trials among `audits_in_run`: the budget that gives a
+    /// verdict, as [`trials_for_verdict`](Self::trials_for_verdict). A
+    /// larger budget allows more looks, each spending a smaller share of
+    /// α, so the advice is the budget at which the tests, held to the
+    /// level of a run of that budget, see what a verdict must see (a fixed
+    /// point: the looks grow only as the budget's logarithm).
+    fn advise_budget(&mut self, first: u64, audits_in_run: usize) {
+        let Some(mut budget) = self.trials_for_verdict() else {
+            return;
+        };
+        for _ in 0..64 {
+            let looks = crate::sequential::look_schedule(first, budget).len();
+            let family = self.family(looks * audits_in_run.max(1));
+            let needed = K::sensitivity(self, self.alpha, family).trials_needed;
+            match needed {
+                Some(needed) if needed > budget => budget = needed,
+                _ => break,
+            }
+        }
+        self.sensitivity.trials_needed = Some(budget);
     }
 
     /// Computes what is found once the audit is judged among
@@ -627,6 +663,7 @@ fn looks<K: Kind>(
     let mut audit = in_pool(spec.threads, || evaluate(spec, seq.tally, seconds, alpha))??;
     audit.conclude(seq.log10_p_adjusted, alpha, seq.share);
     audit.looks = seq.looks;
+    audit.advise_budget(spec.trials, audits_in_run);
     Ok(audit)
 }
 

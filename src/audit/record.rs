@@ -238,7 +238,7 @@ impl Record {
             sensitivity_level: s.level,
             sensitivity_test: s.test.clone(),
             could_detect: s.short.clone(),
-            inconclusive_reason: audit.inconclusive_reason().map(str::to_string),
+            inconclusive_reason: audit.inconclusive_reason(),
             trials_for_verdict: audit.trials_for_verdict(),
             largest_deviation: audit.deviation_words(),
             plan: K::plan_words(audit),

@@ -3,6 +3,7 @@
 //! trials a verdict needs. Each kind computes it from its own tests
 //! ([`super::Kind::sensitivity`]); every output states it from here.
 
+use crate::format::thousands;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -24,12 +25,19 @@ pub struct Sensitivity {
     pub short: String,
     /// The figure in one sentence, the same in every output.
     pub words: String,
-    /// Why the run is too small for "no bias detected", if it is.
+    /// Why the run is too small for "no bias detected", if it is: what
+    /// it lacks, without the advice ([`reason`](Self::reason) adds it).
     pub inconclusive: Option<String>,
     /// For a run too small for "no bias detected": the trials at which its
-    /// tests, held to the same level, would see the bias a verdict must be
-    /// able to see. Running that many gives a verdict.
+    /// tests would see the bias a verdict must be able to see, held to the
+    /// level a run of that many is held to (a sequential run's budget adds
+    /// looks, see `crate::audit::run_until_decisive`). Running that many
+    /// gives a verdict. `None` where no number of trials would (the test
+    /// has nothing to compare, whatever the trials).
     pub trials_needed: Option<u64>,
+    /// What a trial is called in the advice (`trials`, `samples`, `picks`).
+    #[serde(skip)]
+    pub unit: &'static str,
     /// The kind's own figures (`detectable_cell_deviation`,
     /// `detectable_item_deviation`, ...), as `summary.json` records them.
     pub figures: Map<String, Value>,
@@ -55,19 +63,41 @@ impl Sensitivity {
             words: words.into(),
             inconclusive: None,
             trials_needed: None,
+            unit: "trials",
             figures: Map::new(),
         }
     }
 
-    /// The same run, too small for "no bias detected": `why`, and the
-    /// trials at which its tests would see the bias a verdict must be able
-    /// to see.
-    pub fn too_small(self, why: impl Into<String>, trials_needed: Option<u64>) -> Self {
+    /// The same run, too small for "no bias detected": `why` (what it
+    /// lacks), and the trials (called `unit`) at which its tests would see
+    /// the bias a verdict must be able to see, if any number would.
+    pub fn too_small(
+        self,
+        why: impl Into<String>,
+        trials_needed: Option<u64>,
+        unit: &'static str,
+    ) -> Self {
         Sensitivity {
             inconclusive: Some(why.into()),
             trials_needed,
+            unit,
             ..self
         }
+    }
+
+    /// Why the run cannot tell, with the advice every output gives: the
+    /// trials that would make it conclusive, or that no number would.
+    /// `None` for a run adequate for a verdict.
+    pub fn reason(&self) -> Option<String> {
+        let why = self.inconclusive.as_deref()?;
+        Some(match self.trials_needed {
+            Some(t) => format!(
+                "{why}; about {} {} would make it conclusive",
+                thousands(t),
+                self.unit
+            ),
+            None => format!("{why}; no number of {} would make it conclusive", self.unit),
+        })
     }
 
     /// Whether the run could have seen a bias of the documented size, so
@@ -79,7 +109,7 @@ impl Sensitivity {
     /// What the run could see and, where it cannot tell, why: the sentence
     /// the report gives an inconclusive audit.
     pub fn stated(&self, inconclusive: bool) -> String {
-        match &self.inconclusive {
+        match self.reason() {
             Some(why) if inconclusive => format!("{why}; {}", self.words),
             _ => self.words.clone(),
         }

@@ -197,11 +197,17 @@ fn planned(plan: &Plan, approximation: &str) -> String {
     let level = level_text(plan.alpha);
     let needed = match (&plan.simulation, plan.trials_range) {
         (Some(sim), _) => format!(
-            "{} (found by simulating the audit: {}; the χ² plan of the one test, the first \
-             guess, was {})",
+            "{} (found by simulating the audit: {}; {})",
             thousands(plan.trials),
             sim.words(),
-            thousands(plan.chi_square_trials)
+            match plan.chi_square_trials {
+                Some(t) => format!(
+                    "the χ² plan of the one test, the first guess, was {}",
+                    thousands(t)
+                ),
+                None => "the one test sees no bias in the exact law; the battery's others do"
+                    .to_string(),
+            }
         ),
         (None, Some(r)) => format!(
             "about {} (interval {r}, from the effect's interval)",

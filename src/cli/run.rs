@@ -6,6 +6,7 @@ use super::study::{ExportArgs, execute};
 use super::table::{table_width, wrap};
 use super::verdicts;
 use crate::Result;
+use crate::error::Front;
 use crate::experiment::Experiment;
 use crate::experiment::check::{self, Checked};
 use crate::experiment::record::{
@@ -170,7 +171,7 @@ fn render(result: &StudyResult) -> String {
     let study = &result.study;
     let mut out = match result.audits.is_empty() {
         true => format!("{}: no audits\n", study.title),
-        false => format!("{}: {}", study.title, verdicts::render(result)),
+        false => format!("{}: {}", study.title, verdicts::render(result, Front::Toml)),
     };
     let unavailable: Vec<String> = result
         .mixing

@@ -7,6 +7,7 @@ use super::audit_args::OutputArgs;
 use super::color;
 use super::table::{table_width, wrap};
 use super::verdicts;
+use crate::error::Front;
 use crate::report;
 use crate::study::StudyResult;
 use std::path::Path;
@@ -51,7 +52,7 @@ pub(super) fn show(result: &StudyResult, shown: &Shown<'_>) -> i32 {
     } else {
         print!(
             "{}",
-            color::verdicts(&verdicts::render(result), color::stdout())
+            color::verdicts(&verdicts::render(result, Front::Cli), color::stdout())
         );
     }
     if let Some(dir) = shown.out.filter(|_| !shown.quiet) {

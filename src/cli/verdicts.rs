@@ -5,14 +5,17 @@
 
 use super::table::{Table, table_width, wrap};
 use crate::audit::{ALL_TRIALS, Record};
+use crate::error::{Front, Opt};
 use crate::format::{counted, short_count};
 use crate::output::{format_p, thousands};
 use crate::stats::Verdict;
 use crate::study::{StudyResult, is_surprise, verdict_counts};
 
 /// The human-readable result: a header line (what every audit shares),
-/// the verdict table and its notes.
-pub fn render(result: &StudyResult) -> String {
+/// the verdict table and its notes; `front` is where the run's trials were
+/// set (the command line, or an experiment file for `run`), for the advice
+/// to a run too small to tell.
+pub fn render(result: &StudyResult, front: Front) -> String {
     let records = result.records();
     let Some(first) = records.first() else {
         return format!("{}: no audits\n", result.study.title);
@@ -77,7 +80,7 @@ pub fn render(result: &StudyResult) -> String {
         out.push('\n');
     }
     out.push('\n');
-    out.push_str(&table(result, &records));
+    out.push_str(&table(result, &records, front));
     for note in result.notes() {
         out.push_str(&wrap(&format!("\nnote: {note}\n"), table_width()));
     }
@@ -90,7 +93,7 @@ pub fn render(result: &StudyResult) -> String {
 /// The table of verdicts, followed by what its columns mean and a note on
 /// any verdict opposite to the expected one and on inconclusive runs.
 /// Columns every audit shares are left out (the header says them).
-fn table(result: &StudyResult, records: &[Record]) -> String {
+fn table(result: &StudyResult, records: &[Record], front: Front) -> String {
     let first = &records[0];
     let same = |f: &dyn Fn(&Record) -> String| records.iter().all(|r| f(r) == f(first));
     let with_n = !same(&|r| r.n.to_string());
@@ -194,7 +197,8 @@ fn table(result: &StudyResult, records: &[Record]) -> String {
     out.push('\n');
     if !inconclusive.is_empty() {
         out.push_str(&format!(
-            "\nInconclusive (too few trials to tell; -t sets the trials):\n{}\n",
+            "\nInconclusive (too few trials to tell; {}):\n{}\n",
+            larger_run(result, front),
             wrap(&inconclusive.join("\n"), table_width())
         ));
     }
@@ -235,4 +239,20 @@ fn sequential_note(records: &[Record]) -> String {
         out.push_str(&format!("  {}: looks at {}\n", r.subject, looks.join(", ")));
     }
     wrap(&out, table_width())
+}
+
+/// How a run too small to tell is made larger, where `front` set its
+/// trials: a sequential run's budget, an experiment's trials, else `-t`
+/// (a file gives the decks it holds).
+fn larger_run(result: &StudyResult, front: Front) -> String {
+    if result.study.until_decisive.is_some() {
+        format!("{} sets the budget", Opt::MaxTrials.named(front))
+    } else if front == Front::Toml {
+        "the experiment's `trials` (or --trials-scale) sets them".to_string()
+    } else {
+        format!(
+            "{} sets the trials; a file gives the decks it holds",
+            Opt::Trials.named(front)
+        )
+    }
 }

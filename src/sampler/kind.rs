@@ -16,7 +16,7 @@ use crate::audit::{
     self, Audit, FeedReport, Kind, Named, Produced, Sensitivity, Spec, Subject, Tested,
 };
 use crate::error::Result;
-use crate::format::{format_ratio, thousands};
+use crate::format::format_ratio;
 use crate::ingest::samples::{self, Base, SampleKind};
 use crate::pacing::{ChunkRange, Progress};
 use crate::plot::{HeatmapPanel, LogScale};
@@ -367,14 +367,6 @@ impl Kind for Samplers {
         let unit = Samplers::unit(&audit.spec);
         let weights = audit.spec.options.weights.as_deref();
         let runs_from = audit.found.waiting.iter().find(|w| w.0 == test);
-        let needed = adequate_trials(n, k, weights, level)
-            .max(trials + 1)
-            .max(runs_from.map_or(0, |w| w.1));
-        // A weighted pick's test may run at some T and wait at another
-        // (pooling changes with T): the advice is a T at which it runs.
-        let needed = weights
-            .and_then(|w| sampling::weighted::runs_from(w, needed))
-            .unwrap_or(needed);
         let why = if let Some((_, why)) = audit.not_run.iter().find(|(t, _)| *t == test) {
             format!("the {test} test did not run ({why})")
         } else if audit.found.bounded.contains(&test) {
@@ -386,11 +378,19 @@ impl Kind for Samplers {
                 100.0 * MAX_CELL_DEVIATION
             )
         };
-        let why = format!(
-            "{why}; about {} {unit} would make it conclusive",
-            thousands(needed)
-        );
-        sensitivity.too_small(why, Some(needed))
+        // k = N, or a single positive weight: every item's probability is
+        // fixed by the law itself, so no number of draws gives a verdict.
+        let planned = adequate_trials(n, k, weights, level);
+        if planned == 0 {
+            return sensitivity.too_small(why, None, unit);
+        }
+        let needed = planned.max(trials + 1).max(runs_from.map_or(0, |w| w.1));
+        // A weighted pick's test may run at some T and wait at another
+        // (pooling changes with T): the advice is a T at which it runs.
+        let needed = weights
+            .and_then(|w| sampling::weighted::runs_from(w, needed))
+            .unwrap_or(needed);
+        sensitivity.too_small(why, Some(needed), unit)
     }
 
     fn find(_audit: &Audit<Self>, _audits_in_run: usize) {}
@@ -641,6 +641,23 @@ mod tests {
             "{words}"
         );
         assert_eq!(audits[6].deviation_words(), "item 0 never drawn (picks)");
+    }
+
+    #[test]
+    fn a_law_with_nothing_to_compare_promises_no_trials() {
+        // k = N: every sample holds every item; one positive weight: every
+        // pick is that item. More draws cannot help, so no count is
+        // advised (it once said "about T + 1 would make it conclusive").
+        for (name, n, weights) in [
+            ("reservoir:k=10", 10, None),
+            ("weighted-prefix", 2, Some(vec![0, 5])),
+        ] {
+            let a = audit(name, n, 1_000, weights);
+            assert_eq!(a.verdict, Verdict::Inconclusive, "{name}");
+            assert_eq!(a.trials_for_verdict(), None, "{name}");
+            let why = a.inconclusive_reason().unwrap();
+            assert!(why.contains("no number of"), "{name}: {why}");
+        }
     }
 
     #[test]

@@ -326,6 +326,7 @@ impl Kind for Shuffles {
             words: s.words(),
             inconclusive: s.inconclusive,
             trials_needed: s.trials_needed,
+            unit: "trials",
             figures,
         }
     }

@@ -126,11 +126,23 @@ pub fn seen_by<K>(
     log10_p_adjusted: f64,
     alpha: f64,
 ) -> Vec<&TestResult<K>> {
+    // A test's p after the run's corrections. Subtracting first keeps the
+    // decisive test's value exactly the audit's adjusted p (x − x = 0), so
+    // it agrees with the verdict. A p of exactly 0 stays 0 whatever the
+    // correction; when the audit's own p is 0 the correction's factor is
+    // lost (0 × it), so only the tests at p = 0 are sure to reject.
+    let corrected = |p: f64| {
+        if p == f64::NEG_INFINITY {
+            p
+        } else if log10_p == f64::NEG_INFINITY {
+            0.0
+        } else {
+            p - log10_p + log10_p_adjusted
+        }
+    };
     let mut seen: Vec<&TestResult<K>> = tests
         .iter()
-        // Subtracting first keeps the decisive test's value exactly the
-        // audit's adjusted p (x − x = 0), so it agrees with the verdict.
-        .filter(|t| rejects(t.log10_p_holm - log10_p + log10_p_adjusted, alpha))
+        .filter(|t| rejects(corrected(t.log10_p_holm), alpha))
         .collect();
     seen.sort_by(|a, b| by_strength(a, b));
     seen
@@ -237,6 +249,16 @@ mod tests {
             ["large", "small"]
         );
         assert!(strongest::<&str>(&[]).is_none());
+    }
+
+    #[test]
+    fn a_p_of_zero_is_seen_by_its_test() {
+        // A pick of an item of weight 0: p is exactly 0 (log10 −∞), and
+        // −∞ − (−∞) must not make the list empty (NaN rejects nothing).
+        let tests = results(&[("picks", f64::NEG_INFINITY, 9.0), ("faint", -3.5, 1.0)]);
+        let own = f64::NEG_INFINITY;
+        assert_eq!(names(&seen_by(&tests, own, own, 0.001)), ["picks"]);
+        assert!(Verdict::decide(own, 0.001, true) == Verdict::Biased);
     }
 
     #[test]

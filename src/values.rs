@@ -114,10 +114,29 @@ pub fn parse_confidence(text: &str) -> Result<f64> {
 
 /// Checks a number of worker threads (or program copies): at least 1.
 pub fn check_threads(threads: usize) -> Result<usize> {
-    if threads == 0 {
-        return Err(Error::out_of_range("threads must be at least 1 (got 0)").about(Opt::Threads));
+    check_workers(threads, "threads").map_err(|e| e.about(Opt::Threads))
+}
+
+/// The most worker threads (or `--cmd` jobs) a run takes: far beyond any
+/// machine's cores, and below the counts whose start-up alone takes
+/// seconds (5,000 threads took 10 s for one chunk of work).
+pub const MAX_WORKERS: usize = 1024;
+
+/// Checks a number of workers called `what` (threads, jobs): 1 to
+/// [`MAX_WORKERS`].
+fn check_workers(workers: usize, what: &str) -> Result<usize> {
+    if workers == 0 {
+        return Err(Error::out_of_range(format!(
+            "{what} must be at least 1 (got 0)"
+        )));
     }
-    Ok(threads)
+    if workers > MAX_WORKERS {
+        return Err(Error::out_of_range(format!(
+            "{what} must be at most {MAX_WORKERS} (got {workers}): more than the cores only adds \
+             start-up time"
+        )));
+    }
+    Ok(workers)
 }
 
 /// Reads and checks a number of worker threads.
@@ -125,6 +144,25 @@ pub fn check_threads(threads: usize) -> Result<usize> {
 pub fn parse_threads(text: &str) -> Result<usize> {
     let threads = parse_count(text).map_err(|e| renamed(e, "threads"))?;
     check_threads(usize::try_from(threads).unwrap_or(usize::MAX))
+}
+
+/// Reads and checks bench's number of measurements of each kind (at
+/// least 1: the median of none is no figure).
+#[cfg(feature = "cli")]
+pub fn parse_repeats(text: &str) -> Result<usize> {
+    let repeats = parse_count(text).map_err(|e| renamed(e, "repeats"))?;
+    if repeats == 0 {
+        return Err(Error::out_of_range("repeats must be at least 1 (got 0)"));
+    }
+    Ok(usize::try_from(repeats).unwrap_or(usize::MAX))
+}
+
+/// Reads and checks a number of `--cmd` jobs (copies of a program run at
+/// once).
+#[cfg(feature = "cli")]
+pub fn parse_jobs(text: &str) -> Result<usize> {
+    let jobs = parse_count(text).map_err(|e| renamed(e, "jobs"))?;
+    check_workers(usize::try_from(jobs).unwrap_or(usize::MAX), "jobs")
 }
 
 /// Reads a positive number of seconds (`60`, `0.5`, `1e3`) as a duration.
@@ -171,6 +209,12 @@ mod tests {
             (parse_alpha("2").map(|_| ()), "alpha = 2 is not"),
             (parse_alpha("x").map(|_| ()), "alpha 'x' is not a number"),
             (parse_threads("0").map(|_| ()), "threads must be at least 1"),
+            (
+                parse_threads("5000").map(|_| ()),
+                "threads must be at most 1024",
+            ),
+            (parse_jobs("0").map(|_| ()), "jobs must be at least 1"),
+            (parse_repeats("0").map(|_| ()), "repeats must be at least 1"),
             (
                 parse_seconds("0").map(|_| ()),
                 "'0' is not a positive number of seconds",

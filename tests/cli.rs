@@ -139,6 +139,91 @@ fn an_unwritable_output_folder_is_refused_before_any_work() {
     std::fs::remove_file(&file).unwrap();
 }
 
+/// An export names a file: a folder is refused before any work (and no
+/// report is written); a link keeps being a link, its file written; a
+/// device or pipe is written through, never replaced by a file.
+#[cfg(unix)]
+#[test]
+fn exports_write_the_file_named_and_never_replace_a_link_or_device() {
+    let dir = temp("exports-named");
+    std::fs::create_dir_all(&dir).unwrap();
+    let folder = dir.join("a-folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    let out = dir.join("report");
+    let o = run(&[
+        "audit",
+        "-t",
+        "100",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+        "--export-json",
+        folder.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("it is a folder"), "{}", stderr(&o));
+    assert!(!out.exists(), "the refused run wrote its report");
+    let file = dir.join("target.json");
+    std::fs::write(&file, "old").unwrap();
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink("target.json", &link).unwrap();
+    let o = run(&[
+        "audit",
+        "-t",
+        "100",
+        "-q",
+        "--export-json",
+        link.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("\"audits\"")
+    );
+    // /dev/null stays a device.
+    let o = run(&["audit", "-t", "100", "-q", "--export-csv", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A write error on standard output ends the run with exit 2 and one
+/// line, not a panic; a thread count past any machine's is refused.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stdout_and_absurd_thread_counts_get_one_line() {
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = bin().arg("list").stdout(full).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("error: cannot write to standard output"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert_refused(
+        &["audit", "--threads", "100000"],
+        "threads must be at most 1024",
+    );
+    let o = run(&["bench", "--repeats", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("repeats must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 fn audit_into(out: &Path, extra: &[&str]) -> Output {
     let out_str = out.to_string_lossy().into_owned();
     let mut args = vec![

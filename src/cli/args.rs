@@ -428,7 +428,7 @@ pub struct BenchArgs {
     pub large: bool,
 
     /// Measurements of each kind, interleaved; the median is reported.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = crate::values::parse_repeats)]
     pub repeats: usize,
 
     /// Print the results as JSON.

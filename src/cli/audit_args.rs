@@ -128,7 +128,7 @@ pub struct InputArgs {
     pub order_file: Option<PathBuf>,
 
     /// --cmd: copies of the program run in parallel [default: all cores].
-    #[arg(long, value_name = "N", requires = "cmd", value_parser = values::parse_threads)]
+    #[arg(long, value_name = "N", requires = "cmd", value_parser = values::parse_jobs)]
     pub jobs: Option<usize>,
 
     /// --cmd: seconds a program may print nothing before the run fails.
@@ -227,8 +227,7 @@ pub struct RunOptions {
 
     /// The confidence level of the verdicts, as lab standards state it:
     /// 0.99 or 99% is --alpha 0.01. The per-position and per-card tests of
-    /// the report are held to the same level. (Held as the α it stands
-    /// for; see [`AuditArgs::with_confidence`].)
+    /// the report are held to the same level.
     #[arg(long, value_name = "LEVEL", conflicts_with = "alpha", value_parser = values::parse_confidence)]
     pub confidence: Option<f64>,
 

@@ -38,13 +38,20 @@ impl ExportArgs {
         self.export_json.is_some() || self.export_csv.is_some() || self.export_markdown.is_some()
     }
 
-    /// Refuses, before the run, an export into a folder that does not exist.
+    /// Refuses, before the run, an export into a folder that does not
+    /// exist, or onto a folder.
     pub fn check(&self) -> Result<()> {
         for path in self.paths() {
             let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
             if parent.is_some_and(|p| !p.is_dir()) {
                 return Err(crate::Error::io(format!(
                     "cannot export to {}: no such folder",
+                    path.display()
+                )));
+            }
+            if path.is_dir() {
+                return Err(crate::Error::io(format!(
+                    "cannot export to {}: it is a folder (name a file in it)",
                     path.display()
                 )));
             }
@@ -58,17 +65,18 @@ impl ExportArgs {
             .flatten()
     }
 
-    /// Writes the exports of `result` (each atomically).
+    /// Writes the exports of `result` (each atomically, or through a
+    /// device or pipe such as `/dev/stdout`: [`files::write_named`]).
     pub fn write(&self, result: &StudyResult) -> Result<()> {
         let summary = result.summary();
         if let Some(path) = &self.export_json {
-            files::write_atomic(path, format!("{}\n", summary.to_json()).as_bytes())?;
+            files::write_named(path, format!("{}\n", summary.to_json()).as_bytes())?;
         }
         if let Some(path) = &self.export_csv {
-            files::write_atomic(path, summary.to_csv().as_bytes())?;
+            files::write_named(path, summary.to_csv().as_bytes())?;
         }
         if let Some(path) = &self.export_markdown {
-            files::write_atomic(path, verdicts_markdown(&result.document()).as_bytes())?;
+            files::write_named(path, verdicts_markdown(&result.document()).as_bytes())?;
         }
         Ok(())
     }
@@ -233,7 +241,7 @@ fn warn_if_long(study: &Study, quiet: bool) {
     if seconds > 86_400.0 && !quiet {
         eprintln!(
             "warning: this run shuffles {:.1e} elements in all: at a rough {:.0e} per core and \
-             second that is about {:.0} days; Ctrl-C and lower --trials if that is not intended",
+             second that is about {:.0} days; Ctrl-C and ask for fewer trials if that is not intended",
             work,
             ROUGH_ELEMENTS_PER_CORE_SECOND,
             seconds / 86_400.0

@@ -211,9 +211,64 @@ fn remove_stale_temps(parent: &Path, path: &Path) {
     }
 }
 
-/// Runs `write` on a temporary path beside `path`, then renames the result
-/// into place; on failure the temporary file is removed.
+/// Writes `bytes` to a file a user named (`--export-json FILE`): a device
+/// or pipe (`/dev/stdout`, a FIFO) is written through, since it cannot be
+/// replaced; anything else atomically ([`write_atomic`], which keeps a
+/// symbolic link and writes the file it names).
+pub fn write_named(path: &Path, bytes: &[u8]) -> Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .map_err(|source| io_error(path, source)),
+        _ => write_atomic(path, bytes),
+    }
+}
+
+/// The file an atomic write of `path` replaces: `path`, or for a symbolic
+/// link the file it names (so the link stays a link). A folder, device,
+/// pipe or socket is refused: renaming a file over it would destroy it.
+fn replaced(path: &Path) -> Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    // Links to links, as the system follows them (40 deep at most).
+    for _ in 0..40 {
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            return Ok(path);
+        };
+        if meta.file_type().is_symlink() {
+            let target = fs::read_link(&path).map_err(|source| io_error(&path, source))?;
+            path = match path.parent() {
+                Some(parent) if target.is_relative() => parent.join(target),
+                _ => target,
+            };
+            continue;
+        }
+        if meta.is_dir() {
+            return Err(Error::io(format!(
+                "{} is a folder, not a file",
+                path.display()
+            )));
+        }
+        if !meta.is_file() {
+            return Err(Error::io(format!(
+                "{} is not a regular file (a device, pipe or socket): it cannot be replaced",
+                path.display()
+            )));
+        }
+        return Ok(path);
+    }
+    Err(Error::io(format!(
+        "{}: too many levels of symbolic links",
+        path.display()
+    )))
+}
+
+/// Runs `write` on a temporary path beside `path` (or beside the file a
+/// link at `path` names), then renames the result into place; on failure
+/// the temporary file is removed.
 fn with_temp(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    let path = &replaced(path)?;
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(|source| io_error(parent, source))?;
     }

@@ -142,6 +142,29 @@ mod tests {
     }
 
     #[test]
+    fn a_test_of_decks_for_a_function_of_plain_decks_is_refused_before_the_run() {
+        // A function shuffling 0..n-1 has no repeated cards or categories:
+        // these tests once ran, found nothing to compare and left the
+        // audit inconclusive with no count that could help.
+        for test in [
+            "hand",
+            "position-kind",
+            "adjacency",
+            "successor",
+            "arrangement",
+        ] {
+            for front in [Front::JavaScript, Front::Python] {
+                let e = form("8", "", test)
+                    .request(front)
+                    .and_then(|r| r.resolve())
+                    .unwrap_err();
+                assert!(e.to_string().contains("is a test of decks"), "{test}: {e}");
+                assert!(e.to_string().contains("deck"), "{test}: {e}");
+            }
+        }
+    }
+
+    #[test]
     fn a_declared_shoe_is_handed_to_the_function_and_gets_the_order_tests() {
         // The page and the npm package hand a shoe's cards to the user's
         // shuffle: n is the shoe's, the order tests of repeated cards run,

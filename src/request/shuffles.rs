@@ -21,7 +21,7 @@ pub(super) fn builtin(
 ) -> Result<(Box<dyn Planned>, Option<String>)> {
     let n = request.n.unwrap_or(DEFAULT_N);
     let spec = Spec::<Shuffles>::new(algorithm, n, 0, header.source, header.seed);
-    finish(request, spec, header, warnings, true)
+    finish(request, spec, header, warnings, Decks::Declared)
 }
 
 /// A declared deck's spec for decks drawn outside the engine, which are
@@ -90,8 +90,32 @@ pub(super) fn outside(
     if reads_file && request.trials.is_none() {
         spec.trials = ALL_TRIALS;
     }
-    let declared = request.deck.is_some();
-    finish(request, spec, header, warnings, declared)
+    // A function's decks are its declared deck, or else 0..n-1 (no test
+    // of decks applies: one asked for is refused now, as for a built-in
+    // shuffle, not found inconclusive after the run); decks read say what
+    // they hold.
+    let decks = match (
+        request.deck.is_some(),
+        drawn && request.categories.is_none(),
+    ) {
+        (true, _) => Decks::Declared,
+        (false, true) => Decks::Plain,
+        (false, false) => Decks::Read,
+    };
+    finish(request, spec, header, warnings, decks)
+}
+
+/// What the decks of a request hold, for the tests of decks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Decks {
+    /// A deck the request declares (or a built-in shuffle's, 0..n-1 unless
+    /// declared): the tests of decks need one with repeated cards or
+    /// categories.
+    Declared,
+    /// 0..n-1, from a function: no test of decks applies.
+    Plain,
+    /// Decks read, which say what they hold once read.
+    Read,
 }
 
 /// Fills in the tests, the deck, the trials and the threads of `spec`,
@@ -101,7 +125,7 @@ fn finish(
     mut spec: Spec<Shuffles>,
     header: &Header,
     warnings: &mut Vec<String>,
-    takes_deck: bool,
+    decks: Decks,
 ) -> Result<(Box<dyn Planned>, Option<String>)> {
     let n = spec.n;
     let tests = request.tests.as_deref().unwrap_or("default");
@@ -115,12 +139,14 @@ fn finish(
     }
     spec.options.tests = set;
     spec.threads = request.threads;
-    if takes_deck {
-        match deck(request, &spec)? {
+    match decks {
+        Decks::Declared => match deck(request, &spec)? {
             Some(with_deck) if spec.subject.builtin().is_none() => spec = without_hands(with_deck),
             Some(with_deck) => spec = with_deck,
             None => refuse_deck_tests(request, &spec)?,
-        }
+        },
+        Decks::Plain => refuse_deck_tests(request, &spec)?,
+        Decks::Read => {}
     }
     spec.trials = match request.trials {
         Some(trials) => trials,

@@ -1085,6 +1085,34 @@ fn an_input_that_never_shows_0_or_n_asks_for_the_base() {
     assert_eq!(a["verdict"], "inconclusive");
 }
 
+/// Item 0 in picks the user numbered from 1 (`--base 1`) is out of range,
+/// not a sign that the weights list is short (it once said so).
+#[test]
+fn item_zero_of_picks_counted_from_one_is_out_of_range() {
+    let dir = scratch("base-one-picks");
+    let picks = dir.join("picks.txt");
+    std::fs::write(&picks, "1\n2\n2\n0\n").unwrap();
+    let o = run(&[
+        "audit",
+        "--input",
+        picks.to_str().unwrap(),
+        "--kind",
+        "pick",
+        "--weights",
+        "1,2,3",
+        "--base",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("picks.txt:4: item 0 is not in 1..3"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("short"), "{}", stderr(&o));
+}
+
 /// Weights that do not fit the picks, and probability weights (issue 21 §4):
 /// a list one short says so, and decimals are read in the same proportions
 /// (scaled exactly to whole numbers, as a note says).

@@ -132,7 +132,9 @@ times in parallel, each with its own {seed} (derived from --seed and \
 {worker}) and its share {count} of -t decks, and reads the decks it prints, \
 as from a file. A program that fails, prints a bad line or stays silent for \
 --cmd-timeout seconds ends the run (exit 2, its stderr shown, nothing \
-written). run.json records each worker's command, seed and count.
+written); once it has printed its {count} decks it is stopped and what \
+follows is not read (a generator may print forever). run.json records \
+each worker's command, seed and count.
   The starting order (--order AS,2S,... or --order-file FILE; default \
 ascending) says what the deck looked like before the shuffle. Any fixed \
 relabelling of a uniform shuffle is uniform, so every test keeps its null \

@@ -243,7 +243,7 @@ fn sequential_note(records: &[Record]) -> String {
 
 /// How a run too small to tell is made larger, where `front` set its
 /// trials: a sequential run's budget, an experiment's trials, else `-t`
-/// (a file gives the decks it holds).
+/// (a file gives what it holds).
 fn larger_run(result: &StudyResult, front: Front) -> String {
     if result.study.until_decisive.is_some() {
         format!("{} sets the budget", Opt::MaxTrials.named(front))
@@ -251,7 +251,7 @@ fn larger_run(result: &StudyResult, front: Front) -> String {
         "the experiment's `trials` (or --trials-scale) sets them".to_string()
     } else {
         format!(
-            "{} sets the trials; a file gives the decks it holds",
+            "{} sets the trials; a file gives what it holds",
             Opt::Trials.named(front)
         )
     }

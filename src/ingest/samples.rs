@@ -291,7 +291,12 @@ impl Reader<'_> {
                 None => (0, n),
             };
             if value < low || value > high {
-                if self.opts.weighted {
+                // Past the last weight, or item 0 of picks the input
+                // numbered from 1: the weights list may be short. Item 0
+                // where the user said the picks count from 1 is simply not
+                // one of them.
+                let given_base = self.opts.base.is_some();
+                if self.opts.weighted && (value > high || !given_base) {
                     return Err(weights_short(value, self.base, n));
                 }
                 return Err(format!(

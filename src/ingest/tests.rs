@@ -339,3 +339,17 @@ fn a_read_resumed_at_any_saved_point_counts_what_one_read_counts() {
         assert_eq!(err.unwrap_err().to_string(), whole.to_string());
     }
 }
+
+#[test]
+fn a_byte_order_mark_before_the_first_deck_is_not_an_item() {
+    // Some editors start a UTF-8 file with a BOM: the first deck once read
+    // as labels ("\u{feff}6"), and the second line was blamed.
+    let d = decks(6, 40, 9);
+    let plain = text(&d);
+    let mut marked = b"\xEF\xBB\xBF".to_vec();
+    marked.extend_from_slice(&plain);
+    let opts = collecting(ALL);
+    let read = read_with(&marked, &opts, 1 << 20).unwrap();
+    assert_eq!(read.counted, 40);
+    assert_eq!(read.tally, expected(6, &d, ALL));
+}

@@ -31,7 +31,13 @@ fn line_end(block: &[u8], pos: usize) -> usize {
         .map_or(block.len(), |i| pos + i)
 }
 
+/// A line without the whitespace around it, nor a byte-order mark before
+/// it (the UTF-8 BOM some editors write at a file's start, which would make
+/// the first item a label of its own).
 fn trim(mut s: &[u8]) -> &[u8] {
+    if let [0xEF, 0xBB, 0xBF, rest @ ..] = s {
+        s = rest;
+    }
     while let [first, rest @ ..] = s
         && is_space(*first)
     {

@@ -175,7 +175,7 @@ impl Kernel {
         let sparse = ((MIN_EXPECTED / per_trial).ceil() as u64).max(trials);
         Err(NotApplicable::TooFewTrials {
             min_expected,
-            excess_kurtosis: excess,
+            excess_kurtosis: Some(excess),
             needed: self.trials_for_shape(sparse),
         })
     }

@@ -308,8 +308,9 @@ pub enum NotApplicable {
         /// The smallest expected count of a cell.
         min_expected: f64,
         /// The statistic's exact excess kurtosis beyond its law's
-        /// ([`NullLaw::excess_kurtosis`]; 0 where not computed).
-        excess_kurtosis: f64,
+        /// ([`NullLaw::excess_kurtosis`]); `None` where no law was fitted
+        /// (every item pooled into one group).
+        excess_kurtosis: Option<f64>,
         /// Trials that would satisfy both conditions.
         needed: u64,
     },
@@ -331,18 +332,22 @@ impl fmt::Display for NotApplicable {
                 needed,
             } => {
                 write!(f, "too few trials: ")?;
-                if *min_expected < MIN_EXPECTED {
-                    write!(
+                match excess_kurtosis {
+                    _ if *min_expected < MIN_EXPECTED => write!(
                         f,
                         "a cell expects {min_expected:.2} counts where the law needs {MIN_EXPECTED}"
-                    )?;
-                } else {
-                    write!(
+                    )?,
+                    Some(excess) => write!(
                         f,
-                        "the statistic's tails are not yet those of its law (excess kurtosis {excess_kurtosis:.3}, at most {MAX_EXCESS_KURTOSIS})"
-                    )?;
+                        "the statistic's tails are not yet those of its law (excess kurtosis \
+                         {excess:.3}, at most {MAX_EXCESS_KURTOSIS})"
+                    )?,
+                    None => write!(
+                        f,
+                        "every item pools into one group, leaving nothing to compare"
+                    )?,
                 }
-                write!(f, "; {needed} trials would do")
+                write!(f, "; {} trials would do", crate::format::thousands(*needed))
             }
             NotApplicable::TooManyCells { cells } => match cells {
                 Some(c) => write!(

@@ -265,7 +265,7 @@ pub fn weighted(counts: &[u64], weights: &[u64]) -> Result<SamplingTest, NotAppl
         // So few picks that every item pools into one group.
         return Err(NotApplicable::TooFewTrials {
             min_expected: smallest_group,
-            excess_kurtosis: 0.0,
+            excess_kurtosis: None,
             needed: fewest_settled_trials(&probs, trials),
         });
     }
@@ -316,7 +316,7 @@ pub fn weighted(counts: &[u64], weights: &[u64]) -> Result<SamplingTest, NotAppl
         }
         return Err(NotApplicable::TooFewTrials {
             min_expected: smallest_group,
-            excess_kurtosis: excess,
+            excess_kurtosis: Some(excess),
             needed: fewest_settled_trials(&probs, trials),
         });
     }

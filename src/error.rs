@@ -23,7 +23,7 @@ pub enum Error {
         hint: Box<Hint>,
     },
     /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {}", path.display(), io_words(source))]
     Io {
         /// The file or folder involved.
         path: PathBuf,
@@ -209,6 +209,16 @@ impl Opt {
             Front::JavaScript => camel(self.key()),
             Front::Toml | Front::Python | Front::Rust => self.key().to_string(),
         }
+    }
+}
+
+/// What the operating system said, in the words every message uses: a
+/// missing file is "no such file" (as `--input` says it), not "No such
+/// file or directory (os error 2)".
+fn io_words(source: &std::io::Error) -> String {
+    match source.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        _ => source.to_string(),
     }
 }
 

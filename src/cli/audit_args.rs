@@ -315,7 +315,7 @@ pub struct ShardArgs {
     pub checkpoint: Option<PathBuf>,
 
     /// Seconds between two saves of --checkpoint (0.5 and 1e3 are accepted).
-    #[arg(long, value_name = "SECS", default_value = "60", value_parser = values::parse_seconds)]
+    #[arg(long, value_name = "SECS", default_value = "60", requires = "checkpoint", value_parser = values::parse_seconds)]
     pub checkpoint_every: Duration,
 
     /// Continue the run saved in FILE (by --checkpoint; give the same

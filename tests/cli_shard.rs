@@ -363,7 +363,7 @@ fn merge_refuses_tallies_that_do_not_belong_together() {
         "not a shuffle-audit tally",
     );
     let absent = dir.join("absent.tally");
-    assert_merge_refused(&dir, &[&s[0], &absent], &absent, "No such file");
+    assert_merge_refused(&dir, &[&s[0], &absent], &absent, "no such file");
     // The four that belong together still merge.
     let all: Vec<&str> = s.iter().map(|t| p(t)).collect();
     ok(&run(&[&["merge", "-q", "--json"], &all[..]].concat()));

@@ -216,7 +216,8 @@ pub struct RunOptions {
     #[arg(long, value_name = "B")]
     pub bins: Option<usize>,
 
-    /// Worker threads [default: all cores]. Does not change the counts.
+    /// Worker threads, 1 to 1024 [default: all cores]. Does not change the
+    /// counts.
     #[arg(long, value_parser = values::parse_threads)]
     pub threads: Option<usize>,
 

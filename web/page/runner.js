@@ -78,9 +78,20 @@ function compile(code, name, signature) {
   return found;
 }
 
-/** Items for a message: at most 12 of them, strings quoted. */
+/**
+ * A value the user's function returned, for a message: strings quoted,
+ * BigInts with their `n`, arrays as arrays (`[0]`, not `0`).
+ */
+function valueWords(x) {
+  if (typeof x === "string") return JSON.stringify(x);
+  if (typeof x === "bigint") return `${x}n`;
+  if (Array.isArray(x) || ArrayBuffer.isView(x)) return shown(x);
+  return String(x);
+}
+
+/** Items for a message: at most 12 of them, each as valueWords writes it. */
 function shown(items) {
-  const list = Array.from(items).slice(0, 12).map(x => (typeof x === "string" ? JSON.stringify(x) : String(x)));
+  const list = Array.from(items).slice(0, 12).map(valueWords);
   return "[" + list.join(", ") + (items.length > 12 ? ", …" : "") + "]";
 }
 
@@ -298,31 +309,51 @@ function runShuffleChunk(session, shuffle, chunk, trials, random, memory, onBatc
 /**
  * What a sampler request hands the user's function, from the request
  * `asked` (the Form's text fields, which the library has already read and
- * accepted): `pick` (whether it is a weighted pick), `weights` (numbers),
- * `k` and the function's `name`.
+ * accepted): `pick` (whether it is a weighted pick), `weights` (numbers;
+ * n ones for uniform picks of `n` items given without weights), `k`, the
+ * `base` items are numbered from (0 or 1) and the function's `name`.
  */
-function samplerArgs(asked) {
-  const pick = asked.holds === "pick";
+function samplerArgs(asked, n) {
+  const pick = asked.holds === "pick", weights = String(asked.weights).trim();
   return {
     pick,
     name: pick ? "pick" : "sample",
-    weights: pick ? String(asked.weights).split(",").map(w => Number(w.trim())) : [],
+    weights: !pick ? [] : weights === "" ? new Array(n).fill(1) : weights.split(",").map(w => Number(w.trim())),
     k: pick ? 1 : Number(asked.k),
+    base: String(asked.base).trim() === "1" ? 1 : 0,
   };
 }
 
 /**
+ * Counts `lines` (draws `done` + 1 on, one per line) into `session`; the
+ * library's refusal of a line as a UserError naming its draw.
+ */
+function countDrawn(session, lines, done, name) {
+  try {
+    session.countText(lines.join("\n") + "\n");
+  } catch (e) {
+    // The library names the line of the batch it refused (`sample:3: …`).
+    const m = /^[^:\n]*:(\d+): ([^]*)$/.exec(messageOf(e));
+    const line = m ? Number(m[1]) : 0;
+    throw new UserError(line >= 1 && line <= lines.length
+      ? `${name} returned [${lines[line - 1].split(" ").join(", ")}] at draw ${done + line}: ${m[2]}`
+      : `${name} returned draws ${done + 1}..${done + lines.length} that the library refuses: ${messageOf(e)}`);
+  }
+}
+
+/**
  * Runs chunk `chunk` of a run of `trials` draws of a sampler:
- * `draw(n, k, random)` returning k distinct items of 0..n-1 (a sample), or
- * `draw(weights, random)` returning one index (a pick), as the request
- * `asked` (the Form's fields) holds; each draw checked and counted into
- * `session` as a text line. `Math.random` is `random` meanwhile;
- * `onBatch(draws)` as for runShuffleChunk. Throws a UserError naming the
- * (1-based) draw that is wrong or throws.
+ * `draw(n, k, random)` returning k distinct items of base..base+n-1 (a
+ * sample), or `draw(weights, random)` returning one index (a pick, from
+ * base), as the request `asked` (the Form's fields) holds; each draw
+ * checked and counted into `session` as a text line. `Math.random` is
+ * `random` meanwhile; `onBatch(draws)` as for runShuffleChunk. Throws a
+ * UserError naming the (1-based) draw that is wrong or throws.
  */
 function runSamplerChunk(session, draw, asked, chunk, trials, random, onBatch) {
   const [first, end] = chunkTrials(chunk, trials);
-  const n = session.n(), { pick, name, weights, k } = samplerArgs(asked);
+  const n = session.n(), { pick, name, weights, k, base } = samplerArgs(asked, n);
+  const last = base + n - 1;
   withMathRandom(random, () => {
     for (let done = first; done < end;) {
       const count = Math.min(BATCH_TRIALS, end - done);
@@ -336,15 +367,14 @@ function runSamplerChunk(session, draw, asked, chunk, trials, random, onBatch) {
         }
         const items = pick ? [r] : r;
         if (!items || typeof items !== "object" || typeof items.length !== "number" || items.length !== k ||
-            !Array.from(items).every(v => Number.isInteger(v) && v >= 0 && v < n) ||
+            !Array.from(items).every(v => Number.isInteger(v) && v >= base && v <= last) ||
             new Set(items).size !== items.length) {
-          throw new UserError(`${name} returned ${pick || !items || typeof items !== "object" ? String(r) : shown(items)} ` +
-            `at draw ${done + t + 1}: ` +
-            (pick ? `expected one index of 0..${n - 1}.` : `expected ${k} distinct items of 0..${n - 1}.`));
+          throw new UserError(`${name} returned ${valueWords(r)} at draw ${done + t + 1}: ` +
+            (pick ? `expected one index of ${base}..${last}.` : `expected ${k} distinct items of ${base}..${last}.`));
         }
         lines[t] = Array.prototype.join.call(items, " ");
       }
-      session.countText(lines.join("\n") + "\n");
+      countDrawn(session, lines, done, name);
       done += count;
       if (onBatch) onBatch(count);
     }

@@ -29,7 +29,7 @@ const COMMON = ["trials", "seed", "alpha", "name", "random", "workers", "reportD
 const OPTIONS = {
   deck: ["n", "deck", "tests", "categories", ...COMMON],
   sample: ["n", "k", "ordered", "base", ...COMMON],
-  pick: ["weights", "base", ...COMMON],
+  pick: ["weights", "n", "base", ...COMMON],
   orders: ["n", "trials", "name", "seed", "alpha", "tests", "categories", "reportDir"],
 };
 

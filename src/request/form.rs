@@ -94,6 +94,7 @@ impl Form {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Opt;
 
     /// A deck of `n` drawn by the user's code, with `alpha` and `tests`.
     fn form(n: &str, alpha: &str, tests: &str) -> Form {
@@ -139,6 +140,35 @@ mod tests {
             assert!(e.to_string().starts_with("n is needed"), "{e}");
             assert!(e.to_string().contains("shoe:decks=6"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_function_sampling_without_k_is_refused_naming_k() {
+        // k once became 0 here, and the run failed later with "no samples
+        // found"; picks hold one item and need no k.
+        for holds in ["sample", "ordered"] {
+            let e = Form {
+                holds: holds.to_string(),
+                ..form("10", "", "")
+            }
+            .request(Front::JavaScript)
+            .and_then(|r| r.resolve())
+            .unwrap_err();
+            assert_eq!(e.option(), Some(Opt::K), "{e}");
+            assert!(e.to_string().contains("need k,"), "{e}");
+            assert!(e.to_string().contains("k: 6"), "{e}");
+        }
+        let picks = Form {
+            holds: "pick".to_string(),
+            weights: "1,2".to_string(),
+            ..form("", "", "")
+        };
+        assert!(
+            picks
+                .request(Front::JavaScript)
+                .and_then(|r| r.resolve())
+                .is_ok()
+        );
     }
 
     #[test]

@@ -71,13 +71,20 @@ function form(holds, kind, opts, name, from) {
   };
 }
 
-/** A wasm Session for `asked`; the library's refusal as a UserError. */
+/**
+ * A wasm Session for `asked`, whose judged files are the whole report
+ * (report.html, report.md, summary.json, …), dated now; the library's
+ * refusal as a UserError.
+ */
 function session(asked) {
+  let run;
   try {
-    return new wasm.Session(JSON.stringify(asked));
+    run = new wasm.Session(JSON.stringify(asked));
   } catch (e) {
     throw new UserError(e && e.message ? e.message : String(e));
   }
+  run.reportFrom(Date.now() / 1000);
+  return run;
 }
 
 /** Whether the run draws from the seeded chunk generators (the default) or Math.random. */
@@ -157,9 +164,10 @@ class AuditResult {
   }
 
   /**
-   * Writes summary.json and the audit's report files (Markdown, CSV,
-   * JSON, PNG, as the command line writes beside its report) into `dir`,
-   * creating it; returns `dir`.
+   * Writes the audit's report into `dir`, creating it: the files the
+   * command line and Python's write_report write (report.html, report.md,
+   * summary.json, summary.csv, comparison.png, and the audit's CSV and PNG
+   * files in a folder named after it); returns `dir`.
    */
   writeReport(dir) {
     fs.mkdirSync(dir, { recursive: true });
@@ -272,7 +280,7 @@ function passed(result, opts, caller) {
   if (result.passed) return result;
   let where;
   try {
-    where = `report: ${result.writeReport(reportDir(result, opts))}`;
+    where = `report: ${path.join(result.writeReport(reportDir(result, opts)), "report.html")}`;
   } catch (e) {
     where = `(the report could not be written: ${e.message})`;
   }

@@ -137,7 +137,11 @@ export class AuditResult {
   readonly failureMessage: string;
   /** A folder-safe name of the subject. */
   readonly slug: string;
-  /** Writes summary.json and the report files (CSV, PNG) into `dir`; returns `dir`. */
+  /**
+   * Writes the report into `dir`: report.html, report.md, summary.json,
+   * summary.csv, comparison.png and the audit's CSV and PNG files in a
+   * folder named after it, as Python's write_report; returns `dir`.
+   */
   writeReport(dir: string): string;
   /** One line: subject, verdict, p, n, trials, what the run could detect. */
   toString(): string;

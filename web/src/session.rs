@@ -14,8 +14,12 @@
 use shuffle_audit::audit::{CountBatches, Counts, Judged, Planned, no_progress};
 use shuffle_audit::error::Front;
 use shuffle_audit::ingest::{Batches, Format};
+use shuffle_audit::report::Provenance;
+use shuffle_audit::report::provenance::RunStart;
 use shuffle_audit::request::{Form, choose};
 use shuffle_audit::shuffle::declared_deck;
+use shuffle_audit::study::report_files;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Decks per serial-test triple: binary batches are counted in multiples
 /// of it.
@@ -49,6 +53,9 @@ pub struct Session {
     /// The counter binary batches are pushed into, made at the first
     /// batch: `None` until then, `Some(None)` when the kind has none.
     batches: Option<Option<CountBatches>>,
+    /// When the run started, once asked for the report's files
+    /// ([`report_from`](Self::report_from)).
+    report: Option<SystemTime>,
 }
 
 impl Session {
@@ -81,7 +88,36 @@ impl Session {
             carried: 0,
             counts: None,
             batches: None,
+            report: None,
         })
+    }
+
+    /// Asks for the files of the report the command line writes
+    /// ([`report`](Self::report)) at the end, the run dated
+    /// `epoch_seconds` (seconds since 1970: WebAssembly has no clock of
+    /// its own).
+    pub fn report_from(&mut self, epoch_seconds: f64) {
+        let since = Duration::try_from_secs_f64(epoch_seconds).unwrap_or_default();
+        self.report = Some(UNIX_EPOCH + since);
+    }
+
+    /// The files of the report of `audit` (report.html and .md,
+    /// summary.json and .csv, comparison.png, the audit's folder), as
+    /// `shuffle-audit audit --report` and Python's `write_report` write
+    /// them, when [`report_from`](Self::report_from) asked for them.
+    pub fn report(&self, audit: &dyn Judged) -> Option<Result<Vec<(String, Vec<u8>)>, String>> {
+        let start = RunStart {
+            time: self.report?,
+            commit: None,
+            dirty: None,
+        };
+        let call = format!(
+            "shuffle-audit (JavaScript) audit of {}, seed {}",
+            audit.subject(),
+            audit.planned().recorded()["seed"]
+        );
+        let provenance = Provenance::of(&start, call.clone(), vec![call]);
+        Some(report_files(audit.clone_box(), provenance).map_err(|e| e.to_string()))
     }
 
     /// What the library resolved: the kind, subject, n and trials.

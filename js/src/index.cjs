@@ -33,10 +33,14 @@ const OPTIONS = {
   orders: ["n", "trials", "name", "seed", "alpha", "tests", "categories", "reportDir"],
 };
 
-/** A value as a form's text field: empty for the library's default. */
+/**
+ * A value as a form's text field: empty for the library's default; an
+ * empty list as a list of nothing (",", which the library refuses), not
+ * as the default.
+ */
 function text(value) {
   if (value === undefined || value === null) return "";
-  if (Array.isArray(value)) return value.map(String).join(",");
+  if (Array.isArray(value)) return value.length === 0 ? "," : value.map(String).join(",");
   return String(value);
 }
 
@@ -89,7 +93,7 @@ function session(asked) {
 
 /** Whether the run draws from the seeded chunk generators (the default) or Math.random. */
 function seeded(opts) {
-  const random = opts && opts.random;
+  const random = opts ? opts.random : undefined;
   if (random === undefined || random === "seeded") return true;
   if (random === "math") return false;
   throw new UserError(`random: ${JSON.stringify(random)}: "seeded" (the default) or "math"`);
@@ -104,7 +108,7 @@ function drawnFrom(what, opts) {
 
 /** The number of worker threads asked for, or all the machine's cores. */
 function workerCount(opts) {
-  const asked = opts && opts.workers;
+  const asked = opts ? opts.workers : undefined;
   if (asked === undefined) return os.availableParallelism ? os.availableParallelism() : os.cpus().length;
   if (!Number.isInteger(asked) || asked < 1) throw new UserError(`workers: ${String(asked)}: a whole number, at least 1`);
   return asked;

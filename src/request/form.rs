@@ -202,4 +202,22 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().starts_with("deck 'shoe:decks=0'"), "{e}");
     }
+
+    #[test]
+    fn an_empty_list_of_tests_is_refused_naming_tests() {
+        // What the npm package hands for tests: [] (a blank field is the
+        // default).
+        let e = form("10", "", ",")
+            .request(Front::JavaScript)
+            .and_then(|r| r.resolve())
+            .unwrap_err();
+        assert_eq!(e.option(), Some(Opt::Tests), "{e}");
+        assert!(e.to_string().starts_with("tests names no test"), "{e}");
+        assert!(
+            form("10", "", "")
+                .request(Front::JavaScript)
+                .and_then(|r| r.resolve())
+                .is_ok()
+        );
+    }
 }

@@ -98,7 +98,7 @@ function shown(items) {
 /** Why `deck` is not a permutation of 0..n-1, in words (null if it is one). */
 function notAPermutation(deck, n) {
   if (!deck || typeof deck !== "object" || typeof deck.length !== "number") {
-    return `it returned ${typeof deck === "string" ? JSON.stringify(deck) : String(deck)}, not an array`;
+    return `it returned ${valueWords(deck)}, not an array`;
   }
   if (deck.length !== n) {
     return `it returned ${deck.length} items instead of ${n} (${deck.length < n ? "it lost" : "it added"} ` +
@@ -108,7 +108,7 @@ function notAPermutation(deck, n) {
   for (let i = 0; i < n; i++) {
     const v = deck[i];
     if (!Number.isInteger(v) || v < 0 || v >= n) {
-      return `${typeof v === "string" ? JSON.stringify(v) : String(v)} at position ${i} is not one of the items ` +
+      return `${valueWords(v)} at position ${i} is not one of the items ` +
         `0..${n - 1}: ${shown(deck)}`;
     }
     seen[v]++;
@@ -162,38 +162,49 @@ function shuffled(shuffle, deck, random, trial) {
  */
 function shuffleBatch(shuffle, random, deck, out, count, done, n, seen, stamp) {
   const small = n <= 31, full = small ? (1 << n) - 1 : 0;
-  for (let t = 0, o = 0; t < count; t++, o += n) {
-    if (deck.length !== n) deck.length = n;
-    for (let i = 0; i < n; i++) deck[i] = i;
-    const a = shuffled(shuffle, deck, random, done + t);
-    let ok = a !== null && typeof a === "object" && a.length === n;
-    if (ok && small) {
-      // Up to 31 items: one bit per item seen.
-      let bits = 0;
-      for (let i = 0; i < n; i++) {
-        const v = a[i];
-        out[o + i] = v;
-        bits |= v === (v & 31) ? 1 << v : 0x80000000;
-      }
-      ok = bits === full;
-    } else if (ok) {
-      stamp++;
-      for (let i = 0; ok && i < n; i++) {
-        const v = a[i];
-        if (v >= 0 && v < n && v === (v | 0) && seen[v] !== stamp) {
-          seen[v] = stamp;
+  // The trial and its deck, outside the loop for the catch below.
+  let t = 0, a = null;
+  try {
+    for (let o = 0; t < count; t++, o += n) {
+      if (deck.length !== n) deck.length = n;
+      for (let i = 0; i < n; i++) deck[i] = i;
+      a = shuffled(shuffle, deck, random, done + t);
+      let ok = a !== null && typeof a === "object" && a.length === n;
+      if (ok && small) {
+        // Up to 31 items: one bit per item seen.
+        let bits = 0;
+        for (let i = 0; i < n; i++) {
+          const v = a[i];
           out[o + i] = v;
-        } else {
-          ok = false;
+          bits |= v === (v & 31) ? 1 << v : 0x80000000;
+        }
+        ok = bits === full;
+      } else if (ok) {
+        stamp++;
+        for (let i = 0; ok && i < n; i++) {
+          const v = a[i];
+          if (v >= 0 && v < n && v === (v | 0) && seen[v] !== stamp) {
+            seen[v] = stamp;
+            out[o + i] = v;
+          } else {
+            ok = false;
+          }
         }
       }
+      if (!ok) break;
     }
-    if (!ok) {
-      throw new UserError(`shuffle returned a deck that is not the items it was given, at trial ${done + t + 1}: ` +
-        notAPermutation(a, n) + ".");
-    }
+  } catch (e) {
+    if (e instanceof UserError) throw e; // the shuffle threw
+    // An item no number takes (a BigInt: a TypeError in the checks).
+    throw new UserError(notTheItems(done + t, notAPermutation(a, n) || messageOf(e)));
   }
+  if (t < count) throw new UserError(notTheItems(done + t, notAPermutation(a, n)));
   return stamp;
+}
+
+/** The message for trial `trial` (0-based) whose deck is not the items, `why`. */
+function notTheItems(trial, why) {
+  return `shuffle returned a deck that is not the items it was given, at trial ${trial + 1}: ${why}.`;
 }
 
 /**
@@ -218,7 +229,7 @@ function deckKinds(items) {
 function notTheDeck(deck, items, kinds) {
   const n = items.length;
   if (!deck || typeof deck !== "object" || typeof deck.length !== "number") {
-    return `it returned ${typeof deck === "string" ? JSON.stringify(deck) : String(deck)}, not an array`;
+    return `it returned ${valueWords(deck)}, not an array`;
   }
   if (deck.length !== n) {
     return `it returned ${deck.length} cards instead of ${n} (${deck.length < n ? "it lost" : "it added"} ` +
@@ -228,7 +239,7 @@ function notTheDeck(deck, items, kinds) {
   for (let i = 0; i < n; i++) {
     const k = kinds.kindOf.get(deck[i]);
     if (k === undefined) {
-      return `${typeof deck[i] === "string" ? JSON.stringify(deck[i]) : String(deck[i])} at position ${i} is not ` +
+      return `${valueWords(deck[i])} at position ${i} is not ` +
         `one of the deck's cards: ${shown(deck)}`;
     }
     if (++held[k] > kinds.copies[k]) {

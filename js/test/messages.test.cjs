@@ -28,6 +28,10 @@ test("arrays a function returns are shown as arrays", () => {
     userError(/^pick returned \[1\] at draw 1: expected one index of 0\.\.2\.$/));
   assert.throws(() => sa.auditSamples(() => [[0], 1], { n: 5, k: 2 }),
     userError(/^sample returned \[\[0\], 1\] at draw 1/));
+  // An array holding itself is shown a few arrays deep, not without end.
+  const cyclic = [0, 1, 2, 3, 4];
+  cyclic[0] = cyclic;
+  assert.throws(() => sa.audit(() => cyclic, { n: 5, trials: 10 }), userError(/\[…\]/));
 });
 
 test("null options are no options", () => {

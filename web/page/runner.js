@@ -80,18 +80,19 @@ function compile(code, name, signature) {
 
 /**
  * A value the user's function returned, for a message: strings quoted,
- * BigInts with their `n`, arrays as arrays (`[0]`, not `0`).
+ * BigInts with their `n`, arrays as arrays (`[0]`, not `0`; `[…]` three
+ * arrays deep, `depth` the arrays around it).
  */
-function valueWords(x) {
+function valueWords(x, depth = 0) {
   if (typeof x === "string") return JSON.stringify(x);
   if (typeof x === "bigint") return `${x}n`;
-  if (Array.isArray(x) || ArrayBuffer.isView(x)) return shown(x);
+  if (Array.isArray(x) || ArrayBuffer.isView(x)) return depth < 3 ? shown(x, depth) : "[…]";
   return String(x);
 }
 
 /** Items for a message: at most 12 of them, each as valueWords writes it. */
-function shown(items) {
-  const list = Array.from(items).slice(0, 12).map(valueWords);
+function shown(items, depth = 0) {
+  const list = Array.from(items).slice(0, 12).map(x => valueWords(x, depth + 1));
   return "[" + list.join(", ") + (items.length > 12 ? ", …" : "") + "]";
 }
 

@@ -178,7 +178,7 @@ impl Session {
 
 /// `audit`'s `summary.json` and the files the command line writes beside
 /// its report (what the page offers to download).
-fn own_files(audit: &dyn Judged) -> Result<Vec<(String, Vec<u8>)>, String> {
+fn own_files(audit: &dyn Judged) -> Result<session::Files, String> {
     let boxed = audit.clone_box();
     let summary = Summary::of(
         std::slice::from_ref(&boxed),
@@ -195,7 +195,7 @@ fn own_files(audit: &dyn Judged) -> Result<Vec<(String, Vec<u8>)>, String> {
 #[wasm_bindgen]
 pub struct Shown {
     drawn: view::Drawn,
-    files: Vec<(String, Vec<u8>)>,
+    files: session::Files,
     /// Why the audit is not "no bias detected", worded for JavaScript.
     failure: String,
     /// The counts as rows ([`Judged::table`]).
@@ -207,7 +207,7 @@ pub struct Shown {
 impl Shown {
     /// What the page shows of `audit`, with `files` (none for a live
     /// look).
-    fn of(audit: &dyn Judged, files: Vec<(String, Vec<u8>)>) -> Self {
+    fn of(audit: &dyn Judged, files: session::Files) -> Self {
         Shown {
             drawn: view::Drawn::of(audit),
             files,

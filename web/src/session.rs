@@ -33,6 +33,10 @@ pub const MAX_BATCH_BYTES: usize = 1 << 20;
 /// items.
 pub const MAX_N: usize = 1 << 16;
 
+/// Files by their paths in a report folder (`/`-separated), with their
+/// bytes.
+pub type Files = Vec<(String, Vec<u8>)>;
+
 /// An audit under way.
 pub struct Session {
     planned: Box<dyn Planned>,
@@ -105,7 +109,7 @@ impl Session {
     /// summary.json and .csv, comparison.png, the audit's folder), as
     /// `shuffle-audit audit --report` and Python's `write_report` write
     /// them, when [`report_from`](Self::report_from) asked for them.
-    pub fn report(&self, audit: &dyn Judged) -> Option<Result<Vec<(String, Vec<u8>)>, String>> {
+    pub fn report(&self, audit: &dyn Judged) -> Option<Result<Files, String>> {
         let start = RunStart {
             time: self.report?,
             commit: None,
@@ -302,5 +306,43 @@ impl Session {
             .map_err(|e| e.to_string())?;
         judged.find(1);
         Ok(judged)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report's files are the command line's (the HTML and Markdown
+    /// beside the summary, the audit's files in its folder), dated as
+    /// asked; without asking there are none.
+    #[test]
+    fn the_report_is_written_as_the_command_line_writes_it_when_asked() {
+        let form = Form {
+            holds: "pick".to_string(),
+            name: "coin".to_string(),
+            weights: "1,1".to_string(),
+            base: "0".to_string(),
+            trials: "100".to_string(),
+            ..Form::default()
+        };
+        let mut session = Session::new(&form, None, &[]).expect("a good form");
+        session.count_text(&"0\n1\n".repeat(50)).expect("picks");
+        let audit = session.judge(1.0).expect("counted");
+        assert!(session.report(audit.as_ref()).is_none());
+        session.report_from(1_764_000_000.0);
+        let files = session
+            .report(audit.as_ref())
+            .expect("asked")
+            .expect("written");
+        let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+        for name in ["summary.json", "summary.csv", "report.html", "report.md"] {
+            assert!(names.contains(&name), "{names:?}");
+        }
+        assert!(names.iter().any(|n| n.starts_with("coin/")), "{names:?}");
+        let markdown = &files.iter().find(|(n, _)| n == "report.md").unwrap().1;
+        let markdown = String::from_utf8_lossy(markdown);
+        assert!(markdown.contains("2025-11-24T16:00:00Z"), "{markdown}");
+        assert!(markdown.contains("audit of coin, seed"), "{markdown}");
     }
 }

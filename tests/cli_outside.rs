@@ -1182,10 +1182,10 @@ fn weights_one_short_say_so_and_decimal_weights_are_scaled() {
         "--kind",
         "pick",
         "--weights",
-        "1e-3,2",
+        "1e-3x,2",
         "--json",
     ]);
     assert_eq!(bad.status.code(), Some(2));
-    assert!(stderr(&bad).contains("weight '1e-3' is not a number ≥ 0"));
+    assert!(stderr(&bad).contains("weight '1e-3x' is not a number ≥ 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }

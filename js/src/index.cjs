@@ -29,14 +29,18 @@ const COMMON = ["trials", "seed", "alpha", "name", "random", "workers", "reportD
 const OPTIONS = {
   deck: ["n", "deck", "tests", "categories", ...COMMON],
   sample: ["n", "k", "ordered", "base", ...COMMON],
-  pick: ["weights", "base", ...COMMON],
+  pick: ["weights", "n", "base", ...COMMON],
   orders: ["n", "trials", "name", "seed", "alpha", "tests", "categories", "reportDir"],
 };
 
-/** A value as a form's text field: empty for the library's default. */
+/**
+ * A value as a form's text field: empty for the library's default; an
+ * empty list as a list of nothing (",", which the library refuses), not
+ * as the default.
+ */
 function text(value) {
   if (value === undefined || value === null) return "";
-  if (Array.isArray(value)) return value.map(String).join(",");
+  if (Array.isArray(value)) return value.length === 0 ? "," : value.map(String).join(",");
   return String(value);
 }
 
@@ -71,18 +75,25 @@ function form(holds, kind, opts, name, from) {
   };
 }
 
-/** A wasm Session for `asked`; the library's refusal as a UserError. */
+/**
+ * A wasm Session for `asked`, whose judged files are the whole report
+ * (report.html, report.md, summary.json, …), dated now; the library's
+ * refusal as a UserError.
+ */
 function session(asked) {
+  let run;
   try {
-    return new wasm.Session(JSON.stringify(asked));
+    run = new wasm.Session(JSON.stringify(asked));
   } catch (e) {
     throw new UserError(e && e.message ? e.message : String(e));
   }
+  run.reportFrom(Date.now() / 1000);
+  return run;
 }
 
 /** Whether the run draws from the seeded chunk generators (the default) or Math.random. */
 function seeded(opts) {
-  const random = opts && opts.random;
+  const random = opts ? opts.random : undefined;
   if (random === undefined || random === "seeded") return true;
   if (random === "math") return false;
   throw new UserError(`random: ${JSON.stringify(random)}: "seeded" (the default) or "math"`);
@@ -97,7 +108,7 @@ function drawnFrom(what, opts) {
 
 /** The number of worker threads asked for, or all the machine's cores. */
 function workerCount(opts) {
-  const asked = opts && opts.workers;
+  const asked = opts ? opts.workers : undefined;
   if (asked === undefined) return os.availableParallelism ? os.availableParallelism() : os.cpus().length;
   if (!Number.isInteger(asked) || asked < 1) throw new UserError(`workers: ${String(asked)}: a whole number, at least 1`);
   return asked;
@@ -157,9 +168,10 @@ class AuditResult {
   }
 
   /**
-   * Writes summary.json and the audit's report files (Markdown, CSV,
-   * JSON, PNG, as the command line writes beside its report) into `dir`,
-   * creating it; returns `dir`.
+   * Writes the audit's report into `dir`, creating it: the files the
+   * command line and Python's write_report write (report.html, report.md,
+   * summary.json, summary.csv, comparison.png, and the audit's CSV and PNG
+   * files in a folder named after it); returns `dir`.
    */
   writeReport(dir) {
     fs.mkdirSync(dir, { recursive: true });
@@ -272,7 +284,7 @@ function passed(result, opts, caller) {
   if (result.passed) return result;
   let where;
   try {
-    where = `report: ${result.writeReport(reportDir(result, opts))}`;
+    where = `report: ${path.join(result.writeReport(reportDir(result, opts)), "report.html")}`;
   } catch (e) {
     where = `(the report could not be written: ${e.message})`;
   }

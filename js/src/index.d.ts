@@ -6,10 +6,10 @@ export type Random = () => number;
 /** A shuffle: shuffles `array` (0..n-1) in place, or returns the shuffled items. */
 export type Shuffle = (array: number[], random: Random) => ArrayLike<number> | void;
 
-/** A sampler: returns k distinct items of 0..n-1. */
+/** A sampler: returns k distinct items of 0..n-1 (of 1..n with `base: 1`). */
 export type Sample = (n: number, k: number, random: Random) => ArrayLike<number>;
 
-/** A weighted pick: returns one index of `weights`. */
+/** A weighted pick: returns one index of `weights` (counted from 1 with `base: 1`). */
 export type Pick = (weights: number[], random: Random) => number;
 
 /**
@@ -70,8 +70,10 @@ export interface SampleOptions extends RunOptions {
 
 /** Options of a weighted pick's audit. */
 export interface PickOptions extends RunOptions {
-  /** The weights: whole numbers, or proportions such as [0.1, 0.9]. */
-  weights: Array<number | string> | string;
+  /** The weights: whole numbers, or proportions such as [0.1, 0.9] or [1e-7, 1]. */
+  weights?: Array<number | string> | string;
+  /** Uniform picks of n items, without weights (the function gets n ones as its weights). */
+  n?: number | string;
   /** How items are numbered: 0 (default) or 1. */
   base?: 0 | 1;
 }
@@ -137,7 +139,11 @@ export class AuditResult {
   readonly failureMessage: string;
   /** A folder-safe name of the subject. */
   readonly slug: string;
-  /** Writes summary.json and the report files (CSV, PNG) into `dir`; returns `dir`. */
+  /**
+   * Writes the report into `dir`: report.html, report.md, summary.json,
+   * summary.csv, comparison.png and the audit's CSV and PNG files in a
+   * folder named after it, as Python's write_report; returns `dir`.
+   */
   writeReport(dir: string): string;
   /** One line: subject, verdict, p, n, trials, what the run could detect. */
   toString(): string;

@@ -94,6 +94,7 @@ impl Form {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Opt;
 
     /// A deck of `n` drawn by the user's code, with `alpha` and `tests`.
     fn form(n: &str, alpha: &str, tests: &str) -> Form {
@@ -165,6 +166,35 @@ mod tests {
     }
 
     #[test]
+    fn a_function_sampling_without_k_is_refused_naming_k() {
+        // k once became 0 here, and the run failed later with "no samples
+        // found"; picks hold one item and need no k.
+        for holds in ["sample", "ordered"] {
+            let e = Form {
+                holds: holds.to_string(),
+                ..form("10", "", "")
+            }
+            .request(Front::JavaScript)
+            .and_then(|r| r.resolve())
+            .unwrap_err();
+            assert_eq!(e.option(), Some(Opt::K), "{e}");
+            assert!(e.to_string().contains("need k,"), "{e}");
+            assert!(e.to_string().contains("k: 6"), "{e}");
+        }
+        let picks = Form {
+            holds: "pick".to_string(),
+            weights: "1,2".to_string(),
+            ..form("", "", "")
+        };
+        assert!(
+            picks
+                .request(Front::JavaScript)
+                .and_then(|r| r.resolve())
+                .is_ok()
+        );
+    }
+
+    #[test]
     fn a_declared_shoe_is_handed_to_the_function_and_gets_the_order_tests() {
         // The page and the npm package hand a shoe's cards to the user's
         // shuffle: n is the shoe's, the order tests of repeated cards run,
@@ -194,5 +224,23 @@ mod tests {
             .and_then(|r| r.resolve())
             .unwrap_err();
         assert!(e.to_string().starts_with("deck 'shoe:decks=0'"), "{e}");
+    }
+
+    #[test]
+    fn an_empty_list_of_tests_is_refused_naming_tests() {
+        // What the npm package hands for tests: [] (a blank field is the
+        // default).
+        let e = form("10", "", ",")
+            .request(Front::JavaScript)
+            .and_then(|r| r.resolve())
+            .unwrap_err();
+        assert_eq!(e.option(), Some(Opt::Tests), "{e}");
+        assert!(e.to_string().starts_with("tests names no test"), "{e}");
+        assert!(
+            form("10", "", "")
+                .request(Front::JavaScript)
+                .and_then(|r| r.resolve())
+                .is_ok()
+        );
     }
 }

@@ -56,6 +56,16 @@ pub(super) fn resolve(
             .about(Opt::Format));
         }
         shuffles::refuse_options(request)?;
+        if matches!(feed, Feed::Drawn { .. }) && holds != Holds::Pick && request.k.is_none() {
+            // A function is called for a given k; its counts have that shape.
+            return Err(Error::unsupported(format!(
+                "samples drawn by your function need k, the number of items each sample holds: \
+                 give {} ({} for 6 of 49)",
+                Opt::K.named(front),
+                Opt::K.spelled(front, "6")
+            ))
+            .about(Opt::K));
+        }
         let kind = match holds {
             Holds::Sample => SampleKind::Sample,
             Holds::Ordered => SampleKind::Ordered,

@@ -129,6 +129,15 @@ fn finish(
 ) -> Result<(Box<dyn Planned>, Option<String>)> {
     let n = spec.n;
     let tests = request.tests.as_deref().unwrap_or("default");
+    if tests.split(',').all(|name| name.trim().is_empty()) {
+        // An empty list (Python's tests=[], JavaScript's tests: []) is
+        // not the default.
+        return Err(Error::bad_input(format!(
+            "{} names no test: name at least one, or leave it out for the default tests",
+            Opt::Tests.named(request.front)
+        ))
+        .about(Opt::Tests));
+    }
     // With n from the input, "default" is resolved once n is known; a list
     // is checked against the largest n it could meet.
     let mut set = TestSet::parse(tests, n.max(2)).map_err(|e| e.about(Opt::Tests))?;

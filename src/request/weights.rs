@@ -1,11 +1,12 @@
 //! Weights of a weighted pick as a person writes them: whole numbers
-//! (`1,99`) or decimals such as probabilities (`0.1,0.2,0.7`), read the
-//! same by every front.
+//! (`1,99`) or decimals such as probabilities (`0.1,0.2,0.7`, `1e-7`),
+//! read the same by every front.
 
 use crate::error::{Error, Opt, Result};
 
 /// Weights separated by commas, spaces or lines: whole numbers (`1,99`) or
-/// decimals such as probabilities (`0.1,0.2,0.7`). The exact laws count in
+/// decimals such as probabilities (`0.1,0.2,0.7`), with an exponent if
+/// need be (`1e-7`, as JavaScript and Python print small numbers). The exact laws count in
 /// whole numbers, so decimals are scaled exactly to whole numbers in the
 /// same proportions (by ten to the most decimals written, then divided by
 /// their greatest common divisor: `1,2,7`); [`scaled_note`] says so.
@@ -17,7 +18,7 @@ pub fn parse_weights(text: &str) -> Result<Vec<u64>> {
             decimal(t).ok_or_else(|| {
                 Error::bad_input(format!(
                     "weight '{t}' is not a number ≥ 0 (write whole numbers, or decimals \
-                         such as 0.25 without an exponent)"
+                         such as 0.25 or 1e-7)"
                 ))
                 .about(Opt::Weights)
             })
@@ -57,7 +58,8 @@ pub fn parse_weights(text: &str) -> Result<Vec<u64>> {
 /// which the exact laws count in)`; `None` for whole numbers.
 pub fn scaled_note(text: &str, weights: &[u64]) -> Option<String> {
     let tokens: Vec<&str> = crate::params::items(text).collect();
-    tokens.iter().any(|t| t.contains('.')).then(|| {
+    let scaled = |t: &&str| decimal(t).is_some_and(|(_, places)| places > 0);
+    tokens.iter().any(scaled).then(|| {
         let whole: Vec<String> = weights.iter().map(u64::to_string).collect();
         format!(
             "weights {} read as {} (the same proportions in whole numbers, which the exact \
@@ -68,16 +70,33 @@ pub fn scaled_note(text: &str, weights: &[u64]) -> Option<String> {
     })
 }
 
-/// A decimal number ≥ 0 written without sign or exponent (`7`, `0.25`,
-/// `.5`, `3.`): its digits as a whole number and how many of them follow
-/// the point; `None` for anything else or more than 30 digits.
+/// A decimal number ≥ 0 written without sign (`7`, `0.25`, `.5`, `3.`),
+/// with an exponent if any (`1e-7`, `2.5E+3`): its digits as a whole
+/// number and how many places they are below the units (`1e-7`: 1 and
+/// 7); `None` for anything else, more than 30 digits, or an exponent
+/// beyond ±38.
 fn decimal(text: &str) -> Option<(u128, u32)> {
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let (number, exponent) = match text.split_once(['e', 'E']) {
+        Some((number, e)) => (number, e.parse::<i32>().ok()?),
+        None => (text, 0),
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
     let digits = format!("{whole}{fraction}");
     if digits.is_empty() || digits.len() > 30 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    Some((digits.parse().ok()?, fraction.len() as u32))
+    if exponent.abs() > 38 {
+        return None;
+    }
+    let places = fraction.len() as i32 - exponent;
+    let digits: u128 = digits.parse().ok()?;
+    match u32::try_from(places) {
+        Ok(places) => Some((digits, places)),
+        Err(_) => Some((
+            digits.checked_mul(10u128.checked_pow(places.unsigned_abs())?)?,
+            0,
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -95,7 +114,15 @@ mod tests {
         let e = parse_weights("1,-2").unwrap_err();
         assert_eq!(e.option(), Some(Opt::Weights));
         assert!(e.to_string().contains("'-2'"), "{e}");
-        assert!(parse_weights("1e3").is_err());
+        // An exponent as JavaScript and Python print small or large numbers.
+        assert_eq!(parse_weights("1e-7,1").unwrap(), [1, 10_000_000]);
+        assert_eq!(parse_weights("2.5E+3,500").unwrap(), [2500, 500]);
+        assert!(scaled_note("1e-7,1", &[1, 10_000_000]).is_some());
+        assert!(scaled_note("1e3,1", &[1000, 1]).is_none());
+        assert!(parse_weights("1e").is_err());
+        assert!(parse_weights("e5").is_err());
+        assert!(parse_weights("1e-99").is_err());
+        assert!(parse_weights("-1e3").is_err());
         assert!(parse_weights("").is_err());
     }
 }

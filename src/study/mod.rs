@@ -139,6 +139,16 @@ impl Study {
     /// naming the library call.
     pub fn new(audits: Vec<Box<dyn Planned>>) -> Self {
         let call = format!("shuffle_audit::study::Study::new(..) ({})", tool_version());
+        Self::with_provenance(
+            audits,
+            Provenance::of(&RunStart::now(), call.clone(), vec![call]),
+        )
+    }
+
+    /// [`new`](Self::new) with `provenance` given, not read from the clock
+    /// and the git checkout here (which WebAssembly in a browser or Node
+    /// has neither of).
+    pub fn with_provenance(audits: Vec<Box<dyn Planned>>, provenance: Provenance) -> Self {
         Self {
             title: default_title(&audits),
             purpose: String::new(),
@@ -147,7 +157,7 @@ impl Study {
             until_decisive: None,
             mixing: Vec::new(),
             skipped: Vec::new(),
-            provenance: Provenance::of(&RunStart::now(), call.clone(), vec![call]),
+            provenance,
             audits,
         }
     }
@@ -432,25 +442,6 @@ impl StudyResult {
     /// folder per audit with its kind's files, a folder per mixing curve,
     /// report.html and report.md.
     pub fn write(&self, dir: &Path) -> Result<()> {
-        let summary = self.summary();
-        files::write_atomic(&dir.join("summary.json"), summary.to_json().as_bytes())?;
-        files::write_atomic(&dir.join("summary.csv"), summary.to_csv().as_bytes())?;
-        let mut panels = Vec::new();
-        let mut scales = Vec::new();
-        for (audit, folder) in self.audits.iter().zip(self.folders()) {
-            for (name, bytes) in audit.files()? {
-                files::write_atomic(&dir.join(&folder).join(name), &bytes)?;
-            }
-            if let Some((panel, scale)) = audit.panel() {
-                panels.push(panel);
-                scales.push(scale);
-            }
-        }
-        // One scale for all panels: the widest of theirs.
-        if let Some(shared) = LogScale::widest(scales) {
-            let png = dir.join(COMPARISON_FILE);
-            output::write_png(&png, || plot::draw_comparison(&panels, &shared))?;
-        }
         for measured in &self.mixing {
             if let (Some(curve), MixingOutcome::Measured(planned)) =
                 (&measured.curve, &measured.outcome)
@@ -462,8 +453,64 @@ impl StudyResult {
                 output::mixing::write_loaders(&folder, &report.curve)?;
             }
         }
-        document::write_document(dir, &self.document())?;
+        // The report embeds the mixing curves' pictures, just written.
+        let beside = |relative: &str| std::fs::read(dir.join(relative)).ok();
+        for (name, bytes) in self.files_beside(&beside)? {
+            files::write_atomic(&dir.join(name), &bytes)?;
+        }
         Ok(())
+    }
+
+    /// Every file [`write`](Self::write) writes but the mixing curves', in
+    /// memory, each with its path in the report folder (`/`-separated),
+    /// `report.html` and `report.md` last: what a front without a file
+    /// system (WebAssembly) hands its user to save.
+    pub fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        self.files_beside(&|_| None)
+    }
+
+    /// [`files`](Self::files), the report's pictures found among them or
+    /// by `beside` (a picture already written into the report folder).
+    fn files_beside(
+        &self,
+        beside: &dyn Fn(&str) -> Option<Vec<u8>>,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
+        let summary = self.summary();
+        let mut out = vec![
+            ("summary.json".to_string(), summary.to_json().into_bytes()),
+            ("summary.csv".to_string(), summary.to_csv().into_bytes()),
+        ];
+        let mut panels = Vec::new();
+        let mut scales = Vec::new();
+        for (audit, folder) in self.audits.iter().zip(self.folders()) {
+            for (name, bytes) in audit.files()? {
+                out.push((format!("{folder}/{name}"), bytes));
+            }
+            if let Some((panel, scale)) = audit.panel() {
+                panels.push(panel);
+                scales.push(scale);
+            }
+        }
+        // One scale for all panels: the widest of theirs.
+        if let Some(shared) = LogScale::widest(scales) {
+            let png = plot::draw_comparison(&panels, &shared).map_err(|e| Error::Output {
+                path: COMPARISON_FILE.into(),
+                message: e.0,
+            })?;
+            out.push((COMPARISON_FILE.to_string(), png));
+        }
+        let document = self.document();
+        let image = |relative: &str| {
+            out.iter()
+                .find(|(name, _)| name == relative)
+                .map(|(_, bytes)| bytes.clone())
+                .or_else(|| beside(relative))
+        };
+        let html = document::html::render(&document, &image);
+        let markdown = document::markdown::render(&document);
+        out.push((document::HTML_FILE.to_string(), html.into_bytes()));
+        out.push((document::MARKDOWN_FILE.to_string(), markdown.into_bytes()));
+        Ok(out)
     }
 }
 
@@ -477,18 +524,31 @@ pub fn write_report(
     provenance: Provenance,
     dir: &Path,
 ) -> Result<std::path::PathBuf> {
+    files::staged(dir, |staged| alone(audit, provenance).write(staged))?;
+    Ok(dir.join(document::HTML_FILE))
+}
+
+/// The files of the report of one judged `audit`, in memory
+/// ([`StudyResult::files`]): what [`write_report`] writes, for a front
+/// without a file system (the npm package).
+pub fn report_files(
+    audit: Box<dyn Judged>,
+    provenance: Provenance,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    alone(audit, provenance).files()
+}
+
+/// The study of one judged `audit`, made by `provenance`.
+fn alone(audit: Box<dyn Judged>, provenance: Provenance) -> StudyResult {
     let study = Study {
         alpha: audit.alpha(),
-        provenance,
-        ..Study::new(vec![audit.planned()])
+        ..Study::with_provenance(vec![audit.planned()], provenance)
     };
-    let result = StudyResult {
+    StudyResult {
         study,
         audits: vec![audit],
         mixing: Vec::new(),
-    };
-    files::staged(dir, |staged| result.write(staged))?;
-    Ok(dir.join(document::HTML_FILE))
+    }
 }
 
 /// The bare name of a source label (`chacha8` of `chacha8`, `seed32` of

@@ -78,16 +78,28 @@ function compile(code, name, signature) {
   return found;
 }
 
-/** Items for a message: at most 12 of them, strings quoted. */
-function shown(items) {
-  const list = Array.from(items).slice(0, 12).map(x => (typeof x === "string" ? JSON.stringify(x) : String(x)));
+/**
+ * A value the user's function returned, for a message: strings quoted,
+ * BigInts with their `n`, arrays as arrays (`[0]`, not `0`; `[…]` three
+ * arrays deep, `depth` the arrays around it).
+ */
+function valueWords(x, depth = 0) {
+  if (typeof x === "string") return JSON.stringify(x);
+  if (typeof x === "bigint") return `${x}n`;
+  if (Array.isArray(x) || ArrayBuffer.isView(x)) return depth < 3 ? shown(x, depth) : "[…]";
+  return String(x);
+}
+
+/** Items for a message: at most 12 of them, each as valueWords writes it. */
+function shown(items, depth = 0) {
+  const list = Array.from(items).slice(0, 12).map(x => valueWords(x, depth + 1));
   return "[" + list.join(", ") + (items.length > 12 ? ", …" : "") + "]";
 }
 
 /** Why `deck` is not a permutation of 0..n-1, in words (null if it is one). */
 function notAPermutation(deck, n) {
   if (!deck || typeof deck !== "object" || typeof deck.length !== "number") {
-    return `it returned ${typeof deck === "string" ? JSON.stringify(deck) : String(deck)}, not an array`;
+    return `it returned ${valueWords(deck)}, not an array`;
   }
   if (deck.length !== n) {
     return `it returned ${deck.length} items instead of ${n} (${deck.length < n ? "it lost" : "it added"} ` +
@@ -97,7 +109,7 @@ function notAPermutation(deck, n) {
   for (let i = 0; i < n; i++) {
     const v = deck[i];
     if (!Number.isInteger(v) || v < 0 || v >= n) {
-      return `${typeof v === "string" ? JSON.stringify(v) : String(v)} at position ${i} is not one of the items ` +
+      return `${valueWords(v)} at position ${i} is not one of the items ` +
         `0..${n - 1}: ${shown(deck)}`;
     }
     seen[v]++;
@@ -151,38 +163,49 @@ function shuffled(shuffle, deck, random, trial) {
  */
 function shuffleBatch(shuffle, random, deck, out, count, done, n, seen, stamp) {
   const small = n <= 31, full = small ? (1 << n) - 1 : 0;
-  for (let t = 0, o = 0; t < count; t++, o += n) {
-    if (deck.length !== n) deck.length = n;
-    for (let i = 0; i < n; i++) deck[i] = i;
-    const a = shuffled(shuffle, deck, random, done + t);
-    let ok = a !== null && typeof a === "object" && a.length === n;
-    if (ok && small) {
-      // Up to 31 items: one bit per item seen.
-      let bits = 0;
-      for (let i = 0; i < n; i++) {
-        const v = a[i];
-        out[o + i] = v;
-        bits |= v === (v & 31) ? 1 << v : 0x80000000;
-      }
-      ok = bits === full;
-    } else if (ok) {
-      stamp++;
-      for (let i = 0; ok && i < n; i++) {
-        const v = a[i];
-        if (v >= 0 && v < n && v === (v | 0) && seen[v] !== stamp) {
-          seen[v] = stamp;
+  // The trial and its deck, outside the loop for the catch below.
+  let t = 0, a = null;
+  try {
+    for (let o = 0; t < count; t++, o += n) {
+      if (deck.length !== n) deck.length = n;
+      for (let i = 0; i < n; i++) deck[i] = i;
+      a = shuffled(shuffle, deck, random, done + t);
+      let ok = a !== null && typeof a === "object" && a.length === n;
+      if (ok && small) {
+        // Up to 31 items: one bit per item seen.
+        let bits = 0;
+        for (let i = 0; i < n; i++) {
+          const v = a[i];
           out[o + i] = v;
-        } else {
-          ok = false;
+          bits |= v === (v & 31) ? 1 << v : 0x80000000;
+        }
+        ok = bits === full;
+      } else if (ok) {
+        stamp++;
+        for (let i = 0; ok && i < n; i++) {
+          const v = a[i];
+          if (v >= 0 && v < n && v === (v | 0) && seen[v] !== stamp) {
+            seen[v] = stamp;
+            out[o + i] = v;
+          } else {
+            ok = false;
+          }
         }
       }
+      if (!ok) break;
     }
-    if (!ok) {
-      throw new UserError(`shuffle returned a deck that is not the items it was given, at trial ${done + t + 1}: ` +
-        notAPermutation(a, n) + ".");
-    }
+  } catch (e) {
+    if (e instanceof UserError) throw e; // the shuffle threw
+    // An item no number takes (a BigInt: a TypeError in the checks).
+    throw new UserError(notTheItems(done + t, notAPermutation(a, n) || messageOf(e)));
   }
+  if (t < count) throw new UserError(notTheItems(done + t, notAPermutation(a, n)));
   return stamp;
+}
+
+/** The message for trial `trial` (0-based) whose deck is not the items, `why`. */
+function notTheItems(trial, why) {
+  return `shuffle returned a deck that is not the items it was given, at trial ${trial + 1}: ${why}.`;
 }
 
 /**
@@ -207,7 +230,7 @@ function deckKinds(items) {
 function notTheDeck(deck, items, kinds) {
   const n = items.length;
   if (!deck || typeof deck !== "object" || typeof deck.length !== "number") {
-    return `it returned ${typeof deck === "string" ? JSON.stringify(deck) : String(deck)}, not an array`;
+    return `it returned ${valueWords(deck)}, not an array`;
   }
   if (deck.length !== n) {
     return `it returned ${deck.length} cards instead of ${n} (${deck.length < n ? "it lost" : "it added"} ` +
@@ -217,7 +240,7 @@ function notTheDeck(deck, items, kinds) {
   for (let i = 0; i < n; i++) {
     const k = kinds.kindOf.get(deck[i]);
     if (k === undefined) {
-      return `${typeof deck[i] === "string" ? JSON.stringify(deck[i]) : String(deck[i])} at position ${i} is not ` +
+      return `${valueWords(deck[i])} at position ${i} is not ` +
         `one of the deck's cards: ${shown(deck)}`;
     }
     if (++held[k] > kinds.copies[k]) {
@@ -298,31 +321,51 @@ function runShuffleChunk(session, shuffle, chunk, trials, random, memory, onBatc
 /**
  * What a sampler request hands the user's function, from the request
  * `asked` (the Form's text fields, which the library has already read and
- * accepted): `pick` (whether it is a weighted pick), `weights` (numbers),
- * `k` and the function's `name`.
+ * accepted): `pick` (whether it is a weighted pick), `weights` (numbers;
+ * n ones for uniform picks of `n` items given without weights), `k`, the
+ * `base` items are numbered from (0 or 1) and the function's `name`.
  */
-function samplerArgs(asked) {
-  const pick = asked.holds === "pick";
+function samplerArgs(asked, n) {
+  const pick = asked.holds === "pick", weights = String(asked.weights).trim();
   return {
     pick,
     name: pick ? "pick" : "sample",
-    weights: pick ? String(asked.weights).split(",").map(w => Number(w.trim())) : [],
+    weights: !pick ? [] : weights === "" ? new Array(n).fill(1) : weights.split(",").map(w => Number(w.trim())),
     k: pick ? 1 : Number(asked.k),
+    base: String(asked.base).trim() === "1" ? 1 : 0,
   };
 }
 
 /**
+ * Counts `lines` (draws `done` + 1 on, one per line) into `session`; the
+ * library's refusal of a line as a UserError naming its draw.
+ */
+function countDrawn(session, lines, done, name) {
+  try {
+    session.countText(lines.join("\n") + "\n");
+  } catch (e) {
+    // The library names the line of the batch it refused (`sample:3: …`).
+    const m = /^[^:\n]*:(\d+): ([^]*)$/.exec(messageOf(e));
+    const line = m ? Number(m[1]) : 0;
+    throw new UserError(line >= 1 && line <= lines.length
+      ? `${name} returned [${lines[line - 1].split(" ").join(", ")}] at draw ${done + line}: ${m[2]}`
+      : `${name} returned draws ${done + 1}..${done + lines.length} that the library refuses: ${messageOf(e)}`);
+  }
+}
+
+/**
  * Runs chunk `chunk` of a run of `trials` draws of a sampler:
- * `draw(n, k, random)` returning k distinct items of 0..n-1 (a sample), or
- * `draw(weights, random)` returning one index (a pick), as the request
- * `asked` (the Form's fields) holds; each draw checked and counted into
- * `session` as a text line. `Math.random` is `random` meanwhile;
- * `onBatch(draws)` as for runShuffleChunk. Throws a UserError naming the
- * (1-based) draw that is wrong or throws.
+ * `draw(n, k, random)` returning k distinct items of base..base+n-1 (a
+ * sample), or `draw(weights, random)` returning one index (a pick, from
+ * base), as the request `asked` (the Form's fields) holds; each draw
+ * checked and counted into `session` as a text line. `Math.random` is
+ * `random` meanwhile; `onBatch(draws)` as for runShuffleChunk. Throws a
+ * UserError naming the (1-based) draw that is wrong or throws.
  */
 function runSamplerChunk(session, draw, asked, chunk, trials, random, onBatch) {
   const [first, end] = chunkTrials(chunk, trials);
-  const n = session.n(), { pick, name, weights, k } = samplerArgs(asked);
+  const n = session.n(), { pick, name, weights, k, base } = samplerArgs(asked, n);
+  const last = base + n - 1;
   withMathRandom(random, () => {
     for (let done = first; done < end;) {
       const count = Math.min(BATCH_TRIALS, end - done);
@@ -336,15 +379,14 @@ function runSamplerChunk(session, draw, asked, chunk, trials, random, onBatch) {
         }
         const items = pick ? [r] : r;
         if (!items || typeof items !== "object" || typeof items.length !== "number" || items.length !== k ||
-            !Array.from(items).every(v => Number.isInteger(v) && v >= 0 && v < n) ||
+            !Array.from(items).every(v => Number.isInteger(v) && v >= base && v <= last) ||
             new Set(items).size !== items.length) {
-          throw new UserError(`${name} returned ${pick || !items || typeof items !== "object" ? String(r) : shown(items)} ` +
-            `at draw ${done + t + 1}: ` +
-            (pick ? `expected one index of 0..${n - 1}.` : `expected ${k} distinct items of 0..${n - 1}.`));
+          throw new UserError(`${name} returned ${valueWords(r)} at draw ${done + t + 1}: ` +
+            (pick ? `expected one index of ${base}..${last}.` : `expected ${k} distinct items of ${base}..${last}.`));
         }
         lines[t] = Array.prototype.join.call(items, " ");
       }
-      session.countText(lines.join("\n") + "\n");
+      countDrawn(session, lines, done, name);
       done += count;
       if (onBatch) onBatch(count);
     }

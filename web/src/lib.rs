@@ -135,21 +135,59 @@ impl Session {
         self.0.merge(json).map_err(js)
     }
 
+    /// Asks for the files of the whole report at the end
+    /// ([`session::Session::report`]: report.html and .md beside
+    /// summary.json, the audit's files in its folder) in place of the
+    /// audit's own files, the run dated `epochSeconds` (seconds since
+    /// 1970); what the npm package writes.
+    #[wasm_bindgen(js_name = reportFrom)]
+    pub fn report_from(&mut self, epoch_seconds: f64) {
+        self.0.report_from(epoch_seconds);
+    }
+
     /// The audit of `text`, every deck of the run as lines of the text
     /// format, read whole as the command line reads a file (decks whose
     /// items repeat: a shoe), with its files.
     #[wasm_bindgen(js_name = judgeText)]
     pub fn judge_text(&self, text: &str) -> Result<Shown, JsError> {
         let audit = self.0.judge_whole(text).map_err(js)?;
-        Shown::of(audit.as_ref(), true).map_err(js)
+        self.shown(audit.as_ref(), true)
     }
 
     /// The audit of what was counted, in `seconds`; with `files`, every
     /// file the command line writes for it too (the end of the run).
     pub fn judge(&self, seconds: f64, files: bool) -> Result<Shown, JsError> {
         let audit = self.0.judge(seconds).map_err(js)?;
-        Shown::of(audit.as_ref(), files).map_err(js)
+        self.shown(audit.as_ref(), files)
     }
+}
+
+impl Session {
+    /// What is shown of `audit`; with `files`, the report's files if
+    /// [`reportFrom`](Self::report_from) asked for them, else the audit's
+    /// own ([`own_files`]).
+    fn shown(&self, audit: &dyn Judged, files: bool) -> Result<Shown, JsError> {
+        let written = match files.then(|| self.0.report(audit)) {
+            None => Vec::new(),
+            Some(Some(report)) => report.map_err(js)?,
+            Some(None) => own_files(audit).map_err(js)?,
+        };
+        Ok(Shown::of(audit, written))
+    }
+}
+
+/// `audit`'s `summary.json` and the files the command line writes beside
+/// its report (what the page offers to download).
+fn own_files(audit: &dyn Judged) -> Result<session::Files, String> {
+    let boxed = audit.clone_box();
+    let summary = Summary::of(
+        std::slice::from_ref(&boxed),
+        audit.alpha(),
+        &Default::default(),
+    );
+    let mut written = vec![("summary.json".to_string(), summary.to_json().into_bytes())];
+    written.extend(audit.files().map_err(|e| e.to_string())?);
+    Ok(written)
 }
 
 /// A judged audit, for the page and the npm package: its view (JSON),
@@ -157,7 +195,7 @@ impl Session {
 #[wasm_bindgen]
 pub struct Shown {
     drawn: view::Drawn,
-    files: Vec<(String, Vec<u8>)>,
+    files: session::Files,
     /// Why the audit is not "no bias detected", worded for JavaScript.
     failure: String,
     /// The counts as rows ([`Judged::table`]).
@@ -167,27 +205,16 @@ pub struct Shown {
 }
 
 impl Shown {
-    /// What the page shows of `audit`; with `files`, its `summary.json`
-    /// and the files the command line writes beside its report.
-    fn of(audit: &dyn Judged, files: bool) -> Result<Self, String> {
-        let mut written = Vec::new();
-        if files {
-            let boxed = audit.clone_box();
-            let summary = Summary::of(
-                std::slice::from_ref(&boxed),
-                audit.alpha(),
-                &Default::default(),
-            );
-            written.push(("summary.json".to_string(), summary.to_json().into_bytes()));
-            written.extend(audit.files().map_err(|e| e.to_string())?);
-        }
-        Ok(Shown {
+    /// What the page shows of `audit`, with `files` (none for a live
+    /// look).
+    fn of(audit: &dyn Judged, files: session::Files) -> Self {
+        Shown {
             drawn: view::Drawn::of(audit),
-            files: written,
+            files,
             failure: audit.failure_message(Front::JavaScript),
             table: audit.table(),
             slug: audit.slug(),
-        })
+        }
     }
 }
 

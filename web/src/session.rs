@@ -14,8 +14,12 @@
 use shuffle_audit::audit::{CountBatches, Counts, Judged, Planned, no_progress};
 use shuffle_audit::error::Front;
 use shuffle_audit::ingest::{Batches, Format};
+use shuffle_audit::report::Provenance;
+use shuffle_audit::report::provenance::RunStart;
 use shuffle_audit::request::{Form, choose};
 use shuffle_audit::shuffle::declared_deck;
+use shuffle_audit::study::report_files;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Decks per serial-test triple: binary batches are counted in multiples
 /// of it.
@@ -28,6 +32,10 @@ pub const MAX_BATCH_BYTES: usize = 1 << 20;
 /// The largest n the page's records carry: `u16` records hold 65,536
 /// items.
 pub const MAX_N: usize = 1 << 16;
+
+/// Files by their paths in a report folder (`/`-separated), with their
+/// bytes.
+pub type Files = Vec<(String, Vec<u8>)>;
 
 /// An audit under way.
 pub struct Session {
@@ -49,6 +57,9 @@ pub struct Session {
     /// The counter binary batches are pushed into, made at the first
     /// batch: `None` until then, `Some(None)` when the kind has none.
     batches: Option<Option<CountBatches>>,
+    /// When the run started, once asked for the report's files
+    /// ([`report_from`](Self::report_from)).
+    report: Option<SystemTime>,
 }
 
 impl Session {
@@ -81,7 +92,36 @@ impl Session {
             carried: 0,
             counts: None,
             batches: None,
+            report: None,
         })
+    }
+
+    /// Asks for the files of the report the command line writes
+    /// ([`report`](Self::report)) at the end, the run dated
+    /// `epoch_seconds` (seconds since 1970: WebAssembly has no clock of
+    /// its own).
+    pub fn report_from(&mut self, epoch_seconds: f64) {
+        let since = Duration::try_from_secs_f64(epoch_seconds).unwrap_or_default();
+        self.report = Some(UNIX_EPOCH + since);
+    }
+
+    /// The files of the report of `audit` (report.html and .md,
+    /// summary.json and .csv, comparison.png, the audit's folder), as
+    /// `shuffle-audit audit --report` and Python's `write_report` write
+    /// them, when [`report_from`](Self::report_from) asked for them.
+    pub fn report(&self, audit: &dyn Judged) -> Option<Result<Files, String>> {
+        let start = RunStart {
+            time: self.report?,
+            commit: None,
+            dirty: None,
+        };
+        let call = format!(
+            "shuffle-audit (JavaScript) audit of {}, seed {}",
+            audit.subject(),
+            audit.planned().recorded()["seed"]
+        );
+        let provenance = Provenance::of(&start, call.clone(), vec![call]);
+        Some(report_files(audit.clone_box(), provenance).map_err(|e| e.to_string()))
     }
 
     /// What the library resolved: the kind, subject, n and trials.
@@ -266,5 +306,43 @@ impl Session {
             .map_err(|e| e.to_string())?;
         judged.find(1);
         Ok(judged)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report's files are the command line's (the HTML and Markdown
+    /// beside the summary, the audit's files in its folder), dated as
+    /// asked; without asking there are none.
+    #[test]
+    fn the_report_is_written_as_the_command_line_writes_it_when_asked() {
+        let form = Form {
+            holds: "pick".to_string(),
+            name: "coin".to_string(),
+            weights: "1,1".to_string(),
+            base: "0".to_string(),
+            trials: "100".to_string(),
+            ..Form::default()
+        };
+        let mut session = Session::new(&form, None, &[]).expect("a good form");
+        session.count_text(&"0\n1\n".repeat(50)).expect("picks");
+        let audit = session.judge(1.0).expect("counted");
+        assert!(session.report(audit.as_ref()).is_none());
+        session.report_from(1_764_000_000.0);
+        let files = session
+            .report(audit.as_ref())
+            .expect("asked")
+            .expect("written");
+        let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+        for name in ["summary.json", "summary.csv", "report.html", "report.md"] {
+            assert!(names.contains(&name), "{names:?}");
+        }
+        assert!(names.iter().any(|n| n.starts_with("coin/")), "{names:?}");
+        let markdown = &files.iter().find(|(n, _)| n == "report.md").unwrap().1;
+        let markdown = String::from_utf8_lossy(markdown);
+        assert!(markdown.contains("2025-11-24T16:00:00Z"), "{markdown}");
+        assert!(markdown.contains("audit of coin, seed"), "{markdown}");
     }
 }

@@ -328,8 +328,18 @@ class Result:
     def failure_message(self) -> str:
         """Why the audit is not "no bias detected", in the words of Rust's
         ``assert_fair`` (the decisive test, its p and the largest deviation,
-        or the trials an inconclusive run needs)."""
+        or the trials an inconclusive run needs); ``""`` when no bias was
+        detected."""
+        if self.passed:
+            return ""
         return self._native.failure_message()
+
+    @property
+    def trials_for_verdict(self) -> Optional[int]:
+        """For an inconclusive run, the trials a run needs for a verdict
+        (``trials=`` that many gives one); ``None`` otherwise."""
+        trials = self._entry.get("trials_for_verdict")
+        return None if trials is None else int(trials)
 
     def heatmap_png(self) -> bytes:
         """The report's heatmap (a sampler's inclusion chart) as PNG bytes."""

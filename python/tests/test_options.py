@@ -2,7 +2,7 @@
 value, as the command line refuses its flags (the library reads them);
 each test reproduces a defect a new user found (weights as a string split
 into characters, a sampler's k ignored or a Rust panic, TypeErrors naming
-an internal field)."""
+an internal field, a passing run's failure message)."""
 
 from __future__ import annotations
 
@@ -116,3 +116,15 @@ def test_draws_already_made_of_another_k_than_declared_are_refused():
     # Without k, the first draw says it.
     assert sa.audit_samples([[0, 1], [2, 3]] * 50, 10, progress=False).trials == 100
 
+
+def test_a_passing_runs_failure_message_is_empty_and_trials_for_verdict_is_stated():
+    passed = sa.audit(durstenfeld, 6, trials=20_000, seed=2, progress=False)
+    assert passed.verdict == "no bias detected"
+    assert passed.failure_message == ""
+    assert passed.trials_for_verdict is None
+    small = sa.audit(durstenfeld, 10, trials=200, seed=2, progress=False)
+    assert small.verdict == "inconclusive"
+    assert small.trials_for_verdict > 200
+    assert f"trials={small.trials_for_verdict}" in small.failure_message
+    rerun = sa.audit(durstenfeld, 10, trials=small.trials_for_verdict, seed=2, progress=False)
+    assert rerun.verdict != "inconclusive"

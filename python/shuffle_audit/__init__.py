@@ -489,8 +489,8 @@ def merge(shards: Iterable[Union[Shard, bytes, bytearray, memoryview]]) -> Resul
     so the result is that of the same call without ``shard=`` (the same
     counts, tests, p-values and verdict). Raises ``ValueError`` naming the
     shard (by its place in ``shards``) for a shard missing, one given
-    twice, a shard of another run (another seed, n, trials, function name
-    or test) and bytes that are not a shard."""
+    twice, a shard of another run (another seed, n, trials, function name,
+    test or ``rng``) and bytes that are not a shard."""
     items = [
         bytes(s) if isinstance(s, (bytearray, memoryview)) else getattr(s, "_native", s)
         for s in shards

@@ -468,7 +468,10 @@ pub fn audit_shuffle(
     let shard = shard_of(shard)?;
     let asked = Asked::read(asked)?;
     let (seed, name) = (asked.seed()?, asked.form.name.clone());
-    let from = format!("shuffled by a Python function, a generator per chunk seeded from {seed}");
+    let from = format!(
+        "shuffled by a Python function, a generator per chunk ({}) seeded from {seed}",
+        maker_name(make_rng.bind(py))
+    );
     let call = python_call(&name, seed, shard);
     let (planned, budget, alpha) = planned(asked.request(Feed::Drawn { from })?)?;
     let n = planned.n();
@@ -518,7 +521,10 @@ pub fn audit_draws(
     let shard = shard_of(shard)?;
     let asked = Asked::read(asked)?;
     let seed = asked.seed()?;
-    let from = format!("drawn by a Python function, a generator per chunk seeded from {seed}");
+    let from = format!(
+        "drawn by a Python function, a generator per chunk ({}) seeded from {seed}",
+        maker_name(make_rng.bind(py))
+    );
     let call = python_call(&asked.form.name, seed, shard);
     let mut request = asked.request(Feed::Drawn { from })?;
     let pick = request.holds == Some(Holds::Pick);
@@ -542,6 +548,26 @@ pub fn audit_draws(
         },
     )?;
     drawn.into_py(py)
+}
+
+/// What makes a run's generators (`random.Random`,
+/// `numpy.random._generator.default_rng`, a function of the seed), as the
+/// run's record states it: shards drawn with other generators are not
+/// shards of one run, and the library's merge refuses them.
+fn maker_name(make_rng: &Bound<'_, PyAny>) -> String {
+    let attr = |name: &str| {
+        make_rng
+            .getattr(name)
+            .and_then(|a| a.extract::<String>())
+            .ok()
+    };
+    match (attr("__module__"), attr("__qualname__")) {
+        (Some(module), Some(name)) => format!("{module}.{name}"),
+        (None, Some(name)) => name,
+        _ => make_rng
+            .repr()
+            .map_or_else(|_| "?".to_string(), |r| r.to_string()),
+    }
 }
 
 /// How a run of a Python function is named in its tally file and report.

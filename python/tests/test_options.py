@@ -128,3 +128,9 @@ def test_a_passing_runs_failure_message_is_empty_and_trials_for_verdict_is_state
     assert f"trials={small.trials_for_verdict}" in small.failure_message
     rerun = sa.audit(durstenfeld, 10, trials=small.trials_for_verdict, seed=2, progress=False)
     assert rerun.verdict != "inconclusive"
+
+
+def test_cards_for_a_function_of_another_n_is_refused_in_pythons_words():
+    with pytest.raises(ValueError, match=r"^categories=cards: your function's decks hold the items 0\.\.4") as raised:
+        sa.audit(never_called, 5, categories="cards", progress=False)
+    assert "--categories" not in str(raised.value)

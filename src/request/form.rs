@@ -178,6 +178,35 @@ mod tests {
     }
 
     #[test]
+    fn cards_for_a_functions_deck_not_of_52_are_refused_in_the_fronts_words() {
+        // Once refused only while reading, in the command line's words
+        // (`--categories cards: ...`), whatever the front.
+        for (front, want) in [
+            (
+                Front::Python,
+                "categories=cards: your function's decks hold the items 0..4",
+            ),
+            (
+                Front::JavaScript,
+                "categories: cards: your function's decks hold the items 0..4",
+            ),
+        ] {
+            let f = Form {
+                categories: "cards".into(),
+                ..form("5", "", "")
+            };
+            let e = f.request(front).and_then(|r| r.resolve()).unwrap_err();
+            assert!(e.to_string().starts_with(want), "{e}");
+            assert!(e.to_string().contains("deck"), "{e}");
+        }
+        let f = Form {
+            categories: "cards".into(),
+            ..form("52", "", "")
+        };
+        assert!(f.request(Front::Python).and_then(|r| r.resolve()).is_ok());
+    }
+
+    #[test]
     fn a_function_without_n_or_a_deck_is_refused_naming_both() {
         // A function's decks are made by the front: there is no input to
         // take n from (this once reached the engine with n = 0).

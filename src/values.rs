@@ -56,8 +56,22 @@ pub fn check_trials(trials: u64) -> Result<u64> {
 }
 
 /// Reads and checks a number of trials (count syntax).
+#[cfg(feature = "cli")]
 pub fn parse_trials(text: &str) -> Result<u64> {
     check_trials(parse_count(text)?)
+}
+
+/// Reads a number of trials given as the option `what` (a form's
+/// `trials` or `max_trials` field) as `--trials` is read, a refusal naming
+/// `what` (`bad trials '1.5': must be a whole number`).
+pub fn parse_trials_of(text: &str, what: Opt) -> Result<u64> {
+    let trials = parse_count(text).map_err(|e| renamed(e, what.key()).about(what))?;
+    if trials == 0 {
+        return Err(
+            Error::out_of_range(format!("{} must be at least 1 (got 0)", what.key())).about(what),
+        );
+    }
+    Ok(trials)
 }
 
 /// Reads a seed written like a count (`7`, `1e3`, `20_261_121`): any whole

@@ -28,7 +28,9 @@ chunks of 65,536 trials, chunk c with a fresh generator seeded from the
 seed and c (chunk 0 with the seed itself), as the command line's engine
 draws its chunks. Bad input raises ``ValueError``
 in the command line's words. Ctrl-C stops any audit within a second
-(``KeyboardInterrupt``; nothing is kept or written), and a run longer than
+(``KeyboardInterrupt``; nothing is kept or written; a function that never
+returns gets ``KeyboardInterrupt`` too, and one blocked in C is left to
+end on its own after half a second), and a run longer than
 about two seconds shows a progress bar where tqdm is installed
 (``progress=False`` silences it; ``progress=f`` calls ``f(done, total)``).
 """
@@ -96,8 +98,8 @@ def _asked(
     alpha: float = DEFAULT_ALPHA,
     tests: Optional[Union[str, Sequence[str]]] = None,
     categories: Optional[str] = None,
-    order: Optional[Sequence[Any]] = None,
-    weights: Optional[Sequence[Any]] = None,
+    order: Optional[Union[str, Sequence[Any]]] = None,
+    weights: Optional[Union[str, Sequence[Any]]] = None,
     base: Optional[int] = None,
     k: Optional[int] = None,
     until_decisive: bool = False,
@@ -106,7 +108,9 @@ def _asked(
 ) -> dict:
     """What a call asked, as the library's request reads it: every default,
     check and refusal is the library's (the command line's too), worded for
-    Python (``trials=4629``)."""
+    Python (``trials=4629``). ``weights`` and ``order`` are a list, or a
+    string of items separated by commas as ``--weights`` and ``--order``
+    take them."""
     if tests is not None and not isinstance(tests, str):
         tests = ",".join(str(t) for t in tests)
     return {
@@ -118,8 +122,8 @@ def _asked(
         "alpha": alpha,
         "tests": tests,
         "categories": categories,
-        "order": None if order is None else [str(x) for x in order],
-        "weights": None if weights is None else list(weights),
+        "order": order,
+        "weights": weights,
         "base": base,
         "k": k,
         "until_decisive": bool(until_decisive),
@@ -189,7 +193,7 @@ def default_sample_trials(
     k: int = 1,
     *,
     ordered: bool = False,
-    weights: Optional[Sequence[Any]] = None,
+    weights: Optional[Union[str, Sequence[Any]]] = None,
     alpha: float = DEFAULT_ALPHA,
 ) -> int:
     """Samples (or picks) a default audit of k of ``n`` runs; with
@@ -324,8 +328,18 @@ class Result:
     def failure_message(self) -> str:
         """Why the audit is not "no bias detected", in the words of Rust's
         ``assert_fair`` (the decisive test, its p and the largest deviation,
-        or the trials an inconclusive run needs)."""
+        or the trials an inconclusive run needs); ``""`` when no bias was
+        detected."""
+        if self.passed:
+            return ""
         return self._native.failure_message()
+
+    @property
+    def trials_for_verdict(self) -> Optional[int]:
+        """For an inconclusive run, the trials a run needs for a verdict
+        (``trials=`` that many gives one); ``None`` otherwise."""
+        trials = self._entry.get("trials_for_verdict")
+        return None if trials is None else int(trials)
 
     def heatmap_png(self) -> bytes:
         """The report's heatmap (a sampler's inclusion chart) as PNG bytes."""
@@ -475,8 +489,8 @@ def merge(shards: Iterable[Union[Shard, bytes, bytearray, memoryview]]) -> Resul
     so the result is that of the same call without ``shard=`` (the same
     counts, tests, p-values and verdict). Raises ``ValueError`` naming the
     shard (by its place in ``shards``) for a shard missing, one given
-    twice, a shard of another run (another seed, n, trials, function name
-    or test) and bytes that are not a shard."""
+    twice, a shard of another run (another seed, n, trials, function name,
+    test or ``rng``) and bytes that are not a shard."""
     items = [
         bytes(s) if isinstance(s, (bytearray, memoryview)) else getattr(s, "_native", s)
         for s in shards
@@ -624,7 +638,7 @@ def audit_orders(
     *,
     n: Optional[int] = None,
     trials: Optional[int] = None,
-    order: Optional[Sequence[Any]] = None,
+    order: Optional[Union[str, Sequence[Any]]] = None,
     name: str = "decks",
     seed: int = DEFAULT_SEED,
     alpha: float = DEFAULT_ALPHA,
@@ -644,7 +658,7 @@ def audit_orders(
 
     A numpy array and the same decks as a list give the same answer.
     ``trials`` reads only the first decks; ``order`` is the starting order
-    (``--order``); ``tests`` and ``categories`` are :func:`audit`'s;
+    (``--order``: a list of items, or a string of them separated by commas); ``tests`` and ``categories`` are :func:`audit`'s;
     ``seed`` drives the Monte Carlo p-values of sparse tables. Output
     already made is audited as it is (no ``until_decisive``)."""
     asked = _asked(
@@ -660,7 +674,7 @@ def _sampler(
     holds: str,
     n: Optional[int],
     k: Optional[int],
-    weights: Optional[Sequence[Any]],
+    weights: Optional[Union[str, Sequence[Any]]],
     trials: Optional[int],
     seed: int,
     alpha: float,
@@ -730,7 +744,7 @@ def audit_samples(
 def audit_picks(
     picker_or_draws: Any,
     *,
-    weights: Optional[Sequence[Any]] = None,
+    weights: Optional[Union[str, Sequence[Any]]] = None,
     n: Optional[int] = None,
     trials: Optional[int] = None,
     seed: int = DEFAULT_SEED,
@@ -747,7 +761,8 @@ def audit_picks(
     0..N-1 (``base=1``: 1..N), or picks already made (an iterable of
     items), against ``weights`` (item i with probability ``weights[i] /
     sum(weights)``: whole numbers, or proportions such as ``[0.1, 0.9]``,
-    read as the command line reads them), or uniform over ``n`` items
+    read as the command line reads them; or a string of them separated by
+    commas, as ``--weights`` takes it: ``"10,30"``), or uniform over ``n`` items
     without weights. ``rng``, ``until_decisive``, ``max_trials``,
     ``progress`` and ``shard`` are :func:`audit_samples`'."""
     return _sampler(
@@ -787,7 +802,7 @@ def assert_fair_sample(
 
 def assert_fair_picks(
     picker: Callable[[Any], int],
-    weights: Sequence[Any],
+    weights: Union[str, Sequence[Any]],
     *,
     trials: Optional[int] = None,
     seed: int = DEFAULT_SEED,

@@ -29,8 +29,8 @@ class Asked(TypedDict):
     alpha: float
     tests: Optional[str]
     categories: Optional[str]
-    order: Optional[list[str]]
-    weights: Optional[list[Any]]
+    order: Optional[Union[str, list[Any]]]
+    weights: Optional[Union[str, list[Any]]]
     base: Optional[int]
     k: Optional[int]
     until_decisive: bool

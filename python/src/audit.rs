@@ -6,18 +6,18 @@
 use crate::errors::to_py;
 use crate::feeds::{self, Element, Generators, Records};
 use crate::shard::Shard;
-use crate::watch::{Control, Stoppable, watched};
+use crate::watch::{Control, Stoppable, watched, watched_in_place};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt};
-use shuffle_audit::audit::{ALL_TRIALS, ChunkRange, Feed, Judged, Planned};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString};
+use shuffle_audit::audit::{ALL_TRIALS, ChunkRange, DEFAULT_SEED, Feed, Judged, Planned};
 use shuffle_audit::error::Front;
 use shuffle_audit::experiment::record::RunStart;
 use shuffle_audit::ingest::Format;
 use shuffle_audit::ingest::samples::Base;
 use shuffle_audit::report::{Provenance, format_p};
-use shuffle_audit::request::{Holds, Request};
+use shuffle_audit::request::{Form, Holds, Request};
 use shuffle_audit::shard::{Shard as ShardOf, TallyFile, drawn};
 use shuffle_audit::shuffle::{Deck, declared_deck};
 use shuffle_audit::study::{Study, Summary};
@@ -108,47 +108,147 @@ impl Audit {
     }
 }
 
-/// What Python asked, in the words of its keyword arguments (a dict of
-/// them), before the library reads it: a request worded for Python.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
+/// What Python asked (a dict of its keyword arguments), as the library
+/// reads a form: every number and list handed over as the text the
+/// command line reads for the same flag, so that every default, check and
+/// refusal is the library's, worded for Python (`bad seed '-1': ...`).
+/// Only Python's own syntax is read here: a value of the wrong Python
+/// type is a `TypeError` naming the option and the value.
 pub struct Asked {
-    n: Option<i64>,
-    trials: Option<i64>,
-    seed: u64,
-    alpha: f64,
-    name: String,
-    tests: Option<String>,
-    categories: Option<String>,
+    form: Form,
+    /// A starting order given as a list (its items as they are).
     order: Option<Vec<String>>,
-    weights: Option<Vec<Py<PyAny>>>,
-    base: Option<u8>,
-    k: Option<i64>,
-    holds: String,
     until_decisive: bool,
-    max_trials: Option<i64>,
-    deck: Option<String>,
 }
 
-/// A count Python gave (`n`, `trials`, `k`): a negative one is refused in
-/// the library's words, naming the value.
-fn count(what: &str, value: Option<i64>, least: i64) -> PyResult<Option<usize>> {
-    match value {
-        Some(v) if v < 0 => Err(PyValueError::new_err(format!(
-            "{what} = {v} is too small: {what} must be at least {least}"
-        ))),
-        Some(v) => Ok(Some(v as usize)),
-        None => Ok(None),
+/// `dict[key]`, `None` when absent.
+fn item<'py>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    Ok(dict.get_item(key)?.filter(|v| !v.is_none()))
+}
+
+/// The `TypeError` for `value` given as `key`, which should be `what`.
+fn wrong_type(key: &str, value: &Bound<'_, PyAny>, what: &str) -> PyErr {
+    let shown = value
+        .repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string());
+    PyTypeError::new_err(format!("{key}: {shown} is not {what}"))
+}
+
+/// A whole number (an `int`, or anything with `__index__`, not a
+/// `bool`) as its decimal text, for the library to read and check.
+fn whole(dict: &Bound<'_, PyDict>, key: &str) -> PyResult<String> {
+    let Some(value) = item(dict, key)? else {
+        return Ok(String::new());
+    };
+    let index = match value.is_instance_of::<PyBool>() {
+        true => None,
+        false => value.call_method0("__index__").ok(),
+    };
+    match index {
+        Some(int) => Ok(int.str()?.to_string()),
+        None => Err(wrong_type(key, &value, "a whole number (an int)")),
+    }
+}
+
+/// A text option (`tests`, `deck`, `categories`, ...) as given.
+fn text(dict: &Bound<'_, PyDict>, key: &str) -> PyResult<String> {
+    match item(dict, key)? {
+        None => Ok(String::new()),
+        Some(value) => match value.downcast::<PyString>() {
+            Ok(s) => Ok(s.to_string()),
+            Err(_) => Err(wrong_type(key, &value, "a string")),
+        },
+    }
+}
+
+impl Asked {
+    /// What the dict `asked` asks; a value of the wrong Python type is a
+    /// `TypeError` naming its key and the value (`n: 10.0 is not a whole
+    /// number (an int)`).
+    fn read(asked: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let dict = asked.downcast::<PyDict>()?;
+        let alpha = match item(dict, "alpha")? {
+            None => String::new(),
+            Some(a) if a.is_instance_of::<PyBool>() => {
+                return Err(wrong_type("alpha", &a, "a number"));
+            }
+            Some(a) if a.is_instance_of::<PyFloat>() || a.is_instance_of::<PyInt>() => {
+                a.str()?.to_string()
+            }
+            Some(a) => return Err(wrong_type("alpha", &a, "a number")),
+        };
+        let weights = match item(dict, "weights")? {
+            None => String::new(),
+            Some(w) if w.is_instance_of::<PyString>() => w.to_string(),
+            Some(w) => weights_text(&w)?,
+        };
+        let (order, order_text) = match item(dict, "order")? {
+            None => (None, String::new()),
+            Some(o) if o.is_instance_of::<PyString>() => (None, o.to_string()),
+            Some(o) => {
+                let items = o
+                    .try_iter()
+                    .map_err(|_| wrong_type("order", &o, "a list of items or a string"))?
+                    .map(|x| Ok(x?.str()?.to_string()))
+                    .collect::<PyResult<Vec<String>>>()?;
+                (Some(items), String::new())
+            }
+        };
+        Ok(Asked {
+            form: Form {
+                holds: text(dict, "holds")?,
+                name: text(dict, "name")?,
+                from: String::new(),
+                n: whole(dict, "n")?,
+                k: whole(dict, "k")?,
+                trials: whole(dict, "trials")?,
+                max_trials: whole(dict, "max_trials")?,
+                seed: whole(dict, "seed")?,
+                weights,
+                base: whole(dict, "base")?,
+                alpha,
+                tests: text(dict, "tests")?,
+                categories: text(dict, "categories")?,
+                deck: text(dict, "deck")?,
+                order: order_text,
+            },
+            order,
+            until_decisive: item(dict, "until_decisive")?
+                .is_some_and(|u| u.is_truthy().unwrap_or(false)),
+        })
+    }
+
+    /// The request Python made, read by the library (a refusal is a
+    /// `ValueError` in its words), of the subject `feed` gives.
+    fn request(&self, feed: Feed) -> PyResult<Request> {
+        let request = self.form.request(Front::Python).map_err(to_py)?;
+        Ok(Request {
+            feed: Some(feed),
+            order: self.order.clone().or(request.order),
+            until_decisive: self.until_decisive,
+            ..request
+        })
+    }
+
+    /// The seed asked (the library's default when none was).
+    fn seed(&self) -> PyResult<u64> {
+        Ok(self
+            .request(Feed::Given {
+                from: String::new(),
+            })?
+            .seed
+            .unwrap_or(DEFAULT_SEED))
     }
 }
 
 /// Weights as Python gives them (ints, or floats read as proportions, as
 /// the command line reads decimals), written as the library reads them.
-fn weights_text(py: Python<'_>, weights: &[Py<PyAny>]) -> PyResult<String> {
+fn weights_text(weights: &Bound<'_, PyAny>) -> PyResult<String> {
     let words = weights
-        .iter()
+        .try_iter()
+        .map_err(|_| wrong_type("weights", weights, "a list of weights or a string"))?
         .map(|w| {
-            let w = w.bind(py);
+            let w = w?;
             if w.is_instance_of::<PyBool>() {
                 Err(PyValueError::new_err(format!(
                     "weight {w} is not a number: weights are whole numbers or proportions"
@@ -166,63 +266,57 @@ fn weights_text(py: Python<'_>, weights: &[Py<PyAny>]) -> PyResult<String> {
     Ok(words.join(","))
 }
 
-/// The library's resolution of what Python asked, for `feed`: the one
-/// spec to read for, and the trial budget of a sequential audit when
-/// `until_decisive` was asked.
-fn planned(py: Python<'_>, asked: Asked, feed: Feed) -> PyResult<(Box<dyn Planned>, Option<u64>)> {
-    let holds = Holds::parse(&asked.holds).map_err(to_py)?;
-    let base = match asked.base {
-        None => None,
-        Some(b) => Some(Base::parse(&b.to_string()).map_err(to_py)?),
-    };
-    let request = Request {
-        front: Front::Python,
-        feed: Some(feed),
-        holds: Some(holds),
-        name: Some(asked.name),
-        order: asked.order,
-        base,
-        k: count("k", asked.k, 1)?,
-        n: count("n", asked.n, 2)?,
-        trials: count("trials", asked.trials, 1)?.map(|t| t as u64),
-        until_decisive: asked.until_decisive,
-        max_trials: count("max_trials", asked.max_trials, 1)?.map(|t| t as u64),
-        seed: Some(asked.seed),
-        alpha: Some(asked.alpha),
-        tests: asked.tests,
-        categories: asked.categories,
-        deck: asked.deck,
-        weights: match &asked.weights {
-            Some(w) => Some(weights_text(py, w)?),
-            None => None,
-        },
-        ..Request::default()
-    };
+/// The library's resolution of `request`: the one spec to read for, the
+/// trial budget of a sequential audit when `until_decisive` was asked,
+/// and the significance level.
+fn planned(request: Request) -> PyResult<(Box<dyn Planned>, Option<u64>, f64)> {
     let resolved = request.resolve().map_err(to_py)?;
+    let alpha = resolved.alpha;
     let planned = resolved
         .audits
         .into_iter()
         .next()
         .expect("an outside subject resolves to one audit");
-    Ok((planned, resolved.until_decisive))
+    Ok((planned, resolved.until_decisive, alpha))
 }
 
-/// Reads `reader` (of `rows` trials, when known before the read) for
+/// Reads `reader` (what Python hands over, read by calling Python) for
 /// `planned` on a worker thread, watched from this one (Ctrl-C stops it,
 /// `progress(done, total)` hears of it: see [`watched`]), and judges it
 /// alone.
 fn judged(
     py: Python<'_>,
-    planned: &dyn Planned,
-    reader: impl Read + Send,
-    rows: Option<u64>,
+    planned: Box<dyn Planned>,
+    reader: impl Read + Send + 'static,
     format: Format,
     alpha: f64,
     control: &Arc<Control>,
 ) -> PyResult<Audit> {
     let mut reader = Stoppable::new(reader, control.clone());
-    let total = Some(planned.trials().min(rows.unwrap_or(ALL_TRIALS))).filter(|&t| t != ALL_TRIALS);
-    let read = watched(py, control, total, || {
+    let total = Some(planned.trials()).filter(|&t| t != ALL_TRIALS);
+    let counter = control.clone();
+    let read = watched(py, control, total, move || {
+        planned.read_given(&mut reader, format, alpha, false, &|t| counter.counted(t))
+    })?;
+    Ok(Audit {
+        audit: control.outcome(read)?,
+    })
+}
+
+/// [`judged`] for a `reader` of an array read in place (of `rows` trials),
+/// which never calls Python ([`watched_in_place`]).
+fn judged_in_place(
+    py: Python<'_>,
+    planned: &dyn Planned,
+    reader: impl Read + Send,
+    rows: u64,
+    format: Format,
+    alpha: f64,
+    control: &Arc<Control>,
+) -> PyResult<Audit> {
+    let mut reader = Stoppable::new(reader, control.clone());
+    let total = Some(planned.trials().min(rows)).filter(|&t| t != ALL_TRIALS);
+    let read = watched_in_place(py, control, total, || {
         planned.read_given(&mut reader, format, alpha, false, &|t| control.counted(t))
     })?;
     Ok(Audit {
@@ -278,7 +372,7 @@ pub fn judge_file(file: TallyFile, call: String) -> shuffle_audit::Result<Box<dy
 /// trials being a run of their own seeded as the library seeds the look.
 /// Watched from this thread as [`judged`] is.
 #[allow(clippy::too_many_arguments)]
-fn drawn<R: Read + Send>(
+fn drawn<R: Read + Send + 'static>(
     py: Python<'_>,
     (planned, budget): (Box<dyn Planned>, Option<u64>),
     format: Format,
@@ -286,12 +380,13 @@ fn drawn<R: Read + Send>(
     shard: Option<ShardOf>,
     call: String,
     control: &Arc<Control>,
-    reader: impl Fn(Generators) -> R + Send + Sync,
+    reader: impl Fn(Generators) -> R + Send + Sync + 'static,
 ) -> PyResult<Drawn> {
-    let count = |t| control.counted(t);
+    let counter = control.clone();
+    let count = move |t| counter.counted(t);
     let size = planned.chunks().size;
     if let (Some(max), None) = (budget, shard) {
-        let read = watched(py, control, Some(max), || {
+        let read = watched(py, control, Some(max), move || {
             planned.read_until_decisive(
                 alpha,
                 max,
@@ -347,11 +442,12 @@ fn shard_of(shard: Option<(i64, i64)>) -> PyResult<Option<ShardOf>> {
 /// The trials a default audit runs (what n needs for a verdict), as the
 /// library decides them for what Python asks.
 #[pyfunction]
-pub fn default_trials(py: Python<'_>, asked: Asked) -> PyResult<u64> {
+pub fn default_trials(asked: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let asked = Asked::read(asked)?;
     let feed = Feed::Drawn {
         from: String::new(),
     };
-    Ok(planned(py, asked, feed)?.0.trials())
+    Ok(planned(asked.request(feed)?)?.0.trials())
 }
 
 /// Audits `shuffle(deck, rng)`, a shuffle written in Python, over fresh
@@ -365,36 +461,41 @@ pub fn audit_shuffle(
     py: Python<'_>,
     shuffle: Py<PyAny>,
     make_rng: Py<PyAny>,
-    asked: Asked,
+    asked: &Bound<'_, PyAny>,
     shard: Option<(i64, i64)>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let shard = shard_of(shard)?;
-    let (alpha, seed, name) = (asked.alpha, asked.seed, asked.name.clone());
-    let from = format!("shuffled by a Python function, a generator per chunk seeded from {seed}");
+    let asked = Asked::read(asked)?;
+    let (seed, name) = (asked.seed()?, asked.form.name.clone());
+    let from = format!(
+        "shuffled by a Python function, a generator per chunk ({}) seeded from {seed}",
+        maker_name(make_rng.bind(py))
+    );
     let call = python_call(&name, seed, shard);
-    let planned = planned(py, asked, Feed::Drawn { from })?;
-    let n = planned.0.n();
+    let (planned, budget, alpha) = planned(asked.request(Feed::Drawn { from })?)?;
+    let n = planned.n();
     // A declared deck (a shoe) is handed to the function as its cards.
-    let cards = declared_deck(planned.0.as_ref()).map(Deck::relabel);
+    let cards = declared_deck(planned.as_ref()).map(Deck::relabel);
     let control = Control::new(progress);
     let shuffler: feeds::Drawer = Arc::new((shuffle, make_rng));
+    let stops = control.clone();
     let drawn = drawn(
         py,
-        planned,
+        (planned, budget),
         Format::U32,
         alpha,
         shard,
         call,
         &control,
-        |chunks| {
+        move |chunks| {
             let cards = cards.clone();
             feeds::decks_shuffled(
                 shuffler.clone(),
                 n,
                 chunks,
                 name.clone(),
-                control.clone(),
+                stops.clone(),
                 cards,
             )
         },
@@ -413,32 +514,60 @@ pub fn audit_draws(
     py: Python<'_>,
     draw: Py<PyAny>,
     make_rng: Py<PyAny>,
-    mut asked: Asked,
+    asked: &Bound<'_, PyAny>,
     shard: Option<(i64, i64)>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let shard = shard_of(shard)?;
-    let (alpha, seed) = (asked.alpha, asked.seed);
-    let pick = asked.holds == "pick";
+    let asked = Asked::read(asked)?;
+    let seed = asked.seed()?;
+    let from = format!(
+        "drawn by a Python function, a generator per chunk ({}) seeded from {seed}",
+        maker_name(make_rng.bind(py))
+    );
+    let call = python_call(&asked.form.name, seed, shard);
+    let mut request = asked.request(Feed::Drawn { from })?;
+    let pick = request.holds == Some(Holds::Pick);
     // Each chunk is read alone: the numbering is fixed before, not left to
     // whichever chunk first holds 0 or N.
-    asked.base.get_or_insert(0);
-    let from = format!("drawn by a Python function, a generator per chunk seeded from {seed}");
-    let call = python_call(&asked.name, seed, shard);
-    let planned = planned(py, asked, Feed::Drawn { from })?;
+    request.base.get_or_insert(Base::Zero);
+    let (planned, budget, alpha) = planned(request)?;
     let control = Control::new(progress);
     let drawer: feeds::Drawer = Arc::new((draw, make_rng));
     let drawn = drawn(
         py,
-        planned,
+        (planned, budget),
         Format::Text,
         alpha,
         shard,
         call,
         &control,
-        |chunks| feeds::lines_drawn(drawer.clone(), chunks, pick, control.clone()),
+        {
+            let stops = control.clone();
+            move |chunks| feeds::lines_drawn(drawer.clone(), chunks, pick, stops.clone())
+        },
     )?;
     drawn.into_py(py)
+}
+
+/// What makes a run's generators (`random.Random`,
+/// `numpy.random._generator.default_rng`, a function of the seed), as the
+/// run's record states it: shards drawn with other generators are not
+/// shards of one run, and the library's merge refuses them.
+fn maker_name(make_rng: &Bound<'_, PyAny>) -> String {
+    let attr = |name: &str| {
+        make_rng
+            .getattr(name)
+            .and_then(|a| a.extract::<String>())
+            .ok()
+    };
+    match (attr("__module__"), attr("__qualname__")) {
+        (Some(module), Some(name)) => format!("{module}.{name}"),
+        (None, Some(name)) => name,
+        _ => make_rng
+            .repr()
+            .map_or_else(|_| "?".to_string(), |r| r.to_string()),
+    }
 }
 
 /// How a run of a Python function is named in its tally file and report.
@@ -461,17 +590,18 @@ fn python_call(name: &str, seed: u64, shard: Option<ShardOf>) -> String {
 pub fn audit_given(
     py: Python<'_>,
     given: &Bound<'_, PyAny>,
-    asked: Asked,
+    asked: &Bound<'_, PyAny>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
-    let alpha = asked.alpha;
-    let pick = asked.holds == "pick";
-    let deck = asked.holds == "deck";
     let from = "handed over from Python".to_string();
+    let asked = Asked::read(asked)?;
+    let request = asked.request(Feed::Given { from })?;
+    let pick = request.holds == Some(Holds::Pick);
+    let deck = matches!(request.holds, None | Some(Holds::Deck));
     // Decks come as a 2-D array read in place; samples and picks (rows
     // of k items, or items) are read as any iterable is.
     if deck && let Some(array) = feeds::numpy_array(given)? {
-        return audit_array(py, &array, asked, Feed::Given { from }, progress);
+        return audit_array(py, &array, request, progress);
     }
     let iter = given.try_iter().map_err(|_| {
         PyValueError::new_err(format!(
@@ -483,18 +613,10 @@ pub fn audit_given(
                 .map_or("?".into(), |n| n.to_string())
         ))
     })?;
-    let (planned, _) = planned(py, asked, Feed::Given { from })?;
+    let (planned, _, alpha) = planned(request)?;
     let control = Control::new(progress);
     let reader = feeds::lines_of(iter.unbind(), pick, control.clone());
-    judged(
-        py,
-        planned.as_ref(),
-        reader,
-        None,
-        Format::Text,
-        alpha,
-        &control,
-    )
+    judged(py, planned, reader, Format::Text, alpha, &control)
 }
 
 /// Reads a 2-D integer array of decks (checked by
@@ -505,21 +627,20 @@ pub fn audit_given(
 fn audit_array(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
-    mut asked: Asked,
-    feed: Feed,
+    mut request: Request,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
     macro_rules! typed {
         ($($t:ty => $format:expr),*) => {$(
             if let Ok(array) = array.extract::<PyReadonlyArray2<'_, $t>>() {
                 let cols = array.shape()[1];
-                if let Some(n) = asked.n.filter(|&n| n != cols as i64) {
+                if let Some(n) = request.n.filter(|&n| n != cols) {
                     return Err(PyValueError::new_err(format!(
                         "n = {n} was given, but the array's rows hold {cols} items"
                     )));
                 }
-                asked.n = Some(cols as i64);
-                return read_array(py, &array, asked, feed, $format, progress);
+                request.n = Some(cols);
+                return read_array(py, &array, request, $format, progress);
             }
         )*};
     }
@@ -535,14 +656,12 @@ fn audit_array(
 fn read_array<T: Element + numpy::Element>(
     py: Python<'_>,
     array: &PyReadonlyArray2<'_, T>,
-    asked: Asked,
-    feed: Feed,
+    request: Request,
     format: Format,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
-    let alpha = asked.alpha;
     let view = array.as_array();
-    let (planned, _) = planned(py, asked, feed)?;
+    let (planned, _, alpha) = planned(request)?;
     // Decks whose items repeat (a shoe) are labels: read as text.
     let repeats = view.nrows() > 0 && !feeds::is_permutation(&view.row(0));
     let in_place = !repeats && (format != Format::U32 || std::mem::size_of::<T>() == 4);
@@ -574,11 +693,11 @@ fn read_array<T: Element + numpy::Element>(
         (None, false) => (Box::new(Records::new(view.view())), Format::U32),
     };
     let control = Control::new(progress);
-    judged(
+    judged_in_place(
         py,
         planned.as_ref(),
         reader,
-        Some(view.nrows() as u64),
+        view.nrows() as u64,
         format,
         alpha,
         &control,

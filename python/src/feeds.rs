@@ -72,7 +72,7 @@ where
             self.staging.clear();
             self.pos = 0;
             let (fill, staging, control) = (&mut self.fill, &mut self.staging, &*self.control);
-            match Python::with_gil(|py| fill(py, staging, control)) {
+            match Python::with_gil(|py| control.in_python(py, || fill(py, staging, control))) {
                 Ok(more) => self.done = !more,
                 Err(e) => {
                     self.control.fail(e);

@@ -8,8 +8,15 @@
 //! tick it lets Python check its signals and reports progress. On an
 //! exception (Ctrl-C, or one raised by the progress callback) it asks the
 //! run to stop ([`Control::stop`]: every reader of the run fails at its next
-//! read, and a Python function is not called again), waits for the worker
-//! to end, discards what it counted and raises the exception.
+//! read, and a Python function is not called again), raises
+//! `KeyboardInterrupt` in the worker if it is running Python code (the
+//! user's function, a generator: [`Control::interrupt`], which stops a
+//! pure-Python loop), waits for the worker to end, discards what it
+//! counted and raises the exception. A worker that has not ended within
+//! [`GRACE`] (a call blocked in C, such as `time.sleep`, or a function
+//! that catches `KeyboardInterrupt`) is left to end on its own, its result
+//! discarded ([`watched`]; a read of an array in place, which never calls
+//! Python, is always waited for: [`watched_in_place`]).
 
 use pyo3::prelude::*;
 use std::io::{self, Read};
@@ -22,6 +29,10 @@ use std::time::{Duration, Instant};
 /// Ctrl-C stops a run well within a second.
 const TICK: Duration = Duration::from_millis(50);
 
+/// How long an interrupted run's worker is waited for before it is left
+/// to end on its own.
+const GRACE: Duration = Duration::from_millis(500);
+
 /// How often the progress callback is called while a run goes on.
 const REPORT_EVERY: Duration = Duration::from_millis(100);
 
@@ -31,6 +42,9 @@ const REPORT_EVERY: Duration = Duration::from_millis(100);
 #[derive(Default)]
 pub struct Control {
     stop: AtomicBool,
+    /// The Python thread id of the run's thread while it runs Python code
+    /// (set and cleared with the GIL held), 0 otherwise.
+    in_python: AtomicU64,
     done: AtomicU64,
     error: Mutex<Option<PyErr>>,
     progress: Option<Py<PyAny>>,
@@ -54,6 +68,36 @@ impl Control {
     /// Whether the run was asked to stop.
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Runs `call` (Python code of the run, on the run's thread, with the
+    /// GIL held) where [`Control::interrupt`] can raise
+    /// `KeyboardInterrupt` in it.
+    pub fn in_python<T>(&self, _py: Python<'_>, call: impl FnOnce() -> T) -> T {
+        // SAFETY: a plain call of the C API, with the GIL held. (A C
+        // `unsigned long`: 64 bits here, 32 on Windows.)
+        #[allow(clippy::useless_conversion)]
+        let id = u64::from(unsafe { PyThread_get_thread_ident() });
+        self.in_python.store(id, Ordering::SeqCst);
+        let out = call();
+        self.in_python.store(0, Ordering::SeqCst);
+        out
+    }
+
+    /// Raises `KeyboardInterrupt` in the run's thread if it is running
+    /// Python code: a pure-Python loop stops at once, a call blocked in C
+    /// (`time.sleep`) when it returns.
+    fn interrupt(&self, _py: Python<'_>) {
+        // The GIL is held: the run's thread is between two bytecodes of
+        // the Python code it runs, or outside any (`in_python` 0).
+        let id = self.in_python.load(Ordering::SeqCst);
+        if id != 0 {
+            // SAFETY: the C API, with the GIL held; a thread id that ended
+            // meanwhile is no thread state's, and nothing is raised.
+            unsafe {
+                pyo3::ffi::PyThreadState_SetAsyncExc(id as _, pyo3::ffi::PyExc_KeyboardInterrupt);
+            }
+        }
     }
 
     /// Keeps `e`, raised by the run's Python calls, to be raised instead
@@ -85,6 +129,12 @@ impl Control {
     }
 }
 
+unsafe extern "C" {
+    /// The calling thread's id as Python knows it (`threading.get_ident()`),
+    /// of the stable ABI; what `PyThreadState_SetAsyncExc` takes.
+    fn PyThread_get_thread_ident() -> std::os::raw::c_ulong;
+}
+
 /// The error a reader returns once its run was asked to stop.
 pub fn stopped() -> io::Error {
     io::Error::other("stopped")
@@ -113,60 +163,116 @@ impl<R: Read> Read for Stoppable<R> {
     }
 }
 
-/// Runs `work` on a worker thread while this thread checks Python's
-/// signals every [`TICK`] and calls the control's `progress(done, total)`
-/// every [`REPORT_EVERY`] and once at the end (`total`: `None` when the
-/// run's length is not known before it ends). An exception from either stops the
-/// run and is raised once the worker has ended; `work`'s result is
-/// discarded.
-pub fn watched<T: Send>(
+/// Waits for the worker to say it ended (on `rx`), checking Python's
+/// signals every [`TICK`] and calling the control's `progress(done,
+/// total)` every [`REPORT_EVERY`]: `None` once it ended, or the exception
+/// either raised, the run then asked to stop, its Python code interrupted
+/// and the worker given [`GRACE`] to end.
+fn wait(
+    py: Python<'_>,
+    control: &Control,
+    total: Option<u64>,
+    mut rx: mpsc::Receiver<()>,
+) -> Option<PyErr> {
+    let progress = control.progress.as_ref().map(|p| p.bind(py));
+    let mut reported = Instant::now();
+    let raised = loop {
+        let (ended, back) = py.allow_threads(move || {
+            let ended = !matches!(rx.recv_timeout(TICK), Err(RecvTimeoutError::Timeout));
+            (ended, rx)
+        });
+        rx = back;
+        if ended {
+            return None;
+        }
+        if let Err(e) = py.check_signals() {
+            break e;
+        }
+        if let Some(progress) = progress
+            && reported.elapsed() >= REPORT_EVERY
+        {
+            reported = Instant::now();
+            if let Err(e) = progress.call1((control.done(), total)) {
+                break e;
+            }
+        }
+    };
+    control.stop();
+    control.interrupt(py);
+    let _ = py.allow_threads(move || rx.recv_timeout(GRACE));
+    Some(raised)
+}
+
+/// Runs `work` on a worker thread while this thread waits for it (see
+/// [`wait`]), and calls `progress(done, total)` once at the end (`total`:
+/// `None` when the run's length is not known before it ends). An exception
+/// raised meanwhile stops the run and is raised once the worker has ended,
+/// or after [`GRACE`] if it has not (a Python call blocked in C): the
+/// worker is then left to end on its own, its result discarded.
+pub fn watched<T: Send + 'static>(
+    py: Python<'_>,
+    control: &Control,
+    total: Option<u64>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = mpsc::channel::<()>();
+    let ended = Arc::new(AtomicBool::new(false));
+    let worker = std::thread::spawn({
+        let ended = ended.clone();
+        move || {
+            let out = work();
+            ended.store(true, Ordering::SeqCst);
+            let _ = tx.send(());
+            out
+        }
+    });
+    if let Some(e) = wait(py, control, total, rx) {
+        // A worker that ended is joined: a panic of the run is the caller's.
+        if ended.load(Ordering::SeqCst)
+            && let Err(panic) = py.allow_threads(move || worker.join())
+        {
+            std::panic::resume_unwind(panic);
+        }
+        return Err(e);
+    }
+    let out = py
+        .allow_threads(move || worker.join())
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    finish(py, control, total)?;
+    Ok(out)
+}
+
+/// [`watched`] for work that borrows (an array read in place) and never
+/// calls Python: stopped at its next read, it is always waited for.
+pub fn watched_in_place<T: Send>(
     py: Python<'_>,
     control: &Control,
     total: Option<u64>,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    let progress = control.progress.as_ref().map(|p| p.bind(py));
     std::thread::scope(|scope| {
-        let (tx, mut rx) = mpsc::channel::<()>();
+        let (tx, rx) = mpsc::channel::<()>();
         let worker = scope.spawn(move || {
             let out = work();
             let _ = tx.send(());
             out
         });
-        let mut reported = Instant::now();
-        let raised = loop {
-            let (ended, back) = py.allow_threads(move || {
-                let ended = !matches!(rx.recv_timeout(TICK), Err(RecvTimeoutError::Timeout));
-                (ended, rx)
-            });
-            rx = back;
-            if ended {
-                break None;
-            }
-            if let Err(e) = py.check_signals() {
-                break Some(e);
-            }
-            if let Some(progress) = progress
-                && reported.elapsed() >= REPORT_EVERY
-            {
-                reported = Instant::now();
-                if let Err(e) = progress.call1((control.done(), total)) {
-                    break Some(e);
-                }
-            }
-        };
-        if raised.is_some() {
-            control.stop();
-        }
+        let raised = wait(py, control, total, rx);
         let out = py
             .allow_threads(move || worker.join())
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         if let Some(e) = raised {
             return Err(e);
         }
-        if let Some(progress) = progress {
-            progress.call1((control.done(), total))?;
-        }
+        finish(py, control, total)?;
         Ok(out)
     })
+}
+
+/// The last `progress(done, total)` call, once a run has ended.
+fn finish(py: Python<'_>, control: &Control, total: Option<u64>) -> PyResult<()> {
+    if let Some(progress) = &control.progress {
+        progress.bind(py).call1((control.done(), total))?;
+    }
+    Ok(())
 }

@@ -112,3 +112,49 @@ def test_after_ctrl_c_the_next_audit_runs_and_nothing_was_written(tmp_path):
         "nothing written",
         "no bias detected 20000",
     ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "while True: pass",  # a pure-Python loop: KeyboardInterrupt is raised in it
+        "time.sleep(100)",  # blocked in C: no longer waited for after half a second
+    ],
+)
+def test_ctrl_c_stops_an_audit_whose_function_never_returns(body):
+    took, run = interrupted(
+        f"""
+        def stuck(deck, rng):
+            {body}
+
+        print("started", flush=True)
+        sa.audit(stuck, n=10, trials=1_000, progress=False)
+        print("finished", flush=True)
+        """,
+        wait=1.0,
+    )
+    assert died_of_keyboard_interrupt(run), run.stderr
+    assert "finished" not in run.stdout
+    assert took < 1.0, f"the process took {took:.2f} s to end after SIGINT"
+
+
+def test_ctrl_c_stops_a_stuck_sampler_and_the_next_audit_runs():
+    took, run = interrupted(
+        """
+        def stuck(rng):
+            while True:
+                pass
+
+        print("started", flush=True)
+        try:
+            sa.audit_samples(stuck, 10, 3, trials=1_000, progress=False)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+        result = sa.audit(shuffle, n=8, trials=20_000, progress=False)
+        print(result.verdict, result.trials, flush=True)
+        """,
+        wait=1.0,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["interrupted", "no bias detected 20000"]
+    assert took < 2.0, f"the process took {took:.2f} s to end after SIGINT"

@@ -18,14 +18,18 @@ def never_called(deck, rng):
     raise AssertionError("the shuffle must not run for a refused request")
 
 
-@pytest.mark.parametrize("n", [1, 0, -3])
-def test_a_deck_of_fewer_than_two_items_is_refused_at_once(n):
+@pytest.mark.parametrize(
+    "n, message",
+    # -3 is read as the command line reads `-n -3`: not a count at all.
+    [(1, "n = 1 is too small"), (0, "n = 0 is too small"), (-3, "bad n '-3'")],
+)
+def test_a_deck_of_fewer_than_two_items_is_refused_at_once(n, message):
     start = time.monotonic()
-    with pytest.raises(ValueError, match=f"n = {n} is too small"):
+    with pytest.raises(ValueError, match=message):
         sa.default_trials(n)
-    with pytest.raises(ValueError, match=f"n = {n} is too small"):
+    with pytest.raises(ValueError, match=message):
         sa.audit(never_called, n)
-    with pytest.raises(ValueError, match=f"n = {n} is too small"):
+    with pytest.raises(ValueError, match=message):
         sa.assert_fair(never_called, n)
     assert time.monotonic() - start < 5
 

@@ -184,6 +184,14 @@ def test_shards_that_do_not_make_one_run_are_refused_naming_them():
     other = sa.audit(naive_swap, 6, trials=TRIALS, seed=3, shard=(1, 3))
     with pytest.raises(ValueError, match="its subjects is naive_swap, not durstenfeld"):
         sa.merge([shards[0], other, shards[2]])
+    # Another generator draws other decks: not a shard of the run either.
+    def other_random(seed):
+        return random.Random(seed + 1)
+
+    redrawn = sa.audit(durstenfeld, 6, trials=TRIALS, seed=3, rng=other_random, shard=(1, 3))
+    with pytest.raises(ValueError, match=r"shards\[1\] .* not a shard of the same run .*"
+                       r"its drawn is .*other_random\) seeded from 3, not .*random\.Random\)"):
+        sa.merge([shards[0], redrawn, shards[2]])
     with pytest.raises(ValueError, match="no shards to merge"):
         sa.merge([])
     with pytest.raises(ValueError, match=r"shards\[0\]: not a shuffle-audit tally file"):

@@ -121,6 +121,10 @@ pub struct Samples {
     /// outside the population then says how short the weights list is
     /// rather than only that the item is out of range.
     pub weighted: bool,
+    /// Items per sample when the request declared them (a sampler
+    /// function's k): every line must hold that many, the first one too.
+    /// `None` takes k from the first line. Ignored for picks (one item).
+    pub k: Option<usize>,
 }
 
 /// Reads samples from `reader` (named `name` in messages) and counts them;
@@ -324,6 +328,10 @@ impl Reader<'_> {
                 SampleKind::Pick => {
                     format!("expected one item (a pick), found {}", self.sample.len())
                 }
+                SampleKind::Sample | SampleKind::Ordered if self.opts.k == Some(k) => format!(
+                    "expected {k} items (k = {k}, as declared), found {}",
+                    self.sample.len()
+                ),
                 SampleKind::Sample | SampleKind::Ordered => format!(
                     "expected {k} items (as on the first sample line), found {}",
                     self.sample.len()
@@ -423,8 +431,15 @@ fn read_source(
     let mut reader = Reader {
         opts: &opts.reading,
         n,
-        // A resumed read goes on with the base and k read before.
-        k: resume.before.map(|(_, tally)| tally.k()),
+        // A resumed read goes on with the base and k read before; a
+        // declared k holds from the first line.
+        k: resume
+            .before
+            .map(|(_, tally)| tally.k())
+            .or(match opts.reading.kind {
+                SampleKind::Pick => None,
+                SampleKind::Sample | SampleKind::Ordered => opts.reading.k,
+            }),
         base: resume
             .before
             .map_or(opts.reading.base, |(base, _)| Some(*base)),
@@ -531,6 +546,7 @@ mod tests {
                 kind,
                 base: None,
                 weighted: false,
+                k: None,
             },
         }
     }
@@ -608,6 +624,67 @@ mod tests {
         assert!(
             error("1 2 3 4\n", &opts(3, SampleKind::Sample))
                 .contains("draws.txt:1: item 4 is not in 0..3")
+        );
+    }
+
+    #[test]
+    fn a_declared_k_holds_from_the_first_line() {
+        // A sampler function declared k = 3 but drew 2: refused at the
+        // first line, naming it and the k declared (this once reached the
+        // counts as k = 2, or a panic when chunks of k = 2 and 3 merged).
+        for kind in [SampleKind::Sample, SampleKind::Ordered] {
+            let three = Options {
+                reading: Samples {
+                    k: Some(3),
+                    ..opts(10, kind).reading
+                },
+                ..opts(10, kind)
+            };
+            for text in [
+                "0 1
+",
+                "0 1 2 3
+",
+                "0 1 2
+0 1
+",
+            ] {
+                let got = error(text, &three);
+                let line = text.lines().count();
+                assert!(
+                    got.contains(&format!(
+                        "draws.txt:{line}: expected 3 items (k = 3, as declared)"
+                    )),
+                    "{text:?}: {got}"
+                );
+            }
+            let read = read(
+                "0 1 2
+3 4 5
+",
+                &three,
+            )
+            .unwrap();
+            assert_eq!((read.tally.k(), read.tally.trials()), (3, 2));
+        }
+        // A pick is one item whatever k says.
+        let pick = Options {
+            reading: Samples {
+                k: Some(3),
+                ..opts(3, SampleKind::Pick).reading
+            },
+            ..opts(3, SampleKind::Pick)
+        };
+        assert_eq!(
+            read(
+                "0
+1
+", &pick
+            )
+            .unwrap()
+            .tally
+            .k(),
+            1
         );
     }
 

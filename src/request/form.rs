@@ -5,9 +5,10 @@
 
 use super::{Holds, Request};
 use crate::audit::Feed;
-use crate::error::{Front, Result};
+use crate::error::{Front, Opt, Result};
 use crate::ingest::samples::Base;
-use crate::values::{parse_alpha, parse_k, parse_n, parse_seed, parse_trials};
+use crate::params::items;
+use crate::values::{parse_alpha, parse_k, parse_n, parse_seed, parse_trials_of};
 use serde::Deserialize;
 
 /// What a form asks of an outside subject drawn by the user's own code, as
@@ -29,6 +30,9 @@ pub struct Form {
     pub k: String,
     /// Trials; empty for the default n needs.
     pub trials: String,
+    /// The trial budget of a sequential audit (`until_decisive`); empty
+    /// for the library's default.
+    pub max_trials: String,
     /// The seed of the user's generator, which the report states.
     pub seed: String,
     /// A weighted pick's weights: whole numbers or proportions, separated
@@ -51,6 +55,9 @@ pub struct Form {
     /// deck it returns written as item indices of it; empty for the
     /// items 0..n-1.
     pub deck: String,
+    /// The starting order of decks given whole, items separated by commas
+    /// or spaces (what `--order` takes); empty for ascending.
+    pub order: String,
 }
 
 /// The field's text, or `None` when it is empty.
@@ -65,7 +72,12 @@ impl Form {
         let holds = Holds::parse(given(&self.holds).unwrap_or("deck"))?;
         let n = given(&self.n).map(parse_n).transpose()?;
         let k = given(&self.k).map(parse_k).transpose()?;
-        let trials = given(&self.trials).map(parse_trials).transpose()?;
+        let trials = given(&self.trials)
+            .map(|t| parse_trials_of(t, Opt::Trials))
+            .transpose()?;
+        let max_trials = given(&self.max_trials)
+            .map(|t| parse_trials_of(t, Opt::MaxTrials))
+            .transpose()?;
         let seed = given(&self.seed).map(parse_seed).transpose()?;
         let base = given(&self.base).map(Base::parse).transpose()?;
         let alpha = given(&self.alpha).map(parse_alpha).transpose()?;
@@ -79,7 +91,9 @@ impl Form {
             n,
             k: if holds == Holds::Pick { None } else { k },
             trials,
+            max_trials,
             seed,
+            order: given(&self.order).map(|o| items(o).map(str::to_string).collect()),
             weights: given(&self.weights).map(str::to_string),
             base,
             alpha,
@@ -126,6 +140,71 @@ mod tests {
             .and_then(|r| r.resolve())
             .unwrap_err();
         assert!(e.to_string().contains("no-such-test"), "{e}");
+    }
+
+    #[test]
+    fn counts_and_the_order_read_as_their_flags_and_bad_ones_are_named() {
+        // The Python package hands its numbers over as text: a refusal
+        // names the option and the value, as the command line's does.
+        for (field, text, want) in [
+            ("trials", "1.5", "bad trials '1.5': must be a whole number"),
+            ("trials", "0", "trials must be at least 1 (got 0)"),
+            ("max_trials", "-1", "bad max_trials '-1'"),
+            ("n", "10.5", "bad n '10.5'"),
+            ("seed", "-1", "bad seed '-1'"),
+            (
+                "seed",
+                "18446744073709551616",
+                "bad seed '18446744073709551616': too large",
+            ),
+        ] {
+            let mut f = form("10", "", "");
+            match field {
+                "trials" => f.trials = text.into(),
+                "max_trials" => f.max_trials = text.into(),
+                "n" => f.n = text.into(),
+                _ => f.seed = text.into(),
+            }
+            let e = f.request(Front::Python).unwrap_err().to_string();
+            assert!(e.contains(want), "{field}={text}: {e}");
+        }
+        let f = Form {
+            order: "5,4 3,2,1,0".into(),
+            max_trials: "1e5".into(),
+            ..form("6", "", "")
+        };
+        let request = f.request(Front::Python).unwrap();
+        assert_eq!(request.order.unwrap(), ["5", "4", "3", "2", "1", "0"]);
+        assert_eq!(request.max_trials, Some(100_000));
+    }
+
+    #[test]
+    fn cards_for_a_functions_deck_not_of_52_are_refused_in_the_fronts_words() {
+        // Once refused only while reading, in the command line's words
+        // (`--categories cards: ...`), whatever the front.
+        for (front, want) in [
+            (
+                Front::Python,
+                "categories=cards: your function's decks hold the items 0..4",
+            ),
+            (
+                Front::JavaScript,
+                "categories: cards: your function's decks hold the items 0..4",
+            ),
+        ] {
+            let f = Form {
+                categories: "cards".into(),
+                ..form("5", "", "")
+            };
+            let e = f.request(front).and_then(|r| r.resolve()).unwrap_err();
+            assert!(e.to_string().starts_with(want), "{e}");
+            assert!(e.to_string().contains("deck"), "{e}");
+        }
+        let f = Form {
+            categories: "cards".into(),
+            ..form("52", "", "")
+        };
+        assert!(f.request(Front::Python).and_then(|r| r.resolve()).is_ok());
     }
 
     #[test]

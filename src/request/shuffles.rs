@@ -85,6 +85,23 @@ pub(super) fn outside(
         ))
         .about(Opt::N));
     }
+    // A function's decks hold the items 0..n-1: `cards` names them only
+    // at n = 52 (a declared deck names its own cards).
+    if let (true, None, Some(n), Some("cards")) = (
+        drawn,
+        &request.deck,
+        request.n,
+        request.categories.as_deref(),
+    ) && n != 52
+    {
+        return Err(Error::bad_input(format!(
+            "{}: your function's decks hold the items 0..{}, not a deck of cards (cards names              the 52 items of n = 52; or give {})",
+            Opt::Categories.spelled(request.front, "cards"),
+            n - 1,
+            Opt::Deck.spelled(request.front, "cards")
+        ))
+        .about(Opt::Categories));
+    }
     let n = request.n.unwrap_or(N_FROM_INPUT);
     let mut spec = Spec::<Shuffles>::new(subject, n, 0, header.source, header.seed);
     if reads_file && request.trials.is_none() {

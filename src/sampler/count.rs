@@ -42,6 +42,7 @@ pub(super) fn options(spec: &Spec<Samplers>, format: Format) -> Result<Options<S
             kind: outside.reading.kind,
             base: outside.reading.base,
             weighted: spec.options.weights.is_some(),
+            k: outside.reading.k,
         },
     })
 }

@@ -102,7 +102,21 @@ pub fn count(
         for chunk in chunks(i, spec.seed(), trials, left) {
             let start = Stopwatch::start();
             let mut reader = next(chunk)?;
-            let part = spec.read_counts(&mut *reader, format, progress)?;
+            // A chunk is read alone, its lines numbered from 1: a problem
+            // past chunk 0 also says where in the run the chunk starts.
+            let size = file.planned.size;
+            let part = spec
+                .read_counts(&mut *reader, format, progress)
+                .map_err(|e| match chunk.index {
+                    0 => e,
+                    c => Error::of_kind(
+                        e.kind(),
+                        format!(
+                            "{e} (line 1 of chunk {c} is draw {} of the run)",
+                            c * size + 1
+                        ),
+                    ),
+                })?;
             if part.trials() != chunk.trials {
                 return Err(Error::bad_input(format!(
                     "{}: chunk {} holds {} trials, but {} were read",
@@ -111,6 +125,12 @@ pub fn count(
                     chunk.trials,
                     part.trials()
                 )));
+            }
+            // Counts of another shape (a sampler's k other than the one
+            // declared) are refused, not merged: merging them is a bug.
+            // (The check is the one a tally file's counts get when read.)
+            if let Err(e) = spec.counts_from(part.to_json()) {
+                return Err(Error::bad_input(format!("chunk {}: {e}", chunk.index)));
             }
             let audit = &mut file.audits[i];
             audit.counts.merge(part.as_ref())?;
@@ -171,6 +191,53 @@ mod tests {
         };
         count(&mut file, Format::U32, &mut next, &|_| {}).unwrap();
         file
+    }
+
+    #[test]
+    fn a_sampler_drawing_another_k_than_declared_is_refused_not_merged() {
+        // Declared k = 3; the "function" draws 2 items in chunk `short`
+        // (3 in the others). Each chunk is read alone, so a chunk of 2s
+        // once became counts of k = 2, and merging them panicked.
+        let request = Request {
+            front: Front::Python,
+            feed: Some(Feed::Drawn {
+                from: "drawn by a test".into(),
+            }),
+            holds: Some(Holds::Sample),
+            name: Some("two".into()),
+            n: Some(10),
+            k: Some(3),
+            trials: Some(CHUNK_TRIALS + 5),
+            seed: Some(1),
+            ..Request::default()
+        };
+        let spec = request.resolve().unwrap().audits.remove(0);
+        for short in [0, 1] {
+            let study = Study::new(vec![spec.clone_box()]);
+            let mut file = TallyFile::of_study(&study, None, "test".into(), 1).unwrap();
+            let mut next = |chunk: DrawnChunk| {
+                let line = if chunk.index == short {
+                    "0 1\n"
+                } else {
+                    "0 1 2\n"
+                };
+                let text = line.repeat(chunk.trials as usize);
+                Ok(Box::new(std::io::Cursor::new(text)) as Box<dyn Read + Send>)
+            };
+            let e = count(&mut file, Format::Text, &mut next, &|_| {})
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("two:1: expected 3 items (k = 3, as declared), found 2"),
+                "{short}: {e}"
+            );
+            if short == 1 {
+                assert!(
+                    e.contains("(line 1 of chunk 1 is draw 65537 of the run)"),
+                    "{e}"
+                );
+            }
+        }
     }
 
     #[test]

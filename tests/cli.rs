@@ -952,7 +952,8 @@ fn an_inconclusive_audit_states_the_trials_that_make_it_conclusive() {
 /// more looks, was inconclusive again).
 #[test]
 fn a_sequential_run_advises_a_budget_that_gives_a_verdict() {
-    let json = |budget: &str| {
+    // fisher-yates from 1,000 trials on, up to `budget`, shown as `shown`.
+    let sequential = |budget: &str, shown: &str| {
         let o = run(&[
             "audit",
             "-a",
@@ -962,10 +963,14 @@ fn a_sequential_run_advises_a_budget_that_gives_a_verdict() {
             "--until-decisive",
             "--max-trials",
             budget,
-            "--json",
+            shown,
         ]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        stdout(&o)
+    };
+    let json = |budget: &str| {
+        let summary: serde_json::Value =
+            serde_json::from_str(&sequential(budget, "--json")).unwrap();
         summary["audits"][0].clone()
     };
     let small = json("2000");
@@ -980,22 +985,8 @@ fn a_sequential_run_advises_a_budget_that_gives_a_verdict() {
     assert_eq!(enough["verdict"], "no-bias-detected", "{enough}");
     assert_eq!(enough["trials"].as_u64(), Some(budget));
     // The terminal says which option sets it.
-    let o = run(&[
-        "audit",
-        "-a",
-        "fisher-yates",
-        "-t",
-        "1000",
-        "--until-decisive",
-        "--max-trials",
-        "2000",
-        "-q",
-    ]);
-    assert!(
-        stdout(&o).contains("--max-trials sets the budget"),
-        "{}",
-        stdout(&o)
-    );
+    let table = sequential("2000", "-q");
+    assert!(table.contains("--max-trials sets the budget"), "{table}");
 }
 
 /// Terminal output writes counts with separators and nouns in the right

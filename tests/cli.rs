@@ -952,41 +952,41 @@ fn an_inconclusive_audit_states_the_trials_that_make_it_conclusive() {
 /// more looks, was inconclusive again).
 #[test]
 fn a_sequential_run_advises_a_budget_that_gives_a_verdict() {
-    // fisher-yates from 1,000 trials on, up to `budget`, shown as `shown`.
-    let sequential = |budget: &str, shown: &str| {
-        let o = run(&[
-            "audit",
-            "-a",
-            "fisher-yates",
-            "-t",
-            "1000",
-            "--until-decisive",
-            "--max-trials",
-            budget,
-            shown,
-        ]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        stdout(&o)
-    };
-    let json = |budget: &str| {
-        let summary: serde_json::Value =
-            serde_json::from_str(&sequential(budget, "--json")).unwrap();
-        summary["audits"][0].clone()
-    };
-    let small = json("2000");
-    assert_eq!(small["verdict"], "inconclusive", "{small}");
-    let budget = small["trials_for_verdict"].as_u64().expect("a budget");
-    let why = small["inconclusive_reason"].as_str().unwrap();
-    assert!(
-        why.contains(&common::thousands(budget)),
-        "the reason names the budget: {why}"
-    );
-    let enough = json(&budget.to_string());
-    assert_eq!(enough["verdict"], "no-bias-detected", "{enough}");
-    assert_eq!(enough["trials"].as_u64(), Some(budget));
-    // The terminal says which option sets it.
-    let table = sequential("2000", "-q");
-    assert!(table.contains("--max-trials sets the budget"), "{table}");
+    // A shuffle and a sampler alike (one sequential path for every kind).
+    for subject in [
+        &["-a", "fisher-yates", "-t", "1000"][..],
+        &["-a", "floyd:k=3", "-n", "40", "-t", "200"][..],
+    ] {
+        // `subject` from its first look on, up to `budget`, shown as `shown`.
+        let sequential = |budget: &str, shown: &str| {
+            let mut args = vec!["audit"];
+            args.extend(subject);
+            args.extend(["--until-decisive", "--max-trials", budget, shown]);
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            stdout(&o)
+        };
+        let json = |budget: &str| {
+            let summary: serde_json::Value =
+                serde_json::from_str(&sequential(budget, "--json")).unwrap();
+            summary["audits"][0].clone()
+        };
+        let first: u64 = subject[subject.len() - 1].parse().unwrap();
+        let small = json(&(2 * first).to_string());
+        assert_eq!(small["verdict"], "inconclusive", "{small}");
+        let budget = small["trials_for_verdict"].as_u64().expect("a budget");
+        let why = small["inconclusive_reason"].as_str().unwrap();
+        assert!(
+            why.contains(&common::thousands(budget)),
+            "the reason names the budget: {why}"
+        );
+        let enough = json(&budget.to_string());
+        assert_eq!(enough["verdict"], "no-bias-detected", "{enough}");
+        assert_eq!(enough["trials"].as_u64(), Some(budget));
+        // The terminal says which option sets it.
+        let table = sequential(&(2 * first).to_string(), "-q");
+        assert!(table.contains("--max-trials sets the budget"), "{table}");
+    }
 }
 
 /// Terminal output writes counts with separators and nouns in the right

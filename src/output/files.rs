@@ -212,18 +212,21 @@ fn remove_stale_temps(parent: &Path, path: &Path) {
 }
 
 /// Writes `bytes` to a file a user named (`--export-json FILE`): a device
-/// or pipe (`/dev/stdout`, a FIFO) is written through, since it cannot be
-/// replaced; anything else atomically ([`write_atomic`], which keeps a
-/// symbolic link and writes the file it names).
+/// or pipe (a FIFO, or anything under `/dev`, such as `/dev/stdout` even
+/// when it is redirected to a file) is written through, appending, since
+/// it cannot be replaced; anything else atomically ([`write_atomic`],
+/// which keeps a symbolic link and writes the file it names).
 pub fn write_named(path: &Path, bytes: &[u8]) -> Result<()> {
-    match fs::metadata(path) {
-        Ok(m) if !m.is_file() && !m.is_dir() => fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .and_then(|mut f| f.write_all(bytes))
-            .map_err(|source| io_error(path, source)),
-        _ => write_atomic(path, bytes),
+    let stream =
+        path.starts_with("/dev") || fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    if !stream {
+        return write_atomic(path, bytes);
     }
+    fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|source| io_error(path, source))
 }
 
 /// The file an atomic write of `path` replaces: `path`, or for a symbolic

@@ -126,7 +126,7 @@ pub fn parse_confidence(text: &str) -> Result<f64> {
     check_alpha(((1.0 - level) * 1e12).round() / 1e12)
 }
 
-/// Checks a number of worker threads (or program copies): at least 1.
+/// Checks a number of worker threads: 1 to [`MAX_WORKERS`].
 pub fn check_threads(threads: usize) -> Result<usize> {
     check_workers(threads, "threads").map_err(|e| e.about(Opt::Threads))
 }

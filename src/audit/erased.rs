@@ -137,6 +137,10 @@ pub trait Planned: Debug + Send + Sync {
     /// have its shape.
     fn counts_from(&self, value: Value) -> Result<Box<dyn Counts>>;
 
+    /// Whether `counts` have the shape of this run's (its kind, n and
+    /// tests): what may be merged into its counts.
+    fn fits(&self, counts: &dyn Counts) -> bool;
+
     /// What a tally file records of the run ([`Kind::recorded`]).
     fn recorded(&self) -> Value;
 
@@ -558,6 +562,10 @@ impl<K: Kind> Planned for Spec<K> {
         }
         let produced = Produced { tally, feed: None };
         Ok(Box::new(evaluate(self, produced, seconds, alpha)?))
+    }
+
+    fn fits(&self, counts: &dyn Counts) -> bool {
+        tally_of::<K>(counts).is_ok_and(|tally| K::fits(self, tally))
     }
 
     fn counts_from(&self, value: Value) -> Result<Box<dyn Counts>> {

@@ -128,9 +128,13 @@ pub fn count(
             }
             // Counts of another shape (a sampler's k other than the one
             // declared) are refused, not merged: merging them is a bug.
-            // (The check is the one a tally file's counts get when read.)
-            if let Err(e) = spec.counts_from(part.to_json()) {
-                return Err(Error::bad_input(format!("chunk {}: {e}", chunk.index)));
+            if !spec.fits(part.as_ref()) {
+                return Err(Error::bad_input(format!(
+                    "chunk {}: the counts of {} do not have the shape of its tests at n = {}",
+                    chunk.index,
+                    spec.subject(),
+                    spec.n()
+                )));
             }
             let audit = &mut file.audits[i];
             audit.counts.merge(part.as_ref())?;
@@ -212,6 +216,23 @@ mod tests {
             ..Request::default()
         };
         let spec = request.resolve().unwrap().audits.remove(0);
+        // What guards the merge: counts of another k do not fit the run.
+        let drawn = |k: usize, line: &str| {
+            let counting = Request {
+                k: Some(k),
+                ..request.clone()
+            }
+            .resolve()
+            .unwrap()
+            .audits
+            .remove(0);
+            let mut text = std::io::Cursor::new(line.repeat(100));
+            counting
+                .read_counts(&mut text, Format::Text, &|_| {})
+                .unwrap()
+        };
+        assert!(spec.fits(drawn(3, "0 1 2\n").as_ref()));
+        assert!(!spec.fits(drawn(2, "0 1\n").as_ref()));
         for short in [0, 1] {
             let study = Study::new(vec![spec.clone_box()]);
             let mut file = TallyFile::of_study(&study, None, "test".into(), 1).unwrap();

@@ -49,8 +49,16 @@ pub fn parse_k(text: &str) -> Result<usize> {
 
 /// Checks a number of trials: at least 1.
 pub fn check_trials(trials: u64) -> Result<u64> {
+    check_trials_of(trials, Opt::Trials)
+}
+
+/// Checks a number of trials given as the option `what` (`trials`,
+/// `max_trials`): at least 1, a refusal naming `what`.
+fn check_trials_of(trials: u64, what: Opt) -> Result<u64> {
     if trials == 0 {
-        return Err(Error::out_of_range("trials must be at least 1 (got 0)").about(Opt::Trials));
+        return Err(
+            Error::out_of_range(format!("{} must be at least 1 (got 0)", what.key())).about(what),
+        );
     }
     Ok(trials)
 }
@@ -66,12 +74,7 @@ pub fn parse_trials(text: &str) -> Result<u64> {
 /// `what` (`bad trials '1.5': must be a whole number`).
 pub fn parse_trials_of(text: &str, what: Opt) -> Result<u64> {
     let trials = parse_count(text).map_err(|e| renamed(e, what.key()).about(what))?;
-    if trials == 0 {
-        return Err(
-            Error::out_of_range(format!("{} must be at least 1 (got 0)", what.key())).about(what),
-        );
-    }
-    Ok(trials)
+    check_trials_of(trials, what)
 }
 
 /// Reads a seed written like a count (`7`, `1e3`, `20_261_121`): any whole

@@ -60,6 +60,13 @@ def died_of_keyboard_interrupt(run: subprocess.CompletedProcess) -> bool:
     return run.returncode in (-signal.SIGINT, 130) or "KeyboardInterrupt" in run.stderr
 
 
+def assert_stopped_within_a_second(took: float, run: subprocess.CompletedProcess) -> None:
+    """The run died of KeyboardInterrupt before finishing, within 1 s of SIGINT."""
+    assert died_of_keyboard_interrupt(run), run.stderr
+    assert "finished" not in run.stdout
+    assert took < 1.0, f"the process took {took:.2f} s to end after SIGINT"
+
+
 def test_ctrl_c_stops_a_python_shuffles_audit_within_a_second():
     took, run = interrupted(
         """
@@ -69,9 +76,7 @@ def test_ctrl_c_stops_a_python_shuffles_audit_within_a_second():
         """,
         wait=2.0,
     )
-    assert died_of_keyboard_interrupt(run), run.stderr
-    assert "finished" not in run.stdout
-    assert took < 1.0, f"the process took {took:.2f} s to end after SIGINT"
+    assert_stopped_within_a_second(took, run)
 
 
 def test_ctrl_c_stops_the_read_of_a_numpy_array_within_a_second():
@@ -86,9 +91,7 @@ def test_ctrl_c_stops_the_read_of_a_numpy_array_within_a_second():
         """,
         wait=0.3,
     )
-    assert died_of_keyboard_interrupt(run), run.stderr
-    assert "finished" not in run.stdout
-    assert took < 1.0, f"the process took {took:.2f} s to end after SIGINT"
+    assert_stopped_within_a_second(took, run)
 
 
 def test_after_ctrl_c_the_next_audit_runs_and_nothing_was_written(tmp_path):
@@ -133,9 +136,7 @@ def test_ctrl_c_stops_an_audit_whose_function_never_returns(body):
         """,
         wait=1.0,
     )
-    assert died_of_keyboard_interrupt(run), run.stderr
-    assert "finished" not in run.stdout
-    assert took < 1.0, f"the process took {took:.2f} s to end after SIGINT"
+    assert_stopped_within_a_second(took, run)
 
 
 def test_ctrl_c_stops_a_stuck_sampler_and_the_next_audit_runs():

@@ -36,7 +36,7 @@ use super::command::{self, CommandSpec, Unit, WorkerRun, worker_runs};
 use super::driver::{BLOCK, Chunker, Fail, Marks, Source, Truncated};
 use super::text::{count_lines, deck_body, deck_lines, tokens};
 use super::{Format, Ingested, Options, ReadPoint, Resume, with_input};
-use crate::error::{Error, Result};
+use crate::error::{Error, Opt, Result};
 use crate::format::thousands;
 use crate::pacing::Progress;
 use crate::tally::sample::{SampleCounter, SampleTally};
@@ -514,12 +514,13 @@ fn read_source(
             },
             error: Error::bad_input(format!(
                 "{name}: cannot tell whether the items are 0..{} or 1..{}: neither 0 nor {} appears \
-             in its {} samples; say which with --base 0 or --base 1",
+             in its {} samples; say which base they are numbered from (0 or 1)",
                 n - 1,
                 n,
                 n,
                 thousands(reader.count)
-            )),
+            ))
+            .about(Opt::Base),
         });
     };
     let tally = reader.counter.take().expect("a counted sample").finish();
@@ -612,7 +613,10 @@ mod tests {
             ("1 2 3 4 5 -6\n", "draws.txt:1: '-6' is not an item number"),
             ("0 2 3 4 5 49\n", "draws.txt:1: holds both 0 and 49"),
             ("\n# nothing\n", "draws.txt: no samples found"),
-            ("2 3 4 5 6 7\n", "say which with --base 0 or --base 1"),
+            (
+                "2 3 4 5 6 7\n",
+                "say which base they are numbered from (0 or 1)",
+            ),
         ] {
             let got = error(text, &six);
             assert!(got.contains(want), "{text:?}: {got}");

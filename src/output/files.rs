@@ -215,7 +215,9 @@ fn remove_stale_temps(parent: &Path, path: &Path) {
 /// or pipe (a FIFO, or anything under `/dev`, such as `/dev/stdout` even
 /// when it is redirected to a file) is written through, appending, since
 /// it cannot be replaced; anything else atomically ([`write_atomic`],
-/// which keeps a symbolic link and writes the file it names).
+/// which keeps a symbolic link and writes the file it names). A
+/// command-line feature (`--export-*`).
+#[cfg(feature = "cli")]
 pub fn write_named(path: &Path, bytes: &[u8]) -> Result<()> {
     let stream =
         path.starts_with("/dev") || fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());

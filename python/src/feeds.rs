@@ -310,6 +310,7 @@ pub fn lines_of(
                 Some(items) => write_line(&items?, one, out)?,
                 None => return Ok(false),
             }
+            control.pulled_one();
         }
         Ok(true)
     };
@@ -381,6 +382,7 @@ pub fn lines_drawn(
                 return Ok(false);
             };
             write_line(&draw.call1((rng,))?, one, out)?;
+            control.pulled_one();
         }
         Ok(!generators.done())
     };
@@ -455,6 +457,7 @@ pub fn decks_shuffled(
             for &v in &deck {
                 out.extend_from_slice(&v.to_le_bytes());
             }
+            control.pulled_one();
         }
         Ok(!generators.done())
     };

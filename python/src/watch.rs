@@ -46,6 +46,9 @@ pub struct Control {
     /// (set and cleared with the GIL held), 0 otherwise.
     in_python: AtomicU64,
     done: AtomicU64,
+    /// Trials Python has handed over so far (decks or lines made by its
+    /// calls), ahead of `done`: the library counts a chunk when it ends.
+    pulled: AtomicU64,
     error: Mutex<Option<PyErr>>,
     progress: Option<Py<PyAny>>,
 }
@@ -116,6 +119,22 @@ impl Control {
     /// The trials counted so far.
     pub fn done(&self) -> u64 {
         self.done.load(Ordering::Relaxed)
+    }
+
+    /// Adds one trial Python has handed over (a deck or line made by its
+    /// calls), shown as progress before the library counts its chunk.
+    pub fn pulled_one(&self) {
+        self.pulled.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The trials a run in progress shows as done: those counted, or
+    /// those Python has handed over when more (a chunk of a slow Python
+    /// function can take minutes before the library counts it), never
+    /// past `total`. (What the library counted is what the last report
+    /// says: a reader may pull more than a run counts.)
+    fn shown(&self, total: Option<u64>) -> u64 {
+        let ahead = self.done().max(self.pulled.load(Ordering::Relaxed));
+        total.map_or(ahead, |total| ahead.min(total))
     }
 
     /// The result of a run: the Python exception that stopped it, if any,
@@ -192,7 +211,7 @@ fn wait(
             && reported.elapsed() >= REPORT_EVERY
         {
             reported = Instant::now();
-            if let Err(e) = progress.call1((control.done(), total)) {
+            if let Err(e) = progress.call1((control.shown(total), total)) {
                 break e;
             }
         }

@@ -9,6 +9,7 @@ import importlib.util
 import random
 import re
 import sys
+import time
 import types
 from pathlib import Path
 
@@ -54,6 +55,50 @@ def test_a_sampler_reports_progress_too():
         progress=lambda d, t: heard.append((d, t)),
     )
     assert heard[-1] == (5_000, 5_000)
+
+
+def slow_durstenfeld(deck, rng):
+    """durstenfeld taking about a fifth of a millisecond a call."""
+    until = time.perf_counter() + 0.0002
+    while time.perf_counter() < until:
+        pass
+    durstenfeld(deck, rng)
+
+
+def moved_before_the_end(heard, trials):
+    """Whether a progress report fell strictly between 0 and ``trials``."""
+    return any(0 < d < trials for d, _ in heard)
+
+
+def test_progress_moves_within_a_chunk_of_a_slow_function():
+    # 2,000 trials are one chunk of the run: the library counts it at its
+    # end, a second on; the bar still moves with the calls made meanwhile.
+    heard = []
+    sa.audit(slow_durstenfeld, 6, trials=2_000, progress=lambda d, t: heard.append((d, t)))
+    assert moved_before_the_end(heard, 2_000), heard
+    assert heard[-1] == (2_000, 2_000)
+    assert [d for d, _ in heard] == sorted(d for d, _ in heard)
+    heard.clear()
+
+    def slow_sample(rng):
+        slow_durstenfeld([], rng)
+        return rng.sample(range(8), 2)
+
+    sa.audit_samples(slow_sample, 8, 2, trials=2_000, progress=lambda d, t: heard.append((d, t)))
+    assert moved_before_the_end(heard, 2_000), heard
+    assert heard[-1] == (2_000, 2_000)
+    heard.clear()
+
+    def slow_decks():
+        rng = random.Random(7)
+        for _ in range(2_000):
+            deck = list(range(6))
+            slow_durstenfeld(deck, rng)
+            yield deck
+
+    sa.audit_orders(slow_decks(), progress=lambda d, t: heard.append((d, t)))
+    assert moved_before_the_end(heard, 2_000), heard
+    assert heard[-1] == (2_000, None)
 
 
 def test_progress_false_is_silent_and_a_bad_progress_is_refused(capsys):

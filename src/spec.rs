@@ -307,13 +307,17 @@ impl fmt::Display for TestKind {
 
 /// A set of tests to run, in report order.
 ///
-/// A set chosen as "the default" remembers it, so that a run whose n is
-/// only known once its input is read (permutations from a file) can take
-/// the default for that n (see [`at`](Self::at)).
+/// A set chosen as "the default" or "all" remembers it, so that a run
+/// whose n is only known once its input is read (permutations from a
+/// file) can take the default (or every test) for that n (see
+/// [`at`](Self::at)), and a deck its own forms of them
+/// (`crate::deck::battery::tests_for`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestSet {
     kinds: Vec<TestKind>,
     default: bool,
+    /// Chosen as `all`: every test that applies to the subject.
+    all: bool,
     /// The bins per side of the position-by-value matrix (B < n), or
     /// `None` for the full matrix: [`default_bins`] unless chosen.
     bins: Option<usize>,
@@ -367,6 +371,23 @@ impl TestSet {
         Ok(self)
     }
 
+    /// `all`: every test of permutations that can run at `n` (the
+    /// permutation test only up to [`MAX_PERMUTATION_N`]), each once; a
+    /// deck adds its own tests to their deck forms
+    /// (`crate::deck::battery::tests_for`).
+    pub fn all_for(n: usize) -> Self {
+        let kinds = TestKind::ALL
+            .into_iter()
+            .filter(|&t| t != TestKind::Permutation || n <= MAX_PERMUTATION_N)
+            .collect();
+        Self {
+            all: true,
+            bins: default_bins(n),
+            ..Self::of_kinds(kinds)
+        }
+        .without_equivalents(n)
+    }
+
     /// The bins per side of the position-by-value matrix (B < n), or
     /// `None` for the full matrix.
     pub fn bins(&self) -> Option<usize> {
@@ -387,11 +408,14 @@ impl TestSet {
         }
     }
 
-    /// The set to run at `n`: the default for `n` if this set was chosen as
-    /// the default (for another or an unknown n), else this set itself.
+    /// The set to run at `n`: the default (or every test) for `n` if this
+    /// set was chosen as the default (or `all`) for another or an unknown
+    /// n, else this set itself.
     pub fn at(&self, n: usize) -> Self {
         let mut set = if self.default {
             Self::default_for(n)
+        } else if self.all {
+            Self::all_for(n)
         } else {
             self.clone()
         };
@@ -422,6 +446,7 @@ impl TestSet {
         Self {
             kinds,
             default: false,
+            all: false,
             bins: None,
             chosen_bins: None,
         }
@@ -430,6 +455,17 @@ impl TestSet {
     /// Whether the set was chosen as "the default".
     pub fn is_default(&self) -> bool {
         self.default
+    }
+
+    /// Whether the set was chosen as `all`.
+    pub fn is_all(&self) -> bool {
+        self.all
+    }
+
+    /// Whether a deck runs its own tests for this set (the default, or
+    /// `all`), rather than the deck forms of tests named one by one.
+    pub fn takes_deck_tests(&self) -> bool {
+        self.default || self.all
     }
 
     /// Only the position-by-value test (the fastest audit), on the full
@@ -441,20 +477,32 @@ impl TestSet {
     }
 
     /// Parses a comma-separated list of test names, or `all` / `default`,
-    /// checking that each test is possible at `n`.
+    /// checking that each test is possible at `n`. `all` is every test
+    /// that applies ([`all_for`](Self::all_for)), also with other names
+    /// beside it.
     pub fn parse(text: &str, n: usize) -> Result<Self> {
         let text = text.trim();
         if text == "default" {
             return Ok(Self::default_for(n));
         }
         let mut tests = Vec::new();
+        let mut all = false;
         for name in text.split(',').map(str::trim) {
             if name == "all" {
-                tests.extend(TestKind::ALL);
+                all = true;
             } else {
                 let or = |e: Error| Error::unknown_name(format!("{e}; or all, or default"));
                 tests.push(TestKind::parse(name).map_err(or)?);
             }
+        }
+        if all {
+            // A name beside `all` is one of its tests (or a twin, or a test
+            // of decks, which `all` runs on a deck), unless it cannot run
+            // at n: that is refused as when named alone.
+            for &kind in &tests {
+                Self::of_kinds(vec![kind]).check(n)?;
+            }
+            return Ok(Self::all_for(n));
         }
         let set = Self {
             bins: default_bins(n),
@@ -551,6 +599,24 @@ impl fmt::Display for TestSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_is_every_test_that_can_run_at_n_and_follows_n() {
+        let small = TestSet::parse("all", 10).unwrap();
+        assert!(small.is_all() && small.contains(TestKind::Permutation));
+        let large = TestSet::parse("all", 52).unwrap();
+        assert!(large.is_all() && !large.contains(TestKind::Permutation));
+        assert!(large.contains(TestKind::Clumping) && large.contains(TestKind::Displacement));
+        // Chosen for an unknown n (read from a file), resolved at the n read.
+        assert_eq!(large.at(8), TestSet::all_for(8));
+        assert!(large.at(8).contains(TestKind::Permutation) && large.at(8).takes_deck_tests());
+        // Twins and deck tests beside `all` are its own; what cannot run is refused.
+        assert_eq!(
+            TestSet::parse("all,cycles,hand", 3).unwrap(),
+            TestSet::all_for(3)
+        );
+        assert!(TestSet::parse("all,permutation", 11).is_err());
+    }
 
     #[test]
     fn defaults_depend_on_n() {

@@ -74,17 +74,24 @@ fn shoes(decks: usize, riffles: Option<usize>, shoes: usize, seed: u64) -> Strin
 /// Audits the shoes of `text` from a file: the terminal's text and the
 /// summary record.
 fn audit_file(name: &str, text: &str) -> (String, serde_json::Value) {
+    audit_file_with(name, text, &[])
+}
+
+/// [`audit_file`] with more options.
+fn audit_file_with(name: &str, text: &str, more: &[&str]) -> (String, serde_json::Value) {
     let dir = common::scratch(name);
     let path = dir.join("shoes.txt");
     std::fs::write(&path, text).unwrap();
     let out = dir.join("out");
-    let o = run(&[
+    let mut args = vec![
         "audit",
         "--input",
         path.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ];
+    args.extend(more);
+    let o = run(&args);
     assert!(o.status.success(), "{}", common::stderr(&o));
     let summary = common::summary(&out);
     let record = summary["audits"][0].clone();
@@ -235,4 +242,142 @@ fn too_few_shoes_for_the_adjacency_table_are_said_with_the_shoes_needed() {
         .map(|t| t["test"].as_str().unwrap())
         .collect();
     assert!(ran.contains(&"adjacency"), "{enough}");
+}
+
+/// The tests a record ran, by name.
+fn tests_of(record: &serde_json::Value) -> Vec<String> {
+    record["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["test"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn all_runs_every_test_of_a_deck_that_applies() {
+    // `--tests all` once ran the deck forms of the tests of permutations
+    // only: a cut riffle of AAAABBBBCC, biased by its order tests under the
+    // default, passed under `all`; and above n = 10 `all` was an error.
+    let built_in = |tests: &str| {
+        let o = run(&[
+            "audit",
+            "--deck",
+            "AAAABBBBCC",
+            "-a",
+            "riffle:k=3,cut=true",
+            "-t",
+            "5k",
+            "--tests",
+            tests,
+            "-q",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        summary["audits"][0].clone()
+    };
+    let all = built_in("all");
+    assert_eq!(all["verdict"], "biased");
+    assert_eq!(
+        tests_of(&all),
+        [
+            "position-kind",
+            "arrangement",
+            "adjacency",
+            "successor",
+            "serial"
+        ]
+    );
+    let default = tests_of(&built_in("default"));
+    assert!(
+        default.iter().all(|t| tests_of(&all).contains(t)),
+        "{default:?}"
+    );
+    // A shoe read from a file: the same tests as its default (n = 104).
+    let (terminal, record) = audit_file_with("all", &shoes(2, None, 300, 4), &["--tests", "all"]);
+    assert_eq!(
+        tests_of(&record),
+        ["position-kind", "adjacency", "successor", "serial"],
+        "{terminal}"
+    );
+    // Above n = 10 `all` leaves the permutation test out rather than fail.
+    let o = run(&[
+        "audit",
+        "-a",
+        "fisher-yates",
+        "-n",
+        "52",
+        "-t",
+        "2k",
+        "--tests",
+        "all",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let o = run(&[
+        "audit",
+        "-a",
+        "fisher-yates",
+        "-n",
+        "52",
+        "--tests",
+        "all,permutation",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(common::stderr(&o).contains("permutation test needs n <= 10"));
+}
+
+#[test]
+fn tests_that_a_deck_skips_are_refused_with_why_not_a_panic() {
+    let dir = common::scratch("skipped");
+    let path = dir.join("shoes.txt");
+    std::fs::write(&path, shoes(2, None, 100, 5)).unwrap();
+    let shoe = path.to_str().unwrap();
+    for (args, words) in [
+        (
+            vec!["audit", "--input", shoe, "--tests", "fixed-points", "-q"],
+            "none of the tests chosen (fixed-points) applies to the deck",
+        ),
+        (
+            vec!["audit", "--input", shoe, "--tests", "hand", "-q"],
+            "hands are not counted while decks are read",
+        ),
+        (
+            vec![
+                "audit",
+                "--deck",
+                "AABBCCDDEE",
+                "-a",
+                "fisher-yates",
+                "--tests",
+                "cycles",
+                "-q",
+            ],
+            "none of the tests chosen (cycles) applies to the deck AABBCCDDEE",
+        ),
+        (
+            vec![
+                "audit",
+                "-a",
+                "fisher-yates",
+                "-n",
+                "10",
+                "--categories",
+                "cards",
+                "-q",
+            ],
+            "-n 10 but the deck cards has 52 items: leave -n out",
+        ),
+    ] {
+        let o = run(&args);
+        let err = common::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(words) && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

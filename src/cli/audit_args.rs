@@ -194,13 +194,14 @@ pub struct RunOptions {
 
     /// Tests to run, comma-separated: position-value, permutation (n <= 10),
     /// fixed-points, cycles, rising-sequences, lehmer, lehmer-pairs, clumping,
-    /// serial, birthday, inversions, displacement; or `all`, or `default`
-    /// (all but permutation above n = 8, birthday below n = 13, clumping,
-    /// and inversions and displacement up to n = 1024). With --deck or
-    /// --categories: position-kind, arrangement (n <= 10),
-    /// position-category, hand, and for a deck whose items repeat adjacency
-    /// and successor (structure tests are skipped, with a note)
-    /// [default: default].
+    /// serial, birthday, inversions, displacement; or `all` (every test that
+    /// applies: permutation only up to n = 10; on a deck, every test of
+    /// decks that applies), or `default` (all but permutation above n = 8,
+    /// birthday below n = 13, clumping, and inversions and displacement up
+    /// to n = 1024). With --deck or --categories: position-kind,
+    /// arrangement (n <= 10), position-category, hand, and for a deck whose
+    /// items repeat adjacency and successor (structure tests are skipped,
+    /// with a note) [default: default].
     #[arg(long, value_name = "LIST")]
     pub tests: Option<String>,
 

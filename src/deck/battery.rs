@@ -4,7 +4,7 @@
 use super::Deck;
 use super::laws::{arrangement_counts, group_departure, group_test};
 use crate::format::format_ratio;
-use crate::spec::{DEFAULT_PERMUTATION_N, TestKind, TestSet};
+use crate::spec::{DEFAULT_PERMUTATION_N, MAX_PERMUTATION_N, TestKind, TestSet};
 use crate::stats::adjacency::{self, AdjacencyLaw, MAX_KINDS, OrderTest};
 use crate::stats::battery::correct;
 use crate::stats::{Parts, TestResult};
@@ -40,7 +40,8 @@ pub const BLIND_SPOTS: &str = "These tests cannot see an order that depends on m
 /// the tests skipped and why (for every output).
 ///
 /// The default set is position-by-kind, the whole-arrangement test when n
-/// ≤ 8, and with category columns the position-by-category and hand tests.
+/// ≤ 8, and with category columns the position-by-category and hand tests;
+/// `all` is the same with the whole-arrangement test up to n = 10.
 /// In a list, `position-value` and `permutation` name their deck forms
 /// (position-by-kind, whole-arrangement); the structure tests are skipped.
 /// A deck of distinct items (`cards`, or categories alone) keeps every
@@ -62,12 +63,17 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                 _ => kinds.push(kind),
             }
         }
-        if tests.is_default() && categories {
+        if tests.takes_deck_tests() && categories {
             kinds.extend([TestKind::PositionCategory, TestKind::Hand]);
         }
-    } else if tests.is_default() {
+    } else if tests.takes_deck_tests() {
         kinds.push(TestKind::PositionKind);
-        if n <= DEFAULT_PERMUTATION_N {
+        let most = if tests.is_all() {
+            MAX_PERMUTATION_N
+        } else {
+            DEFAULT_PERMUTATION_N
+        };
+        if n <= most {
             kinds.push(TestKind::Arrangement);
         }
         if categories {
@@ -81,7 +87,7 @@ pub fn tests_for(tests: &TestSet, deck: &Deck) -> (TestSet, Option<String>) {
                 TestKind::PositionValue | TestKind::Permutation | TestKind::Serial
             )
         };
-        skipped.extend(TestSet::default_for(n).iter().filter(|&k| !kept(k)));
+        skipped.extend(tests.at(n).iter().filter(|&k| !kept(k)));
     } else {
         for kind in tests.iter() {
             match kind {

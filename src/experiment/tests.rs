@@ -133,6 +133,23 @@ fn a_good_file_expands_to_one_run_per_audit_and_size() {
 }
 
 #[test]
+fn tests_all_and_default_are_names_of_sets_as_on_the_command_line() {
+    // `tests = ["all"]` was "unknown test 'all'".
+    let exp = parse(&good_with("\"position-value\"", "\"all\"")).unwrap();
+    let all = study(&exp, 1.0, None).unwrap();
+    let tests = &shuffle(all.audits[2].as_ref()).options.tests;
+    assert!(tests.is_all(), "{tests}");
+    let exp = parse(&good_with("\"position-value\"", "\"default\"")).unwrap();
+    let default = study(&exp, 1.0, None).unwrap();
+    assert!(
+        shuffle(default.audits[2].as_ref())
+            .options
+            .tests
+            .is_default()
+    );
+}
+
+#[test]
 fn trials_scale_multiplies_and_keeps_at_least_one() {
     let exp = parse(GOOD).unwrap();
     let halved = study(&exp, 0.5, Some(1)).unwrap();

@@ -157,14 +157,14 @@ impl Decks {
     }
 
     /// What to collect for decks of `n` items whose first deck repeats
-    /// items (`multiset`) or not: a shoe's default tests, or tests naming
+    /// items (`multiset`) or not: a shoe's default tests (or `all`), or tests naming
     /// adjacency or successor, also count which kind follows which (the
     /// deck's order tests, see `crate::deck::battery`).
     pub fn collect_for(&self, n: usize, multiset: bool) -> Collect {
         let mut collect = self.collect_at(n);
         collect.adjacency |= multiset
             && self.tests.as_ref().is_some_and(|tests| {
-                tests.is_default()
+                tests.takes_deck_tests()
                     || tests
                         .iter()
                         .any(|k| matches!(k, TestKind::Adjacency | TestKind::Successor))

@@ -215,7 +215,10 @@ fn deck(request: &Request, spec: &Spec<Shuffles>) -> Result<Option<Spec<Shuffles
         (None, Some(source)) if source == "cards" => Deck::parse("cards")?,
         (None, Some(_)) => Deck::distinct(spec.n),
     };
-    if let (Some(n), Some(_)) = (request.n, &request.deck)
+    // A deck named (or `categories = cards`, the 52 cards) sets n.
+    let names_n = request.deck.is_some() || request.categories.as_deref() == Some("cards");
+    if let Some(n) = request.n
+        && names_n
         && n != deck.n()
     {
         return Err(Error::out_of_range(format!(
@@ -257,7 +260,22 @@ fn deck(request: &Request, spec: &Spec<Shuffles>) -> Result<Option<Spec<Shuffles
         ))
         .about(Opt::Tests));
     }
-    let with_deck = spec.clone().with_deck(deck).0;
+    let (with_deck, note) = spec.clone().with_deck(deck);
+    if with_deck.options.tests.iter().next().is_none() {
+        return Err(Error::unsupported(format!(
+            "none of the tests chosen ({}) applies to the deck {}: {}; choose others, or \
+             leave {} out for the deck's own",
+            spec.options.tests,
+            with_deck
+                .options
+                .deck
+                .as_ref()
+                .map_or("", |d| d.label.as_str()),
+            note.unwrap_or_default(),
+            Opt::Tests.named(front)
+        ))
+        .about(Opt::Tests));
+    }
     with_deck
         .options
         .tests

@@ -3,7 +3,7 @@
 
 use crate::audit::{Feed, FeedReport, Spec, Subject, Tested};
 use crate::deck::{self, Deck};
-use crate::error::Result;
+use crate::error::{Error, Opt, Result};
 use crate::ingest::Items;
 use crate::spec::{TestKind, TestSet};
 use crate::stats::{PositionValueStats, TestResult, battery};
@@ -52,11 +52,25 @@ pub(crate) fn complete(
         return Ok(spec);
     };
     let trials = spec.trials;
-    let mut spec = spec.with_deck(deck).0;
+    let chosen = spec.options.tests.clone();
+    let (mut spec, note) = spec.with_deck(deck);
     spec.trials = trials;
     // Hands are not counted while reading: no hand test.
     let tests = spec.options.tests.iter().filter(|&k| k != TestKind::Hand);
     spec.options.tests = TestSet::of_kinds(tests.collect());
+    if spec.options.tests.iter().next().is_none() {
+        let mut why: Vec<String> = note.into_iter().collect();
+        if chosen.contains(TestKind::Hand) {
+            why.push("hand: hands are not counted while decks are read".to_string());
+        }
+        let deck = spec.options.deck.as_ref().map_or("", |d| d.label.as_str());
+        return Err(Error::unsupported(format!(
+            "none of the tests chosen ({chosen}) applies to the deck {deck}: {}; choose \
+             others, or leave the tests out for the deck's own",
+            why.join("; ")
+        ))
+        .about(Opt::Tests));
+    }
     Ok(spec)
 }
 

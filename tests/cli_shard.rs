@@ -300,6 +300,41 @@ fn merge_refuses_tallies_that_do_not_belong_together() {
     let s: Vec<PathBuf> = (0..4)
         .map(|i| shard(i, "1", &format!("s{i}.tally")))
         .collect();
+    // A shard with an option the others leave out (--bins) is refused
+    // whichever comes first: first, a merge once panicked.
+    let binned = dir.join("binned.tally");
+    ok(&run(&[
+        "audit",
+        "-a",
+        "naive-swap",
+        "-n",
+        "6",
+        "-t",
+        "300k",
+        "--tests",
+        "position-value",
+        "--seed",
+        "1",
+        "-q",
+        "--shard",
+        "1/4",
+        "--bins",
+        "3",
+        "--tally",
+        p(&binned),
+    ]));
+    assert_merge_refused(
+        &dir,
+        &[&s[0], &binned, &s[2], &s[3]],
+        &binned,
+        "its bins is 3, not none",
+    );
+    assert_merge_refused(
+        &dir,
+        &[&binned, &s[0], &s[2], &s[3]],
+        &s[0],
+        "its bins is none, not 3",
+    );
     let other_seed = shard(1, "2", "other-seed.tally");
     assert_merge_refused(
         &dir,

@@ -300,7 +300,11 @@ impl TallyFile {
             let (Value::Object(a), Value::Object(b)) = (&a, &b) else {
                 continue;
             };
-            for (key, value) in a {
+            // Every key either records (an option left out of a record,
+            // such as bins or deck, is none): a shard or resume that adds
+            // one is another run, as one that drops it is.
+            let keys = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k)));
+            for key in keys {
                 let words = |v: Option<&Value>| match v {
                     None | Some(Value::Null) => "none".to_string(),
                     Some(Value::String(s)) => s.clone(),
@@ -309,9 +313,13 @@ impl TallyFile {
                         .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
                         .collect::<Vec<_>>()
                         .join(","),
+                    // A deck says its label (`AABBCCDDEE`, `shoe:decks=2`).
+                    Some(Value::Object(o)) if o.get("label").is_some_and(Value::is_string) => {
+                        o["label"].as_str().unwrap_or_default().to_string()
+                    }
                     Some(v) => v.to_string(),
                 };
-                if let Some(d) = differ(key, words(Some(value)), words(b.get(key))) {
+                if let Some(d) = differ(key, words(a.get(key)), words(b.get(key))) {
                     return Some(d);
                 }
             }
@@ -657,6 +665,27 @@ mod tests {
             (d.field.as_str(), d.this.as_str(), d.other.as_str()),
             ("seed", "5", "6")
         );
+        // An option one record leaves out (bins: none) and the other holds
+        // is a difference whichever file comes first (it was seen only when
+        // the first held it: a merge then panicked).
+        let mut binned = specs();
+        let mut spec = Spec::<Shuffles>::new(
+            Algorithm::FisherYates,
+            6,
+            3 * CHUNK_TRIALS + 7,
+            SourceSpec::default(),
+            5,
+        );
+        spec.options.tests = spec.options.tests.with_bins(3, 6).unwrap();
+        binned[1] = spec.into();
+        let b = counted_of(binned);
+        for (this, other, words) in [(&a, &b, ("none", "3")), (&b, &a, ("3", "none"))] {
+            let d = this.difference(other).expect("bins differ");
+            assert_eq!(
+                (d.field.as_str(), d.this.as_str(), d.other.as_str()),
+                ("bins", words.0, words.1)
+            );
+        }
         let mut c = counted();
         c.alpha = 0.01;
         assert_eq!(a.difference(&c).unwrap().other, "0.01");

@@ -81,6 +81,12 @@ pub const DEFAULT_TRIALS: u64 = 1_000_000;
 /// per worker, 29 MB).
 pub const MAX_PERMUTATION_N: usize = 10;
 
+/// The smallest n at which no test is another's twin
+/// ([`TestKind::equivalences`]): where a list of tests is read when n is
+/// known only from the input, to be freed of twins at the n read
+/// ([`TestSet::at`]).
+pub const FIRST_N_WITHOUT_TWINS: usize = 4;
+
 /// The largest n for which the permutation test is on by default.
 pub const DEFAULT_PERMUTATION_N: usize = 8;
 
@@ -283,6 +289,7 @@ impl TestKind {
     /// other test has; the displacement histogram splits them alike, but its
     /// test sees only the histogram's mean (two df, not three), so both
     /// stay.
+    /// (None from [`FIRST_N_WITHOUT_TWINS`] on.)
     pub fn equivalences(n: usize) -> Vec<(TestKind, TestKind)> {
         match n {
             2 => TestKind::ALL[1..]
@@ -417,7 +424,7 @@ impl TestSet {
         } else if self.all {
             Self::all_for(n)
         } else {
-            self.clone()
+            self.clone().without_equivalents(n)
         };
         set.bins = self.bins_at(n);
         set.chosen_bins = self.chosen_bins;
@@ -616,6 +623,18 @@ mod tests {
             TestSet::all_for(3)
         );
         assert!(TestSet::parse("all,permutation", 11).is_err());
+    }
+
+    #[test]
+    fn no_test_has_a_twin_from_the_first_n_a_list_of_unknown_n_is_read_at() {
+        for n in FIRST_N_WITHOUT_TWINS..12 {
+            assert!(TestKind::equivalences(n).is_empty(), "n = {n}");
+        }
+        // Read for an unknown n, a list keeps every test; at n = 2 its
+        // twins of position-value go.
+        let list = TestSet::parse("position-value,cycles", FIRST_N_WITHOUT_TWINS).unwrap();
+        assert!(list.at(10).contains(TestKind::Cycles));
+        assert!(!list.at(2).contains(TestKind::Cycles));
     }
 
     #[test]

@@ -1189,3 +1189,50 @@ fn weights_one_short_say_so_and_decimal_weights_are_scaled() {
     assert!(stderr(&bad).contains("weight '1e-3x' is not a number ≥ 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_list_of_tests_on_a_file_runs_every_test_it_names() {
+    // Even permutations only: every value at every position equally often,
+    // so only the cycle structure shows it. A list read before the file's n
+    // was known was read at n = 2, where every test but serial is
+    // position-value's twin: `position-value,cycles` ran position-value
+    // alone and passed this file.
+    let dir = scratch("a-list-on-a-file");
+    let path = dir.join("even.txt");
+    let decks: Vec<Vec<u32>> = engine_decks(Algorithm::FisherYates, 10, 6000, 3)
+        .into_iter()
+        .map(|mut d| {
+            let mut seen = [false; 10];
+            let mut cycles = 0;
+            for i in 0..10 {
+                if !seen[i] {
+                    cycles += 1;
+                    let mut j = i;
+                    while !seen[j] {
+                        seen[j] = true;
+                        j = d[j] as usize;
+                    }
+                }
+            }
+            if (10 - cycles) % 2 == 1 {
+                d.swap(0, 1);
+            }
+            d
+        })
+        .collect();
+    write_text(&path, &decks, false);
+    let o = run(&[
+        "audit",
+        "--input",
+        path.to_str().unwrap(),
+        "--tests",
+        "position-value,cycles",
+        "-q",
+        "--json",
+    ]);
+    let record = &json(&o)["audits"][0];
+    assert_eq!(record["tests_run"], "position-value,cycles");
+    assert_eq!(record["verdict"], "biased");
+    assert_eq!(record["seen_by"][0], "cycles");
+    std::fs::remove_dir_all(&dir).ok();
+}

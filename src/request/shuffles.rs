@@ -7,7 +7,7 @@ use crate::audit::{ALL_TRIALS, Feed, Kind, N_FROM_INPUT, Planned, Spec, Subject}
 use crate::deck::{self, DEFAULT_HAND, Deck};
 use crate::error::{Error, Opt, Result};
 use crate::source::reach_warning;
-use crate::spec::{DEFAULT_N, TestKind, TestSet};
+use crate::spec::{DEFAULT_N, FIRST_N_WITHOUT_TWINS, TestKind, TestSet};
 use crate::subject::Shuffles;
 
 /// A built-in algorithm's audit: n (the deck's, or given, or the
@@ -155,9 +155,17 @@ fn finish(
         ))
         .about(Opt::Tests));
     }
-    // With n from the input, "default" is resolved once n is known; a list
-    // is checked against the largest n it could meet.
-    let mut set = TestSet::parse(tests, n.max(2)).map_err(|e| e.about(Opt::Tests))?;
+    // With n from the input, "default" and "all" are resolved once n is
+    // known, and a list is read at the smallest n where no test is
+    // another's twin (at n = 2 every test but serial is position-value's,
+    // and a list read there kept position-value alone: a file's cycles
+    // were never tested), then checked and freed of twins at the n read.
+    let at = if n == N_FROM_INPUT {
+        FIRST_N_WITHOUT_TWINS
+    } else {
+        n
+    };
+    let mut set = TestSet::parse(tests, at).map_err(|e| e.about(Opt::Tests))?;
     if let Some(bins) = request.bins {
         // With n from the input, the bins are checked once n is known.
         let at = if n == N_FROM_INPUT { bins.max(2) } else { n };

@@ -1063,7 +1063,7 @@ fn an_input_that_never_shows_0_or_n_asks_for_the_base() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("neither 0 nor 6 appears in its 2 samples; say which with --base"),
+        stderr(&o).contains("neither 0 nor 6 appears in its 2 samples; say which base they are numbered from (0 or 1)"),
         "{}",
         stderr(&o)
     );

@@ -167,6 +167,7 @@ impl TestRecord {
         Self {
             result: TestResult {
                 parts: None,
+                df_at_most: None,
                 test: result.test.name(),
                 statistic: result.statistic,
                 df: result.df,

@@ -215,6 +215,8 @@ struct Part {
     name: String,
     statistic: f64,
     df: f64,
+    /// Its df with no category pooled ([`TestResult::df_at_most`]).
+    df_at_most: f64,
     log10_p: f64,
 }
 
@@ -222,6 +224,7 @@ struct Part {
 fn outcome(kind: TestKind, statistic: f64, df: f64, log10_p: f64, method: String) -> TestResult {
     TestResult {
         parts: None,
+        df_at_most: None,
         test: kind,
         statistic,
         df,
@@ -272,6 +275,7 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
                         name: column.name.clone(),
                         statistic: g.statistic,
                         df: g.df,
+                        df_at_most: g.df,
                         log10_p: g.log10_p,
                     }
                 })
@@ -303,6 +307,7 @@ fn run_one(kind: TestKind, tally: &Tally, deck: &Deck, seed: u64) -> Option<Test
                         name: format!("{}={}", column.name, column.names[c]),
                         statistic: g.statistic,
                         df: g.df,
+                        df_at_most: g.df + g.pooled as f64,
                         log10_p: g.log10_p,
                     });
                 }
@@ -471,6 +476,7 @@ fn order_result(kind: TestKind, test: OrderTest, deck: &Deck) -> TestResult {
     });
     TestResult {
         parts: None,
+        df_at_most: test.df_at_most,
         test: kind,
         statistic: test.statistic,
         df: test.df,
@@ -508,8 +514,13 @@ fn combined(kind: TestKind, parts: Vec<Part>, what: &str) -> TestResult {
         shown.join("; ")
     );
     let largest_df = parts.iter().map(|p| p.df).fold(0.0, f64::max);
+    let largest_df_at_most = parts.iter().map(|p| p.df_at_most).fold(0.0, f64::max);
     TestResult {
-        parts: Some(Parts { count, largest_df }),
+        parts: Some(Parts {
+            count,
+            largest_df,
+            largest_df_at_most,
+        }),
         ..outcome(kind, best.statistic, best.df, log10_p, method)
     }
 }

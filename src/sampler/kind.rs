@@ -316,6 +316,7 @@ impl Kind for Samplers {
             }
             tested.results.push(TestResult {
                 parts: None,
+                df_at_most: None,
                 test,
                 statistic: t.statistic,
                 df: t.df,

@@ -140,6 +140,10 @@ pub struct OrderTest {
     /// The pair of kinds whose count departs most from its expectation (in
     /// standard deviations), with observed over expected.
     pub largest: Option<((usize, usize), f64)>,
+    /// For a table whose sparse cells were pooled: the reference df with
+    /// none pooled, the most more shoes can give it (see
+    /// [`crate::stats::TestResult::df_at_most`]).
+    pub df_at_most: Option<f64>,
 }
 
 /// Cells grouped so that each group expects at least [`MIN_EXPECTED`] over
@@ -229,6 +233,21 @@ impl TableNull {
         })
     }
 
+    /// The reference df of the law [`test`](Self::test) applies: the
+    /// three-moment law's, or the Rao–Scott correction's.
+    fn df(&self) -> f64 {
+        match self.traces {
+            (_, c2, Some(c3)) => c2.powi(3) / (c3 * c3),
+            (c1, c2, None) => c1 * c1 / c2,
+        }
+    }
+
+    /// Whether cells that can occur were pooled (too few shoes for each to
+    /// expect [`MIN_EXPECTED`] alone).
+    fn pooled(&self) -> bool {
+        self.means.len() < self.group.iter().flatten().count()
+    }
+
     /// The adjacency test of `counts` (the K × K table summed over the
     /// shoes, row = kind before, column = kind after) under `law`.
     pub fn test(&self, counts: &[u64], law: &AdjacencyLaw) -> OrderTest {
@@ -246,27 +265,23 @@ impl TableNull {
             .map(|i| (observed[i] - t * self.means[i]).powi(2) / (t * self.means[i]))
             .sum();
         let (c1, c2, c3) = self.traces;
-        let (statistic_on, df, how) = match c3 {
-            Some(c3) => {
-                let h = c2.powi(3) / (c3 * c3);
-                (
-                    h + (statistic - c1) * (h / c2).sqrt(),
-                    h,
-                    format!("three-moment law of the quadratic form (Imhof): {h:.1} df"),
-                )
-            }
+        let df = self.df();
+        let (statistic_on, how) = match c3 {
+            Some(_) => (
+                df + (statistic - c1) * (df / c2).sqrt(),
+                format!("three-moment law of the quadratic form (Imhof): {df:.1} df"),
+            ),
             None => {
                 let delta = c2 / c1;
-                let nu = c1 * c1 / c2;
                 (
                     statistic / delta,
-                    nu,
-                    format!("X² / {delta:.3} on {nu:.1} df (Rao–Scott second-order correction)"),
+                    format!("X² / {delta:.3} on {df:.1} df (Rao–Scott second-order correction)"),
                 )
             }
         };
         let pooled = k * k - g;
         OrderTest {
+            df_at_most: None,
             statistic: statistic_on,
             df,
             departure: (statistic_on - df) / (2.0 * df).sqrt(),
@@ -296,7 +311,19 @@ impl TableNull {
 /// The adjacency test of `counts` over `trials` shoes under `law` (see
 /// [`TableNull`]); `None` where the table has fewer than two groups.
 pub fn adjacency(counts: &[u64], trials: u64, law: &AdjacencyLaw) -> Option<OrderTest> {
-    table_null(law, trials).map(|null| null.test(counts, law))
+    let null = table_null(law, trials)?;
+    let mut test = null.test(counts, law);
+    if null.pooled() {
+        // The df once every cell that can occur stands alone: at the
+        // shoes where the least likely expects MIN_EXPECTED.
+        let least = (0..law.kinds() * law.kinds())
+            .map(|c| law.mean(c / law.kinds(), c % law.kinds()))
+            .filter(|&mu| mu > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        let unpooled = (MIN_EXPECTED / least).ceil() as u64 + 1;
+        test.df_at_most = table_null(law, unpooled).map(|null| null.df());
+    }
+    Some(test)
 }
 
 /// [`TableNull::new`], remembered for the last few decks and trial counts:
@@ -435,6 +462,7 @@ pub fn successor(
     let z = (observed as f64 - mean) / variance.sqrt();
     let share = |count: f64| 100.0 * count / (t * (law.n - 1.0));
     Some(OrderTest {
+        df_at_most: None,
         statistic: observed as f64,
         df: 0.0,
         departure: z,

@@ -59,6 +59,7 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
     match kind {
         TestKind::PositionValue => TestResult {
             parts: None,
+            df_at_most: None,
             test: kind,
             statistic: pv.statistic,
             df: pv.df,
@@ -122,6 +123,7 @@ fn run_one(kind: TestKind, tally: &Tally, pv: &PositionValueStats, seed: u64) ->
         | TestKind::Adjacency
         | TestKind::Successor => TestResult {
             parts: None,
+            df_at_most: None,
             test: kind,
             statistic: 0.0,
             df: 0.0,
@@ -163,6 +165,7 @@ fn from_gof_described(test: TestKind, g: Gof, what: String) -> TestResult {
     };
     TestResult {
         parts: None,
+        df_at_most: (g.pooled > 0).then_some(g.df + g.pooled as f64),
         test,
         statistic: g.statistic,
         df: g.df,
@@ -203,6 +206,7 @@ fn lehmer_pairs(s: &StructureCounts) -> Gof {
 fn from_wald(test: TestKind, (w, method): (order::Wald, String)) -> TestResult {
     TestResult {
         parts: None,
+        df_at_most: None,
         test,
         statistic: w.statistic,
         df: w.df as f64,
@@ -216,6 +220,7 @@ fn from_wald(test: TestKind, (w, method): (order::Wald, String)) -> TestResult {
 fn from_sequence(test: TestKind, t: SequenceTest) -> TestResult {
     TestResult {
         parts: None,
+        df_at_most: None,
         test,
         statistic: t.statistic,
         df: t.df,
@@ -230,6 +235,7 @@ fn permutation_test(test: TestKind, counts: &[u64], seed: u64) -> TestResult {
     let u = gof::uniform(counts, seed);
     TestResult {
         parts: None,
+        df_at_most: None,
         test,
         statistic: u.statistic,
         df: u.df,

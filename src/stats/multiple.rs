@@ -187,6 +187,7 @@ mod tests {
             .zip(holm_log10(&raw))
             .map(|(&(test, log10_p, departure), log10_p_holm)| TestResult {
                 parts: None,
+                df_at_most: None,
                 test,
                 statistic: 0.0,
                 df: 1.0,

@@ -37,6 +37,13 @@ pub struct TestResult<K = TestKind> {
     /// design (see [`Parts`]).
     #[serde(skip)]
     pub parts: Option<Parts>,
+    /// For a test whose sparse categories were pooled: its df with none
+    /// pooled, the most more trials can give it. More trials unpool
+    /// categories and raise the df, and with it what a detection needs, so
+    /// advice on the trials a verdict needs is computed at this df and
+    /// holds when followed. `None`: the df does not grow with the trials.
+    #[serde(skip)]
+    pub df_at_most: Option<f64>,
 }
 
 /// The parts of a test combined by Bonferroni: how many, and the largest
@@ -52,6 +59,9 @@ pub struct Parts {
     pub count: usize,
     /// The largest df of a part.
     pub largest_df: f64,
+    /// The largest df a part reaches with none of its categories pooled
+    /// (as [`TestResult::df_at_most`]).
+    pub largest_df_at_most: f64,
 }
 
 impl<K> TestResult<K> {
@@ -70,6 +80,7 @@ impl<K> TestResult<K> {
             departure: departure(statistic, df),
             method: method.into(),
             parts: None,
+            df_at_most: None,
         }
     }
 }

@@ -124,6 +124,28 @@ impl Sensitivity {
                     f64::INFINITY,
                 )),
         };
+        // What the advice rests on: the same choice of test with each at
+        // the df more trials can give it (pooled categories unpooled), so
+        // that a run of the trials advised holds its tests to no larger a
+        // df than the advice assumed (at the df of this run alone, 100
+        // shoes advised 3,856, where the hand test's df had grown and 4,250
+        // were needed).
+        let delta_at_most = |r: &TestResult| match r.parts {
+            Some(parts) => detectable_delta(
+                parts.largest_df_at_most.max(parts.largest_df),
+                level / parts.count.max(1) as f64,
+                trials,
+            ),
+            None => delta_of(r.df_at_most.unwrap_or(r.df).max(r.df)),
+        };
+        let delta_advised = match position_value {
+            Some(_) => delta,
+            None => results
+                .iter()
+                .filter(|r| r.test != TestKind::Birthday)
+                .map(delta_at_most)
+                .fold(f64::INFINITY, f64::min),
+        };
         let cohen_w = delta.sqrt();
         let kind_deviation = results
             .iter()
@@ -147,7 +169,7 @@ impl Sensitivity {
         let for_deviation = ((side - 1.0) * (side - 1.0) * lambda
             / ((nf - 1.0) * MAX_CELL_DEVIATION * MAX_CELL_DEVIATION))
             .ceil() as u64;
-        let for_w = (lambda / (MAX_COHEN_W * MAX_COHEN_W)).ceil() as u64;
+        let for_w = (delta_advised * trials as f64 / (MAX_COHEN_W * MAX_COHEN_W)).ceil() as u64;
         let (inconclusive, trials_needed) = if test == TestKind::Birthday {
             (
                 Some(
@@ -357,6 +379,7 @@ mod tests {
     fn result(test: TestKind, df: f64) -> TestResult {
         TestResult {
             parts: None,
+            df_at_most: None,
             test,
             statistic: df,
             df,
@@ -365,6 +388,29 @@ mod tests {
             departure: 0.0,
             method: String::new(),
         }
+    }
+
+    #[test]
+    fn advice_rests_on_the_df_more_trials_can_give_a_pooled_test() {
+        // A structure test with 4 df at this run, 9 once nothing is pooled:
+        // the sensitivity stated is this run's, the trials advised are
+        // those at which the unpooled test sees w = 0.1.
+        let pooled = TestResult {
+            df_at_most: Some(9.0),
+            ..result(TestKind::FixedPoints, 4.0)
+        };
+        let (trials, level) = (100, 0.001);
+        let s = Sensitivity::of(std::slice::from_ref(&pooled), 10, trials, level, 1);
+        let fixed = Sensitivity::of(&[result(TestKind::FixedPoints, 4.0)], 10, trials, level, 1);
+        assert_eq!(s.cohen_w, fixed.cohen_w);
+        let at = |df: f64| {
+            (detectable_delta(df, level, trials) * trials as f64 / (MAX_COHEN_W * MAX_COHEN_W))
+                .ceil() as u64
+                + 1
+        };
+        assert_eq!(fixed.trials_needed, Some(at(4.0)));
+        assert_eq!(s.trials_needed, Some(at(9.0)));
+        assert!(at(9.0) > at(4.0));
     }
 
     #[test]

@@ -859,8 +859,8 @@ impl Counter {
         &self.tally
     }
 
-    /// Ends the stream of deals being counted (a chunk, a block of input):
-    /// the next deal is not compared with the last one.
+    /// Ends the stream of deals being counted (a chunk, a block of a file, a
+    /// pushed batch): the next deal is not compared with the last one.
     pub(crate) fn end_stream(&mut self) {
         if let Some(state) = &mut self.serial {
             state.end_stream();

@@ -843,6 +843,78 @@ fn a_command_without_n_takes_n_from_its_first_deck() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What a `--json` audit said, less the time it took: everything else
+/// (every test's statistic and p-value, the verdict, the counts) is
+/// determined by the command and the seed.
+fn judged(o: &Output) -> serde_json::Value {
+    let mut summary = json(o);
+    for audit in summary["audits"].as_array_mut().unwrap() {
+        let audit = audit.as_object_mut().unwrap();
+        audit.remove("seconds");
+        audit.remove("per_second");
+    }
+    summary
+}
+
+/// Copies of a program run at once (`--jobs` above 1) give the same
+/// results on every run with the same seed, serial test included: each
+/// copy's output is one stream of deals for it, however the pipes happen
+/// to be read. The dealer prints its decks one by one (flushing each),
+/// so its output arrives in pieces cut by timing alone; it repeats its
+/// previous deck 3% of the time, which the serial test still sees within
+/// each copy. A sampler run the same way is as reproducible.
+#[test]
+fn copies_of_a_program_give_the_same_results_whatever_the_timing() {
+    let dealer = "awk -v n={n} -v c={count} -v s={seed} 'BEGIN { srand(s); \
+                  for (d = 0; d < c; d++) { if (d == 0 || rand() >= 0.03) { \
+                  for (i = 0; i < n; i++) a[i] = i; for (i = n - 1; i > 0; i--) { \
+                  j = int(rand() * (i + 1)); t = a[i]; a[i] = a[j]; a[j] = t } \
+                  line = a[0]; for (i = 1; i < n; i++) line = line \" \" a[i] } \
+                  print line; fflush() } }'";
+    let audit = || {
+        judged(&run(&[
+            "audit", "--cmd", dealer, "-n", "10", "-t", "6000", "--jobs", "3", "--seed", "7",
+            "--json",
+        ]))
+    };
+    let first = audit();
+    for _ in 0..4 {
+        assert_eq!(audit(), first, "a rerun judged otherwise");
+    }
+    let a = &first["audits"][0];
+    let serial = a["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["test"] == "serial")
+        .unwrap_or_else(|| panic!("no serial test: {a}"));
+    // Three copies of 2,000 decks: 666 whole triples each, none spanning
+    // two copies or cut short where a read of a pipe happened to end.
+    let method = serial["method"].as_str().unwrap();
+    assert!(method.contains(" 1998 disjoint triples"), "{method}");
+    assert!(serial["p"].as_f64().unwrap() < 1e-6, "{serial}");
+    assert_eq!(a["verdict"], "biased", "{a}");
+    assert_eq!(a["decisive_test"], "serial", "{a}");
+
+    // Samples (3 of 10, in the order drawn) from two copies, flushed one
+    // by one too.
+    let sampler = "awk -v c={count} -v s={seed} 'BEGIN { srand(s); for (d = 0; d < c; d++) { \
+                   split(\"\", u); line = \"\"; k = 0; while (k < 3) { x = int(rand() * 10); \
+                   if (!(x in u)) { u[x] = 1; line = line (k ? \" \" : \"\") x; k++ } } \
+                   print line; fflush() } }'";
+    let sample = || {
+        judged(&run(&[
+            "audit", "--cmd", sampler, "--kind", "ordered", "-n", "10", "--base", "0", "-t",
+            "3000", "--jobs", "2", "--seed", "7", "--json",
+        ]))
+    };
+    let first = sample();
+    assert_eq!(first["audits"][0]["trials"], 3000, "{first}");
+    for _ in 0..2 {
+        assert_eq!(sample(), first, "a rerun of the sampler judged otherwise");
+    }
+}
+
 #[test]
 fn decks_read_from_a_file_say_their_n_everywhere() {
     // n is known from the first line: the progress line, the report's

@@ -133,8 +133,11 @@ times in parallel, each with its own {seed} (derived from --seed and \
 as from a file. A program that fails, prints a bad line or stays silent for \
 --cmd-timeout seconds ends the run (exit 2, its stderr shown, nothing \
 written); once it has printed its {count} decks it is stopped and what \
-follows is not read (a generator may print forever). run.json records \
-each worker's command, seed and count.
+follows is not read (a generator may print forever). Each copy's decks are \
+one stream for the serial test, whatever the timing, so a program \
+deterministic for its {seed} gives the same results on every run with the \
+same --seed and --jobs. run.json records each worker's command, seed and \
+count.
   The starting order (--order AS,2S,... or --order-file FILE; default \
 ascending) says what the deck looked like before the shuffle. Any fixed \
 relabelling of a uniform shuffle is uniform, so every test keeps its null \

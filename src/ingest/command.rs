@@ -2,7 +2,7 @@
 //! command, each asked for its share of the decks with its own seed, read in
 //! parallel (one thread per worker) and merged in worker order.
 
-use super::driver::{Chunker, EAGER_BLOCK, Fail, Source, Truncated};
+use super::driver::{Chunker, EAGER_BLOCK, Fail, Source, Streams, Truncated};
 use super::{Decks, Ingested, Items, Options, Plan, Resume, ingest};
 use crate::error::{Error, ErrorKind, Result};
 use crate::pacing::Progress;
@@ -118,9 +118,13 @@ pub fn worker_runs(cmd: &CommandSpec, n: usize, trials: u64, seed: u64) -> Vec<W
 /// count).
 /// Once it has given its share the tool stops reading and ends its whole
 /// process group (SIGTERM, then SIGKILL after half a second). A worker's
-/// tally depends only on its command and seed, and tallies are merged in
+/// output is one stream of deals for the serial test (its triples run on
+/// across the blocks its pipe happens to be read in, and never into another
+/// worker's decks), so a worker's tally, serial counts included, depends
+/// only on its command and seed, not on timing; tallies are merged in
 /// worker order, so a program deterministic for its seed gives identical
-/// counts on a rerun. `progress` receives deck counts as they arrive.
+/// counts, and every test the same statistic and p-value, on a rerun.
+/// `progress` receives deck counts as they arrive.
 ///
 /// The run fails, after ending every other worker, if a worker cannot be
 /// started, prints a bad line, prints nothing for `cmd.timeout`, exits with
@@ -178,7 +182,7 @@ pub fn run_command(
             &opts,
             &plan,
             count,
-            1,
+            Streams::Whole,
             false,
             progress,
             Resume::default(),

@@ -108,28 +108,66 @@ impl Slot {
     }
 }
 
+/// How a source's blocks are parsed, and what the serial test takes for a
+/// stream of consecutive deals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Streams {
+    /// This many blocks parsed at once, on all threads (1: on the calling
+    /// thread only), each block a stream of its own: the blocks of a file
+    /// or of stdin are cut at fixed sizes, so the streams are the same on
+    /// every read, whichever thread parses which block.
+    Blocks(usize),
+    /// One block at a time, in input order, on the calling thread, and the
+    /// whole source one stream: a program's output, whose blocks are cut
+    /// wherever its pipe's reads happened to end (a matter of timing), so
+    /// that its deals are compared as the program made them, whatever the
+    /// timing.
+    Whole,
+}
+
+impl Streams {
+    /// Blocks parsed at once.
+    fn window(self) -> usize {
+        match self {
+            Streams::Blocks(window) => window.max(1),
+            Streams::Whole => 1,
+        }
+    }
+}
+
 /// One slot per thread of the current rayon pool, made on first use.
 struct Slots {
     slots: Vec<Mutex<Option<Slot>>>,
     n: usize,
     collect: Collect,
     kinds: Option<Vec<u32>>,
+    /// Whether each block is a stream of its own ([`Streams::Blocks`]).
+    block_streams: bool,
 }
 
 impl Slots {
-    fn new(count: usize, n: usize, collect: Collect, kinds: Option<Vec<u32>>) -> Self {
+    fn new(
+        count: usize,
+        n: usize,
+        collect: Collect,
+        kinds: Option<Vec<u32>>,
+        streams: Streams,
+    ) -> Self {
         Self {
             slots: (0..count.max(1)).map(|_| Mutex::new(None)).collect(),
             n,
             collect,
             kinds,
+            block_streams: matches!(streams, Streams::Blocks(_)),
         }
     }
 
     /// Runs `f` with the calling thread's slot (locked, so correct even if
-    /// two threads ever share one). Each call counts one stream of decks
-    /// (a block): the serial test compares decks within it only, so what it
-    /// counts does not depend on which thread parsed which block.
+    /// two threads ever share one). With [`Streams::Blocks`] each call
+    /// counts one stream of decks (a block): the serial test compares decks
+    /// within it only, so what it counts does not depend on which thread
+    /// parsed which block. With [`Streams::Whole`] (one slot, the blocks
+    /// handed in input order) the stream goes on from block to block.
     fn with<R>(&self, f: impl FnOnce(&mut Slot) -> R) -> R {
         let i = match self.slots.len() {
             1 => 0,
@@ -138,7 +176,9 @@ impl Slots {
         let mut guard = self.slots[i].lock().unwrap_or_else(|e| e.into_inner());
         let slot = guard.get_or_insert_with(|| Slot::new(self.n, self.collect, self.kinds.clone()));
         let result = f(slot);
-        slot.counter.end_stream();
+        if self.block_streams {
+            slot.counter.end_stream();
+        }
         result
     }
 
@@ -503,8 +543,8 @@ pub(crate) struct Drive<'a> {
     /// What the items are, as the saver is told.
     pub items: super::Items,
     pub limit: u64,
-    /// Blocks parsed at once; 1 parses on the calling thread only.
-    pub window: usize,
+    /// How the blocks are parsed, and what is a stream of deals.
+    pub streams: Streams,
     /// After the limit, look for one more deck to set `stopped_early`.
     pub probe_more: bool,
     pub progress: Progress<'a>,
@@ -527,19 +567,26 @@ impl Drive<'_> {
         first: Vec<u8>,
         parser: &P,
     ) -> Result<Drained, Fail> {
-        let threads = if self.window > 1 {
+        let window = self.streams.window();
+        let threads = if window > 1 {
             rayon::current_num_threads()
         } else {
             1
         };
-        let slots = Slots::new(threads, self.n, self.collect, self.kinds.clone());
+        let slots = Slots::new(
+            threads,
+            self.n,
+            self.collect,
+            self.kinds.clone(),
+            self.streams,
+        );
         let mut decks = 0u64;
         let mut units = self.before.units;
         let mut bytes = self.before.bytes;
         let mut pending = Some(first);
         loop {
             let mut win: Vec<Vec<u8>> = pending.take().into_iter().collect();
-            while win.len() < self.window.max(1) {
+            while win.len() < window {
                 match src
                     .next_block()
                     .map_err(|e| Fail::io(self.name, e, decks))?

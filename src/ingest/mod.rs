@@ -85,7 +85,7 @@ use crate::error::{Error, Result};
 use crate::pacing::Progress;
 use crate::spec::{MAX_PERMUTATION_N, TestKind, TestSet};
 use crate::tally::{Collect, Tally};
-use driver::{Chunker, Drive, Fail, Source, Threaded, Truncated};
+use driver::{Chunker, Drive, Fail, Source, Streams, Threaded, Truncated};
 pub use driver::{ReadPoint, Saver};
 use items::{Dict, Lookup};
 use std::io::Read;
@@ -415,7 +415,15 @@ fn read_resumable(
     let window = (driver::BLOCKS_PER_THREAD * rayon::current_num_threads()).clamp(2, 32);
     let read = |src: &mut dyn Source| {
         ingest(
-            src, name, opts, &plan, limit, window, true, progress, resume,
+            src,
+            name,
+            opts,
+            &plan,
+            limit,
+            Streams::Blocks(window),
+            true,
+            progress,
+            resume,
         )
         .map_err(|f| f.error)
     };
@@ -612,7 +620,8 @@ fn line_tokens(line: &[u8]) -> Vec<&[u8]> {
     text::tokens(text::deck_body(line).unwrap_or_default()).collect()
 }
 
-/// Reads a whole source in either format.
+/// Reads a whole source in either format, its blocks parsed, and its
+/// streams of deals taken, as `streams` says.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn ingest(
     src: &mut dyn Source,
@@ -620,7 +629,7 @@ pub(crate) fn ingest(
     opts: &Options<Decks>,
     plan: &Plan,
     limit: u64,
-    window: usize,
+    streams: Streams,
     probe_more: bool,
     progress: Progress<'_>,
     resume: Resume<'_>,
@@ -709,7 +718,7 @@ pub(crate) fn ingest(
         saver: resume.saver,
         items: dict.items.clone(),
         limit,
-        window,
+        streams,
         probe_more,
         progress,
     };

@@ -353,3 +353,84 @@ fn a_byte_order_mark_before_the_first_deck_is_not_an_item() {
     assert_eq!(read.counted, 40);
     assert_eq!(read.tally, expected(6, &d, ALL));
 }
+
+/// A reader giving at most `sizes[i]` bytes at its i-th read (cycling), as
+/// a pipe gives a program's output: in pieces cut by timing alone.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    sizes: &'a [usize],
+    reads: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let size = self.sizes[self.reads % self.sizes.len()];
+        let k = size.min(buf.len()).min(self.bytes.len());
+        buf[..k].copy_from_slice(&self.bytes[..k]);
+        self.bytes = &self.bytes[k..];
+        self.reads += 1;
+        Ok(k)
+    }
+}
+
+/// A program's output, read as the command runner reads it (eager blocks,
+/// cut wherever a read ends), is one stream of deals: the serial counts,
+/// and so every count, are those of its decks counted in one piece, however
+/// the pipe's reads cut it, up to an exact limit. As blocks of their own,
+/// the pieces would have broken the triples at places timing chose.
+#[test]
+fn a_programs_output_is_one_stream_however_its_pipe_is_read() {
+    let n = 5;
+    let mut ds = decks(n, 301, 5);
+    // A dealer that repeats some decks, which the serial counts see.
+    for i in (10..ds.len()).step_by(13) {
+        ds[i] = ds[i - 1].clone();
+    }
+    let collect = Collect {
+        serial: true,
+        ..ALL
+    };
+    let opts = collecting(collect);
+    let plan = Plan::new(&opts).unwrap();
+    let bytes = text(&ds);
+    let whole = |k: usize| {
+        let mut counter = crate::tally::Counter::new(n, collect);
+        let flat: Vec<u32> = ds[..k].iter().flatten().copied().collect();
+        counter.count_batch(&flat);
+        counter.finish()
+    };
+    let sizes: [&[usize]; 5] = [&[1 << 20], &[1], &[7, 300, 2], &[64, 13, 5000, 1], &[11]];
+    for limit in [301u64, 250, 4] {
+        let expected = whole(limit as usize);
+        assert_eq!(
+            expected.serial().unwrap().total(),
+            limit / 3,
+            "whole triples"
+        );
+        for sizes in sizes {
+            let reader = Trickle {
+                bytes: &bytes,
+                sizes,
+                reads: 0,
+            };
+            let mut src = Chunker::new(reader, driver::EAGER_BLOCK, None, true);
+            let got = ingest(
+                &mut src,
+                "stdout",
+                &opts,
+                &plan,
+                limit,
+                Streams::Whole,
+                false,
+                &no_progress,
+                Resume::default(),
+            )
+            .unwrap_or_else(|f| panic!("{}", f.error));
+            assert_eq!(got.counted, limit);
+            assert_eq!(got.tally, expected, "reads of {sizes:?}, limit {limit}");
+        }
+    }
+    // The repeats lean ahead: the next deal matches more.
+    let serial = whole(ds.len()).serial().unwrap().clone();
+    assert!(serial.sum() > 0, "{serial:?}");
+}

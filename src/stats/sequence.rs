@@ -99,7 +99,7 @@ pub fn serial(counts: &SerialCounts, unit: &str) -> SequenceTest {
         log10_p: test.log10_p,
         method: format!(
             "dependence between consecutive deals, given the run's own marginals: each stream's \
-             deals (a chunk, or a block of input) in {triples} disjoint triples (a, b, c), \
+             deals (a chunk, a block of a file, or one copy of a program's output) in {triples} disjoint triples (a, b, c), \
              x = M(a, b) - M(a, c) with M the positions holding the same {unit} in both; \
              independent deals with any law make x symmetric about 0, so given the |x| the \
              signs are fair coins: {weighting}; S = {sum} ({lean}; sd {:.1}, {tied} triples \

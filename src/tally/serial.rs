@@ -18,8 +18,11 @@
 //!
 //! Consecutive means within one stream: one chunk of a built-in run (chunk
 //! boundaries are where the generator's stream changes), one block of an
-//! input file or of a command's output. Triples never span stream ends, so
-//! the counts do not depend on how streams were scheduled.
+//! input file (cut at fixed sizes), the whole output of one copy of a
+//! command (its pipe's blocks are cut wherever reads happen to end, so they
+//! cannot be streams: the counts would depend on timing). Triples never
+//! span stream ends, so the counts do not depend on how streams were
+//! scheduled.
 
 use serde::{Deserialize, Serialize};
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{TempDir, run, stderr, stdout, thousands};
+use common::{TempDir, bin, run, stderr, stdout, thousands};
 
 /// A biased shuffle and a biased sampler, each alone with the default
 /// budget (64 × -t: looks at 2,000, 4,000, ..., 128,000), stop at the first
@@ -137,4 +137,53 @@ fn a_budget_below_the_first_look_is_refused() {
         assert!(err.contains("--max-trials (1500)"), "{err}");
         assert!(o.stdout.is_empty());
     }
+}
+
+/// Decks read from outside: stdin cannot be read again look after look
+/// (it said "stdin: no decks found" with 20,000 decks on it), and a budget
+/// without -t (the first look then reads the whole file) is refused in
+/// words, not as "at least -t (18446744073709551615)".
+#[test]
+fn a_sequential_audit_of_stdin_or_of_a_whole_file_is_refused_in_words() {
+    use std::io::Write;
+    let dir = TempDir::scratch("sequential-input");
+    let decks: String = (0..200)
+        .map(|i| format!("{} {} {}\n", i % 3, (i + 1) % 3, (i + 2) % 3))
+        .collect();
+    let file = dir.write("decks.txt", &decks);
+    let mut child = bin()
+        .args([
+            "audit",
+            "--input",
+            "-",
+            "-t",
+            "100",
+            "--until-decisive",
+            "-q",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(decks.as_bytes()).ok();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("stdin is read once"), "{}", stderr(&o));
+    let o = run(&[
+        "audit",
+        "--input",
+        file.to_str().unwrap(),
+        "--until-decisive",
+        "--max-trials",
+        "500",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("--max-trials needs -t, the first look's trials"),
+        "{err}"
+    );
+    assert!(!err.contains("18446744073709551615"), "{err}");
 }

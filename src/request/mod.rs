@@ -41,7 +41,7 @@ pub use form::Form;
 pub use weights::{parse_weights, scaled_note};
 
 use crate::algorithm::Algorithm;
-use crate::audit::{DEFAULT_ALPHA, DEFAULT_SEED, Feed, Planned};
+use crate::audit::{ALL_TRIALS, DEFAULT_ALPHA, DEFAULT_SEED, Feed, Planned};
 use crate::error::{Error, Front, Opt, Result};
 use crate::ingest::samples::Base;
 use crate::report::Provenance;
@@ -387,7 +387,28 @@ impl Request {
                 ),
             ));
         }
+        if let Some(Feed::File { path, .. }) = &self.feed
+            && path.as_os_str() == "-"
+        {
+            return Err(self.refuse(
+                Opt::UntilDecisive,
+                format!(
+                    "stdin is read once: it cannot be read again look after look (give a file, \
+                     or a program, for {})",
+                    Opt::UntilDecisive.named(self.front)
+                ),
+            ));
+        }
         let first = planned.iter().map(|(p, _)| p.trials()).max().unwrap_or(1);
+        if first == ALL_TRIALS && self.max_trials.is_some() {
+            return Err(Error::bad_input(format!(
+                "{} needs {}, the first look's trials: without it the first look reads the \
+                 whole input",
+                Opt::MaxTrials.named(self.front),
+                Opt::Trials.named(self.front),
+            ))
+            .about(Opt::MaxTrials));
+        }
         let max = self.max_trials.unwrap_or_else(|| first.saturating_mul(64));
         if max < first {
             return Err(Error::out_of_range(format!(

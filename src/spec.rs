@@ -527,14 +527,14 @@ impl TestSet {
         {
             return Err(Error::too_costly(format!(
                 "the permutation test needs n <= {MAX_PERMUTATION_N} (it keeps n! counters per \
-                 thread; n = {n} would need {n}! of them): choose other --tests"
+                 thread; n = {n} would need {n}! of them): choose other tests"
             )));
         }
         if let Some(bins) = self.chosen_bins
             && !(2..=n).contains(&bins)
         {
             return Err(Error::out_of_range(format!(
-                "--bins {bins} is out of range: bins must be between 2 and n = {n} \
+                "{bins} bins are out of range: the bins must be between 2 and n = {n} \
                  (n means the full matrix)"
             )));
         }
@@ -543,7 +543,7 @@ impl TestSet {
         {
             return Err(Error::unsupported(format!(
                 "the {t} test needs the full position-by-value matrix, not {bins} bins: \
-                 leave out --bins (or give --bins n)"
+                 leave the bins out (or give n of them)"
             )));
         }
         if self.kinds.is_empty() {

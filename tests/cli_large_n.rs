@@ -137,7 +137,7 @@ fn bins_are_checked_against_the_n_read_from_an_input() {
     let (i, r) = (input.to_str().unwrap(), report.to_str().unwrap());
     assert_refused(
         &["audit", "--input", i, "--bins", "20", "-q", "--out", r],
-        "--bins 20 is out of range",
+        "20 bins are out of range",
     );
     assert!(!report.exists(), "no report for a refused run");
     let o = run(&["audit", "--input", i, "--bins", "5", "-q", "--out", r]);

@@ -88,6 +88,7 @@ export interface OrdersOptions {
   seed?: number | string;
   alpha?: number | string;
   tests?: string | string[];
+  /** The card columns of decks of card labels ("cards", the only value: no files are read). */
   categories?: string;
   reportDir?: string;
 }

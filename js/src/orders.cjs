@@ -133,7 +133,12 @@ function auditOrders(orders, opts, { form, session, judged, result, memory }) {
   }
   if (available === 0) throw new UserError("orders: no decks were given");
   const trials = trialsOf(opts, available);
-  const asked = form("deck", "orders", Object.assign({}, opts, { n, trials }), "orders", "handed over from JavaScript");
+  // Decks handed over are read as a file is (given: the library's rule for
+  // decks read, as the command line's --input and Python's audit_orders),
+  // not as a function's decks of 0..n-1.
+  const asked = Object.assign(
+    form("deck", "orders", Object.assign({}, opts, { n, trials }), "orders", "handed over from JavaScript"),
+    { given: true });
   const run = session(asked);
   try {
     const start = Date.now();

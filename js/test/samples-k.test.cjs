@@ -27,3 +27,14 @@ test("a sampler audited without k is a UserError naming k, before any call", () 
   }
   assert.equal(sa.auditSamples(floyd, { n: 10, k: 3, trials: 3000 }).counts.length, 10);
 });
+
+test("a sampler asked for more items than n is a UserError naming k, before any call", () => {
+  // The sampler was once called, then blamed: "expected 11 items ... found 3".
+  for (const ordered of [false, true]) {
+    let calls = 0;
+    const three = () => { calls++; return [0, 1, 2]; };
+    assert.throws(() => sa.auditSamples(three, { n: 10, k: 11, trials: 100, ordered }),
+      e => e instanceof sa.UserError && /^k: 11: cannot take 11 distinct items of a population of n: 10$/.test(e.message));
+    assert.equal(calls, 0);
+  }
+});

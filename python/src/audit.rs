@@ -211,6 +211,9 @@ impl Asked {
                 categories: text(dict, "categories")?,
                 deck: text(dict, "deck")?,
                 order: order_text,
+                // Each call says where its draws come from
+                // ([`Asked::request`]).
+                given: false,
             },
             order,
             until_decisive: item(dict, "until_decisive")?

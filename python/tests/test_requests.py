@@ -100,3 +100,29 @@ def test_an_inconclusive_samplers_record_states_its_trials():
     assert record["inconclusive_reason"]
     assert record["trials_for_verdict"] > 2_500
     assert f"trials={record['trials_for_verdict']}" in result.failure_message
+
+
+def test_a_sampler_asked_for_more_items_than_n_is_refused_before_it_is_called():
+    # The sampler was once called, then blamed: "expected 11 items ...
+    # found 3".
+    def never_sampled(rng):
+        raise AssertionError("the sampler must not run for a refused request")
+
+    for ordered in (False, True):
+        with pytest.raises(
+            ValueError, match=r"^k=11: cannot take 11 distinct items of a population of n=10$"
+        ):
+            sa.audit_samples(never_sampled, 10, 11, trials=100, ordered=ordered)
+
+
+def test_refusals_name_options_as_python_spells_them(tmp_path):
+    # Once the command line's words: "--base '2'", "--categories nope.csv".
+    with pytest.raises(ValueError, match=r"^base='2': items are numbered from 0 or from 1"):
+        sa.audit_samples([[0, 1, 2]] * 10, 10, base=2)
+    nope = str(tmp_path / "nope.csv")
+    with pytest.raises(OSError, match=r"^categories=.*nope\.csv: cannot read it \(no such file\)$"):
+        sa.audit(never_called, 10, categories=nope)
+    # One line, without the run of spaces a string continuation left.
+    with pytest.raises(ValueError, match="categories=cards: your function's decks") as refused:
+        sa.audit(never_called, 10, categories="cards")
+    assert "  " not in str(refused.value)

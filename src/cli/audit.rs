@@ -55,7 +55,7 @@ pub(super) fn request(args: &AuditArgs) -> Result<Request> {
     let weights = given(&args.subject.weights, &args.subject.weights_file)?;
     let order = given(&args.outside.order, &args.outside.order_file)?;
     let base = match &args.outside.base {
-        Some(text) => Some(Base::parse(text).map_err(|e| e.about(Opt::Base))?),
+        Some(text) => Some(Base::parse(text, Front::Cli).map_err(|e| e.about(Opt::Base))?),
         None => None,
     };
     Ok(Request {

@@ -4,7 +4,7 @@
 //! built-in card columns.
 
 use super::{Column, Deck, cards};
-use crate::error::{Error, Result};
+use crate::error::{Error, Opt, Result};
 use std::path::Path;
 
 /// The deck with the category columns of `source` (`cards` or a CSV file)
@@ -14,16 +14,23 @@ pub fn apply(deck: Deck, source: &str) -> Result<Deck> {
     let columns = if source == "cards" {
         cards::columns(deck.kind_names()).ok_or_else(|| {
             Error::bad_input(format!(
-                "--categories cards: the deck's items are not card labels like AS, 10H, QD (deck {})",
+                "the categories of cards: the deck's items are not card labels like AS, 10H, QD \
+                 (deck {})",
                 deck.label
             ))
+            .about(Opt::Categories)
         })?
     } else {
         let path = Path::new(source);
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::io(format!("--categories {source}: cannot read it ({e})")))?;
-        parse(&text, deck.kind_names())
-            .map_err(|e| Error::bad_input(format!("--categories {source}: {e}")))?
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::io(format!(
+                "the categories file {source}: cannot read it ({e})"
+            ))
+            .about(Opt::Categories)
+        })?;
+        parse(&text, deck.kind_names()).map_err(|e| {
+            Error::bad_input(format!("the categories file {source}: {e}")).about(Opt::Categories)
+        })?
     };
     Ok(deck.with_columns(columns))
 }

@@ -299,7 +299,7 @@ impl Deck {
     pub fn with_hand(mut self, hand: usize) -> Result<Self> {
         if hand == 0 || hand >= self.n() {
             return Err(Error::out_of_range(format!(
-                "--hand {hand}: the hand must hold 1 to n - 1 = {} items",
+                "a hand of {hand}: the hand must hold 1 to n - 1 = {} items",
                 self.n() - 1
             )));
         }

@@ -670,7 +670,10 @@ impl Validator<'_> {
                 return Err(self.at(at, "weights go with kind = \"pick\""));
             }
             if let Some(b) = &raw.base {
-                let base = crate::ingest::samples::Base::parse(&b.get_ref().to_string());
+                let base = crate::ingest::samples::Base::parse(
+                    &b.get_ref().to_string(),
+                    crate::error::Front::Toml,
+                );
                 request.base = Some(base.map_err(self.rethrow(b.span()))?);
             }
             let feed = self.feed(&raw.input, &raw.cmd, &None, &raw.jobs, &raw.cmd_timeout)?;

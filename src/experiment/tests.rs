@@ -458,7 +458,7 @@ fn bad_outside_sample_tables_are_refused_at_their_key() {
         ),
         (
             "input = \"D\"\nn = 9\nbase = 2\n",
-            "bad.toml:6:8: --base '2'",
+            "bad.toml:6:8: base = '2': items are numbered",
         ),
         (
             "input = \"D\"\nn = 2\nweights = [1, 2]\n",
@@ -510,7 +510,7 @@ deck = "AABB"
     assert!(note.contains("Skipped:"), "{note}");
     let with = |extra: &str| text.replace("hand = 7", extra);
     let e = error(&with("hand = 104"));
-    assert!(e.contains("--hand 104"), "{e}");
+    assert!(e.contains("hand = 104: the hand must hold"), "{e}");
     let e = error(&with("n = 52"));
     assert!(e.contains("has 104 items: leave n out"), "{e}");
     let e = error(&with("categories = \"nope.csv\""));

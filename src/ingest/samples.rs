@@ -36,7 +36,7 @@ use super::command::{self, CommandSpec, Unit, WorkerRun, worker_runs};
 use super::driver::{BLOCK, Chunker, Fail, Marks, Source, Truncated};
 use super::text::{count_lines, deck_body, deck_lines, tokens};
 use super::{Format, Ingested, Options, ReadPoint, Resume, with_input};
-use crate::error::{Error, Opt, Result};
+use crate::error::{Error, Front, Opt, Result};
 use crate::format::thousands;
 use crate::pacing::Progress;
 use crate::tally::sample::{SampleCounter, SampleTally};
@@ -85,14 +85,17 @@ pub enum Base {
 }
 
 impl Base {
-    /// The base for `--base 0|1`.
-    pub fn parse(text: &str) -> Result<Base> {
+    /// The base for `--base 0|1` (`base = 0` in an experiment file,
+    /// `base=0` in Python, ...), refused in the words of `front`.
+    pub fn parse(text: &str, front: Front) -> Result<Base> {
         match text.trim() {
             "0" => Ok(Base::Zero),
             "1" => Ok(Base::One),
             other => Err(Error::out_of_range(format!(
-                "--base '{other}': items are numbered from 0 or from 1"
-            ))),
+                "{}: items are numbered from 0 or from 1",
+                Opt::Base.spelled(front, &format!("'{other}'"))
+            ))
+            .about(Opt::Base)),
         }
     }
 
@@ -717,7 +720,7 @@ mod tests {
         assert!(got.stopped_early);
         let all = read("1\n2\n", &opts).unwrap();
         assert!(!all.stopped_early);
-        assert!(Base::parse("2").is_err());
+        assert!(Base::parse("2", Front::Cli).is_err());
     }
 
     /// N must be given, and samples are text only; a limit of 0 is refused.

@@ -58,6 +58,11 @@ pub struct Form {
     /// The starting order of decks given whole, items separated by commas
     /// or spaces (what `--order` takes); empty for ascending.
     pub order: String,
+    /// Whether the draws were made before the call and are handed over
+    /// whole (JavaScript's `auditOrders`): read as the command line reads
+    /// a file (every draw unless trials are given; a deck's tests decided
+    /// by what its decks hold), not drawn by the user's function.
+    pub given: bool,
 }
 
 /// The field's text, or `None` when it is empty.
@@ -79,12 +84,19 @@ impl Form {
             .map(|t| parse_trials_of(t, Opt::MaxTrials))
             .transpose()?;
         let seed = given(&self.seed).map(parse_seed).transpose()?;
-        let base = given(&self.base).map(Base::parse).transpose()?;
+        let base = given(&self.base)
+            .map(|b| Base::parse(b, front))
+            .transpose()?;
         let alpha = given(&self.alpha).map(parse_alpha).transpose()?;
         Ok(Request {
             front,
-            feed: Some(Feed::Drawn {
-                from: self.from.clone(),
+            feed: Some(match self.given {
+                true => Feed::Given {
+                    from: self.from.clone(),
+                },
+                false => Feed::Drawn {
+                    from: self.from.clone(),
+                },
             }),
             holds: Some(holds),
             name: given(&self.name).map(str::to_string),
@@ -199,12 +211,140 @@ mod tests {
             let e = f.request(front).and_then(|r| r.resolve()).unwrap_err();
             assert!(e.to_string().starts_with(want), "{e}");
             assert!(e.to_string().contains("deck"), "{e}");
+            // One line, no run of spaces (a string continuation once
+            // lacked its backslash).
+            assert!(!e.to_string().contains("  "), "{e}");
         }
         let f = Form {
             categories: "cards".into(),
             ..form("52", "", "")
         };
         assert!(f.request(Front::Python).and_then(|r| r.resolve()).is_ok());
+    }
+
+    #[test]
+    fn decks_handed_over_follow_the_rule_of_decks_read() {
+        // npm's auditOrders hands its decks over whole, as Python's
+        // audit_orders and the command line's --input do: they say what
+        // they hold, so categories = cards on a shoe of card labels and the
+        // tests of decks are the reading's to decide, not refused as for a
+        // function's decks of 0..n-1 (they once were, in npm only).
+        let given = |tests: &str, categories: &str| Form {
+            given: true,
+            categories: categories.to_string(),
+            ..form("104", "", tests)
+        };
+        for front in [Front::JavaScript, Front::Python] {
+            for asked in [
+                given("", "cards"),
+                given("position-kind,adjacency", ""),
+                given("position-kind", "cards"),
+            ] {
+                let resolved = asked.request(front).and_then(|r| r.resolve());
+                let audit = &resolved.unwrap_or_else(|e| panic!("{asked:?}: {e}")).audits[0];
+                assert!(
+                    matches!(audit.feed(), Some(Feed::Given { .. })),
+                    "{asked:?}"
+                );
+            }
+        }
+        // A function's decks are still 0..n-1: the same asks are refused.
+        let drawn = |tests: &str, categories: &str| Form {
+            given: false,
+            ..given(tests, categories)
+        };
+        for asked in [drawn("", "cards"), drawn("position-kind,adjacency", "")] {
+            let e = asked.request(Front::JavaScript).and_then(|r| r.resolve());
+            assert!(e.is_err(), "{asked:?}");
+        }
+    }
+
+    #[test]
+    fn samples_of_more_items_than_the_population_are_refused_before_any_call() {
+        // Python and npm once called the user's sampler, then blamed it for
+        // returning fewer than k items.
+        for (front, want) in [
+            (
+                Front::Python,
+                "k=11: cannot take 11 distinct items of a population of n=10",
+            ),
+            (
+                Front::JavaScript,
+                "k: 11: cannot take 11 distinct items of a population of n: 10",
+            ),
+        ] {
+            for holds in ["sample", "ordered"] {
+                let e = Form {
+                    holds: holds.to_string(),
+                    k: "11".to_string(),
+                    ..form("10", "", "")
+                }
+                .request(front)
+                .and_then(|r| r.resolve())
+                .unwrap_err();
+                assert_eq!(e.option(), Some(Opt::K), "{e}");
+                assert_eq!(e.to_string(), want);
+            }
+        }
+        let ten = Form {
+            holds: "sample".to_string(),
+            k: "10".to_string(),
+            ..form("10", "", "")
+        };
+        assert!(ten.request(Front::Python).and_then(|r| r.resolve()).is_ok());
+    }
+
+    #[test]
+    fn a_bad_base_and_unreadable_categories_are_named_in_the_fronts_words() {
+        // Both once said the command line's --base and --categories
+        // whatever the front; npm, which reads no files, said only
+        // "operation not supported on this platform".
+        for (front, want) in [
+            (
+                Front::Python,
+                "base='2': items are numbered from 0 or from 1",
+            ),
+            (Front::JavaScript, "base: '2': items are numbered"),
+        ] {
+            let e = Form {
+                holds: "sample".to_string(),
+                k: "3".to_string(),
+                base: "2".to_string(),
+                ..form("10", "", "")
+            }
+            .request(front)
+            .unwrap_err();
+            assert_eq!(e.option(), Some(Opt::Base), "{e}");
+            assert!(e.to_string().starts_with(want), "{e}");
+        }
+        let nope = |given| Form {
+            categories: "/no/such/dir/nope.csv".to_string(),
+            given,
+            ..form("10", "", "")
+        };
+        for given in [false, true] {
+            let e = nope(given)
+                .request(Front::Python)
+                .and_then(|r| r.resolve())
+                .unwrap_err();
+            assert_eq!(e.option(), Some(Opt::Categories), "{e}");
+            assert_eq!(
+                e.to_string(),
+                "categories=/no/such/dir/nope.csv: cannot read it (no such file)"
+            );
+            let e = nope(given)
+                .request(Front::JavaScript)
+                .and_then(|r| r.resolve())
+                .unwrap_err();
+            assert_eq!(e.option(), Some(Opt::Categories), "{e}");
+            assert!(
+                e.to_string().starts_with(
+                    "categories: \"/no/such/dir/nope.csv\": JavaScript takes only categories: \
+                     \"cards\""
+                ),
+                "{e}"
+            );
+        }
     }
 
     #[test]

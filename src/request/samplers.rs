@@ -72,6 +72,16 @@ pub(super) fn outside(
             .about(Opt::N));
         }
     };
+    // A sample of k distinct items needs k <= n: refused before your
+    // sampler is called (or its file read), as a built-in's is.
+    if let Some(k) = request.k.filter(|&k| k > n) {
+        return Err(Error::out_of_range(format!(
+            "{}: cannot take {k} distinct items of a population of {}",
+            Opt::K.spelled(request.front, &k.to_string()),
+            Opt::N.spelled(request.front, &n.to_string())
+        ))
+        .about(Opt::K));
+    }
     let mut spec = Spec::<Samplers>::new(subject, n, 0, header.source, header.seed);
     if reads_file {
         spec.trials = ALL_TRIALS;

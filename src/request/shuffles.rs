@@ -5,7 +5,7 @@
 use super::{Header, Request};
 use crate::audit::{ALL_TRIALS, Feed, Kind, N_FROM_INPUT, Planned, Spec, Subject};
 use crate::deck::{self, DEFAULT_HAND, Deck};
-use crate::error::{Error, Opt, Result};
+use crate::error::{Error, Front, Opt, Result};
 use crate::source::reach_warning;
 use crate::spec::{DEFAULT_N, FIRST_N_WITHOUT_TWINS, TestKind, TestSet};
 use crate::subject::Shuffles;
@@ -95,7 +95,8 @@ pub(super) fn outside(
     ) && n != 52
     {
         return Err(Error::bad_input(format!(
-            "{}: your function's decks hold the items 0..{}, not a deck of cards (cards names              the 52 items of n = 52; or give {})",
+            "{}: your function's decks hold the items 0..{}, not a deck of cards (cards names \
+             the 52 items of n = 52; or give {})",
             Opt::Categories.spelled(request.front, "cards"),
             n - 1,
             Opt::Deck.spelled(request.front, "cards")
@@ -167,12 +168,21 @@ fn finish(
     };
     let mut set = TestSet::parse(tests, at).map_err(|e| e.about(Opt::Tests))?;
     if let Some(bins) = request.bins {
-        // With n from the input, the bins are checked once n is known.
+        // With n from the input, the bins are checked once n is known
+        // (then in words of no front: the reader does not know it).
         let at = if n == N_FROM_INPUT { bins.max(2) } else { n };
+        if !(2..=at).contains(&bins) {
+            return Err(Error::out_of_range(format!(
+                "{}: the bins must be between 2 and n = {at} (n means the full matrix)",
+                Opt::Bins.spelled(request.front, &bins.to_string())
+            ))
+            .about(Opt::Bins));
+        }
         set = set.with_bins(bins, at).map_err(|e| e.about(Opt::Bins))?;
     }
     spec.options.tests = set;
     spec.threads = request.threads;
+    check_categories(request)?;
     match decks {
         Decks::Declared => match deck(request, &spec)? {
             Some(with_deck) if spec.subject.builtin().is_none() => spec = without_hands(with_deck),
@@ -252,6 +262,14 @@ fn deck(request: &Request, spec: &Spec<Shuffles>) -> Result<Option<Spec<Shuffles
         }
         None => deck,
     };
+    if let Some(hand) = request.hand.filter(|&h| h == 0 || h >= deck.n()) {
+        return Err(Error::out_of_range(format!(
+            "{}: the hand must hold 1 to n - 1 = {} items",
+            Opt::Hand.spelled(front, &hand.to_string()),
+            deck.n() - 1
+        ))
+        .about(Opt::Hand));
+    }
     let hand = request.hand.unwrap_or(DEFAULT_HAND.min(deck.n() - 1));
     let deck = deck.with_hand(hand).map_err(|e| e.about(Opt::Hand))?;
     if deck.columns().is_empty()
@@ -292,6 +310,36 @@ fn deck(request: &Request, spec: &Spec<Shuffles>) -> Result<Option<Spec<Shuffles
     Ok(Some(with_deck))
 }
 
+/// Refuses categories that cannot be read, before anything runs, in the
+/// front's words (the file is read again when its decks' kinds are
+/// known): JavaScript reads no files, so it takes only `cards`.
+fn check_categories(request: &Request) -> Result<()> {
+    let front = request.front;
+    let Some(source) = request.categories.as_deref().filter(|&s| s != "cards") else {
+        return Ok(());
+    };
+    let refused = match front {
+        Front::JavaScript => Error::unsupported(format!(
+            "{}: JavaScript takes only {} (the card columns: suit, rank and colour); a file \
+             of categories is read by the command line and Python",
+            Opt::Categories.spelled(front, &format!("\"{source}\"")),
+            Opt::Categories.spelled(front, "\"cards\"")
+        )),
+        _ => match std::fs::read_to_string(source) {
+            Ok(_) => return Ok(()),
+            Err(e) => Error::io(format!(
+                "{}: cannot read it ({})",
+                Opt::Categories.spelled(front, source),
+                match e.kind() {
+                    std::io::ErrorKind::NotFound => "no such file".to_string(),
+                    _ => e.to_string(),
+                }
+            )),
+        },
+    };
+    Err(refused.about(Opt::Categories))
+}
+
 /// Refuses a test of decks asked without a deck.
 fn refuse_deck_tests(request: &Request, spec: &Spec<Shuffles>) -> Result<()> {
     match spec.options.tests.iter().find(|k| k.is_deck()) {
@@ -326,5 +374,60 @@ pub(super) fn refuse_options(request: &Request) -> Result<()> {
         ))
         .about(*option)),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The refusal of a built-in shuffle's request, asked by `front`.
+    fn refused(front: Front, change: impl FnOnce(&mut Request)) -> Error {
+        let mut request = Request {
+            front,
+            subjects: vec!["fisher-yates".into()],
+            ..Request::default()
+        };
+        change(&mut request);
+        request.resolve().unwrap_err()
+    }
+
+    #[test]
+    fn a_deck_s_hand_bins_and_tests_are_refused_without_the_command_line_s_flags() {
+        // An experiment file once read `e.toml:7:6: --hand 7: ...`, and
+        // every front `--bins 1 is out of range` or `choose other --tests`.
+        let hand = |front| {
+            refused(front, |r| {
+                r.deck = Some("AABB".into());
+                r.hand = Some(7);
+            })
+        };
+        let e = hand(Front::Toml);
+        assert_eq!(e.option(), Some(Opt::Hand), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "hand = 7: the hand must hold 1 to n - 1 = 3 items"
+        );
+        assert!(hand(Front::Cli).to_string().starts_with("--hand 7: "));
+        for front in [Front::Toml, Front::Python, Front::JavaScript] {
+            let bins = refused(front, |r| r.bins = Some(1));
+            assert_eq!(bins.option(), Some(Opt::Bins), "{bins}");
+            let spelled = Opt::Bins.spelled(front, "1");
+            assert!(bins.to_string().starts_with(&spelled), "{bins}");
+            let tests = refused(front, |r| {
+                r.n = Some(11);
+                r.tests = Some("permutation".into());
+            });
+            assert_eq!(tests.option(), Some(Opt::Tests), "{tests}");
+            let deck_bins = refused(front, |r| {
+                r.n = Some(100);
+                r.tests = Some("position-kind".into());
+                r.bins = Some(10);
+            });
+            assert_eq!(deck_bins.option(), Some(Opt::Bins), "{deck_bins}");
+            for e in [bins, tests, deck_bins] {
+                assert!(!e.to_string().contains("--"), "{front:?}: {e}");
+            }
+        }
     }
 }

@@ -179,6 +179,17 @@ impl Sensitivity {
                 ),
                 None,
             )
+        } else if !delta.is_finite() && results.iter().all(|r| r.df == 0.0) {
+            // A count or sign test (serial, successor) has no χ² effect
+            // size: it judges, but cannot say what it could have missed.
+            (
+                Some(format!(
+                    "the {} test states no effect size it would detect (it is a count, not a \
+                     chi-square): add a test that does (the default tests do)",
+                    test.title()
+                )),
+                None,
+            )
         } else if !delta.is_finite() {
             (
                 Some(format!(
@@ -388,6 +399,16 @@ mod tests {
             departure: 0.0,
             method: String::new(),
         }
+    }
+
+    #[test]
+    fn a_count_test_alone_says_it_states_no_effect_size() {
+        // It said "has no categories left to compare" of a serial test
+        // that had run.
+        let s = Sensitivity::of(&[result(TestKind::Serial, 0.0)], 10, 10_000, 0.001, 1);
+        let why = s.inconclusive.unwrap();
+        assert!(why.contains("states no effect size"), "{why}");
+        assert_eq!(s.trials_needed, None);
     }
 
     #[test]

@@ -46,11 +46,19 @@ pub fn parse_weights(text: &str) -> Result<Vec<u64>> {
         .ok_or_else(too_big)?;
     let divisor = scaled.iter().fold(0, |g, &w| num_integer::gcd(g, w)).max(1);
     let divisor = if places == 0 { 1 } else { divisor };
-    scaled
+    let weights: Vec<u64> = scaled
         .iter()
         .map(|&w| u64::try_from(w / divisor).ok())
         .collect::<Option<_>>()
-        .ok_or_else(too_big)
+        .ok_or_else(too_big)?;
+    // For picks read from outside as for a built-in pick: with every
+    // weight zero there is no law to test against.
+    if weights.iter().all(|&w| w == 0) {
+        return Err(
+            Error::bad_input("the weights are all zero: nothing can be picked").about(Opt::Weights),
+        );
+    }
+    Ok(weights)
 }
 
 /// What reading `text` as whole numbers did, when it held decimals:
@@ -102,6 +110,16 @@ fn decimal(text: &str) -> Option<(u128, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weights_all_zero_are_refused_for_every_kind_of_pick() {
+        // Picks read from outside with weights 0,0 were judged (inconclusive).
+        for text in ["0,0", "0.0, 0", "0e3"] {
+            let e = parse_weights(text).unwrap_err();
+            assert_eq!(e.option(), Some(Opt::Weights));
+            assert!(e.to_string().contains("all zero"), "{e}");
+        }
+    }
 
     #[test]
     fn decimals_are_read_as_proportions_and_whole_numbers_as_they_are() {

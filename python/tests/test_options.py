@@ -6,6 +6,8 @@ an internal field, a passing run's failure message)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import shuffle_audit as sa
@@ -134,3 +136,15 @@ def test_cards_for_a_function_of_another_n_is_refused_in_pythons_words():
     with pytest.raises(ValueError, match=r"^categories=cards: your function's decks hold the items 0\.\.4") as raised:
         sa.audit(never_called, 5, categories="cards", progress=False)
     assert "--categories" not in str(raised.value)
+
+
+def test_decks_handed_over_are_advised_as_decks_to_give_not_a_trials_option():
+    # audit_orders of 100 decks advised "(trials=18500)", which cannot add
+    # decks: the run then audited the same 100 again.
+    rng = random.Random(4)
+    decks = [rng.sample(range(10), 10) for _ in range(100)]
+    small = sa.audit_orders(decks, progress=False)
+    assert small.verdict == "inconclusive"
+    needed = f"{small.trials_for_verdict:,}"
+    assert f"give at least {needed} shuffles: only 100 were given" in small.failure_message
+    assert "trials=" not in small.failure_message

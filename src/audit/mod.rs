@@ -251,7 +251,19 @@ impl<K: Kind> Audit<K> {
                 } else {
                     Opt::MaxTrials
                 };
+                // Decks or draws handed over are all there is: no option
+                // adds to them.
+                let given = matches!(
+                    self.spec.subject.outside().map(|o| &o.feed),
+                    Some(Feed::Given { .. } | Feed::File { .. })
+                );
                 match self.sensitivity.trials_needed {
+                    Some(needed) if given => format!(
+                        "{head}: {why} (give at least {} {}: only {} were given)",
+                        crate::format::thousands(needed),
+                        K::unit(&self.spec),
+                        crate::format::thousands(self.trials())
+                    ),
                     Some(needed) => format!(
                         "{head}: {why} ({})",
                         option.spelled(front, &needed.to_string())

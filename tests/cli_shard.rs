@@ -274,10 +274,11 @@ fn assert_merge_refused(dir: &Path, tallies: &[&Path], file: &Path, why: &str) {
 #[test]
 fn merge_refuses_tallies_that_do_not_belong_together() {
     let dir = scratch("refusals");
-    let shard = |i: u64, seed: &str, name: &str| {
+    // Shard i of 4 with `seed`, and any more options, into tally `name`.
+    let shard = |i: u64, seed: &str, name: &str, more: &[&str]| {
         let tally = dir.join(name);
         let s = format!("{i}/4");
-        ok(&run(&[
+        let mut args = vec![
             "audit",
             "-a",
             "naive-swap",
@@ -294,35 +295,17 @@ fn merge_refuses_tallies_that_do_not_belong_together() {
             &s,
             "--tally",
             p(&tally),
-        ]));
+        ];
+        args.extend(more);
+        ok(&run(&args));
         tally
     };
     let s: Vec<PathBuf> = (0..4)
-        .map(|i| shard(i, "1", &format!("s{i}.tally")))
+        .map(|i| shard(i, "1", &format!("s{i}.tally"), &[]))
         .collect();
     // A shard with an option the others leave out (--bins) is refused
     // whichever comes first: first, a merge once panicked.
-    let binned = dir.join("binned.tally");
-    ok(&run(&[
-        "audit",
-        "-a",
-        "naive-swap",
-        "-n",
-        "6",
-        "-t",
-        "300k",
-        "--tests",
-        "position-value",
-        "--seed",
-        "1",
-        "-q",
-        "--shard",
-        "1/4",
-        "--bins",
-        "3",
-        "--tally",
-        p(&binned),
-    ]));
+    let binned = shard(1, "1", "binned.tally", &["--bins", "3"]);
     assert_merge_refused(
         &dir,
         &[&s[0], &binned, &s[2], &s[3]],
@@ -335,7 +318,7 @@ fn merge_refuses_tallies_that_do_not_belong_together() {
         &s[0],
         "its bins is none, not 3",
     );
-    let other_seed = shard(1, "2", "other-seed.tally");
+    let other_seed = shard(1, "2", "other-seed.tally", &[]);
     assert_merge_refused(
         &dir,
         &[&s[0], &other_seed, &s[2], &s[3]],

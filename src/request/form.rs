@@ -90,13 +90,14 @@ impl Form {
         let alpha = given(&self.alpha).map(parse_alpha).transpose()?;
         Ok(Request {
             front,
-            feed: Some(match self.given {
-                true => Feed::Given {
+            feed: Some(if self.given {
+                Feed::Given {
                     from: self.from.clone(),
-                },
-                false => Feed::Drawn {
+                }
+            } else {
+                Feed::Drawn {
                     from: self.from.clone(),
-                },
+                }
             }),
             holds: Some(holds),
             name: given(&self.name).map(str::to_string),

@@ -289,7 +289,7 @@ impl TestKind {
     /// other test has; the displacement histogram splits them alike, but its
     /// test sees only the histogram's mean (two df, not three), so both
     /// stay.
-    /// (None from [`FIRST_N_WITHOUT_TWINS`] on.)
+    /// (None from n = 4 on: `FIRST_N_WITHOUT_TWINS`.)
     pub fn equivalences(n: usize) -> Vec<(TestKind, TestKind)> {
         match n {
             2 => TestKind::ALL[1..]

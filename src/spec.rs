@@ -395,6 +395,14 @@ impl TestSet {
         .without_equivalents(n)
     }
 
+    /// The set with `bins` chosen for an n known only once the input is
+    /// read: resolved there by [`at`](Self::at) and checked against it by
+    /// [`check`](Self::check) (not before, against an n it may not meet).
+    pub fn choosing_bins(mut self, bins: usize) -> Self {
+        self.chosen_bins = Some(bins);
+        self
+    }
+
     /// The bins per side of the position-by-value matrix (B < n), or
     /// `None` for the full matrix.
     pub fn bins(&self) -> Option<usize> {

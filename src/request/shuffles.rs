@@ -178,7 +178,11 @@ fn finish(
             ))
             .about(Opt::Bins));
         }
-        set = set.with_bins(bins, at).map_err(|e| e.about(Opt::Bins))?;
+        set = if n == N_FROM_INPUT {
+            set.choosing_bins(bins)
+        } else {
+            set.with_bins(bins, n).map_err(|e| e.about(Opt::Bins))?
+        };
     }
     spec.options.tests = set;
     spec.threads = request.threads;
